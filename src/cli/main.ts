@@ -1,0 +1,64 @@
+import { type CommandDef, runCommand, renderUsage } from 'citty';
+import { CliError, EXIT } from './_errors.ts';
+import { err, style } from './_output.ts';
+
+/**
+ * Every command lives in its own file under `commands/` and is loaded only when it runs, so
+ * `skilldex search` does not pay for the build pipeline's imports.
+ */
+const load = (name: string) => () => import(`./commands/${name}.ts`).then((m: { default: CommandDef<any> }) => m.default);
+
+export const COMMANDS = [
+  // registry side
+  'build', 'validate', 'scan', 'new', 'migrate', 'convert',
+  // agent side
+  'search', 'info', 'load', 'assets', 'install', 'run', 'prompt',
+] as const;
+
+const root: CommandDef = {
+  meta: { name: 'skilldex', version: '0.1.0', description: 'A static registry for AI-agent skills.' },
+  subCommands: Object.fromEntries(COMMANDS.map((name) => [name, load(name)])),
+};
+
+/**
+ * Runs the CLI and returns the exit code. Only this function decides exit codes: commands
+ * return a number or throw a `CliError`.
+ */
+export async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') {
+    process.stdout.write(`${await renderUsage(root)}\n`);
+    return argv.length === 0 ? EXIT.usage : EXIT.ok;
+  }
+  if (argv[0] === '--version' || argv[0] === '-v') {
+    process.stdout.write('0.1.0\n');
+    return EXIT.ok;
+  }
+  const sub = argv[0] as string;
+  if (!(COMMANDS as readonly string[]).includes(sub)) {
+    err(`${style.red('error', process.stderr)} unknown command '${sub}'`);
+    err(`hint: one of ${COMMANDS.join(', ')}; see 'skilldex --help'`);
+    return EXIT.usage;
+  }
+  const command = await load(sub)();
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${await renderUsage(command, root)}\n`);
+    return EXIT.ok;
+  }
+  try {
+    const { result } = await runCommand(command, { rawArgs: argv.slice(1) });
+    return typeof result === 'number' ? result : EXIT.ok;
+  } catch (error) {
+    if (error instanceof CliError) {
+      err(`${style.red('error', process.stderr)} ${error.message}`);
+      if (error.hint) err(`hint: ${error.hint}`);
+      return error.exitCode;
+    }
+    // citty raises its own errors for bad usage (unknown flag, missing positional).
+    if (error instanceof Error && (error as { code?: string }).code?.startsWith('E_')) {
+      err(`${style.red('error', process.stderr)} ${error.message}`);
+      err(`hint: see 'skilldex ${sub} --help'`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** How much a rule's finding matters. `off` only exists in configuration: it silences a rule. */
+export const RuleSeverity = z.enum(['error', 'warning', 'off']);
+export type RuleSeverity = z.infer<typeof RuleSeverity>;
+
+/**
+ * One problem found in a skill, located precisely enough that a contributor can fix a pull
+ * request from this line alone.
+ */
+export const Diagnostic = z
+  .object({
+    /** Stable rule id, e.g. `name/folder-mismatch`. Documented in the README rules table. */
+    rule: z.string(),
+    severity: z.enum(['error', 'warning']),
+    /** Path relative to the registry root, always with `/` separators. */
+    file: z.string(),
+    /** 1-based line. */
+    line: z.number().int().min(1),
+    /** 1-based column. */
+    column: z.number().int().min(1),
+    message: z.string(),
+    /** What to do about it. */
+    hint: z.string().optional(),
+    /** The skill the problem belongs to, when known. */
+    skill: z.string().optional(),
+  })
+  .meta({ id: 'Diagnostic' });
+export type Diagnostic = z.infer<typeof Diagnostic>;

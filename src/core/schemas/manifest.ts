@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { Diagnostic } from './diagnostic.ts';
+import { ScanResult } from './scan.ts';
+import { Abp, Resources, SecurityPolicy, Triggers } from './skill-md.ts';
+import { PipelineStep } from './skill-json.ts';
+
+/**
+ * The one internal shape every skill is normalised into, whatever its source format. The build
+ * publishes it as `skills/<name>.json`, so a client can run a skill without parsing Markdown.
+ */
+
+/** Where a skill came from. */
+export const SkillFormat = z.enum(['skill-md', 'package', 'skill-json']).meta({
+  description: '`skill-md`: plain Agent Skills SKILL.md; `package`: SKILL.md with extended frontmatter (seed 001); `skill-json`: typed function (seed 000).',
+});
+export type SkillFormat = z.infer<typeof SkillFormat>;
+
+/**
+ * How a skill runs: `instructions` (read by the agent, nothing to execute), `code` (an entry
+ * program), `llm` (prompt.md against a chat model), `composite` (a pipeline of other skills).
+ */
+export const SkillMode = z.enum(['instructions', 'code', 'llm', 'composite']);
+export type SkillMode = z.infer<typeof SkillMode>;
+
+/** How a code entry is driven: a seed 004 stdin/stdout script, or a module exporting `execute`. */
+export const EntryRunner = z.enum(['protocol', 'module']);
+export type EntryRunner = z.infer<typeof EntryRunner>;
+
+export const EntryLanguage = z.enum(['python', 'shell', 'javascript', 'typescript']);
+export type EntryLanguage = z.infer<typeof EntryLanguage>;
+
+export const SkillEntry = z.object({
+  /** Path inside the skill folder. */
+  path: z.string(),
+  runner: EntryRunner,
+  language: EntryLanguage,
+});
+export type SkillEntry = z.infer<typeof SkillEntry>;
+
+export const SkillFile = z.object({
+  /** Path inside the skill folder, `/`-separated, following the discovery RFC path rules. */
+  path: z.string(),
+  size: z.number().int().nonnegative(),
+  /** `sha256:<hex>` of the raw bytes. */
+  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+});
+export type SkillFile = z.infer<typeof SkillFile>;
+
+export const SkillAction = z.object({ name: z.string(), description: z.string().optional() });
+export type SkillAction = z.infer<typeof SkillAction>;
+
+/** URL paths, relative to the registry root (no leading slash), so a registry can live under any base. */
+export const SkillUrls = z.object({
+  /** The catalog page. */
+  page: z.string(),
+  /** This manifest. */
+  manifest: z.string(),
+  /** Prefix of the raw files: `files + path`. Content-addressed, so it never changes under one URL. */
+  files: z.string(),
+  /** Deterministic `.tar.gz` of every file. Content-addressed. */
+  archive: z.string(),
+});
+export type SkillUrls = z.infer<typeof SkillUrls>;
+
+export const SkillManifest = z
+  .object({
+    name: z.string(),
+    /** Human title: displayName, the first heading, or the name in Title Case. */
+    title: z.string(),
+    description: z.string(),
+    version: z.string(),
+    format: SkillFormat,
+    mode: SkillMode,
+    /** Seed 001 `type` (direct/service/…), when the source declared one. */
+    type: z.string().optional(),
+    category: z.string().optional(),
+    tags: z.array(z.string()),
+    keywords: z.array(z.string()),
+    author: z.string().optional(),
+    license: z.string().optional(),
+    compatibility: z.string().optional(),
+    allowedTools: z.array(z.string()).optional(),
+    /** Folder of the skill relative to the registry repository, e.g. `skills/memory/search`. */
+    sourcePath: z.string(),
+    /** The file the skill was declared in: `SKILL.md` or `skill.json`. */
+    sourceFile: z.string(),
+    hasSkillMd: z.boolean(),
+    inputSchema: z.record(z.string(), z.unknown()).optional(),
+    outputSchema: z.record(z.string(), z.unknown()).optional(),
+    entry: SkillEntry.optional(),
+    /** Seed 004 actions understood by the entry or by `scripts/*` protocol scripts. */
+    actions: z.array(SkillAction).optional(),
+    /** The llm-mode system prompt (`prompt.md`). */
+    prompt: z.string().optional(),
+    /** SKILL.md body (Markdown, unrendered). */
+    instructions: z.string().optional(),
+    calls: z.array(z.string()),
+    /** Skills whose `calls` name this one; filled in across the registry. */
+    calledBy: z.array(z.string()),
+    pipeline: z.array(PipelineStep).optional(),
+    outputMapping: z.record(z.string(), z.unknown()).optional(),
+    /** Milliseconds. From skill.json `timeout`, `security.timeout_ms`, or the seed 004 default of 300 s. */
+    timeoutMs: z.number().int().positive(),
+    retry: z.number().int().nonnegative(),
+    /** `skill:<name>:<script>` for every script under scripts/ (seed 003). */
+    tools: z.array(z.string()),
+    triggers: Triggers.optional(),
+    security: SecurityPolicy.optional(),
+    resources: Resources.optional(),
+    abp: Abp.optional(),
+    capabilities: z.array(z.string()).optional(),
+    domain: z.string().optional(),
+    cacheable: z.boolean().optional(),
+    ttl: z.number().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    /** Frontmatter fields Skilldex does not interpret, carried through unchanged. */
+    extra: z.record(z.string(), z.unknown()).optional(),
+    files: z.array(SkillFile),
+    /** Tree digest: sha256 over sorted `{path}\0{hex}\n` lines (FIELD-NOTES §2). */
+    digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+    /** ISO 8601, from the skill's last git commit or SOURCE_DATE_EPOCH; never the wall clock. */
+    lastModified: z.string(),
+    urls: SkillUrls,
+    /** Warnings the validator reported for this skill (errors keep a skill out of the registry). */
+    diagnostics: z.array(Diagnostic),
+    scan: ScanResult.optional(),
+  })
+  .meta({ id: 'SkillManifest', title: 'Skilldex skill manifest' });
+export type SkillManifest = z.infer<typeof SkillManifest>;

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/** Seed 004 standard error codes, plus Skilldex's own for the process boundary. */
+export const PROTOCOL_ERROR_CODES = [
+  'INVALID_JSON', 'UNKNOWN_ACTION', 'MISSING_PARAM', 'INVALID_PARAM', 'TIMEOUT', 'PERMISSION_DENIED',
+  'DATA_NOT_FOUND', 'EXTERNAL_SERVICE_ERROR', 'INTERNAL_ERROR',
+  // Skilldex additions
+  'OUTPUT_TOO_LARGE', 'INVALID_OUTPUT', 'VERIFICATION_FAILED', 'SKILL_NOT_FOUND', 'BLOCKED_BY_SCAN',
+] as const;
+export type ProtocolErrorCode = (typeof PROTOCOL_ERROR_CODES)[number];
+
+/** What a seed 004 script reads on stdin. */
+export const ProtocolRequest = z.object({
+  action: z.string(),
+  params: z.record(z.string(), z.unknown()).optional(),
+  context: z.record(z.string(), z.unknown()).optional(),
+});
+export type ProtocolRequest = z.infer<typeof ProtocolRequest>;
+
+export const ProtocolError = z.object({
+  code: z.string(),
+  message: z.string(),
+  details: z.unknown().optional(),
+});
+export type ProtocolError = z.infer<typeof ProtocolError>;
+
+/** The one JSON envelope a seed 004 script writes to stdout. */
+export const ProtocolEnvelope = z.union([
+  z.looseObject({
+    success: z.literal(true),
+    action: z.string().optional(),
+    data: z.unknown(),
+    message: z.string().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  }),
+  z.looseObject({
+    success: z.literal(false),
+    action: z.string().optional(),
+    error: ProtocolError,
+  }),
+]);
+export type ProtocolEnvelope = z.infer<typeof ProtocolEnvelope>;
+
+/** Seed 001 memory write suggestion. */
+export const MemoryWriteSuggestion = z.looseObject({
+  ownerType: z.enum(['user', 'household', 'task', 'group']).optional(),
+  ownerId: z.string().optional(),
+  type: z.enum(['preference', 'fact', 'event', 'summary']),
+  importance: z.number(),
+  content: z.string(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type MemoryWriteSuggestion = z.infer<typeof MemoryWriteSuggestion>;
+
+/** Seed 001 step trace. */
+export const StepTrace = z.looseObject({
+  stepId: z.string(),
+  stepName: z.string(),
+  input: z.unknown(),
+  output: z.unknown(),
+  /** Milliseconds. */
+  duration: z.number(),
+  error: z.unknown().optional(),
+  timestamp: z.number().optional(),
+});
+export type StepTrace = z.infer<typeof StepTrace>;
+
+/** Seed 001 `SkillExecutionOutcome`: what `run()` returns for every mode. */
+export const SkillExecutionOutcome = z
+  .object({
+    output: z.unknown(),
+    format: z.enum(['object', 'text', 'markdown', 'json']).optional(),
+    status: z.enum(['success', 'error', 'partial']).optional(),
+    message: z.string().optional(),
+    tokenUsage: z.number().optional(),
+    warnings: z.array(z.string()).optional(),
+    memoryWrites: z.array(MemoryWriteSuggestion).optional(),
+    intermediateSteps: z.array(StepTrace).optional(),
+    /** Present when status is `error`. */
+    error: ProtocolError.optional(),
+  })
+  .meta({ id: 'SkillExecutionOutcome' });
+export type SkillExecutionOutcome = z.infer<typeof SkillExecutionOutcome>;

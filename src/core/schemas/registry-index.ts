@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { ScanResult } from './scan.ts';
+import { SkillFile, SkillFormat, SkillMode, SkillUrls } from './manifest.ts';
+
+/**
+ * `index.json`: a superset of seed 003's skills index. Clients check `version`'s major before
+ * reading further; a new major means an incompatible shape.
+ */
+export const INDEX_FORMAT_VERSION = '1.0.0';
+
+export const IndexEntry = z
+  .object({
+    // seed 003
+    name: z.string(),
+    title: z.string(),
+    description: z.string(),
+    version: z.string(),
+    tags: z.array(z.string()),
+    author: z.string().optional(),
+    /** `skill:<name>:<script>` per script. */
+    tools: z.array(z.string()),
+    scriptCount: z.number().int().nonnegative(),
+    /** URL path of the skill's raw files (relative to the registry root), never a machine path. */
+    path: z.string(),
+    hasSkillMd: z.boolean(),
+    lastModified: z.string(),
+    // Skilldex additions
+    format: SkillFormat,
+    mode: SkillMode,
+    type: z.string().optional(),
+    category: z.string().optional(),
+    keywords: z.array(z.string()),
+    license: z.string().optional(),
+    digest: z.string(),
+    files: z.array(SkillFile),
+    urls: SkillUrls,
+    scan: ScanResult.optional(),
+  })
+  .meta({ id: 'IndexEntry' });
+export type IndexEntry = z.infer<typeof IndexEntry>;
+
+export const RegistryIndex = z
+  .object({
+    $schema: z.string().optional(),
+    /** Index format version (semver); clients refuse an unknown major. */
+    version: z.string(),
+    registry: z.object({ title: z.string(), url: z.string().optional() }),
+    skills: z.array(IndexEntry),
+    totalSkills: z.number().int().nonnegative(),
+    totalTools: z.number().int().nonnegative(),
+    generatedAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'RegistryIndex', title: 'Skilldex registry index (index.json)' });
+export type RegistryIndex = z.infer<typeof RegistryIndex>;
+
+/** `/.well-known/agent-skills/index.json`, the discovery 0.2.0 form the `skills` CLI reads. */
+export const DISCOVERY_SCHEMA_URL = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
+export const DiscoveryIndexV2 = z
+  .object({
+    $schema: z.literal(DISCOVERY_SCHEMA_URL),
+    skills: z.array(
+      z.object({
+        name: z.string(),
+        type: z.enum(['skill-md', 'archive']),
+        description: z.string(),
+        /** Resolved against the index URL. */
+        url: z.string(),
+        /** `sha256:<hex>` of the bytes at `url`. */
+        digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+      }),
+    ),
+  })
+  .meta({ id: 'DiscoveryIndexV2' });
+export type DiscoveryIndexV2 = z.infer<typeof DiscoveryIndexV2>;
+
+/** `/.well-known/skills/index.json`, the older 0.1.0 form: files fetched from `{name}/{file}` beside it. */
+export const DiscoveryIndexV1 = z
+  .object({
+    skills: z.array(z.object({ name: z.string(), description: z.string(), files: z.array(z.string()).min(1) })),
+  })
+  .meta({ id: 'DiscoveryIndexV1' });
+export type DiscoveryIndexV1 = z.infer<typeof DiscoveryIndexV1>;

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/**
+ * `skill.json`: a skill as a typed function (seed 000). This mirrors the seed's §8 draft-07
+ * meta-schema field for field, including `additionalProperties: false` and its defaults.
+ */
+
+const JsonSchemaObject = z.record(z.string(), z.unknown()).meta({ description: 'A JSON Schema (draft-07 or 2020-12, chosen by $schema).' });
+
+export const PipelineStep = z
+  .strictObject({
+    /** Step id, referenced later as `{{steps.<step>.field}}`. */
+    step: z.string().min(1),
+    /** The skill this step calls; must be listed in `calls`. */
+    skill: z.string().min(1),
+    /** The callee's input; string values may hold `{{…}}` templates. */
+    input: z.record(z.string(), z.unknown()),
+    /** A template; the step is skipped when it renders falsy. */
+    condition: z.string().optional(),
+  })
+  .meta({ id: 'PipelineStep' });
+export type PipelineStep = z.infer<typeof PipelineStep>;
+
+export const FUNCTION_MODES = ['code', 'llm', 'composite'] as const;
+export const FunctionMode = z.enum(FUNCTION_MODES);
+export type FunctionMode = z.infer<typeof FunctionMode>;
+
+export const SkillJson = z
+  .strictObject({
+    name: z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be snake_case: a lowercase letter, then a-z, 0-9 or _').describe('Function name, snake_case, unique in the registry.'),
+    description: z.string().min(1).describe('What the function does, for the model and for people.'),
+    category: z.string().describe('Group, e.g. 记忆 / 代码 / 文本 / 搜索 / 工作流.'),
+    input: JsonSchemaObject.describe('JSON Schema of the parameters.'),
+    output: JsonSchemaObject.describe('JSON Schema of the return value.'),
+    mode: FunctionMode,
+    calls: z.array(z.string()).default([]).describe('Skills this one calls (composite mode).'),
+    pipeline: z.array(PipelineStep).optional(),
+    outputMapping: z.record(z.string(), z.unknown()).optional(),
+    version: z.string().default('1.0.0'),
+    tags: z.array(z.string()).default([]),
+    author: z.string().optional(),
+    timeout: z.number().default(30000).describe('Execution timeout in milliseconds.'),
+    retry: z.number().default(0).describe('How many times a failed run is retried.'),
+  })
+  .meta({ id: 'SkillJson', title: 'skill.json (Skilldex function skill)' });
+export type SkillJson = z.infer<typeof SkillJson>;
+export type SkillJsonInput = z.input<typeof SkillJson>;

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+
+/**
+ * SKILL.md frontmatter: the Agent Skills fields (seed 002), the extended package fields
+ * (seed 001), Claude Code's and Codex's extras (FIELD-NOTES §1) and Skilldex's own `actions`.
+ *
+ * Types here are deliberately permissive where the spec is: lengths, name charset and
+ * "required in strict mode" live in validation rules, so that each has its own stable rule id
+ * and configurable severity. This schema answers only "is the value of the right type?".
+ */
+
+const StringList = z.array(z.string());
+/** JSON Schema objects arrive as data; ajv checks them, not zod. */
+const JsonSchemaObject = z.record(z.string(), z.unknown()).meta({ description: 'A JSON Schema (draft-07 or 2020-12, chosen by $schema).' });
+
+export const Triggers = z.looseObject({
+  intents: StringList.optional(),
+  phrases: StringList.optional(),
+  event_types: StringList.optional(),
+  /** 0–1, higher wins. */
+  priority: z.number().min(0).max(1).optional(),
+});
+
+export const SecurityPolicy = z.looseObject({
+  timeout_ms: z.number().int().positive().optional(),
+  memory_mb: z.number().positive().optional(),
+  network: z.enum(['none', 'allowlist']).optional(),
+  network_allowlist: StringList.optional(),
+  filesystem: z.enum(['none', 'read-only']).optional(),
+  requires_filesystem: z.boolean().optional(),
+  environment: z.record(z.string(), z.string()).optional(),
+});
+export type SecurityPolicy = z.infer<typeof SecurityPolicy>;
+
+export const Resources = z.looseObject({
+  /** The script that runs the skill, e.g. `./scripts/execute.ts`. */
+  entry: z.string().optional(),
+  helpers: StringList.optional(),
+  references: StringList.optional(),
+  assets: StringList.optional(),
+});
+export type Resources = z.infer<typeof Resources>;
+
+export const AbpParameter = z.looseObject({
+  type: z.string().optional(),
+  description: z.string().optional(),
+  required: z.boolean().optional(),
+  default: z.unknown().optional(),
+});
+
+export const AbpTool = z.looseObject({
+  name: z.string(),
+  description: z.string().optional(),
+  parameters: z.record(z.string(), AbpParameter).optional(),
+  returns: z.looseObject({ type: z.string().optional(), description: z.string().optional() }).optional(),
+});
+
+export const Abp = z.looseObject({
+  kind: z.string().optional(),
+  tools: z.array(AbpTool).optional(),
+});
+
+/** A seed 004 action a protocol script understands (Skilldex extension). */
+export const ActionSpec = z.union([
+  z.string(),
+  z.object({ name: z.string(), description: z.string().optional() }),
+]);
+
+export const PACKAGE_TYPES = ['direct', 'service', 'distributed', 'static', 'preprocessor', 'internal'] as const;
+
+export const SkillMdFrontmatter = z
+  .looseObject({
+    // Agent Skills specification
+    name: z.string().describe('1–64 characters of a-z, 0-9 and -, equal to the folder name.'),
+    description: z.string().describe('What the skill does and when to use it; 1–1024 characters.'),
+    license: z.string().optional(),
+    compatibility: z.string().optional().describe('Environment requirements; at most 500 characters.'),
+    metadata: z.record(z.string(), z.unknown()).optional().describe('String-to-string map; nested values are accepted with a warning.'),
+    'allowed-tools': z.union([z.string(), StringList]).optional().describe('Space-separated string or a YAML list.'),
+
+    // Extended package (seed 001)
+    displayName: z.string().optional(),
+    version: z.string().optional().describe('Semantic version.'),
+    type: z.enum(PACKAGE_TYPES).optional(),
+    capabilities: StringList.optional(),
+    tags: StringList.optional(),
+    triggers: Triggers.optional(),
+    domain: z.string().optional(),
+    category: z.string().optional(),
+    keywords: StringList.optional(),
+    input_schema: JsonSchemaObject.optional(),
+    output_schema: JsonSchemaObject.optional(),
+    protocol: z.enum(['vcp', 'abp']).optional(),
+    abp: Abp.optional(),
+    security: SecurityPolicy.optional(),
+    resources: Resources.optional(),
+    cacheable: z.boolean().optional(),
+    ttl: z.number().nonnegative().optional(),
+    /** Legacy seed 001 field; migrate into `security`. */
+    permissions: z.record(z.string(), z.unknown()).optional(),
+    author: z.string().optional(),
+
+    // Skilldex extension: actions of a seed 004 protocol script
+    actions: z.array(ActionSpec).optional(),
+
+    // Claude Code extras
+    when_to_use: z.string().optional(),
+    'argument-hint': z.string().optional(),
+    arguments: z.unknown().optional(),
+    'disable-model-invocation': z.boolean().optional(),
+    'user-invocable': z.boolean().optional(),
+    'disallowed-tools': z.union([z.string(), StringList]).optional(),
+    model: z.string().optional(),
+    effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
+    context: z.literal('fork').optional(),
+    agent: z.string().optional(),
+    hooks: z.unknown().optional(),
+    paths: z.union([z.string(), StringList]).optional(),
+    shell: z.string().optional(),
+  })
+  .meta({ id: 'SkillMdFrontmatter', title: 'SKILL.md frontmatter' });
+export type SkillMdFrontmatter = z.infer<typeof SkillMdFrontmatter>;
+
+/** Fields of the plain Agent Skills specification. */
+export const AGENT_SKILLS_FIELDS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'] as const;
+
+/** Fields that mark a SKILL.md as an extended package (seed 001) rather than a plain skill. */
+export const PACKAGE_FIELDS = [
+  'displayName', 'version', 'type', 'capabilities', 'triggers', 'domain', 'keywords', 'input_schema', 'output_schema',
+  'protocol', 'abp', 'security', 'resources', 'cacheable', 'ttl', 'permissions', 'actions',
+] as const;
+
+/** Every field Skilldex recognises; anything else is reported by `frontmatter/unknown-field`. */
+export const KNOWN_FRONTMATTER_FIELDS: ReadonlySet<string> = new Set(Object.keys(SkillMdFrontmatter.shape));

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Browser and end-to-end tests start servers and Chromium; give them room on a 2-core machine.
+    testTimeout: 60_000,
+    hookTimeout: 240_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
