@@ -1,0 +1,142 @@
+import { readdir, lstat, readFile } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import fg from 'fast-glob';
+import type { Limits } from '../core/schemas/config.ts';
+import { pathProblem } from '../core/paths.ts';
+import { DiagnosticSink, START } from './diagnostics.ts';
+import { sha256HexSync } from './hash.ts';
+
+/** One skill folder found under skills/, with every file read (never executed). */
+export interface SkillSource {
+  /** Folder relative to the registry root, `/`-separated: `skills/memory/search`. */
+  dir: string;
+  absDir: string;
+  folderName: string;
+  /** The declaring file. */
+  declaration: 'SKILL.md' | 'skill.json';
+  files: SkillSourceFile[];
+}
+
+export interface SkillSourceFile {
+  /** Path inside the skill, `/`-separated. */
+  path: string;
+  bytes: Uint8Array;
+  size: number;
+  /** Hex SHA-256. */
+  hex: string;
+}
+
+const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;
+/** Never part of a published skill: VCS and OS litter, dependency folders, caches. */
+const IGNORED = new Set(['node_modules', '__pycache__']);
+
+/**
+ * Finds skill folders: `skills/<name>/` or one category level deeper, `skills/<category>/<name>/`.
+ * Dot-folders and node_modules are skipped. Symlinks are never followed.
+ */
+export async function discoverSkills(root: string, skillsDir: string, sink: DiagnosticSink): Promise<{ dir: string; declaration: SkillSource['declaration'] }[]> {
+  const base = join(root, skillsDir);
+  const found = await fg(DECLARATIONS.map((d) => `**/${d}`), {
+    cwd: base,
+    dot: false,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    ignore: ['**/node_modules/**'],
+    caseSensitiveMatch: true,
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [] as string[];
+    throw error;
+  });
+  found.sort();
+
+  const byDir = new Map<string, Set<string>>();
+  for (const rel of found) {
+    const dir = posix.dirname(rel);
+    if (dir === '.') continue; // a SKILL.md directly in skills/ is not a skill folder
+    const set = byDir.get(dir) ?? new Set<string>();
+    set.add(posix.basename(rel));
+    byDir.set(dir, set);
+  }
+
+  const dirs = [...byDir.keys()].sort();
+  const skillDirs: { dir: string; declaration: SkillSource['declaration'] }[] = [];
+  for (const dir of dirs) {
+    const rel = `${skillsDir}/${dir}`;
+    const decl = byDir.get(dir) as Set<string>;
+    const outer = dirs.find((other) => other !== dir && dir.startsWith(`${other}/`));
+    const declFile = decl.has('skill.json') ? 'skill.json' : 'SKILL.md';
+    if (outer) {
+      sink.report('discovery/nested-skill', `${rel}/${declFile}`, START, `skill folder '${rel}' sits inside skill '${skillsDir}/${outer}'; it is published only as files of the outer skill`, { hint: 'move it to its own folder under skills/' });
+      continue;
+    }
+    if (dir.split('/').length > 2) {
+      sink.report('discovery/too-deep', `${rel}/${declFile}`, START, `'${rel}' is more than one category folder below ${skillsDir}/`, { hint: `use ${skillsDir}/<name>/ or ${skillsDir}/<category>/<name>/` });
+      continue;
+    }
+    if (decl.size > 1) {
+      sink.report('discovery/ambiguous', `${rel}/skill.json`, START, `'${rel}' holds both SKILL.md and skill.json`, { hint: 'keep one declaration; `skilldex convert` moves a SKILL.md body into prompt.md for skill.json' });
+      continue;
+    }
+    skillDirs.push({ dir: rel, declaration: declFile });
+  }
+  return skillDirs;
+}
+
+/**
+ * Reads every file of a skill folder with lstat semantics: a symlink or special file is
+ * reported and skipped, oversize files are reported without being read, and the limits on
+ * file count and total size are enforced.
+ */
+export async function readSkillSource(root: string, dir: string, declaration: SkillSource['declaration'], limits: Limits, sink: DiagnosticSink): Promise<SkillSource> {
+  const absDir = join(root, dir);
+  const files: SkillSourceFile[] = [];
+  let total = 0;
+  let count = 0;
+  let reportedCount = false;
+
+  const visit = async (relDir: string): Promise<void> => {
+    const entries = await readdir(join(absDir, relDir), { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || IGNORED.has(entry.name)) continue;
+      const path = relDir ? `${relDir}/${entry.name}` : entry.name;
+      const file = `${dir}/${path}`;
+      if (entry.isSymbolicLink()) {
+        sink.report('files/symlink', file, START, `'${path}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the file itself' });
+        continue;
+      }
+      if (entry.isDirectory()) {
+        await visit(path);
+        continue;
+      }
+      if (!entry.isFile()) {
+        sink.report('files/special', file, START, `'${path}' is not a regular file`, { hint: 'remove it' });
+        continue;
+      }
+      const problem = pathProblem(path);
+      if (problem) {
+        sink.report('files/path', file, START, `file path '${path}' ${problem}`, { hint: 'rename the file using letters, digits, `-`, `_` and `.` only' });
+        continue;
+      }
+      count++;
+      if (count > limits.maxFiles) {
+        if (!reportedCount) sink.report('files/too-many', `${dir}/${declaration}`, START, `the skill has more than ${limits.maxFiles} files`, { hint: 'move bulky material out of the skill or raise limits.maxFiles' });
+        reportedCount = true;
+        continue;
+      }
+      const { size } = await lstat(join(absDir, path));
+      if (size > limits.maxFileBytes) {
+        sink.report('files/too-large', file, START, `'${path}' is ${size} bytes; the limit is ${limits.maxFileBytes}`, { hint: 'shrink the file or publish it elsewhere and link to it' });
+        continue;
+      }
+      total += size;
+      const bytes = new Uint8Array(await readFile(join(absDir, path)));
+      files.push({ path, bytes, size: bytes.length, hex: sha256HexSync(bytes) });
+    }
+  };
+  await visit('');
+  if (total > limits.maxSkillBytes) {
+    sink.report('files/skill-too-large', `${dir}/${declaration}`, START, `the skill's files total ${total} bytes; the limit is ${limits.maxSkillBytes}`, { hint: 'move large assets out of the skill' });
+  }
+  return { dir, absDir, folderName: posix.basename(dir), declaration, files };
+}

@@ -1,0 +1,22 @@
+import { digestPrefix } from '../../core/digest.ts';
+import type { SkillUrls } from '../../core/schemas/manifest.ts';
+
+/**
+ * Where each published artifact lives, relative to the registry root. Raw files and archives
+ * sit under the tree digest's prefix, so a URL never serves two different contents and hosts can
+ * cache them forever; the index and manifests are the only mutable files.
+ */
+export function skillUrls(name: string, digest: string): SkillUrls {
+  const d = digestPrefix(digest);
+  return {
+    page: `skills/${name}/`,
+    manifest: `skills/${name}.json`,
+    files: `skills/${name}/${d}/`,
+    archive: `skills/${name}/${d}.tar.gz`,
+  };
+}
+
+export const INDEX_FILE = 'index.json';
+export const INDEX_SCHEMA_FILE = 'index.schema.json';
+export const WELL_KNOWN_V2 = '.well-known/agent-skills';
+export const WELL_KNOWN_V1 = '.well-known/skills';

@@ -1,0 +1,158 @@
+import { mkdir, readFile, rm, writeFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { AGENT_SKILL_NAME, MAX_NAME_LENGTH, toKebab } from '../../core/names.ts';
+import type { RegistryConfig } from '../../core/schemas/config.ts';
+import { publishedJsonSchemas } from '../../core/schemas/json-schemas.ts';
+import type { SkillManifest } from '../../core/schemas/manifest.ts';
+import { DISCOVERY_SCHEMA_URL, INDEX_FORMAT_VERSION, type DiscoveryIndexV1, type DiscoveryIndexV2, type IndexEntry, type RegistryIndex } from '../../core/schemas/registry-index.ts';
+import { sha256HexSync } from '../hash.ts';
+import { agentSkillMarkdown } from './agent-skill.ts';
+import { createArchive, type ArchiveFile } from './archive.ts';
+import { INDEX_FILE, INDEX_SCHEMA_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
+
+export interface PublishedSkill {
+  manifest: SkillManifest;
+  /** The skill's files, by path inside the skill. */
+  files: readonly ArchiveFile[];
+}
+
+export interface WriteResult {
+  index: RegistryIndex;
+  discovery: DiscoveryIndexV2;
+  /** Skills left out of the discovery indexes, with the reason. */
+  notDiscoverable: { name: string; reason: string }[];
+  /** Files written (relative to outDir), in order. */
+  written: string[];
+}
+
+/** Remembers what the last build wrote, so stale files can be removed and nothing else. */
+const STATE_FILE = '.skilldex-build.json';
+
+/** Stable, human-diffable JSON: two-space indent and a final newline. */
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/**
+ * Writes the static registry into `outDir`: index.json and its schema, per-skill manifests,
+ * content-addressed raw files and archives, and both discovery indexes. Content-addressed files
+ * that already exist are not rewritten (they cannot differ), which keeps rebuilds cheap.
+ */
+export async function writeRegistry(outDir: string, skills: readonly PublishedSkill[], config: RegistryConfig, times: { generatedAt: string; updatedAt: string }): Promise<WriteResult> {
+  const written = new Set<string>();
+  const put = async (rel: string, data: string | Uint8Array, immutable = false) => {
+    written.add(rel);
+    const abs = join(outDir, rel);
+    if (immutable && (await exists(abs))) return;
+    await mkdir(dirname(abs), { recursive: true });
+    await writeFile(abs, data);
+  };
+
+  const previous = await readState(outDir);
+  const entries: IndexEntry[] = [];
+  const discovery: DiscoveryIndexV2 = { $schema: DISCOVERY_SCHEMA_URL, skills: [] };
+  const legacy: DiscoveryIndexV1 = { skills: [] };
+  const notDiscoverable: WriteResult['notDiscoverable'] = [];
+
+  for (const { manifest: m, files } of skills) {
+    for (const f of files) await put(`${m.urls.files}${f.path}`, f.bytes, true);
+    const archivePath = m.urls.archive;
+    const archiveExists = await exists(join(outDir, archivePath));
+    const archive = archiveExists ? new Uint8Array(await readFile(join(outDir, archivePath))) : await createArchive(files);
+    await put(archivePath, archive, true);
+    await put(m.urls.manifest, json(m));
+    entries.push(indexEntry(m));
+
+    // Discovery indexes: Agent Skills clients need a valid kebab name and a SKILL.md at the root.
+    const wkName = m.format === 'skill-json' ? toKebab(m.name) : m.name;
+    const reason = !AGENT_SKILL_NAME.test(wkName) || wkName.length > MAX_NAME_LENGTH ? `name '${wkName}' is not a valid Agent Skills name` : m.description.length > 1024 ? 'description is longer than 1024 characters' : undefined;
+    if (reason) {
+      notDiscoverable.push({ name: m.name, reason });
+      continue;
+    }
+    let agentFiles: readonly ArchiveFile[] = files;
+    if (m.format === 'skill-json') {
+      const skillMd = new TextEncoder().encode(agentSkillMarkdown(m, config.siteUrl));
+      agentFiles = [{ path: 'SKILL.md', bytes: skillMd }, ...files];
+    }
+    if (m.format !== 'skill-json' && files.length === 1) {
+      const only = files[0] as ArchiveFile;
+      discovery.skills.push({ name: wkName, type: 'skill-md', description: m.description, url: `../../${m.urls.files}SKILL.md`, digest: `sha256:${sha256HexSync(only.bytes)}` });
+    } else if (m.format !== 'skill-json') {
+      discovery.skills.push({ name: wkName, type: 'archive', description: m.description, url: `../../${archivePath}`, digest: `sha256:${sha256HexSync(archive)}` });
+    } else {
+      const rel = `${WELL_KNOWN_V2}/${wkName}/${archivePath.split('/').pop()}`;
+      const agentArchive = await createArchive(agentFiles);
+      await put(rel, agentArchive);
+      discovery.skills.push({ name: wkName, type: 'archive', description: m.description, url: `${wkName}/${archivePath.split('/').pop()}`, digest: `sha256:${sha256HexSync(agentArchive)}` });
+    }
+    for (const f of agentFiles) await put(`${WELL_KNOWN_V1}/${wkName}/${f.path}`, f.bytes);
+    legacy.skills.push({ name: wkName, description: m.description, files: agentFiles.map((f) => f.path) });
+  }
+
+  const index: RegistryIndex = {
+    $schema: INDEX_SCHEMA_FILE,
+    version: INDEX_FORMAT_VERSION,
+    registry: { title: config.title, ...(config.siteUrl ? { url: config.siteUrl } : {}) },
+    skills: entries,
+    totalSkills: entries.length,
+    totalTools: entries.reduce((n, e) => n + e.tools.length, 0),
+    generatedAt: times.generatedAt,
+    updatedAt: times.updatedAt,
+  };
+  await put(INDEX_FILE, json(index));
+  const schemas = publishedJsonSchemas();
+  await put(INDEX_SCHEMA_FILE, json(schemas['index.schema.json']));
+  for (const [name, schema] of Object.entries(schemas)) await put(`schemas/${name}`, json(schema));
+  await put(`${WELL_KNOWN_V2}/index.json`, json(discovery));
+  await put(`${WELL_KNOWN_V1}/index.json`, json(legacy));
+
+  // Remove what the previous build wrote and this one did not.
+  for (const rel of previous) if (!written.has(rel)) await rm(join(outDir, rel), { force: true });
+  const list = [...written].sort();
+  await writeFile(join(outDir, STATE_FILE), json(list));
+  return { index, discovery, notDiscoverable, written: list };
+}
+
+/** The index.json entry: seed 003's fields plus what a client needs to fetch and verify. */
+export function indexEntry(m: SkillManifest): IndexEntry {
+  return {
+    name: m.name,
+    title: m.title,
+    description: m.description,
+    version: m.version,
+    tags: m.tags,
+    ...(m.author ? { author: m.author } : {}),
+    tools: m.tools,
+    scriptCount: m.tools.length,
+    path: m.urls.files,
+    hasSkillMd: m.hasSkillMd,
+    lastModified: m.lastModified,
+    format: m.format,
+    mode: m.mode,
+    ...(m.type ? { type: m.type } : {}),
+    ...(m.category ? { category: m.category } : {}),
+    keywords: m.keywords,
+    ...(m.license ? { license: m.license } : {}),
+    digest: m.digest,
+    files: m.files,
+    urls: m.urls,
+    ...(m.scan ? { scan: m.scan } : {}),
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readState(outDir: string): Promise<string[]> {
+  try {
+    const list = JSON.parse(await readFile(join(outDir, STATE_FILE), 'utf8')) as unknown;
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string' && !x.includes('..')) : [];
+  } catch {
+    return [];
+  }
+}

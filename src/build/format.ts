@@ -1,0 +1,66 @@
+import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import { RULES_DOC } from './diagnostics.ts';
+
+/**
+ * Diagnostic output formats. Pure: each returns the text to print.
+ */
+
+export interface FormatStyle {
+  red(text: string): string;
+  yellow(text: string): string;
+  dim(text: string): string;
+  bold(text: string): string;
+}
+
+const plain: FormatStyle = { red: (t) => t, yellow: (t) => t, dim: (t) => t, bold: (t) => t };
+
+/**
+ * `path:line:col  rule-id  message` and an indented hint, then a summary line.
+ *
+ * @example
+ * formatHuman([{ file: 'skills/x/SKILL.md', line: 2, column: 7, rule: 'name/folder-mismatch', severity: 'error', message: '…', hint: '…' }])
+ */
+export function formatHuman(diagnostics: readonly Diagnostic[], style: FormatStyle = plain): string {
+  const lines: string[] = [];
+  for (const d of diagnostics) {
+    const level = d.severity === 'error' ? style.red('error') : style.yellow('warning');
+    lines.push(`${d.file}:${d.line}:${d.column}  ${style.bold(d.rule)}  ${level}  ${d.message}`);
+    if (d.hint) lines.push(style.dim(`    hint: ${d.hint} (${RULES_DOC.replace('#rules', `#${anchor(d.rule)}`)})`));
+  }
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  lines.push(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatJson(diagnostics: readonly Diagnostic[], extra: Record<string, unknown> = {}): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  return `${JSON.stringify({ ...extra, errors, warnings: diagnostics.length - errors, diagnostics }, null, 2)}\n`;
+}
+
+/**
+ * GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::message`.
+ * Properties escape `%`, CR, LF, `:` and `,`; the message escapes `%`, CR and LF.
+ */
+export function formatGithub(diagnostics: readonly Diagnostic[]): string {
+  return diagnostics
+    .map((d) => {
+      const props = [`file=${escapeProperty(d.file)}`, `line=${d.line}`, `col=${d.column}`, `title=${escapeProperty(d.rule)}`].join(',');
+      const message = d.hint ? `${d.message} (hint: ${d.hint})` : d.message;
+      return `::${d.severity === 'error' ? 'error' : 'warning'} ${props}::${escapeData(message)}\n`;
+    })
+    .join('');
+}
+
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** Anchor of a rule in the rules table: `name/folder-mismatch` → `name-folder-mismatch`. */
+export function anchor(rule: string): string {
+  return rule.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+}

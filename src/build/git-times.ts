@@ -1,0 +1,33 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/**
+ * Last commit time of every path under `dir`, from one `git log` pass (one process for the
+ * whole registry, not one per skill). Empty when `root` is not a git checkout.
+ */
+export async function gitCommitTimes(root: string, dir: string): Promise<Map<string, number>> {
+  const times = new Map<string, number>();
+  try {
+    const { stdout } = await run('git', ['-c', 'core.quotepath=off', 'log', '--format=@%ct', '--name-only', '--no-renames', '--', dir], { cwd: root, maxBuffer: 512 * 1024 * 1024 });
+    let current = 0;
+    for (const line of stdout.split('\n')) {
+      if (line.startsWith('@')) current = Number(line.slice(1));
+      else if (line && !times.has(line)) times.set(line, current); // newest first: keep the first seen
+    }
+  } catch {
+    // Not a git checkout, or git missing: callers fall back to SOURCE_DATE_EPOCH.
+  }
+  return times;
+}
+
+/** Latest commit time (seconds) of any file under `skillDir`, if git knows one. */
+export function lastCommitTime(times: Map<string, number>, skillDir: string, files: readonly string[]): number | undefined {
+  let latest: number | undefined;
+  for (const f of files) {
+    const t = times.get(`${skillDir}/${f}`);
+    if (t !== undefined && (latest === undefined || t > latest)) latest = t;
+  }
+  return latest;
+}

@@ -1,0 +1,94 @@
+/**
+ * The registry build: discover → parse → validate → emit. Every export here is public API of
+ * the build side (used by the CLI, the site build and the benchmarks).
+ */
+import { mkdir } from 'node:fs/promises';
+import type { RegistryConfig } from '../core/schemas/config.ts';
+import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import type { SkillManifest } from '../core/schemas/manifest.ts';
+import type { RegistryIndex } from '../core/schemas/registry-index.ts';
+import { loadConfig } from './config.ts';
+import { writeRegistry, type WriteResult } from './emit/write-registry.ts';
+import { gitCommitTimes, lastCommitTime } from './git-times.ts';
+import { validateRegistry, type RejectedSkill } from './validate.ts';
+
+export { validateRegistry, type ValidationResult, type RejectedSkill } from './validate.ts';
+export { loadConfig, ConfigError, CONFIG_FILE } from './config.ts';
+export { RULES } from './rules/catalog.ts';
+
+export interface BuildOptions {
+  /** Registry repository root: holds skills/ and optionally skilldex.config.json. */
+  root: string;
+  /** Where the static registry is written. */
+  outDir: string;
+  config?: RegistryConfig;
+  /**
+   * Import mode: publish every valid skill and list the rejected ones, instead of refusing to
+   * write anything while any error remains.
+   */
+  lenient?: boolean;
+  /** Seconds since the epoch for skills git knows nothing about; defaults to $SOURCE_DATE_EPOCH, then 0. */
+  sourceDateEpoch?: number;
+  /** Run the security scanner (default true). */
+  scan?: boolean;
+}
+
+export interface BuildResult {
+  /** False when errors stopped the build (strict mode) — nothing was written then. */
+  ok: boolean;
+  config: RegistryConfig;
+  index?: RegistryIndex;
+  manifests: SkillManifest[];
+  diagnostics: Diagnostic[];
+  rejected: RejectedSkill[];
+  notDiscoverable: WriteResult['notDiscoverable'];
+}
+
+/**
+ * Builds the static registry from a skills repository.
+ *
+ * @example
+ * const result = await buildRegistry({ root: '.', outDir: 'dist' });
+ * if (!result.ok) for (const d of result.diagnostics) console.error(d.file, d.line, d.rule, d.message);
+ */
+export async function buildRegistry(options: BuildOptions): Promise<BuildResult> {
+  const config = options.config ?? (await loadConfig(options.root));
+  const validation = await validateRegistry(options.root, { config, ...(options.scan === false ? { scan: false } : {}) });
+  const { accepted, rejected, diagnostics } = validation;
+  const hasErrors = diagnostics.some((d) => d.severity === 'error');
+  if (hasErrors && !options.lenient) {
+    return { ok: false, config, manifests: [], diagnostics, rejected, notDiscoverable: [] };
+  }
+
+  const envEpoch = Number(process.env.SOURCE_DATE_EPOCH);
+  const fallbackEpoch = options.sourceDateEpoch ?? (Number.isFinite(envEpoch) && process.env.SOURCE_DATE_EPOCH ? envEpoch : 0);
+  const times = await gitCommitTimes(options.root, config.skillsDir);
+  const callers = new Map<string, string[]>();
+  for (const s of accepted) for (const callee of s.draft.calls) callers.set(callee, [...(callers.get(callee) ?? []), s.draft.name]);
+
+  const published = accepted.map((s) => {
+    const seconds = lastCommitTime(times, s.source.dir, s.source.files.map((f) => f.path)) ?? fallbackEpoch;
+    const manifest: SkillManifest = {
+      ...s.draft,
+      calledBy: (callers.get(s.draft.name) ?? []).sort(),
+      lastModified: new Date(seconds * 1000).toISOString(),
+      diagnostics: diagnostics.filter((d) => d.file.startsWith(`${s.source.dir}/`)),
+      scan: s.scan,
+    };
+    return { manifest, files: s.source.files };
+  });
+
+  const latest = published.reduce((max, p) => (p.manifest.lastModified > max ? p.manifest.lastModified : max), new Date(fallbackEpoch * 1000).toISOString());
+  const generatedAt = process.env.SOURCE_DATE_EPOCH ? new Date(fallbackEpoch * 1000).toISOString() : latest;
+  await mkdir(options.outDir, { recursive: true });
+  const written = await writeRegistry(options.outDir, published, config, { generatedAt, updatedAt: latest });
+  return {
+    ok: !hasErrors,
+    config,
+    index: written.index,
+    manifests: published.map((p) => p.manifest),
+    diagnostics,
+    rejected,
+    notDiscoverable: written.notDiscoverable,
+  };
+}

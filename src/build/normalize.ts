@@ -1,0 +1,157 @@
+import { titleFromName } from '../core/names.ts';
+import type { EntryLanguage, SkillAction, SkillEntry, SkillManifest } from '../core/schemas/manifest.ts';
+import type { SkillSource } from './discover.ts';
+import { treeDigestSync } from './hash.ts';
+import type { ParsedSkillJson } from './rules/skill-json.ts';
+import { normaliseResourcePath, type ParsedSkillMd } from './rules/skill-md.ts';
+import { extensionOf } from './rules/files.ts';
+import { skillUrls } from './emit/layout.ts';
+
+/** Seed 004's default script timeout. */
+export const DEFAULT_SCRIPT_TIMEOUT_MS = 300_000;
+
+/** The manifest before registry-wide facts (calledBy, lastModified, scan, diagnostics) are known. */
+export type DraftManifest = Omit<SkillManifest, 'calledBy' | 'lastModified' | 'diagnostics' | 'scan'>;
+
+const LANGUAGES: Record<string, EntryLanguage> = { py: 'python', sh: 'shell', bash: 'shell', js: 'javascript', mjs: 'javascript', cjs: 'javascript', ts: 'typescript', mts: 'typescript' };
+const EXPORTS_EXECUTE = /export\s+(?:async\s+)?function\s+execute\b|export\s+(?:const|let|var)\s+execute\b|export\s*\{[^}]*\bexecute\b[^}]*\}/;
+
+function entryFor(src: SkillSource, path: string | undefined): SkillEntry | undefined {
+  if (!path) return undefined;
+  const file = src.files.find((f) => f.path === path);
+  const language = LANGUAGES[extensionOf(path)];
+  if (!file || !language) return undefined;
+  const isModule = (language === 'typescript' || language === 'javascript') && EXPORTS_EXECUTE.test(new TextDecoder().decode(file.bytes));
+  return { path, runner: isModule ? 'module' : 'protocol', language };
+}
+
+/** `skill:<name>:<script>` for each program under scripts/ (seed 003). */
+function toolsOf(name: string, src: SkillSource): string[] {
+  return src.files
+    .filter((f) => f.path.startsWith('scripts/') && LANGUAGES[extensionOf(f.path)] && !f.path.slice(8).includes('/'))
+    .map((f) => `skill:${name}:${f.path.slice(8).replace(/\.[^.]+$/, '')}`);
+}
+
+function firstHeading(markdown: string): string | undefined {
+  const match = /^#[ \t]+(.+?)[ \t#]*$/m.exec(markdown);
+  return match?.[1]?.trim() || undefined;
+}
+
+/** Category from a `skills/<category>/<name>` layout. */
+function folderCategory(src: SkillSource): string | undefined {
+  const parts = src.dir.split('/');
+  return parts.length >= 3 ? parts[parts.length - 2] : undefined;
+}
+
+function actionsOf(list: readonly (string | { name: string; description?: string | undefined })[] | undefined): SkillAction[] | undefined {
+  if (!list) return undefined;
+  return list.map((a) => (typeof a === 'string' ? { name: a } : { name: a.name, ...(a.description ? { description: a.description } : {}) }));
+}
+
+const MAPPED_FRONTMATTER = new Set([
+  'name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools', 'displayName', 'version', 'type', 'capabilities', 'tags',
+  'triggers', 'domain', 'category', 'keywords', 'input_schema', 'output_schema', 'abp', 'security', 'resources', 'cacheable', 'ttl',
+  'author', 'actions',
+]);
+
+function common(src: SkillSource, name: string) {
+  const files = src.files.map((f) => ({ path: f.path, size: f.size, digest: `sha256:${f.hex}` }));
+  const digest = treeDigestSync(src.files.map((f) => ({ path: f.path, hex: f.hex })));
+  return { files, digest, urls: skillUrls(name, digest), sourcePath: src.dir };
+}
+
+/** SKILL.md (plain or extended package) → manifest. */
+export function manifestFromSkillMd(src: SkillSource, parsed: ParsedSkillMd): DraftManifest {
+  const fm = parsed.frontmatter;
+  const name = fm.name;
+  const metadata = fm.metadata;
+  const metaString = (key: string) => (metadata && typeof metadata[key] === 'string' ? (metadata[key] as string) : undefined);
+  const declaredEntry = fm.resources?.entry ? normaliseResourcePath(fm.resources.entry) : undefined;
+  const scripts = src.files.filter((f) => f.path.startsWith('scripts/') && LANGUAGES[extensionOf(f.path)]);
+  // A protocol skill may omit resources.entry when it has exactly one script and declares actions.
+  const entry = entryFor(src, declaredEntry ?? (fm.actions && scripts.length === 1 ? scripts[0]?.path : undefined));
+  const allowed = fm['allowed-tools'];
+  const extra = Object.fromEntries(Object.entries(fm).filter(([k]) => !MAPPED_FRONTMATTER.has(k)));
+  const { files, digest, urls, sourcePath } = common(src, name);
+  return {
+    name,
+    title: fm.displayName ?? firstHeading(parsed.body) ?? titleFromName(name),
+    description: fm.description,
+    version: fm.version ?? metaString('version') ?? '1.0.0',
+    format: parsed.isPackage ? 'package' : 'skill-md',
+    mode: entry ? 'code' : 'instructions',
+    ...(fm.type ? { type: fm.type } : {}),
+    ...optional('category', fm.category ?? folderCategory(src)),
+    tags: fm.tags ?? [],
+    keywords: fm.keywords ?? [],
+    ...optional('author', fm.author ?? metaString('author')),
+    ...optional('license', fm.license),
+    ...optional('compatibility', fm.compatibility),
+    ...(allowed !== undefined ? { allowedTools: typeof allowed === 'string' ? allowed.split(/\s+/).filter(Boolean) : allowed } : {}),
+    sourcePath,
+    sourceFile: 'SKILL.md',
+    hasSkillMd: true,
+    ...optional('inputSchema', fm.input_schema),
+    ...optional('outputSchema', fm.output_schema),
+    ...optional('entry', entry),
+    ...optional('actions', actionsOf(fm.actions)),
+    instructions: parsed.body,
+    calls: [],
+    timeoutMs: fm.security?.timeout_ms ?? DEFAULT_SCRIPT_TIMEOUT_MS,
+    retry: 0,
+    tools: toolsOf(name, src),
+    ...optional('triggers', fm.triggers),
+    ...optional('security', fm.security),
+    ...optional('resources', fm.resources),
+    ...optional('abp', fm.abp),
+    ...optional('capabilities', fm.capabilities),
+    ...optional('domain', fm.domain),
+    ...optional('cacheable', fm.cacheable),
+    ...optional('ttl', fm.ttl),
+    ...optional('metadata', metadata),
+    ...(Object.keys(extra).length > 0 ? { extra } : {}),
+    files,
+    digest,
+    urls,
+  };
+}
+
+/** skill.json → manifest. */
+export function manifestFromSkillJson(src: SkillSource, parsed: ParsedSkillJson): DraftManifest {
+  const m = parsed.manifest;
+  const moduleFile = src.files.find((f) => f.path === 'index.ts') ? 'index.ts' : src.files.find((f) => f.path === 'index.js') ? 'index.js' : undefined;
+  const entry = m.mode === 'code' || (m.mode === 'composite' && !m.pipeline) ? entryFor(src, moduleFile) : undefined;
+  const { files, digest, urls, sourcePath } = common(src, m.name);
+  return {
+    name: m.name,
+    title: titleFromName(m.name),
+    description: m.description,
+    version: m.version,
+    format: 'skill-json',
+    mode: m.mode,
+    ...optional('category', m.category || folderCategory(src)),
+    tags: m.tags,
+    keywords: [],
+    ...optional('author', m.author),
+    sourcePath,
+    sourceFile: 'skill.json',
+    hasSkillMd: false,
+    inputSchema: m.input,
+    outputSchema: m.output,
+    ...optional('entry', entry),
+    ...optional('prompt', parsed.prompt),
+    calls: m.calls,
+    ...optional('pipeline', m.pipeline),
+    ...optional('outputMapping', m.outputMapping),
+    timeoutMs: Math.max(1, Math.round(m.timeout)),
+    retry: Math.max(0, Math.round(m.retry)),
+    tools: toolsOf(m.name, src),
+    files,
+    digest,
+    urls,
+  };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}

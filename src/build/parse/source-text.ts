@@ -1,0 +1,76 @@
+/**
+ * Decoded text of one skill file plus the offset → line/column mapping every diagnostic needs.
+ * Decoding is strict: invalid UTF-8 is reported, never replaced silently.
+ */
+export interface SourceText {
+  /** Text with a leading BOM removed and CRLF left as is (offsets stay true to the file). */
+  text: string;
+  /** Offsets where each line starts. */
+  lineStarts: number[];
+  /** Whether the file started with a UTF-8 BOM. */
+  bom: boolean;
+}
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+export type DecodeResult = { ok: true; source: SourceText } | { ok: false; position: Position; byteOffset: number };
+
+/** Decodes UTF-8 strictly; on failure returns where the first bad byte is. */
+export function decodeUtf8(bytes: Uint8Array): DecodeResult {
+  try {
+    let text = decoder.decode(bytes);
+    const bom = text.charCodeAt(0) === 0xfeff;
+    if (bom) text = text.slice(1);
+    return { ok: true, source: { text, lineStarts: lineStartsOf(text), bom } };
+  } catch {
+    const byteOffset = firstInvalidUtf8(bytes);
+    // Count lines in the valid prefix to say where the damage is.
+    const prefix = new TextDecoder('utf-8').decode(bytes.subarray(0, byteOffset));
+    const starts = lineStartsOf(prefix);
+    const line = starts.length;
+    return { ok: false, byteOffset, position: { line, column: prefix.length - (starts[line - 1] ?? 0) + 1 } };
+  }
+}
+
+export function sourceFromString(text: string): SourceText {
+  return { text, lineStarts: lineStartsOf(text), bom: false };
+}
+
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** 1-based line and column of a text offset. */
+export function positionAt(source: SourceText, offset: number): Position {
+  const starts = source.lineStarts;
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] as number) <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - (starts[lo] as number) + 1 };
+}
+
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] as number;
+    const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    if (need < 0) return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+    }
+    i += need + 1;
+  }
+  return i;
+}

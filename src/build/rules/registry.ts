@@ -1,0 +1,97 @@
+import { nameKey, toKebab } from '../../core/names.ts';
+import type { DiagnosticSink } from '../diagnostics.ts';
+import type { DraftManifest } from '../normalize.ts';
+import type { Position } from '../parse/source-text.ts';
+
+export interface RegistryMember {
+  draft: DraftManifest;
+  /** File that declared the skill, relative to the registry root. */
+  file: string;
+  locate: (path: readonly (string | number)[]) => Position;
+}
+
+/**
+ * Rules across skills: unique names, `calls` that resolve, no call cycles, and the
+ * `code_review` / `code-review` cross-format collision. Returns the members that should be
+ * rejected (in lenient mode the first of a duplicate pair, by path, is kept).
+ */
+export function checkRegistry(members: readonly RegistryMember[], sink: DiagnosticSink): Set<RegistryMember> {
+  const rejected = new Set<RegistryMember>();
+  const byKey = new Map<string, RegistryMember>();
+  for (const m of [...members].sort((a, b) => (a.file < b.file ? -1 : 1))) {
+    const key = nameKey(m.draft.name);
+    const first = byKey.get(key);
+    if (first) {
+      sink.report('registry/duplicate-name', m.file, m.locate(['name']), `skill name '${m.draft.name}' is already used by ${first.file}`, { hint: 'choose a different name; names are compared case-insensitively after NFC normalisation', skill: m.draft.name });
+      rejected.add(m);
+    } else byKey.set(key, m);
+  }
+
+  const byKebab = new Map<string, RegistryMember[]>();
+  for (const m of byKey.values()) {
+    const k = toKebab(nameKey(m.draft.name));
+    byKebab.set(k, [...(byKebab.get(k) ?? []), m]);
+  }
+  for (const group of byKebab.values()) {
+    const formats = new Set(group.map((m) => m.draft.format === 'skill-json'));
+    if (group.length > 1 && formats.size > 1) {
+      const [a, b] = group as [RegistryMember, RegistryMember];
+      sink.report('registry/cross-format-collision', b.file, b.locate(['name']), `'${b.draft.name}' and '${a.draft.name}' (${a.file}) differ only by '_' and '-'`, { hint: 'rename one; discovery clients see both as the same kebab-case name', skill: b.draft.name });
+    }
+  }
+
+  const live = [...byKey.values()].filter((m) => !rejected.has(m));
+  const byName = new Map(live.map((m) => [m.draft.name, m]));
+  for (const m of live) {
+    m.draft.calls.forEach((callee, i) => {
+      if (!byName.has(callee)) {
+        sink.report('registry/unknown-call', m.file, m.locate(['calls', i]), `'${m.draft.name}' calls '${callee}', which is not in the registry`, { hint: 'fix the name or add the skill', skill: m.draft.name });
+        rejected.add(m);
+      }
+    });
+  }
+  for (const cycle of findCycles(live.map((m) => m.draft))) {
+    for (const name of cycle) {
+      const m = byName.get(name) as RegistryMember;
+      sink.report('registry/call-cycle', m.file, m.locate(['calls']), `calls form a cycle: ${[...cycle, cycle[0]].join(' → ')}`, { hint: 'a skill may not call itself, directly or through others', skill: name });
+      rejected.add(m);
+    }
+  }
+  return rejected;
+}
+
+/** Strongly connected components with more than one member, or a self-call (Tarjan). */
+export function findCycles(drafts: readonly Pick<DraftManifest, 'name' | 'calls'>[]): string[][] {
+  const graph = new Map(drafts.map((d) => [d.name, d.calls.filter((c) => c !== undefined)]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let counter = 0;
+  const visit = (v: string): void => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop() as string;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(component.sort());
+    }
+  };
+  for (const name of [...graph.keys()].sort()) if (!index.has(name)) visit(name);
+  return cycles;
+}

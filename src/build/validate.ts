@@ -1,0 +1,111 @@
+import type { RegistryConfig } from '../core/schemas/config.ts';
+import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import type { ScanResult, ScanVerdict } from '../core/schemas/scan.ts';
+import { loadConfig } from './config.ts';
+import { discoverSkills, readSkillSource, type SkillSource } from './discover.ts';
+import { DiagnosticSink, START, sortDiagnostics } from './diagnostics.ts';
+import { manifestFromSkillJson, manifestFromSkillMd, type DraftManifest } from './normalize.ts';
+import { checkFiles } from './rules/files.ts';
+import { checkRegistry, type RegistryMember } from './rules/registry.ts';
+import { checkSkillJson } from './rules/skill-json.ts';
+import { checkSkillMd } from './rules/skill-md.ts';
+
+export interface ValidatedSkill extends RegistryMember {
+  source: SkillSource;
+  scan: ScanResult;
+}
+
+export interface RejectedSkill {
+  dir: string;
+  name?: string;
+  /** The errors that keep it out. */
+  errors: Diagnostic[];
+}
+
+export interface ValidationResult {
+  config: RegistryConfig;
+  /** Skills with no errors, sorted by name. */
+  accepted: ValidatedSkill[];
+  rejected: RejectedSkill[];
+  /** Every diagnostic, sorted by file and position. */
+  diagnostics: Diagnostic[];
+}
+
+export interface ValidateOptions {
+  config?: RegistryConfig;
+  /** Run the security scanner (default true). */
+  scan?: boolean;
+}
+
+const VERDICT_RANK: Record<ScanVerdict, number> = { pass: 0, review: 1, warn: 2, fail: 3 };
+
+/**
+ * Validates every skill under the registry root in one pass and reports every problem.
+ * Nothing a skill contains is executed: files are read as bytes and parsed as data.
+ */
+export async function validateRegistry(root: string, options: ValidateOptions = {}): Promise<ValidationResult> {
+  const config = options.config ?? (await loadConfig(root));
+  const sink = new DiagnosticSink(config.rules);
+  const found = await discoverSkills(root, config.skillsDir, sink);
+
+  const members: ValidatedSkill[] = [];
+  const sources: SkillSource[] = [];
+  for (const { dir, declaration } of found) {
+    const source = await readSkillSource(root, dir, declaration, config.limits, sink);
+    sources.push(source);
+    checkFiles(source, sink, source.folderName);
+    let draft: DraftManifest | undefined;
+    let locate: RegistryMember['locate'] = () => START;
+    if (declaration === 'SKILL.md') {
+      const parsed = checkSkillMd(source, config, sink);
+      if (parsed) draft = manifestFromSkillMd(source, parsed);
+    } else {
+      const parsed = checkSkillJson(source, config, sink);
+      if (parsed) {
+        draft = manifestFromSkillJson(source, parsed);
+        locate = parsed.locate;
+      }
+    }
+    if (draft) members.push({ draft, file: `${dir}/${declaration}`, locate, source, scan: { verdict: 'pass', rulesVersion: '', findings: [] } });
+  }
+
+  const registryRejects = checkRegistry(members, sink);
+
+  if (options.scan !== false) {
+    // Loaded on demand: `validate --no-scan` and the runtime never pay for the scanner.
+    const { scanSkill } = await import('./security/index.ts');
+    const knownNames = members.map((m) => m.draft.name);
+    for (const m of members) {
+      m.scan = scanSkill(
+        { name: m.draft.name, files: m.source.files.map((f) => ({ path: f.path, bytes: f.bytes })), knownNames: knownNames.filter((n) => n !== m.draft.name) },
+        { rules: config.scan.rules },
+      );
+      if (VERDICT_RANK[m.scan.verdict] >= VERDICT_RANK[config.scan.blockOn]) {
+        const worst = m.scan.findings[0];
+        const where = worst ? `${m.source.dir}/${worst.file}` : m.file;
+        sink.report('security/blocked', where, worst ?? START, `security scan verdict '${m.scan.verdict}' blocks publication${worst ? `: ${worst.rule} — ${worst.message}` : ''}`, { hint: `run 'skilldex scan ${m.source.dir}' for every finding; see docs/security.md to appeal a false positive`, skill: m.draft.name });
+      }
+    }
+  }
+
+  const diagnostics = sortDiagnostics(sink.diagnostics);
+  const errorsIn = (dir: string) => diagnostics.filter((d) => d.severity === 'error' && d.file.startsWith(`${dir}/`));
+  const accepted: ValidatedSkill[] = [];
+  const rejected: RejectedSkill[] = [];
+  for (const source of sources) {
+    const member = members.find((m) => m.source === source);
+    const errors = errorsIn(source.dir);
+    if (member && errors.length === 0 && !registryRejects.has(member)) accepted.push(member);
+    else rejected.push({ dir: source.dir, ...(member ? { name: member.draft.name } : {}), errors });
+  }
+  // Folders refused before they were read (nested, ambiguous, too deep) are rejected too.
+  for (const d of diagnostics) {
+    if (d.severity === 'error' && d.rule.startsWith('discovery/')) {
+      const dir = d.file.slice(0, d.file.lastIndexOf('/'));
+      if (!rejected.some((r) => r.dir === dir)) rejected.push({ dir, errors: [d] });
+    }
+  }
+  accepted.sort((a, b) => (a.draft.name < b.draft.name ? -1 : a.draft.name > b.draft.name ? 1 : 0));
+  rejected.sort((a, b) => (a.dir < b.dir ? -1 : 1));
+  return { config, accepted, rejected, diagnostics };
+}

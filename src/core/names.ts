@@ -1,0 +1,29 @@
+/**
+ * Skill name rules, shared by the validator and the runtime. Each check returns the reason a
+ * name fails, or undefined; validation rules turn reasons into diagnostics.
+ */
+
+/** Agent Skills names: 1–64 of a-z, 0-9 and `-`; no leading, trailing or doubled hyphen. */
+export const AGENT_SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** skill.json names: snake_case (seed 000 §8). */
+export const FUNCTION_NAME = /^[a-z][a-z0-9_]*$/;
+export const MAX_NAME_LENGTH = 64;
+
+/** The key under which two names collide: NFC-normalised and case-folded. */
+export function nameKey(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}
+
+/** `code_review` → `code-review`: how a skill.json name appears where Agent Skills names are required. */
+export function toKebab(name: string): string {
+  return name.replace(/_+/g, '-').replace(/^-+|-+$/g, '');
+}
+
+/** `code-review` → `Code Review`. */
+export function titleFromName(name: string): string {
+  return name
+    .split(/[-_\s]+/)
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ');
+}

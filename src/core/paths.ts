@@ -1,0 +1,20 @@
+/**
+ * Path rules for files inside a skill (discovery RFC, FIELD-NOTES §2): relative, `/` separated,
+ * no `..`, printable ASCII, none of `\ ? # [ ]`. Published URLs are built from these paths, so a
+ * path that passes here cannot escape a skill's folder on a server or on disk.
+ */
+export function pathProblem(path: string): string | undefined {
+  if (path.length === 0) return 'is empty';
+  if (path.startsWith('/')) return 'is absolute';
+  if (/[^\x20-\x7e]/.test(path)) return 'has characters outside printable ASCII';
+  if (/[\\?#[\]]/.test(path)) return 'contains one of \\ ? # [ ]';
+  const segments = path.split('/');
+  if (segments.some((s) => s === '..' || s === '.')) return 'has a `.` or `..` segment';
+  if (segments.some((s) => s === '')) return 'has an empty segment';
+  return undefined;
+}
+
+/** True when `path` is safe under {@link pathProblem}. */
+export function isSafeSkillPath(path: string): boolean {
+  return pathProblem(path) === undefined;
+}
