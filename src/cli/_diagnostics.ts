@@ -7,11 +7,11 @@ export type DiagnosticFormat = (typeof DIAGNOSTIC_FORMATS)[number];
 
 /** The `--format` flag shared by validate and build. */
 export const formatArg = {
-  type: 'enum',
-  options: [...DIAGNOSTIC_FORMATS],
+  type: 'enum' as const,
+  options: [...DIAGNOSTIC_FORMATS] as string[],
   default: 'human',
   description: 'Output: human, json, or github (workflow annotations)',
-} as const;
+};
 
 /** Prints diagnostics in the chosen format to stdout. */
 export function printDiagnostics(diagnostics: readonly Diagnostic[], format: DiagnosticFormat, extra: Record<string, unknown> = {}): void {
