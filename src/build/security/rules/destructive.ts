@@ -1,0 +1,35 @@
+import { forEachMatch } from '../document.ts';
+import { defineRule, type TextCheck } from '../rule.ts';
+
+export const destructiveCommand = defineRule({
+  id: 'destructive/system-wipe',
+  severity: 'critical',
+  title: 'Destroys the home folder, a system folder or a disk',
+  explanation:
+    'A command recursively deletes or rewrites the user\'s home folder or a system folder (`rm -rf ~`, ' +
+    '`rm -rf /etc`), formats or overwrites a disk (`mkfs`, `dd of=/dev/sda`), opens the whole file system ' +
+    'to everyone (`chmod -R 777 /`) or exhausts the machine (fork bomb). No skill needs this.',
+  fix: 'Delete only paths the skill itself created, named exactly (e.g. a temporary folder from `mktemp -d`).',
+});
+
+const HOME = String.raw`(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)`;
+const SYSTEM_DIR = String.raw`/(?:etc|usr|bin|sbin|lib|lib64|boot|var|home|root|opt|dev|sys|proc|srv|System|Users|Library|Applications|private)?`;
+// The target must end the argument: `~/` or `/*` still count, `~/project/tmp` does not.
+const TARGET_END = String.raw`/?\*?["']?(?=[\s;&|)\x60]|$)`;
+
+export const DESTRUCTIVE_PATTERNS: readonly RegExp[] = [
+  new RegExp(String.raw`\brm\s+(?:-{1,2}[A-Za-z-]+\s+){0,8}?(?:-[A-Za-z]*[rR][A-Za-z]*|--recursive)\s+(?:-{1,2}[A-Za-z-]+\s+){0,8}(?:--\s+)?["']?(?:${HOME}|${SYSTEM_DIR})${TARGET_END}`, 'gm'),
+  /\bmkfs(?:\.[a-z0-9]+)?\s+(?:-\S+\s+)*\/dev\//gm,
+  /\bdd\b[^\n]{0,200}?\bof=\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d|xvd[a-z]|vd[a-z])/gm,
+  /(?<![<>])>\s*\/dev\/(?:sd[a-z]|nvme\d+n\d|disk\d)\b/gm,
+  /\bchmod\s+(?:-[A-Za-z]*R[A-Za-z]*\s+|--recursive\s+)(?:0?777|a\+rwx|ugo\+rwx)\s+\/(?:\*|etc|usr|bin|var|home)?(?=[\s;&|]|$)/gm,
+  /\bchmod\s+(?:0?777|a\+rwx)\s+-R\s+\/(?=[\s;&|]|$)/gm,
+  /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/gm,
+  /\b(?:rd|rmdir)\s+\/s\s+\/q\s+[A-Za-z]:\\(?:Windows|Users)?\\?(?=[\s"]|$)/gim,
+  /\bRemove-Item\b[^\n]{0,100}?-Recurse\b[^\n]{0,100}?(?:\$env:USERPROFILE|\$HOME|~|[A-Za-z]:\\(?:Windows|Users)?)\\?["']?(?=\s|$)/gim,
+  /\bfind\s+(?:\/|~|\$HOME)\s[^\n]{0,100}?-delete\b/gm,
+];
+
+export const checkDestructive: TextCheck = (file, emit) => {
+  for (const re of DESTRUCTIVE_PATTERNS) forEachMatch(re, file.text, (m) => emit({ rule: destructiveCommand, offset: m.index, evidence: m[0] }));
+};

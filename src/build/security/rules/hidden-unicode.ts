@@ -1,0 +1,125 @@
+import { defineRule, type Emit, type SecurityRule, type TextCheck } from '../rule.ts';
+import { decodeTagRun, decodeVariationRun, isBidiControl, isTagCharacter, isVariationSelector, isZeroWidth, makeVisible } from '../unicode.ts';
+
+export const tagCharacters = defineRule({
+  id: 'unicode/tag-characters',
+  severity: 'critical',
+  title: 'Invisible Unicode tag characters carry hidden text',
+  explanation:
+    'Characters from the tag block (U+E0000–U+E007F) render as nothing but each one encodes an ASCII ' +
+    'character, and models read them. This is "ASCII smuggling": instructions a reviewer cannot see. The ' +
+    'evidence shows the decoded text as `<hidden-tags "…">`.',
+  fix: 'Delete the tag characters. Flag emoji (which use tags after U+1F3F4) are not reported.',
+});
+
+export const bidiControl = defineRule({
+  id: 'unicode/bidi-control',
+  severity: 'high',
+  title: 'Bidirectional control characters',
+  explanation:
+    'Bidi overrides and isolates (U+202A–U+202E, U+2066–U+2069, U+061C) make text display in a different ' +
+    'order from how it is stored ("Trojan Source"), so what a reviewer reads is not what the agent or shell gets.',
+  fix: 'Remove the control characters. Right-to-left languages display correctly without explicit overrides.',
+});
+
+export const zeroWidth = defineRule({
+  id: 'unicode/zero-width',
+  severity: 'warn',
+  title: 'Zero-width characters',
+  explanation:
+    'Zero-width spaces, joiners and word joiners (U+200B–U+200D, U+2060, U+FEFF, U+180E, U+2061–U+2064) are ' +
+    'invisible. They split words so filters miss them, or encode hidden bits. Joiners inside emoji sequences ' +
+    'and between letters of scripts that need them (Arabic, Indic …) are not reported.',
+  fix: 'Delete the invisible characters.',
+});
+
+export const variationSelectorRun = defineRule({
+  id: 'unicode/variation-selector-run',
+  severity: 'high',
+  title: 'Run of variation selectors (hidden bytes)',
+  explanation:
+    'A single variation selector picks an emoji or ideograph style; a run of them (or a supplementary ' +
+    'selector after plain ASCII) encodes one byte each, smuggling hidden data behind a harmless-looking ' +
+    'character. The evidence shows the decoded bytes when they are text.',
+  fix: 'Delete the variation selectors.',
+});
+
+type HiddenClass = 'tag' | 'bidi' | 'zw' | 'vs';
+
+const classify = (cp: number): HiddenClass | undefined =>
+  isTagCharacter(cp) ? 'tag' : isBidiControl(cp) ? 'bidi' : isZeroWidth(cp) ? 'zw' : isVariationSelector(cp) ? 'vs' : undefined;
+
+const RULES: Record<HiddenClass, SecurityRule> = { tag: tagCharacters, bidi: bidiControl, zw: zeroWidth, vs: variationSelectorRun };
+
+/** Letters, marks and emoji around a joiner mean it is doing its legitimate job. */
+const JOINS = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{M}\p{Script=Arabic}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Malayalam}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Gujarati}\p{Script=Gurmukhi}\p{Script=Oriya}\p{Script=Sinhala}\p{Script=Syriac}\p{Script=Hebrew}\p{Script=Khmer}\p{Script=Myanmar}\u{FE0F}]/u;
+
+/** One linear pass over the code points; consecutive hidden characters of one class form one finding. */
+export const checkHiddenUnicode: TextCheck = (file, emit) => {
+  const t = file.text;
+  let i = 0;
+  while (i < t.length) {
+    const c = t.charCodeAt(i);
+    // Fast path: hidden characters are all ≥ U+061C.
+    if (c < 0x061c) {
+      i++;
+      continue;
+    }
+    const cp = t.codePointAt(i)!;
+    const cls = classify(cp);
+    if (!cls) {
+      i += cp > 0xffff ? 2 : 1;
+      continue;
+    }
+    const start = i;
+    const run: number[] = [];
+    while (i < t.length) {
+      const next = t.codePointAt(i)!;
+      if (classify(next) !== cls) break;
+      run.push(next);
+      i += next > 0xffff ? 2 : 1;
+    }
+    report(t, start, i, cls, run, emit);
+  }
+};
+
+function report(t: string, start: number, end: number, cls: HiddenClass, run: number[], emit: Emit): void {
+  const prev = charBefore(t, start);
+  const next = t.slice(end, end + 2);
+  const nextCp = next.length > 0 ? String.fromCodePoint(next.codePointAt(0)!) : '';
+  const context = (): string => makeVisible(t.slice(Math.max(0, start - 30), Math.min(t.length, end + 30)).replace(/^[\uDC00-\uDFFF]/, ''), 200);
+  if (cls === 'tag') {
+    // Subdivision flags (🏴 U+1F3F4 + tags + U+E007F cancel) are the one legitimate use.
+    if (prev === '\u{1F3F4}' && run[run.length - 1] === 0xe007f) return;
+    const decoded = decodeTagRun(run);
+    emit({ rule: tagCharacters, offset: start, evidence: `<hidden-tags "${decoded.slice(0, 150)}"> in: ${context()}`, detail: `${run.length} tag characters spell "${decoded.slice(0, 120)}".` });
+    return;
+  }
+  if (cls === 'zw') {
+    const joinerOnly = run.every((cp) => cp === 0x200d || cp === 0x200c);
+    if (joinerOnly && run.length === 1 && (JOINS.test(prev) || JOINS.test(nextCp))) return;
+    emit({ rule: zeroWidth, offset: start, evidence: context() });
+    return;
+  }
+  if (cls === 'vs') {
+    const supplementaryAfterAscii = run.some((cp) => cp >= 0xe0100) && /^[\x20-\x7e]?$/.test(prev);
+    if (run.length < 2 && !supplementaryAfterAscii) return;
+    const decoded = decodeVariationRun(run);
+    emit({
+      rule: variationSelectorRun,
+      offset: start,
+      evidence: decoded !== undefined ? `<hidden-bytes "${makeVisible(decoded, 150)}"> after "${prev}"` : `${run.length} variation selectors after "${prev}": ${context()}`,
+      detail: `${run.length} variation selectors in a row.`,
+    });
+    return;
+  }
+  emit({ rule: bidiControl, offset: start, evidence: context() });
+}
+
+const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
+
+/** The whole character (surrogate pair included) just before an offset. */
+function charBefore(t: string, i: number): string {
+  if (i === 0) return '';
+  return isLowSurrogate(t.charCodeAt(i - 1)) && i >= 2 ? t.slice(i - 2, i) : t.slice(i - 1, i);
+}

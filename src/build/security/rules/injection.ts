@@ -1,0 +1,88 @@
+import type { FindingSeverity } from '../../../core/schemas/scan.ts';
+import { forEachMatch, isFencedAt, type SkillTextFile } from '../document.ts';
+import { defineRule, type Emit, type SecurityRule, type TextCheck } from '../rule.ts';
+
+export const instructionOverride = defineRule({
+  id: 'injection/instruction-override',
+  severity: 'high',
+  title: 'Tries to override the agent\'s instructions',
+  explanation:
+    'Phrases such as "ignore previous instructions", "disregard the system prompt", "your new system prompt ' +
+    'is" or "you are now in developer mode" try to replace the rules the agent was given. A skill\'s text ' +
+    'goes straight into the model\'s context, so this is prompt injection.',
+  fix:
+    'Describe what the skill does without addressing the model\'s other instructions. To quote such a phrase ' +
+    '(e.g. in a security lesson), put it in a fenced code block: there it is reported only as `info`.',
+});
+
+export const concealment = defineRule({
+  id: 'injection/conceal-from-user',
+  severity: 'high',
+  title: 'Tells the agent to hide something from the user',
+  explanation:
+    '"Do not tell the user", "without the user knowing", "silently send…": an honest skill has nothing to ' +
+    'hide from the person using it. Malicious skills pair this with data theft.',
+  fix: 'Remove the instruction; if output should be brief, say so without asking the agent to keep secrets from the user.',
+});
+
+export const directiveTag = defineRule({
+  id: 'injection/directive-tag',
+  severity: 'warn',
+  title: 'Pseudo-system markup such as <IMPORTANT>',
+  explanation:
+    '`<IMPORTANT>`, `<system>`, `<|im_start|>system`, `[INST]` or `<<SYS>>` imitate the markup models treat ' +
+    'as authoritative. MCP tool-poisoning attacks hide their orders in `<IMPORTANT>` blocks.',
+  fix: 'Use ordinary Markdown emphasis (`**Important:**`) for notes to the reader.',
+});
+
+const INSTRUCTION_OVERRIDE: readonly RegExp[] = [
+  /\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|the|your|of|my|these|those)\s+){0,3}(?:previous|prior|above|preceding|earlier|foregoing|system|original|developer|initial|safety)\s+(?:instructions|prompts?|rules|directives|guidelines|guardrails|messages|context|policies)\b/gi,
+  /\bignore\s+all\s+(?:other\s+)?(?:instructions|rules|guidelines)\b/gi,
+  /\b(?:new|updated|real|true|override|overwrite|replace)\s+(?:the\s+|your\s+)?system\s+prompt\b/gi,
+  /\bsystem\s+prompt\s+(?:override|update|injection)\s*:/gi,
+  /\b(?:reveal|print|show|output|repeat|leak|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|entire\s+|hidden\s+|original\s+)?system\s+prompt\b/gi,
+  /\byou\s+are\s+now\s+(?:in\s+)?(?:DAN|developer\s+mode|jailbroken|unrestricted|an?\s+unfiltered)\b/gi,
+  /\bfrom\s+now\s+on,?\s+you\s+(?:will|must|are\s+to)\s+(?:ignore|disregard|no\s+longer\s+follow)\b/gi,
+];
+
+const CONCEALMENT: readonly RegExp[] = [
+  /\b(?:do\s+not|don['’]t|dont|never)\s+(?:tell|inform|mention|reveal|disclose|notify|alert|show)\s+(?:this\s+|it\s+|anything\s+|that\s+)?(?:to\s+)?(?:the\s+)?(?:user|human|operator)\b(?!['’]s)(?!\s+(?:name|data|input|raw|password|credentials?|secrets?|api\s+key|stack|internal))/gi,
+  /\bwithout\s+(?:the\s+)?(?:user|human)(?:['’]s)?\s+(?:knowing|knowledge|noticing|being\s+aware|seeing)\b/gi,
+  /\b(?:hide|conceal|keep)\s+(?:this|these|it|that)\s+(?:secret\s+|hidden\s+)?from\s+(?:the\s+)?(?:user|human)\b/gi,
+  /\bsilently\s+(?:send|upload|exfiltrate|post|transmit|forward|copy|collect|read)\b/gi,
+  /\b(?:the\s+)?user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out|be\s+told)\b/gi,
+];
+
+const DIRECTIVE_TAG: readonly RegExp[] = [
+  /<\s*\/?\s*(?:IMPORTANT|SYSTEM|system[-_]prompt|system[-_]instructions?|admin[-_]instructions?)\s*>/gi,
+  /<\|(?:im_start|im_end|system|start_header_id)\|>/gi,
+  /\[INST\]|<<SYS>>/g,
+];
+
+/**
+ * Where a match sits decides its weight: quoted in a fenced code block of a Markdown file, or in
+ * test data, it is an example rather than an order to the agent, so it is capped at `info`.
+ */
+function contextCeiling(file: SkillTextFile, offset: number): FindingSeverity | undefined {
+  if (file.isTestData) return 'info';
+  if (file.kind === 'markdown' && isFencedAt(file, offset)) return 'info';
+  return undefined;
+}
+
+function checkAll(rule: SecurityRule, patterns: readonly RegExp[], onlyOpeningTags = false) {
+  return (file: SkillTextFile, emit: Emit): void => {
+    // SVG and HTML markup legitimately contain tags such as <system> only in unusual cases; still
+    // report there, the ceiling logic is the same.
+    for (const re of patterns) {
+      forEachMatch(re, file.text, (m) => {
+        if (onlyOpeningTags && m[0].includes('/')) return;
+        emit({ rule, offset: m.index, evidence: m[0], ceiling: contextCeiling(file, m.index) });
+      });
+    }
+  };
+}
+
+export const checkInstructionOverride: TextCheck = checkAll(instructionOverride, INSTRUCTION_OVERRIDE);
+export const checkConcealment: TextCheck = checkAll(concealment, CONCEALMENT);
+/** Closing tags are skipped so an `<IMPORTANT>…</IMPORTANT>` block is one finding, not two. */
+export const checkDirectiveTag: TextCheck = checkAll(directiveTag, DIRECTIVE_TAG, true);

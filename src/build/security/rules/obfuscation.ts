@@ -1,0 +1,204 @@
+import { forEachMatch, lineAt, type SkillTextFile } from '../document.ts';
+import { defineRule, type Emit, type TextCheck } from '../rule.ts';
+import { DOWNLOAD_EXEC_PATTERNS } from './download-exec.ts';
+import { DESTRUCTIVE_PATTERNS } from './destructive.ts';
+
+export const base64ToShell = defineRule({
+  id: 'obfuscation/base64-to-shell',
+  severity: 'critical',
+  title: 'Decodes an encoded string and runs it',
+  explanation:
+    'Text is base64- or hex-decoded and piped into a shell (`echo … | base64 -d | sh`, `powershell -enc …`). ' +
+    'Encoding a command has no purpose except hiding it from the reader and from scanners.',
+  fix: 'Write the command out in plain text so reviewers and users can read what it does.',
+});
+
+export const evalDecoded = defineRule({
+  id: 'obfuscation/eval-decoded',
+  severity: 'critical',
+  title: 'Evaluates decoded or decompressed code',
+  explanation:
+    'JavaScript or Python code is decoded at run time and then executed (`eval(atob(…))`, ' +
+    '`exec(base64.b64decode(…))`, `Function(…)(…)` over decoded text, `exec(compile(zlib.decompress(…)))`). ' +
+    'This is how obfuscated malware hides its real instructions.',
+  fix: 'Ship the code itself in readable form; a skill never needs to eval encoded source.',
+});
+
+export const encodedBlob = defineRule({
+  id: 'obfuscation/encoded-blob',
+  severity: 'warn',
+  title: 'Long base64 or hex blob',
+  explanation:
+    'A long run of base64 or hex (≥ 120 base64 or ≥ 160 hex characters, or ≥ 40 `\\xNN` escapes) cannot be ' +
+    'reviewed by reading it. Payloads are smuggled this way. Inside test-data folders (`tests/`, `fixtures/` …) ' +
+    'it is reported at `info`; `data:image/…;base64,` and `data:font/…` URIs are not reported.',
+  fix: 'Ship binary data as a real file (e.g. `assets/logo.png`) or explain the blob next to it; move test vectors under `tests/`.',
+});
+
+export const encodedCommand = defineRule({
+  id: 'obfuscation/encoded-command',
+  severity: 'critical',
+  title: 'Encoded string hides a dangerous command',
+  explanation:
+    'A base64 or hex string decodes to a download-and-execute or destructive command. The finding shows the decoded text.',
+  fix: 'Remove the encoded command. If the skill needs to run something, write it in plain text so it can be reviewed.',
+});
+
+const BASE64_TO_SHELL: readonly RegExp[] = [
+  /\b(?:base64\s+(?:-d|--decode|-D)|openssl\s+(?:base64|enc)\s+[^\n|]{0,40}?-d|xxd\s+-r(?:\s+-p)?)\b[^\n]{0,200}?\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl)\b/gm,
+  /\beval\s+["']?\$\([^\n]{0,300}?\bbase64\s+(?:-d|--decode|-D)\b/gm,
+  /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,60}?\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16}/gim,
+  /\bFromBase64String\b[^\n]{0,300}?\b(?:iex|invoke-expression)\b/gim,
+  /\b(?:iex|invoke-expression)\b[^\n]{0,300}?\bFromBase64String\b/gim,
+];
+
+const DECODERS = String.raw`(?:atob|Buffer\.from|fromCharCode|unescape|decodeURIComponent|b64decode|b32decode|b16decode|a85decode|b85decode|decodebytes|decodestring|unhexlify|fromhex|decompress|inflate|inflateSync|gunzipSync|marshal\.loads|codecs\.decode|rot_?13)`;
+const EVAL_DECODED: readonly RegExp[] = [
+  // `eval(`/`exec(` (not a `.exec(` method such as RegExp#exec) with a decoder inside its argument.
+  new RegExp(String.raw`(?<![.\w$])(?:eval|exec|execfile)\s*\([^\n]{0,200}?\b${DECODERS}\b`, 'gm'),
+  new RegExp(String.raw`(?<![.\w$])(?:new\s+)?Function\s*\([^\n]{0,200}?\b${DECODERS}\b`, 'gm'),
+  new RegExp(String.raw`(?<![.\w$])exec\s*\(\s*compile\s*\(`, 'gm'),
+  new RegExp(String.raw`\b(?:setTimeout|setInterval)\s*\(\s*(?:atob|unescape|String\.fromCharCode)\s*\(`, 'gm'),
+  new RegExp(String.raw`__import__\(\s*['"](?:base64|zlib|marshal|codecs)['"]\s*\)[^\n]{0,200}?\b(?:exec|eval)\b`, 'gm'),
+];
+
+export const checkBase64ToShell: TextCheck = (file, emit) => {
+  for (const re of BASE64_TO_SHELL) forEachMatch(re, file.text, (m) => emit({ rule: base64ToShell, offset: m.index, evidence: lineAt(file, m.index).trim() }));
+};
+
+export const checkEvalDecoded: TextCheck = (file, emit) => {
+  const seen = new Set<number>();
+  for (const re of EVAL_DECODED) {
+    forEachMatch(re, file.text, (m) => {
+      if (seen.has(m.index)) return;
+      seen.add(m.index);
+      emit({ rule: evalDecoded, offset: m.index, evidence: file.text.slice(m.index, m.index + 200).split('\n')[0]! });
+    });
+  }
+};
+
+const isB64 = (c: number): boolean =>
+  (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2f || c === 0x2d || c === 0x5f;
+const isHex = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+
+const MIN_BASE64 = 120;
+const MIN_HEX = 160;
+/** Runs this short are still decoded (not reported as blobs) to look for a hidden command. */
+const MIN_DECODE = 16;
+/** Only the start of a huge run is decoded; a command hidden in a blob sits near its start anyway. */
+const MAX_DECODE = 64 * 1024;
+
+/**
+ * Finds base64/hex runs with a single linear pass over the characters (no regex, so a 5 MB blob or
+ * `'a'.repeat(50000) + '!'` costs one pass).
+ */
+export const checkEncodedData: TextCheck = (file, emit) => {
+  const t = file.text;
+  let i = 0;
+  while (i < t.length) {
+    if (!isB64(t.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let upper = 0;
+    let lower = 0;
+    let digit = 0;
+    let allHex = true;
+    while (i < t.length && isB64(t.charCodeAt(i))) {
+      const c = t.charCodeAt(i);
+      if (c >= 0x41 && c <= 0x5a) upper++;
+      else if (c >= 0x61 && c <= 0x7a) lower++;
+      else if (c >= 0x30 && c <= 0x39) digit++;
+      if (allHex && !isHex(c)) allHex = false;
+      i++;
+    }
+    while (i < t.length && t.charCodeAt(i) === 0x3d) i++; // `=` padding
+    const length = i - start;
+    if (length < MIN_DECODE) continue;
+    // Mixed letters and digits tell encoded data from long identifiers, kebab-case names and paths.
+    const mixed = digit > 0 && (allHex ? upper + lower > 0 : upper > 0 && lower > 0);
+    if (!mixed) continue;
+    if (isDataUriForMedia(t, start)) continue;
+    const run = t.slice(start, Math.min(i, start + MAX_DECODE));
+    const decoded = allHex ? decodeHex(run) : decodeBase64(run);
+    if (decoded !== undefined && reportHiddenCommand(file, start, run, decoded, emit)) continue;
+    if ((allHex && length >= MIN_HEX) || (!allHex && length >= MIN_BASE64 && !looksLikePath(run))) {
+      emit({
+        rule: encodedBlob,
+        offset: start,
+        evidence: `${t.slice(start, start + 60)}… (${length} chars)`,
+        ceiling: file.isTestData ? 'info' : undefined,
+        detail: `A ${length}-character ${allHex ? 'hex' : 'base64'} blob.`,
+      });
+    }
+  }
+  forEachMatch(/(?:\\x[0-9a-fA-F]{2}){40,}/g, t, (m) => {
+    const decoded = decodeHex(m[0].replaceAll('\\x', ''));
+    if (decoded !== undefined && reportHiddenCommand(file, m.index, m[0], decoded, emit)) return;
+    emit({ rule: encodedBlob, offset: m.index, evidence: `${m[0].slice(0, 60)}… (${m[0].length} chars)`, ceiling: file.isTestData ? 'info' : undefined, detail: `${m[0].length / 4} \\x-escaped bytes.` });
+  });
+};
+
+/**
+ * Random base64 has a `/`, `-` or `_` about once in 32 characters; a URL path or a slug has one
+ * every few characters.
+ */
+function looksLikePath(run: string): boolean {
+  let separators = 0;
+  for (let i = 0; i < run.length; i++) {
+    const c = run.charCodeAt(i);
+    if (c === 0x2f || c === 0x2d || c === 0x5f) separators++;
+  }
+  return separators > run.length / 12;
+}
+
+function isDataUriForMedia(t: string, start: number): boolean {
+  const before = t.slice(Math.max(0, start - 80), start);
+  return /data:(?:image\/(?!svg)[\w.+-]+|font\/[\w.+-]+|application\/font-[\w.+-]+|audio\/[\w.+-]+)(?:;[\w=.-]+)*;base64,$/i.test(before);
+}
+
+function reportHiddenCommand(file: SkillTextFile, offset: number, run: string, decoded: string, emit: Emit): boolean {
+  const command = findCommand(decoded);
+  if (command === undefined) return false;
+  emit({ rule: encodedCommand, offset, evidence: `${run.slice(0, 40)}… decodes to: ${command}`, detail: `Decodes to \`${command.slice(0, 80)}\`.` });
+  return true;
+}
+
+/** The first download-exec or destructive command in decoded text, if any. */
+export function findCommand(text: string): string | undefined {
+  for (const re of [...DOWNLOAD_EXEC_PATTERNS, ...BASE64_TO_SHELL, ...DESTRUCTIVE_PATTERNS]) {
+    re.lastIndex = 0;
+    const m = re.exec(text);
+    re.lastIndex = 0;
+    if (m) return m[0];
+  }
+  return undefined;
+}
+
+const printable = (s: string): boolean => {
+  let ok = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x0d || c === 0x09 || c >= 0xa0) ok++;
+  }
+  return s.length > 0 && ok / s.length >= 0.9;
+};
+
+function decodeBase64(run: string): string | undefined {
+  const std = run.replaceAll('-', '+').replaceAll('_', '/').replace(/=+$/, '');
+  const usable = std.slice(0, std.length - (std.length % 4 === 1 ? 1 : 0));
+  try {
+    const text = new TextDecoder('utf-8').decode(Uint8Array.from(atob(usable + '='.repeat((4 - (usable.length % 4)) % 4)), (c) => c.charCodeAt(0)));
+    return printable(text) ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function decodeHex(run: string): string | undefined {
+  const bytes = new Uint8Array(run.length >> 1);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(run.slice(i * 2, i * 2 + 2), 16);
+  const text = new TextDecoder('utf-8').decode(bytes);
+  return printable(text) ? text : undefined;
+}

@@ -1,0 +1,32 @@
+import { forEachMatch } from '../document.ts';
+import { defineRule, type TextCheck } from '../rule.ts';
+
+export const tlsDisabled = defineRule({
+  id: 'tls/verification-disabled',
+  severity: 'warn',
+  title: 'TLS certificate verification is turned off',
+  explanation:
+    'Turning off certificate checks (`verify=False`, `rejectUnauthorized: false`, ' +
+    '`NODE_TLS_REJECT_UNAUTHORIZED=0`, `curl -k`/`--insecure`, `wget --no-check-certificate`, ' +
+    '`ssl._create_unverified_context`, `InsecureSkipVerify: true`) lets anyone on the network read and ' +
+    'change the traffic, including code the skill downloads.',
+  fix: 'Keep verification on. For a private CA, point the client at the CA bundle (`verify="/path/ca.pem"`, `NODE_EXTRA_CA_CERTS`).',
+});
+
+const TLS_OFF: readonly RegExp[] = [
+  /\bverify\s*=\s*False\b/g,
+  /\brejectUnauthorized\s*[:=]\s*false\b/g,
+  /\bNODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*["']?0\b/g,
+  /\bcurl\b[^\n]{0,200}?\s(?:-[A-Za-z]*k[A-Za-z]*|--insecure)(?=\s|$)/gm,
+  /\bwget\b[^\n]{0,200}?\s--no-check-certificate\b/gm,
+  /\bssl\._create_unverified_context\b|\bcert_reqs\s*=\s*(?:ssl\.)?CERT_NONE\b|\bcheck_hostname\s*=\s*False\b/g,
+  /\bInsecureSkipVerify\s*:\s*true\b/g,
+  /\bPYTHONHTTPSVERIFY\s*=\s*["']?0\b/g,
+  /\b(?:GIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)|http\.sslVerify[= ]\s*false)\b/gi,
+  /\bstrict-ssl\s*[= ]\s*false\b/g,
+  /-SkipCertificateCheck\b/g,
+];
+
+export const checkTlsDisabled: TextCheck = (file, emit) => {
+  for (const re of TLS_OFF) forEachMatch(re, file.text, (m) => emit({ rule: tlsDisabled, offset: m.index, evidence: m[0] }));
+};
