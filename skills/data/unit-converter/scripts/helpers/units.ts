@@ -99,17 +99,19 @@ export const UNITS: UnitDef[] = table.map(([symbol, name, dimension, factor, ali
 export const DIMENSIONS: string[] = [...new Set(UNITS.map((u) => u.dimension)), 'temperature'];
 
 const exact = new Map<string, UnitDef>();
+const exactAlias = new Map<string, UnitDef>();
 const folded = new Map<string, UnitDef>();
 for (const u of UNITS) {
   exact.set(u.symbol, u);
+  for (const a of u.aliases) if (!exactAlias.has(a)) exactAlias.set(a, u);
   for (const key of [u.symbol, u.name, ...u.aliases]) if (!folded.has(key.toLowerCase())) folded.set(key.toLowerCase(), u);
 }
 
 export type Resolved = { kind: 'linear'; unit: UnitDef } | { kind: 'temperature'; symbol: 'C' | 'F' | 'K' };
 
 /**
- * Finds a unit by symbol (case-sensitive first, so `MB` ≠ `mb` is not needed but `Pa` wins over
- * `pa`), then by name or alias, case-insensitively.
+ * Finds a unit by symbol, then by alias, both case-sensitive (`Cal` is kcal, `cal` is calorie),
+ * then by symbol, name or alias case-insensitively (`mb` → MB, `Miles` → mi).
  */
 export function resolveUnit(raw: string): Resolved | undefined {
   const s = raw.trim();
@@ -120,7 +122,7 @@ export function resolveUnit(raw: string): Resolved | undefined {
       return { kind: 'temperature', symbol: symbol as 'C' | 'F' | 'K' };
     }
   }
-  const unit = exact.get(s) ?? folded.get(s.toLowerCase());
+  const unit = exact.get(s) ?? exactAlias.get(s) ?? folded.get(s.toLowerCase());
   return unit ? { kind: 'linear', unit } : undefined;
 }
 
