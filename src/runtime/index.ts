@@ -1,0 +1,17 @@
+// Every export here is public API: the browser-safe Skilldex runtime. Only `fetch` and WebCrypto
+// are used, so this entry runs in browsers, Deno, Workers and Node; the site publishes it as one
+// ES module at /runtime/skilldex.js. Disk caching, install and run live in `./node/index.ts`.
+
+export { openRegistry, type OpenRegistryOptions } from './open-registry.ts';
+export { Registry, parseRegistryIndex, skillMdBody, type LoadedSkill, type MatchedSkills, type SearchOptions, type SearchResult, type ToPromptOptions } from './registry.ts';
+export { httpTransport, checkRegistryPath, registryBaseUrl, type RegistryTransport, type TransportReadOptions } from './transport.ts';
+export { checkAssetPath, ASSET_FOLDERS } from './asset-path.ts';
+export { verifyFile, verifySkillFiles, type VerificationProblem } from './verify.ts';
+export { toProtocolEnvelope } from './protocol-envelope.ts';
+export { SkilldexError, type SkilldexErrorCode } from './skilldex-error.ts';
+export { toPrompt, renderSkillLoad, type PromptSkill, type PromptStyle } from '../core/prompt.ts';
+export { parseTemplate, renderTemplate, isTruthy, TemplateError } from '../core/template.ts';
+export { tokenize } from '../core/tokenize.ts';
+export type { SkillManifest } from '../core/schemas/manifest.ts';
+export type { IndexEntry, RegistryIndex } from '../core/schemas/registry-index.ts';
+export type { SkillExecutionOutcome, ProtocolEnvelope } from '../core/schemas/outcome.ts';

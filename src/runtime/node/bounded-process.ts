@@ -1,0 +1,126 @@
+import { spawn } from 'node:child_process';
+
+/** Seed 004: a script's stdout and stderr together may not exceed 10 MB. */
+export const MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
+/** Seed 004's default timeout. */
+export const DEFAULT_PROTOCOL_TIMEOUT_MS = 300_000;
+/** How much of stderr is kept for error messages (the whole stream still counts toward the cap). */
+const STDERR_TAIL_BYTES = 64 * 1024;
+
+export interface BoundedProcessOptions {
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  /** The complete environment: nothing is inherited. */
+  env: Record<string, string>;
+  /** Written to stdin, which is then closed. */
+  stdin: string;
+  timeoutMs: number;
+  maxOutputBytes?: number;
+  /** Each stderr chunk as it arrives (progress lines, logs). */
+  onStderr?: (text: string) => void;
+}
+
+export interface BoundedProcessResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  /** The last 64 KB of stderr. */
+  stderr: string;
+  timedOut: boolean;
+  outputTooLarge: boolean;
+  /** The spawn itself failed (e.g. interpreter not installed). */
+  spawnError?: Error;
+  durationMs: number;
+  pid: number | undefined;
+}
+
+/** Kills a whole process group; a group that is already gone is fine. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // ESRCH: every process in the group has exited.
+  }
+}
+
+/**
+ * Runs a child process inside hard limits (FIELD-NOTES §5). The child is spawned `detached`, which
+ * makes it the leader of a new process group, so on timeout, on the output cap, and after it exits
+ * the whole group is SIGKILLed: grandchildren a script forked cannot outlive it. `spawn` has no
+ * `maxBuffer`, so stdout and stderr bytes are counted here and the group is killed at the cap.
+ *
+ * @example
+ * const result = await runBoundedProcess({ command: 'python3', args: ['run.py'], cwd, env, stdin: '{}', timeoutMs: 5000 });
+ */
+export function runBoundedProcess(options: BoundedProcessOptions): Promise<BoundedProcessResult> {
+  const cap = options.maxOutputBytes ?? MAX_OUTPUT_BYTES;
+  const started = performance.now();
+  return new Promise((resolvePromise) => {
+    const stdout: Buffer[] = [];
+    let stderrTail = Buffer.alloc(0);
+    let total = 0;
+    let timedOut = false;
+    let outputTooLarge = false;
+    let spawnError: Error | undefined;
+    let settled = false;
+
+    const child = spawn(options.command, [...options.args], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const pid = child.pid;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(pid);
+    }, options.timeoutMs);
+
+    const count = (chunk: Buffer): boolean => {
+      total += chunk.length;
+      if (total > cap && !outputTooLarge) {
+        outputTooLarge = true;
+        killGroup(pid);
+      }
+      return !outputTooLarge;
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (count(chunk)) stdout.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (!count(chunk)) return;
+      options.onStderr?.(chunk.toString('utf8'));
+      stderrTail = Buffer.concat([stderrTail, chunk]);
+      if (stderrTail.length > STDERR_TAIL_BYTES) stderrTail = stderrTail.subarray(stderrTail.length - STDERR_TAIL_BYTES);
+    });
+    // A script that never reads stdin closes the pipe early; that is its business, not an error.
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.stdin);
+
+    child.on('error', (error) => {
+      spawnError = error;
+    });
+    // 'exit' fires when the child itself ends; a grandchild may still hold the pipes open, so the
+    // group is killed here, which lets 'close' follow.
+    child.on('exit', () => killGroup(pid));
+    child.on('close', (exitCode, signal) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      killGroup(pid);
+      resolvePromise({
+        exitCode,
+        signal,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderr: stderrTail.toString('utf8'),
+        timedOut,
+        outputTooLarge,
+        spawnError,
+        durationMs: Math.round(performance.now() - started),
+        pid,
+      });
+    });
+  });
+}

@@ -1,0 +1,38 @@
+import { readFile } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
+import { SkilldexError } from '../skilldex-error.ts';
+import { checkRegistryPath, type RegistryTransport } from '../transport.ts';
+
+/**
+ * Reads a registry straight from a build folder (the `outDir` of `skilldex build`), e.g. for
+ * local testing before deploying. Paths are confined to the folder.
+ *
+ * @example
+ * const transport = fileTransport('./dist');
+ */
+export function fileTransport(dir: string): RegistryTransport {
+  const root = resolve(dir);
+  const locate = (relPath: string): string => {
+    const target = resolve(root, checkRegistryPath(relPath));
+    if (!target.startsWith(root + sep)) throw new SkilldexError('INVALID_PATH', `${relPath} resolves outside ${root}`);
+    return target;
+  };
+  return {
+    root,
+    locate,
+    async read(relPath, options = {}) {
+      const target = locate(relPath);
+      try {
+        const bytes = new Uint8Array(await readFile(target));
+        options.onProgress?.(bytes.length, bytes.length);
+        return bytes;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        throw new SkilldexError('FETCH_FAILED', `cannot read ${target}: ${code ?? (error as Error).message}`, {
+          cause: error,
+          hint: code === 'ENOENT' && relPath === 'index.json' ? `${root} holds no index.json; point --registry at the folder \`skilldex build\` wrote` : undefined,
+        });
+      }
+    },
+  };
+}

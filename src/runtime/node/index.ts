@@ -1,0 +1,16 @@
+// Every export here is public API: the Node runtime. It adds what a browser cannot do — an
+// on-disk HTTP cache, local registry folders, verified installs, and running skills in child
+// processes — on top of everything the browser-safe entry (`../index.ts`) exports.
+
+export * from '../index.ts';
+export { openRegistry, type NodeOpenRegistryOptions } from './open-registry.ts';
+export { NodeRegistry, type InstallOptions, type InstallResult } from './node-registry.ts';
+export { runSkill, defaultAction, type RunOptions, type RunHost } from './run.ts';
+export { chatCompletionsProvider, providerFromEnv, parseModelJson, type ChatProvider, type ChatRequest, type ChatReply, type ChatMessage, type ChatCompletionsConfig } from './llm.ts';
+export { AGENT_SKILL_FOLDERS, installDestination, verifyInstalled, type AgentTarget } from './install.ts';
+export { cachedHttpTransport } from './http-cache.ts';
+export { fileTransport } from './file-transport.ts';
+export { defaultCacheDir } from './cache-dir.ts';
+export { bundleBrowserRuntime } from './bundle.ts';
+export { MAX_OUTPUT_BYTES, DEFAULT_PROTOCOL_TIMEOUT_MS } from './bounded-process.ts';
+export { INHERITED_ENV } from './run-sandbox.ts';

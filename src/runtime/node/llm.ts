@@ -1,0 +1,135 @@
+import type { SkillManifest } from '../../core/schemas/manifest.ts';
+import { type Attempt, failed } from './attempt.ts';
+import { checkOutput } from './schema-check.ts';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  /** Aborts the request when the skill's timeout passes. */
+  signal: AbortSignal;
+}
+
+export interface ChatReply {
+  content: string;
+  /** Total tokens, when the provider reports usage. */
+  tokens?: number;
+}
+
+/** Anything that answers a chat: pass one to `run()` to use a model without HTTP. */
+export type ChatProvider = (request: ChatRequest) => Promise<ChatReply>;
+
+export interface ChatCompletionsConfig {
+  /** e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  fetch?: typeof fetch;
+}
+
+/**
+ * An OpenAI-compatible chat-completions client (OpenAI, Ollama, vLLM, LM Studio, llama.cpp all
+ * speak it).
+ *
+ * @example
+ * const provider = chatCompletionsProvider({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5' });
+ */
+export function chatCompletionsProvider(config: ChatCompletionsConfig): ChatProvider {
+  const fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
+  const url = `${config.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  return async ({ messages, signal }) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
+    const response = await fetchImpl(url, { method: 'POST', headers, body: JSON.stringify({ model: config.model, messages, temperature: 0 }), signal });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`POST ${url} answered ${response.status}: ${text.slice(0, 300)}`);
+    const body = JSON.parse(text) as { choices?: { message?: { content?: unknown } }[]; usage?: { total_tokens?: number } };
+    const content = body.choices?.[0]?.message?.content;
+    if (typeof content !== 'string') throw new Error(`POST ${url}: the reply has no choices[0].message.content`);
+    return { content, tokens: body.usage?.total_tokens };
+  };
+}
+
+/**
+ * The provider configured by environment: `SKILLDEX_LLM_BASE_URL`, `SKILLDEX_LLM_MODEL` and
+ * optionally `SKILLDEX_LLM_API_KEY`. Undefined when no base URL is set.
+ */
+export function providerFromEnv(env: NodeJS.ProcessEnv = process.env): ChatProvider | undefined {
+  if (!env.SKILLDEX_LLM_BASE_URL) return undefined;
+  return chatCompletionsProvider({ baseUrl: env.SKILLDEX_LLM_BASE_URL, apiKey: env.SKILLDEX_LLM_API_KEY, model: env.SKILLDEX_LLM_MODEL ?? 'default' });
+}
+
+/** Models wrap JSON in a Markdown fence more often than not; accept ```json … ``` around the value. */
+export function parseModelJson(content: string): unknown {
+  const trimmed = content.trim();
+  const fenced = /^```(?:json|JSON)?[ \t]*\r?\n([\s\S]*?)\r?\n?```$/.exec(trimmed);
+  return JSON.parse(fenced ? (fenced[1] as string) : trimmed);
+}
+
+/**
+ * The system message: prompt.md as written, then the output schema, because the reply is only
+ * accepted if it satisfies that schema and the model cannot guess it.
+ */
+export function systemMessage(manifest: SkillManifest, prompt: string): string {
+  if (!manifest.outputSchema) return prompt;
+  return `${prompt.trimEnd()}\n\n---\nReply with one JSON value and nothing else. It must satisfy this JSON Schema:\n${JSON.stringify(manifest.outputSchema)}`;
+}
+
+/**
+ * Runs an llm-mode skill: prompt.md is the system message, the validated input (as JSON) the user
+ * message. The reply must parse as JSON (a ```json fence is tolerated) and satisfy the output
+ * schema. A reply that does not is answered with the problem and asked again, up to
+ * `1 + max(retry, 1)` tries: a model that slipped once usually corrects itself.
+ */
+export async function runLlm(manifest: SkillManifest, prompt: string, input: unknown, provider: ChatProvider | undefined, timeoutMs: number, retry: number): Promise<Attempt> {
+  if (!provider) {
+    return failed('EXTERNAL_SERVICE_ERROR', `${manifest.name} is an llm-mode skill and no model is configured`, {
+      hint: 'set SKILLDEX_LLM_BASE_URL (an OpenAI-compatible /v1 URL), SKILLDEX_LLM_MODEL and SKILLDEX_LLM_API_KEY, or pass { llm } to run()',
+    });
+  }
+  const messages: ChatMessage[] = [
+    { role: 'system', content: systemMessage(manifest, prompt) },
+    { role: 'user', content: JSON.stringify(input) },
+  ];
+  const tries = 1 + Math.max(retry, 1);
+  const signal = AbortSignal.timeout(timeoutMs);
+  let tokens = 0;
+  let sawTokens = false;
+  const warnings: string[] = [];
+  let last: Attempt = failed('INTERNAL_ERROR', 'no attempt made');
+  for (let attempt = 1; attempt <= tries; attempt += 1) {
+    let reply: ChatReply;
+    try {
+      reply = await provider({ messages: [...messages], signal });
+    } catch (error) {
+      if (signal.aborted) return failed('TIMEOUT', `${manifest.name}: the model did not answer within ${timeoutMs} ms`);
+      const message = `${manifest.name}: the model call failed: ${(error as Error).message}`;
+      last = failed('EXTERNAL_SERVICE_ERROR', message);
+      warnings.push(`try ${attempt}: ${message}`);
+      continue;
+    }
+    if (reply.tokens !== undefined) {
+      tokens += reply.tokens;
+      sawTokens = true;
+    }
+    let problem: string;
+    try {
+      const output = parseModelJson(reply.content);
+      const check = checkOutput(manifest.outputSchema, output);
+      if (check.ok) {
+        return { ok: true, output, extras: { format: 'json', ...(sawTokens ? { tokenUsage: tokens } : {}), ...(warnings.length > 0 ? { warnings } : {}) } };
+      }
+      problem = check.error.message;
+      last = { ok: false, error: check.error };
+    } catch (error) {
+      problem = `the reply is not valid JSON (${(error as Error).message})`;
+      last = failed('INVALID_OUTPUT', `${manifest.name}: ${problem}`, { reply: reply.content.slice(0, 400) });
+    }
+    warnings.push(`try ${attempt}: ${problem}`);
+    messages.push({ role: 'assistant', content: reply.content }, { role: 'user', content: `${problem}. Reply again with only the corrected JSON value.` });
+  }
+  return { ...last, extras: { ...(sawTokens ? { tokenUsage: tokens } : {}), warnings } };
+}

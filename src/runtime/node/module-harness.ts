@@ -1,0 +1,77 @@
+/**
+ * Child-process harness for module entries (seed 000 `index.ts`, seed 001 `scripts/execute.ts`).
+ * The runtime starts it with `node` and writes one JSON request to stdin:
+ *
+ *   { entry, convention: 'function' | 'outcome', input, context, config, skill: { name, version } }
+ *
+ * It imports the entry, calls `execute`, and writes one seed 004 envelope to stdout, so module
+ * skills cross the same process boundary, limits and protocol as script skills. Anything the
+ * module prints with console.* goes to stderr, keeping stdout for the envelope alone.
+ *
+ * - `function` (seed 000): `execute(input, ctx)` returns the output object.
+ * - `outcome` (seed 001): `execute(parameters, context, config)` returns a SkillExecutionOutcome.
+ */
+import { pathToFileURL } from 'node:url';
+
+interface HarnessRequest {
+  entry: string;
+  convention: 'function' | 'outcome';
+  input: Record<string, unknown>;
+  context: Record<string, unknown>;
+  config: Record<string, unknown>;
+  skill: { name: string; version: string };
+}
+
+const write = (envelope: unknown): void => {
+  process.stdout.write(`${JSON.stringify(envelope, (_key, value: unknown) => (value === undefined ? null : value))}\n`);
+};
+
+const toStderr = (...args: unknown[]): void => {
+  process.stderr.write(`${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}\n`);
+};
+for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) console[method] = toStderr;
+
+const KNOWN_CODES = new Set(['INVALID_JSON', 'UNKNOWN_ACTION', 'MISSING_PARAM', 'INVALID_PARAM', 'TIMEOUT', 'PERMISSION_DENIED', 'DATA_NOT_FOUND', 'EXTERNAL_SERVICE_ERROR', 'INTERNAL_ERROR']);
+
+async function main(): Promise<void> {
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  let request: HarnessRequest;
+  try {
+    request = JSON.parse(text) as HarnessRequest;
+  } catch (error) {
+    write({ success: false, error: { code: 'INVALID_JSON', message: `harness request is not JSON: ${(error as Error).message}` } });
+    return;
+  }
+  const action = 'execute';
+  try {
+    const mod = (await import(pathToFileURL(request.entry).href)) as Record<string, unknown>;
+    const fallback = mod.default as Record<string, unknown> | ((...args: unknown[]) => unknown) | undefined;
+    const execute = (mod.execute ?? (typeof fallback === 'function' ? fallback : fallback?.execute)) as ((...args: unknown[]) => unknown) | undefined;
+    if (typeof execute !== 'function') {
+      write({ success: false, action, error: { code: 'INTERNAL_ERROR', message: `${request.entry} does not export an execute function` } });
+      return;
+    }
+    const log = (message: unknown): void => toStderr(`[${request.skill.name}]`, message);
+    if (request.convention === 'outcome') {
+      const outcome = await execute(request.input, { ...request.context, skill: request.skill, log }, request.config);
+      write({ success: true, action, data: outcome, metadata: { convention: 'outcome' } });
+    } else {
+      const output = await execute(request.input, { skill: request.skill, log, context: request.context, config: request.config });
+      write({ success: true, action, data: output });
+    }
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    write({
+      success: false,
+      action,
+      error: {
+        code: typeof code === 'string' && KNOWN_CODES.has(code) ? code : 'INTERNAL_ERROR',
+        message: error instanceof Error ? error.message : String(error),
+        details: error instanceof Error && process.env.SKILL_DEBUG === '1' ? { stack: error.stack } : undefined,
+      },
+    });
+  }
+}
+
+await main();

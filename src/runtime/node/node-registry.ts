@@ -1,0 +1,152 @@
+import { join, resolve, sep } from 'node:path';
+import { digestPrefix } from '../../core/digest.ts';
+import type { RegistryIndex } from '../../core/schemas/registry-index.ts';
+import type { SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
+import { checkAssetPath } from '../asset-path.ts';
+import { Registry } from '../registry.ts';
+import { SkilldexError } from '../skilldex-error.ts';
+import { checkRegistryPath, type RegistryTransport, type TransportReadOptions } from '../transport.ts';
+import { verifySkillFiles } from '../verify.ts';
+import { readSkillArchive } from './archive.ts';
+import { installDestination, verifyInstalled, writeSkillDir } from './install.ts';
+import { type RunOptions, runSkill } from './run.ts';
+
+export interface InstallOptions {
+  /** An agent folder under `dir`: `claude` (.claude/skills) or `agents` (.agents/skills). */
+  to?: string;
+  /** Download the `.tar.gz` (one request, default) or each file. Both are verified the same way. */
+  via?: 'archive' | 'files';
+  /** Download progress in bytes. */
+  onProgress?: TransportReadOptions['onProgress'];
+}
+
+export interface InstallResult {
+  name: string;
+  dir: string;
+  digest: string;
+  files: number;
+  /** False when an identical verified copy was already installed. */
+  changed: boolean;
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * A registry with the Node-only operations: install to disk, resolve script paths, run skills.
+ * Everything written or executed has passed digest verification first. Create it with the Node
+ * `openRegistry`.
+ */
+export class NodeRegistry extends Registry {
+  /** Holds the HTTP cache (`http/`) and the verified copies skills run from (`skills/`). */
+  readonly cacheDir: string;
+
+  constructor(index: RegistryIndex, transport: RegistryTransport, cacheDir: string) {
+    super(index, transport);
+    this.cacheDir = cacheDir;
+  }
+
+  /**
+   * All files of a skill, verified file by file and against the tree digest, in memory.
+   * Falls back to per-file downloads when the archive cannot be fetched.
+   */
+  async verifiedFiles(name: string, options: InstallOptions = {}): Promise<Map<string, Uint8Array>> {
+    const manifest = await this.manifest(name);
+    if (options.via !== 'files') {
+      let archive: Uint8Array | undefined;
+      try {
+        archive = await this.transport.read(checkRegistryPath(manifest.urls.archive), { onProgress: options.onProgress });
+      } catch (error) {
+        if (options.via === 'archive' || !(error instanceof SkilldexError) || error.code !== 'FETCH_FAILED') throw error;
+      }
+      if (archive) {
+        const files = await readSkillArchive(archive, `${manifest.name} ${manifest.urls.archive}`);
+        await verifySkillFiles(manifest, files);
+        return files;
+      }
+    }
+    return this.files(manifest.name, { onProgress: options.onProgress });
+  }
+
+  /**
+   * Installs a skill into `dir/<name>` (or `dir/.claude/skills/<name>` with `to: 'claude'`). The
+   * download is verified completely — every file's sha256, no extra or missing file, the tree
+   * digest — before anything is written, and the folder is replaced atomically.
+   *
+   * @example
+   * await registry.install('pdf', process.cwd(), { to: 'claude' });
+   * // { name: 'pdf', dir: '/project/.claude/skills/pdf', files: 3, changed: true, … }
+   */
+  async install(name: string, dir: string = process.cwd(), options: InstallOptions = {}): Promise<InstallResult> {
+    const manifest = await this.manifest(name);
+    const dest = installDestination(dir, manifest.name, options.to);
+    const files = await this.verifiedFiles(manifest.name, options);
+    const { changed } = await writeSkillDir(manifest, files, dest);
+    return { name: manifest.name, dir: dest, digest: manifest.digest, files: files.size, changed };
+  }
+
+  /**
+   * A verified, read-only copy of the skill in the cache, content-addressed by its digest, for
+   * running. It is re-verified on every call, so an edited copy is replaced, never executed.
+   */
+  async runnableDir(name: string): Promise<string> {
+    const manifest = await this.manifest(name);
+    const dest = join(this.cacheDir, 'skills', manifest.name, digestPrefix(manifest.digest));
+    try {
+      await verifyInstalled(manifest, dest);
+      return dest;
+    } catch {
+      const files = await this.verifiedFiles(manifest.name);
+      await writeSkillDir(manifest, files, dest, { readOnly: true });
+      await verifyInstalled(manifest, dest);
+      return dest;
+    }
+  }
+
+  /**
+   * Seed 002 `get_skill_script_path`: the absolute path of `scripts/<script>` inside a verified
+   * installed copy — the one in `dir` if given (as `install` wrote it), else the runtime's cache.
+   *
+   * @example
+   * await registry.scriptPath('file-diff', 'compare.py'); // '/home/me/.cache/skilldex/skills/file-diff/…/scripts/compare.py'
+   */
+  async scriptPath(name: string, script: string, options: { dir?: string } = {}): Promise<string> {
+    const relPath = checkAssetPath(`scripts/${script}`);
+    const manifest = await this.manifest(name);
+    if (!manifest.files.some((file) => file.path === relPath)) {
+      const scripts = manifest.files.map((f) => f.path).filter((p) => p.startsWith('scripts/'));
+      throw new SkilldexError('ASSET_NOT_FOUND', `${manifest.name} has no script '${script}'`, { hint: scripts.length ? `scripts: ${scripts.map((s) => s.slice(8)).join(', ')}` : `${manifest.name} has no scripts` });
+    }
+    let base: string;
+    if (options.dir) {
+      base = resolve(options.dir);
+      try {
+        await verifyInstalled(manifest, base);
+      } catch (error) {
+        throw new SkilldexError('NOT_INSTALLED', `${base} is not a verified copy of ${manifest.name} ${manifest.version}`, { cause: error, hint: `reinstall it: skilldex install ${manifest.name}` });
+      }
+    } else {
+      base = await this.runnableDir(manifest.name);
+    }
+    const abs = resolve(base, relPath);
+    if (!abs.startsWith(base + sep)) throw new SkilldexError('INVALID_PATH', `${relPath} leaves ${base}`);
+    return abs;
+  }
+
+  /** A published text file of a skill, verified. */
+  async fileText(name: string, path: string): Promise<string> {
+    return decoder.decode(await this.file(name, path));
+  }
+
+  /**
+   * Runs a skill and returns seed 001's SkillExecutionOutcome (see `runSkill` for the order of
+   * checks). Code runs only from a verified copy, in a child process with a timeout that kills
+   * its whole process group, a 10 MB output cap, an allowlisted environment and a fresh cwd.
+   *
+   * @example
+   * const outcome = await registry.run('semver-tool', { version: '1.4.0-rc.2' }, { action: 'parse' });
+   * if (outcome.status === 'success') console.log(outcome.output);
+   */
+  run(name: string, input: unknown, options: RunOptions = {}): Promise<SkillExecutionOutcome> {
+    return runSkill(this, name, input, options);
+  }
+}

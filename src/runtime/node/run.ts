@@ -1,0 +1,194 @@
+import type { SkillManifest } from '../../core/schemas/manifest.ts';
+import type { ProtocolError, SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
+import { skillMdBody } from '../registry.ts';
+import { SkilldexError } from '../skilldex-error.ts';
+import { type Attempt, failed } from './attempt.ts';
+import { DEFAULT_PROTOCOL_TIMEOUT_MS } from './bounded-process.ts';
+import { runPipeline } from './composite.ts';
+import { runModuleEntry, runProtocolEntry } from './entry-process.ts';
+import { type ChatProvider, providerFromEnv, runLlm } from './llm.ts';
+import { createRunSandbox } from './run-sandbox.ts';
+import { checkInput, checkOutput } from './schema-check.ts';
+
+export interface RunOptions {
+  /** Seed 004 action for protocol scripts; defaults to the first action the skill declares. */
+  action?: string;
+  /** Seed 004 `context` (agent_id, user_id, request_id…), passed to scripts and modules. */
+  context?: Record<string, unknown>;
+  /** Seed 001 `config`, the third argument of a package's `execute`. */
+  config?: Record<string, unknown>;
+  /** Overrides the manifest's `timeoutMs`. */
+  timeoutMs?: number;
+  /** Overrides the manifest's `retry`. */
+  retry?: number;
+  /** Run a skill the registry's scanner failed, and do not warn about `warn` verdicts. */
+  allowUnsafe?: boolean;
+  /** Extra environment variables for the skill process, on top of the allowlist. Nothing else is inherited. */
+  env?: Record<string, string>;
+  /** Sets SKILL_DEBUG=1 for the skill process. */
+  debug?: boolean;
+  /** The model for llm-mode skills; defaults to the SKILLDEX_LLM_* environment. */
+  llm?: ChatProvider;
+  /** Receives the skill's stderr (logs, progress) as it arrives. */
+  onStderr?: (text: string) => void;
+}
+
+/** What the runtime needs from a registry to run skills; `NodeRegistry` provides it. */
+export interface RunHost {
+  find(name: string): { name: string } | undefined;
+  manifest(name: string): Promise<SkillManifest>;
+  /** A verified installed copy to execute from. */
+  runnableDir(name: string): Promise<string>;
+  /** prompt.md text (verified) for llm skills whose manifest does not inline it. */
+  fileText(name: string, path: string): Promise<string>;
+}
+
+/** Errors worth another try: the same input may well succeed the next time. */
+const RETRYABLE = new Set(['TIMEOUT', 'INTERNAL_ERROR', 'EXTERNAL_SERVICE_ERROR', 'INVALID_OUTPUT']);
+/** Composite pipelines nest; past this depth something is wrong even without a cycle. */
+const MAX_DEPTH = 16;
+
+const errorOutcome = (error: ProtocolError, extras: Omit<SkillExecutionOutcome, 'output'> = {}): SkillExecutionOutcome => ({
+  ...extras,
+  output: null,
+  status: 'error',
+  message: error.message,
+  error,
+});
+
+const fromSkilldexError = (error: unknown): ProtocolError => {
+  if (error instanceof SkilldexError) {
+    const code = error.code === 'SKILL_NOT_FOUND' || error.code === 'VERIFICATION_FAILED' ? error.code : error.code === 'FETCH_FAILED' ? 'EXTERNAL_SERVICE_ERROR' : 'INTERNAL_ERROR';
+    return { code, message: error.message, ...(error.hint || error.details ? { details: { hint: error.hint, problems: error.details } } : {}) };
+  }
+  return { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) };
+};
+
+/** Protocol skills may describe the whole seed 004 request (`{action, params}`) as their input schema. */
+const describesRequest = (manifest: SkillManifest): boolean => Boolean((manifest.inputSchema?.properties as Record<string, unknown> | undefined)?.action);
+/** … and the whole envelope (`{success, data, error}`) as their output schema. */
+const describesEnvelope = (manifest: SkillManifest): boolean => Boolean((manifest.outputSchema?.properties as Record<string, unknown> | undefined)?.success);
+
+/** The action a protocol run sends: explicit, else the skill's first declared one, else `run`. */
+export const defaultAction = (manifest: SkillManifest, explicit?: string): string => explicit ?? manifest.actions?.[0]?.name ?? 'run';
+
+/**
+ * Runs a skill by name and returns seed 001's SkillExecutionOutcome — never throws for a skill
+ * failure; the outcome carries `status: 'error'` and a seed 004 error code instead.
+ *
+ * Order: find the skill and its manifest; refuse a failed scan (BLOCKED_BY_SCAN) unless
+ * `allowUnsafe`; validate the input (MISSING_PARAM / INVALID_PARAM, defaults applied); dispatch by
+ * mode with the manifest's timeout, retrying retryable failures `retry` times; validate the output
+ * (INVALID_OUTPUT).
+ */
+export async function runSkill(host: RunHost, name: string, input: unknown, options: RunOptions = {}, stack: readonly string[] = []): Promise<SkillExecutionOutcome> {
+  let manifest: SkillManifest;
+  try {
+    if (!host.find(name)) return errorOutcome({ code: 'SKILL_NOT_FOUND', message: stack.length > 0 ? `${stack.at(-1)} calls '${name}', which is not in the registry` : `no skill named '${name}' in the registry` });
+    manifest = await host.manifest(name);
+  } catch (error) {
+    return errorOutcome(fromSkilldexError(error));
+  }
+  if (stack.includes(manifest.name)) {
+    return errorOutcome({ code: 'INTERNAL_ERROR', message: `composite cycle: ${[...stack, manifest.name].join(' → ')}`, details: { cycle: [...stack, manifest.name] } });
+  }
+  if (stack.length >= MAX_DEPTH) return errorOutcome({ code: 'INTERNAL_ERROR', message: `composite nesting deeper than ${MAX_DEPTH}: ${stack.join(' → ')}` });
+
+  const warnings: string[] = [];
+  const verdict = manifest.scan?.verdict;
+  if (verdict === 'fail' && !options.allowUnsafe) {
+    const rules = [...new Set((manifest.scan?.findings ?? []).filter((f) => f.severity === 'critical' || f.severity === 'high').map((f) => `${f.rule} (${f.file}:${f.line})`))];
+    return errorOutcome({ code: 'BLOCKED_BY_SCAN', message: `${manifest.name} failed the registry's security scan${rules.length ? `: ${rules.slice(0, 5).join(', ')}` : ''}`, details: { hint: 'read the findings with `skilldex info`; pass allowUnsafe (--allow-unsafe) only if you trust it' } });
+  }
+  if ((verdict === 'warn' || verdict === 'review') && !options.allowUnsafe) warnings.push(`${manifest.name}: the security scan verdict is '${verdict}'; see \`skilldex info ${manifest.name}\``);
+
+  const protocol = manifest.mode === 'code' && manifest.entry?.runner === 'protocol';
+  let rawInput = input ?? {};
+  let action = defaultAction(manifest, options.action);
+  if (protocol && describesRequest(manifest)) {
+    const given = rawInput as Record<string, unknown>;
+    // Accept either the full request or just the params with --action.
+    if (options.action !== undefined || typeof given?.action !== 'string') rawInput = { action, params: given };
+    else action = given.action as string;
+  }
+  const checked = checkInput(manifest.inputSchema, rawInput);
+  if (!checked.ok) return errorOutcome(checked.error, { warnings });
+  const validInput = checked.value;
+  if (protocol && manifest.actions && manifest.actions.length > 0 && !manifest.actions.some((a) => a.name === action)) {
+    return errorOutcome({ code: 'UNKNOWN_ACTION', message: `${manifest.name} has no action '${action}'; it supports ${manifest.actions.map((a) => a.name).join(', ')}`, details: { supported_actions: manifest.actions.map((a) => a.name) } }, { warnings });
+  }
+
+  const timeoutMs = options.timeoutMs ?? manifest.timeoutMs ?? DEFAULT_PROTOCOL_TIMEOUT_MS;
+  const retry = options.retry ?? manifest.retry;
+  // llm mode repairs its own replies (see runLlm), so the generic loop does not repeat it.
+  const tries = manifest.mode === 'llm' ? 1 : 1 + retry;
+
+  const once = async (): Promise<Attempt> => {
+    switch (manifest.mode) {
+      case 'instructions':
+        return { ok: true, output: manifest.instructions ?? skillMdBody(await host.fileText(manifest.name, 'SKILL.md')), extras: { format: 'markdown', message: `${manifest.name} is an instructions skill: there is nothing to execute; follow the instructions in the output` } };
+      case 'llm': {
+        const prompt = manifest.prompt ?? (await host.fileText(manifest.name, 'prompt.md'));
+        return runLlm(manifest, prompt, validInput, options.llm ?? providerFromEnv(), timeoutMs, retry);
+      }
+      case 'composite':
+        if (manifest.pipeline && manifest.pipeline.length > 0) {
+          return withTimeout(runPipeline(manifest, validInput, (callee, stepInput) => runSkill(host, callee, stepInput, { ...options, action: undefined, timeoutMs: undefined, retry: undefined }, [...stack, manifest.name])), timeoutMs, manifest.name);
+        }
+        if (!manifest.entry) return failed('INTERNAL_ERROR', `${manifest.name} is composite but has neither a pipeline nor an entry`);
+        return runEntry(validInput);
+      case 'code':
+        return runEntry(validInput);
+    }
+  };
+  const runEntry = async (value: unknown): Promise<Attempt> => {
+    const skillDir = await host.runnableDir(manifest.name);
+    const sandbox = await createRunSandbox(skillDir, { debug: options.debug, env: options.env });
+    try {
+      const run = { manifest, skillDir, sandbox, timeoutMs, onStderr: options.onStderr };
+      if (manifest.entry?.runner === 'protocol') {
+        const request = describesRequest(manifest) ? (value as { action: string; params?: Record<string, unknown> }) : { action, params: value as Record<string, unknown> };
+        return await runProtocolEntry(run, { action: request.action, params: request.params ?? {}, context: options.context ?? {} });
+      }
+      return await runModuleEntry(run, value, options.context ?? {}, options.config ?? {});
+    } finally {
+      await sandbox.dispose();
+    }
+  };
+
+  let attempt: Attempt = failed('INTERNAL_ERROR', 'not run');
+  for (let n = 1; n <= tries; n += 1) {
+    try {
+      attempt = await once();
+    } catch (error) {
+      attempt = { ok: false, error: fromSkilldexError(error) };
+    }
+    if (attempt.ok) {
+      const check = describesEnvelope(manifest) && attempt.envelope ? checkOutput(manifest.outputSchema, attempt.envelope) : manifest.mode === 'llm' ? { ok: true as const, value: attempt.output } : checkOutput(manifest.outputSchema, attempt.output);
+      if (check.ok) break;
+      attempt = { ok: false, error: check.error, extras: attempt.extras };
+    }
+    if (!RETRYABLE.has(attempt.error.code) || n === tries) break;
+    warnings.push(`try ${n} of ${tries} failed with ${attempt.error.code}: ${attempt.error.message}`);
+  }
+
+  const extras = attempt.extras ?? {};
+  const allWarnings = [...warnings, ...(extras.warnings ?? [])];
+  const common = { ...extras, ...(allWarnings.length > 0 ? { warnings: allWarnings } : {}) };
+  if (!attempt.ok) return errorOutcome(attempt.error, common);
+  const format = extras.format ?? (typeof attempt.output === 'string' ? 'text' : 'object');
+  return { ...common, output: attempt.output, status: extras.status ?? 'success', format };
+}
+
+/** Bounds a whole pipeline by the composite skill's own timeout. */
+async function withTimeout(work: Promise<Attempt>, timeoutMs: number, name: string): Promise<Attempt> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<Attempt>((resolve) => {
+    timer = setTimeout(() => resolve(failed('TIMEOUT', `${name} did not finish its pipeline within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,56 @@
+import type { ValidateFunction } from 'ajv';
+import { compileSchema, describeErrors } from '../../core/json-schema.ts';
+import type { ProtocolError } from '../../core/schemas/outcome.ts';
+
+/**
+ * Validates skill input and output against the skill's own JSON Schemas (ajv, draft chosen by
+ * `$schema`, defaults applied, no remote refs, RE2 patterns — see core/json-schema.ts). Compiled
+ * validators are kept per schema text, so a skill run many times compiles once.
+ */
+const compiled = new Map<string, ValidateFunction>();
+const MAX_COMPILED = 500;
+
+function validatorFor(schema: Record<string, unknown>): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = compileSchema(schema);
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
+    compiled.set(key, validate);
+  }
+  return validate;
+}
+
+export type SchemaCheck = { ok: true; value: unknown } | { ok: false; error: ProtocolError };
+
+/**
+ * Checks a skill's input. Defaults from the schema are filled into a copy, which is returned.
+ * A missing required property is `MISSING_PARAM`; any other mismatch is `INVALID_PARAM`.
+ *
+ * @example
+ * checkInput({ type: 'object', properties: { limit: { type: 'number', default: 5 } } }, {});
+ * // { ok: true, value: { limit: 5 } }
+ */
+export function checkInput(schema: Record<string, unknown> | undefined, input: unknown): SchemaCheck {
+  const value = structuredClone(input ?? {});
+  if (!schema) return { ok: true, value };
+  const validate = validatorFor(schema);
+  if (validate(value)) return { ok: true, value };
+  const errors = validate.errors ?? [];
+  const missing = errors.some((e) => e.keyword === 'required');
+  const messages = describeErrors(errors);
+  return {
+    ok: false,
+    error: { code: missing ? 'MISSING_PARAM' : 'INVALID_PARAM', message: `input does not match the skill's input schema: ${messages.join('; ')}`, details: { errors: messages } },
+  };
+}
+
+/** Checks a skill's result against its output schema: `INVALID_OUTPUT` when it does not match. */
+export function checkOutput(schema: Record<string, unknown> | undefined, output: unknown): SchemaCheck {
+  if (!schema) return { ok: true, value: output };
+  const validate = validatorFor(schema);
+  // Validate a copy: useDefaults would otherwise change the skill's real output.
+  if (validate(structuredClone(output))) return { ok: true, value: output };
+  const messages = describeErrors(validate.errors);
+  return { ok: false, error: { code: 'INVALID_OUTPUT', message: `output does not match the skill's output schema: ${messages.join('; ')}`, details: { errors: messages } } };
+}

@@ -1,0 +1,24 @@
+import { parseRegistryIndex, Registry } from './registry.ts';
+import { httpTransport, type RegistryTransport } from './transport.ts';
+
+export interface OpenRegistryOptions {
+  /** A `fetch` to use instead of the global one (for auth headers, proxies, tests). */
+  fetch?: typeof fetch;
+  /** Read through this transport instead of plain HTTP. */
+  transport?: RegistryTransport;
+}
+
+/**
+ * Opens a registry published over HTTP: fetches `index.json`, checks its major version and schema.
+ * Give the registry root or the URL of its index.json.
+ *
+ * @example
+ * import { openRegistry } from 'https://skills.example.org/runtime/skilldex.js';
+ * const registry = await openRegistry('https://skills.example.org/');
+ * const { matched_skills } = registry.search('pdf', { shape: 'matched_skills' });
+ */
+export async function openRegistry(url: string, options: OpenRegistryOptions = {}): Promise<Registry> {
+  const transport = options.transport ?? httpTransport(url, options.fetch);
+  const index = parseRegistryIndex(await transport.read('index.json'), transport.root);
+  return new Registry(index, transport);
+}

@@ -1,0 +1,18 @@
+import type { ProtocolEnvelope, SkillExecutionOutcome } from '../core/schemas/outcome.ts';
+
+/**
+ * Seed 004's stdout envelope for an outcome, for agents that speak the script protocol:
+ * `{success: true, action, data, message?, metadata}` or `{success: false, action, error}`.
+ *
+ * @example
+ * toProtocolEnvelope(await registry.run('semver-tool', { version: '1.2.3' }, { action: 'parse' }), 'parse', 12);
+ */
+export function toProtocolEnvelope(outcome: SkillExecutionOutcome, action: string, executionTimeMs: number): ProtocolEnvelope {
+  if (outcome.status === 'error') {
+    return { success: false, action, error: outcome.error ?? { code: 'INTERNAL_ERROR', message: outcome.message ?? 'the skill failed' } };
+  }
+  const metadata: Record<string, unknown> = { execution_time_ms: executionTimeMs };
+  if (outcome.tokenUsage !== undefined) metadata.token_usage = outcome.tokenUsage;
+  if (outcome.warnings?.length) metadata.warnings = outcome.warnings;
+  return { success: true, action, data: outcome.output, ...(outcome.message ? { message: outcome.message } : {}), metadata };
+}

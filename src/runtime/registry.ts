@@ -1,0 +1,310 @@
+import { renderSkillLoad, toPrompt, type PromptStyle } from '../core/prompt.ts';
+import { type SkillManifest, SkillManifest as SkillManifestSchema } from '../core/schemas/manifest.ts';
+import { INDEX_FORMAT_VERSION, type IndexEntry, RegistryIndex } from '../core/schemas/registry-index.ts';
+import { createSearchIndex, type SearchIndex, searchIndex } from '../core/search.ts';
+import { functionSignature } from '../core/signature.ts';
+import { checkAssetPath, isAssetPath } from './asset-path.ts';
+import { SkilldexError } from './skilldex-error.ts';
+import { checkRegistryPath, type RegistryTransport, type TransportReadOptions } from './transport.ts';
+import { verifyFile, verifySkillFiles } from './verify.ts';
+
+export interface SearchOptions {
+  /** At most this many results (default 10). */
+  limit?: number;
+  /** Only skills carrying every one of these tags (case-insensitive). */
+  tags?: readonly string[];
+  category?: string;
+  format?: IndexEntry['format'];
+  mode?: IndexEntry['mode'];
+}
+
+/** One ranked search result. */
+export interface SearchResult {
+  skill: IndexEntry;
+  score: number;
+}
+
+/** Seed 003's `skill search` output. */
+export interface MatchedSkills {
+  matched_skills: { name: string; description: string }[];
+}
+
+/** What {@link Registry.load} returns: everything an agent needs to follow or call a skill. */
+export interface LoadedSkill {
+  name: string;
+  format: IndexEntry['format'];
+  mode: IndexEntry['mode'];
+  manifest: SkillManifest;
+  /** The complete SKILL.md (frontmatter and body), verified against its digest, when the skill has one. */
+  skillMd?: string;
+  /** The llm-mode system prompt (`prompt.md`). */
+  prompt?: string;
+  /** The Markdown an agent follows: the SKILL.md body, or for skill.json the signature plus the prompt. */
+  body: string;
+  /** Seed 003's rendering: `# Skill: <name>` + blank line + body. */
+  text: string;
+}
+
+export interface ToPromptOptions {
+  style?: PromptStyle;
+}
+
+const decoder = new TextDecoder();
+const FRONTMATTER = /^\uFEFF?---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/** The SKILL.md body: everything after a frontmatter block closed by `---` on its own line. */
+export const skillMdBody = (text: string): string => text.replace(FRONTMATTER, '').replace(/^(\r?\n)+/, '');
+
+/** The Markdown shown for a skill.json skill: what it does, its signature, its prompt. */
+function functionBody(manifest: SkillManifest, prompt: string | undefined): string {
+  const lines = [manifest.description, '', '## Signature', '', '```ts', functionSignature(manifest.name, manifest.inputSchema, manifest.outputSchema), '```'];
+  lines.push('', '## Input schema', '', '```json', JSON.stringify(manifest.inputSchema ?? {}, null, 2), '```');
+  lines.push('', '## Output schema', '', '```json', JSON.stringify(manifest.outputSchema ?? {}, null, 2), '```');
+  if (manifest.calls.length > 0) lines.push('', '## Calls', '', ...manifest.calls.map((call) => `- ${call}`));
+  if (prompt) lines.push('', '## Prompt', '', prompt.trimEnd());
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Parses and checks an `index.json`: the major version first (a new major is an incompatible
+ * shape, so it is refused before anything else is read), then the schema.
+ */
+export function parseRegistryIndex(bytes: Uint8Array, where: string): RegistryIndex {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(decoder.decode(bytes));
+  } catch (error) {
+    throw new SkilldexError('INDEX_INVALID', `${where}: index.json is not JSON (${(error as Error).message})`, { cause: error, hint: 'is this the registry root?' });
+  }
+  const version = (raw as { version?: unknown } | null)?.version;
+  const major = typeof version === 'string' ? version.split('.')[0] : undefined;
+  if (major !== INDEX_FORMAT_VERSION.split('.')[0]) {
+    throw new SkilldexError('INDEX_VERSION_UNSUPPORTED', `${where}: index.json has format version ${JSON.stringify(version)}; this client reads ${INDEX_FORMAT_VERSION.split('.')[0]}.x`, {
+      hint: 'upgrade skilldex, or point --registry at a registry built for this version',
+    });
+  }
+  const parsed = RegistryIndex.safeParse(raw);
+  if (!parsed.success) {
+    const first = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new SkilldexError('INDEX_INVALID', `${where}: index.json does not match the RegistryIndex schema (${first.join('; ')})`, { details: parsed.error.issues });
+  }
+  return parsed.data;
+}
+
+/**
+ * A published registry, read through a transport. Browser-safe: every method uses only the
+ * transport (fetch) and WebCrypto, and every file it returns has been checked against its digest.
+ * Create one with `openRegistry`.
+ */
+export class Registry {
+  readonly index: RegistryIndex;
+  readonly transport: RegistryTransport;
+  #byName: Map<string, IndexEntry>;
+  #search: SearchIndex<IndexEntry> | undefined;
+  #manifests = new Map<string, Promise<SkillManifest>>();
+
+  constructor(index: RegistryIndex, transport: RegistryTransport) {
+    this.index = index;
+    this.transport = transport;
+    this.#byName = new Map(index.skills.map((skill) => [skill.name.toLowerCase(), skill]));
+  }
+
+  /** The registry root (URL ending in `/`, or a folder). */
+  get root(): string {
+    return this.transport.root;
+  }
+
+  /**
+   * Every skill in the index, in index order.
+   *
+   * @example
+   * registry.list().map((skill) => skill.name);
+   */
+  list(): IndexEntry[] {
+    return [...this.index.skills];
+  }
+
+  /** The index entry for `name` (case-insensitive, seed 002), or undefined. */
+  find(name: string): IndexEntry | undefined {
+    return this.#byName.get(name.toLowerCase());
+  }
+
+  /** The index entry for `name`; throws `SKILL_NOT_FOUND` with close matches as the hint. */
+  entry(name: string): IndexEntry {
+    const found = this.find(name);
+    if (found) return found;
+    const close = this.search(name, { limit: 3 }).map((hit) => hit.skill.name);
+    throw new SkilldexError('SKILL_NOT_FOUND', `no skill named '${name}' in ${this.root}`, {
+      hint: close.length > 0 ? `did you mean ${close.map((c) => `'${c}'`).join(', ')}?` : 'list the skills with `skilldex search ""`',
+    });
+  }
+
+  /**
+   * Ranks skills against a query (BM25F over name, title, description, tags and keywords; Chinese
+   * and Japanese split into character bigrams). `shape: 'matched_skills'` returns seed 003's
+   * `{matched_skills: [{name, description}]}`.
+   *
+   * @example
+   * registry.search('pdf forms', { limit: 5 });
+   * registry.search('代码审查', { shape: 'matched_skills' }); // { matched_skills: [...] }
+   */
+  search(query: string, options: SearchOptions & { shape: 'matched_skills' }): MatchedSkills;
+  search(query: string, options?: SearchOptions & { shape?: 'results' }): SearchResult[];
+  search(query: string, options: SearchOptions & { shape?: 'results' | 'matched_skills' } = {}): SearchResult[] | MatchedSkills {
+    this.#search ??= createSearchIndex(this.index.skills);
+    const tags = (options.tags ?? []).map((tag) => tag.toLowerCase());
+    const category = options.category?.toLowerCase();
+    const filter =
+      tags.length === 0 && !category && !options.format && !options.mode
+        ? undefined
+        : (skill: IndexEntry) =>
+            tags.every((tag) => skill.tags.some((t) => t.toLowerCase() === tag)) &&
+            (!category || skill.category?.toLowerCase() === category) &&
+            (!options.format || skill.format === options.format) &&
+            (!options.mode || skill.mode === options.mode);
+    const hits = searchIndex(this.#search, query, { limit: options.limit ?? 10, filter }).map((hit) => ({ skill: hit.doc, score: hit.score }));
+    if (options.shape === 'matched_skills') return { matched_skills: hits.map((hit) => ({ name: hit.skill.name, description: hit.skill.description })) };
+    return hits;
+  }
+
+  /**
+   * The skill's manifest (`skills/<name>.json`), checked against its schema and against the
+   * index: same name, same tree digest.
+   */
+  manifest(name: string): Promise<SkillManifest> {
+    const entry = this.entry(name);
+    let pending = this.#manifests.get(entry.name);
+    if (!pending) {
+      pending = this.#fetchManifest(entry);
+      this.#manifests.set(entry.name, pending);
+      pending.catch(() => this.#manifests.delete(entry.name));
+    }
+    return pending;
+  }
+
+  async #fetchManifest(entry: IndexEntry): Promise<SkillManifest> {
+    const bytes = await this.transport.read(checkRegistryPath(entry.urls.manifest));
+    let raw: unknown;
+    try {
+      raw = JSON.parse(decoder.decode(bytes));
+    } catch (error) {
+      throw new SkilldexError('MANIFEST_INVALID', `${entry.urls.manifest} is not JSON`, { cause: error });
+    }
+    const parsed = SkillManifestSchema.safeParse(raw);
+    if (!parsed.success) {
+      const first = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+      throw new SkilldexError('MANIFEST_INVALID', `${entry.urls.manifest} does not match the SkillManifest schema (${first.join('; ')})`, { details: parsed.error.issues });
+    }
+    const manifest = parsed.data;
+    if (manifest.name !== entry.name || manifest.digest !== entry.digest) {
+      throw new SkilldexError('VERIFICATION_FAILED', `${entry.urls.manifest} names ${manifest.name} ${manifest.digest} but the index lists ${entry.name} ${entry.digest}`, {
+        hint: 'the index and the manifest come from different builds; retry, or report it to the registry maintainers',
+      });
+    }
+    return manifest;
+  }
+
+  /**
+   * One published file of a skill, verified against its digest. On a mismatch it is fetched once
+   * more bypassing caches before giving up, so a stale cache can never serve altered bytes.
+   */
+  async file(name: string, path: string, options: TransportReadOptions = {}): Promise<Uint8Array> {
+    const manifest = await this.manifest(name);
+    if (!manifest.files.some((file) => file.path === path)) {
+      throw new SkilldexError('ASSET_NOT_FOUND', `${manifest.name} has no file '${path}'`, { hint: `files: ${manifest.files.map((f) => f.path).join(', ')}` });
+    }
+    const relPath = checkRegistryPath(`${manifest.urls.files}${path}`);
+    const bytes = await this.transport.read(relPath, options);
+    try {
+      await verifyFile(manifest, path, bytes);
+      return bytes;
+    } catch (error) {
+      if (options.fresh) throw error;
+      const again = await this.transport.read(relPath, { ...options, fresh: true });
+      await verifyFile(manifest, path, again);
+      return again;
+    }
+  }
+
+  /**
+   * Every file of a skill, each verified, and the set verified against the tree digest.
+   *
+   * @example
+   * const files = await registry.files('pdf'); // Map { 'SKILL.md' => Uint8Array, … }
+   */
+  async files(name: string, options: TransportReadOptions = {}): Promise<Map<string, Uint8Array>> {
+    const manifest = await this.manifest(name);
+    const files = new Map<string, Uint8Array>();
+    for (const file of manifest.files) files.set(file.path, await this.transport.read(checkRegistryPath(`${manifest.urls.files}${file.path}`), options));
+    await verifySkillFiles(manifest, files);
+    return files;
+  }
+
+  /**
+   * Loads a skill for an agent to follow (seed 002 `load_skill`, seed 003 `skill load`). The
+   * name is matched case-insensitively.
+   *
+   * @example
+   * const skill = await registry.load('Data-Analysis');
+   * console.log(skill.text); // "# Skill: data-analysis\n\n…"
+   */
+  async load(name: string): Promise<LoadedSkill> {
+    const manifest = await this.manifest(name);
+    let skillMd: string | undefined;
+    let prompt = manifest.prompt;
+    if (manifest.files.some((file) => file.path === 'SKILL.md')) skillMd = decoder.decode(await this.file(manifest.name, 'SKILL.md'));
+    if (prompt === undefined && manifest.files.some((file) => file.path === 'prompt.md')) prompt = decoder.decode(await this.file(manifest.name, 'prompt.md'));
+    const body = manifest.format === 'skill-json' || skillMd === undefined ? functionBody(manifest, prompt) : skillMdBody(skillMd);
+    return { name: manifest.name, format: manifest.format, mode: manifest.mode, manifest, skillMd, prompt, body, text: renderSkillLoad(manifest.name, body) };
+  }
+
+  /**
+   * Seed 002 `list_skill_assets`: the files under references/, assets/ and scripts/.
+   *
+   * @example
+   * await registry.listAssets('file-diff'); // ['references/FORMS.md', 'scripts/compare.py']
+   */
+  async listAssets(name: string): Promise<string[]> {
+    const manifest = await this.manifest(name);
+    return manifest.files.map((file) => file.path).filter(isAssetPath);
+  }
+
+  /**
+   * Seed 002 `load_skill_asset`: the bytes of one asset, verified. Paths outside references/,
+   * assets/ and scripts/, and every traversal trick, are refused before any request is made.
+   */
+  async loadAssetBytes(name: string, relPath: string): Promise<Uint8Array> {
+    checkAssetPath(relPath);
+    return this.file(name, relPath);
+  }
+
+  /**
+   * Seed 002 `load_skill_asset` as text (UTF-8).
+   *
+   * @example
+   * await registry.loadAsset('pdf', 'references/FORMS.md');
+   */
+  async loadAsset(name: string, relPath: string): Promise<string> {
+    return decoder.decode(await this.loadAssetBytes(name, relPath));
+  }
+
+  /** Where an agent reads a skill's instructions: the published SKILL.md, or the manifest. */
+  location(entry: IndexEntry): string {
+    return this.transport.locate(entry.hasSkillMd ? `${entry.urls.files}SKILL.md` : entry.urls.manifest);
+  }
+
+  /**
+   * The skills list for a system prompt: Agent Skills `<available_skills>` (default) or seed 003
+   * `<available-skills>`. With no names, every skill in the registry.
+   *
+   * @example
+   * registry.toPrompt(['pdf', 'json-toolkit'], { style: 'available-skills' });
+   */
+  toPrompt(names?: readonly (string | IndexEntry)[], options: ToPromptOptions = {}): string {
+    const entries = (names ?? this.index.skills).map((item) => (typeof item === 'string' ? this.entry(item) : item));
+    return toPrompt(
+      entries.map((entry) => ({ name: entry.name, description: entry.description, location: this.location(entry) })),
+      options,
+    );
+  }
+}

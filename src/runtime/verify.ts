@@ -1,0 +1,75 @@
+import { sha256Hex, treeDigest } from '../core/digest.ts';
+import { pathProblem } from '../core/paths.ts';
+import type { SkillManifest } from '../core/schemas/manifest.ts';
+import { SkilldexError } from './skilldex-error.ts';
+
+/**
+ * Digest checks for downloaded skill files (FIELD-NOTES §2): every file against its `sha256:`
+ * digest, and the set as a whole against the tree digest. Browser-safe (WebCrypto).
+ */
+
+/** One reason a download does not match its manifest. */
+export interface VerificationProblem {
+  path: string;
+  problem: 'missing' | 'unexpected' | 'digest-mismatch' | 'size-mismatch' | 'unsafe-path' | 'tree-digest-mismatch';
+  expected?: string;
+  actual?: string;
+}
+
+const failure = (skill: string, problems: VerificationProblem[]): SkilldexError =>
+  new SkilldexError(
+    'VERIFICATION_FAILED',
+    `${skill}: downloaded files do not match the manifest (${problems
+      .slice(0, 5)
+      .map((p) => `${p.path}: ${p.problem}`)
+      .join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''})`,
+    { details: problems, hint: 'nothing was written; the registry or a cache between you and it serves altered files — report it to the registry maintainers' },
+  );
+
+/**
+ * Checks one file's bytes against the manifest entry for `path`.
+ *
+ * @example
+ * await verifyFile(manifest, 'SKILL.md', bytes); // throws VERIFICATION_FAILED on a mismatch
+ */
+export async function verifyFile(manifest: SkillManifest, path: string, bytes: Uint8Array): Promise<void> {
+  const entry = manifest.files.find((file) => file.path === path);
+  if (!entry) throw failure(manifest.name, [{ path, problem: 'unexpected' }]);
+  const actual = `sha256:${await sha256Hex(bytes)}`;
+  if (actual !== entry.digest) throw failure(manifest.name, [{ path, problem: 'digest-mismatch', expected: entry.digest, actual }]);
+}
+
+/**
+ * Checks a complete set of files: exactly the manifest's paths (nothing extra, nothing missing),
+ * every size and digest, and the tree digest recomputed from the bytes. Also refuses any manifest
+ * path that could escape the skill folder when written to disk. Reports every problem at once.
+ *
+ * @example
+ * await verifySkillFiles(manifest, new Map([['SKILL.md', bytes]]));
+ */
+export async function verifySkillFiles(manifest: SkillManifest, files: ReadonlyMap<string, Uint8Array>): Promise<void> {
+  const problems: VerificationProblem[] = [];
+  const expected = new Map(manifest.files.map((file) => [file.path, file]));
+  for (const file of manifest.files) {
+    const unsafe = pathProblem(file.path);
+    if (unsafe) problems.push({ path: file.path, problem: 'unsafe-path', actual: unsafe });
+  }
+  const hexes: { path: string; hex: string }[] = [];
+  for (const [path, bytes] of files) {
+    const entry = expected.get(path);
+    if (!entry) {
+      problems.push({ path, problem: 'unexpected' });
+      continue;
+    }
+    const hex = await sha256Hex(bytes);
+    hexes.push({ path, hex });
+    if (bytes.length !== entry.size) problems.push({ path, problem: 'size-mismatch', expected: String(entry.size), actual: String(bytes.length) });
+    if (`sha256:${hex}` !== entry.digest) problems.push({ path, problem: 'digest-mismatch', expected: entry.digest, actual: `sha256:${hex}` });
+  }
+  for (const path of expected.keys()) if (!files.has(path)) problems.push({ path, problem: 'missing' });
+  if (problems.length === 0) {
+    const tree = await treeDigest(hexes);
+    if (tree !== manifest.digest) problems.push({ path: '(tree)', problem: 'tree-digest-mismatch', expected: manifest.digest, actual: tree });
+  }
+  if (problems.length > 0) throw failure(manifest.name, problems);
+}
