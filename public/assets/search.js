@@ -1,0 +1,142 @@
+// Catalog search on top of Pagefind's JavaScript API.
+//
+// Pagefind writes one index per page language (<html lang>) and a page normally searches only
+// the index of its own language. Skill pages are tagged en, zh or ja so each language is segmented
+// properly; this script then merges every other language's index into the one search, so a Chinese
+// query typed on the English home page still finds the Chinese skill. Pagefind skips a mergeIndex
+// whose path is a prefix of the primary bundle's path, so the same bundle is merged through its
+// absolute URL with an explicit `language`.
+//
+// Results are rendered with DOM APIs only (textContent), never innerHTML: titles and excerpts
+// come from skill authors.
+
+const BUNDLE = '/pagefind/';
+const root = document.getElementById('search');
+const input = document.getElementById('search-input');
+const status = document.getElementById('search-status');
+const list = document.getElementById('search-results');
+const selects = [...document.querySelectorAll('select[data-filter]')];
+
+let loading;
+let latest = 0;
+
+// One shared promise: the first keystroke and the first focus both ask for the index, and a
+// search must not start before every language has been merged.
+function load() {
+  loading ??= (async () => {
+    const pagefind = await import(`${BUNDLE}pagefind.js`);
+    await pagefind.options({ basePath: BUNDLE, excerptLength: 24 });
+    await pagefind.init();
+    const entry = await (await fetch(`${BUNDLE}pagefind-entry.json`)).json();
+    const primary = (document.documentElement.lang || 'unknown').toLowerCase();
+    const absolute = new URL(BUNDLE, location.href).href;
+    for (const language of Object.keys(entry.languages || {})) {
+      if (language !== primary) await pagefind.mergeIndex(absolute, { language, basePath: BUNDLE, baseUrl: '/' });
+    }
+    return pagefind;
+  })();
+  return loading;
+}
+
+async function fillFilters() {
+  const pf = await load();
+  const available = await pf.filters();
+  for (const select of selects) {
+    const values = Object.keys(available[select.dataset.filter] || {}).sort();
+    for (const value of values) {
+      const option = document.createElement('option');
+      option.value = value;
+      option.textContent = `${value} (${available[select.dataset.filter][value]})`;
+      select.append(option);
+    }
+  }
+}
+
+function currentFilters() {
+  const filters = {};
+  for (const select of selects) if (select.value) filters[select.dataset.filter] = select.value;
+  return filters;
+}
+
+// Pagefind excerpts are HTML with <mark> around hits. Parse them in an inert document and copy
+// only text and <mark> across, so nothing else from a skill's text can become markup.
+function excerptNodes(html) {
+  const doc = new DOMParser().parseFromString(`<p>${html}</p>`, 'text/html');
+  const nodes = [];
+  for (const node of doc.body.firstChild ? doc.body.firstChild.childNodes : []) {
+    if (node.nodeName === 'MARK') {
+      const mark = document.createElement('mark');
+      mark.textContent = node.textContent;
+      nodes.push(mark);
+    } else {
+      nodes.push(document.createTextNode(node.textContent || ''));
+    }
+  }
+  return nodes;
+}
+
+function sameOriginPath(url) {
+  const parsed = new URL(url, location.href);
+  return parsed.origin === location.origin ? parsed.pathname : '/';
+}
+
+async function run() {
+  const query = input.value.trim();
+  const filters = currentFilters();
+  const id = ++latest;
+  if (!query && Object.keys(filters).length === 0) {
+    list.replaceChildren();
+    status.textContent = '';
+    root.classList.remove('has-results');
+    return;
+  }
+  const pf = await load();
+  const search = await pf.search(query || null, { filters });
+  if (id !== latest) return;
+  const results = await Promise.all(search.results.slice(0, 20).map((r) => r.data()));
+  if (id !== latest) return;
+  const items = results.map((data) => {
+    const li = document.createElement('li');
+    li.className = 'search-result';
+    const h = document.createElement('h3');
+    const a = document.createElement('a');
+    a.href = sameOriginPath(data.url);
+    a.textContent = (data.meta && data.meta.title) || data.url;
+    h.append(a);
+    const p = document.createElement('p');
+    p.append(...excerptNodes(data.excerpt || ''));
+    li.append(h, p);
+    return li;
+  });
+  list.replaceChildren(...items);
+  root.classList.toggle('has-results', true);
+  const n = search.results.length;
+  status.textContent = n === 0 ? 'No skills match.' : `${n} ${n === 1 ? 'skill matches' : 'skills match'}${n > 20 ? ', showing the best 20' : ''}.`;
+}
+
+let timer;
+function schedule() {
+  clearTimeout(timer);
+  timer = setTimeout(() => run().catch(report), 150);
+}
+
+function report(error) {
+  status.textContent = 'Search is unavailable right now.';
+  console.warn('search failed', error);
+}
+
+root.hidden = false;
+root.querySelector('form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  run().catch(report);
+});
+input.addEventListener('input', schedule);
+for (const select of selects) select.addEventListener('change', () => run().catch(report));
+// Load the index when the reader shows interest, not on every page view.
+root.addEventListener('focusin', () => fillFilters().catch(report), { once: true });
+const initial = new URLSearchParams(location.search).get('q');
+if (initial) {
+  input.value = initial;
+  fillFilters().catch(report);
+  run().catch(report);
+}

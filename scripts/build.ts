@@ -1,0 +1,252 @@
+/**
+ * `npm run build`: the registry and its catalog site, into one static folder.
+ *
+ *   node scripts/build.ts [--root <repo>] [--out dist] [--registry <prebuilt registry dir>]
+ *
+ * 1. buildRegistry() validates, scans and emits the registry into a staging folder
+ *    (`<root>/.cache/skilldex/registry`); any error diagnostic stops the build here.
+ *    `--registry` skips this step and publishes an already-built registry folder instead.
+ * 2. Astro renders the site; pages read the staged registry from disk (SKILLDEX_REGISTRY_DIR).
+ * 3. Pagefind indexes the skill pages (only those) through its Node API; any error fails the build.
+ * 4. The staged registry files are copied next to the pages (after indexing, so a skill's own
+ *    HTML files can never end up in the search index).
+ * 5. The browser runtime is bundled to /runtime/skilldex.js when the runtime provides a bundler.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import type { RegistryConfig } from '../src/core/schemas/config.ts';
+import type { Diagnostic } from '../src/core/schemas/diagnostic.ts';
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface SiteBuildOptions {
+  /** Repository holding skills/ and optionally skilldex.config.json. */
+  root: string;
+  /** Output folder for the deployable site. */
+  outDir: string;
+  /** Publish this already-built registry folder instead of running buildRegistry. */
+  registryDir?: string;
+  /** Passed to buildRegistry: keep every valid skill and report invalid ones as warnings. */
+  lenient?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface SiteBuildResult {
+  skills: number;
+  pagesIndexed: number;
+  timings: Record<string, number>;
+}
+
+/** A build failure the user can act on: the message says what failed and what to do. */
+export class SiteBuildError extends Error {
+  override name = 'SiteBuildError';
+  code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** The contract of src/build/index.ts, restated so this file type-checks on its own. */
+type BuildRegistry = (options: { root: string; outDir: string; lenient?: boolean }) => Promise<{
+  manifests: unknown[];
+  diagnostics: Diagnostic[];
+  config: RegistryConfig;
+}>;
+
+interface SiteSettings {
+  title: string;
+  siteUrl?: string;
+  repository?: { url: string; branch: string };
+}
+
+export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildResult> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const root = path.resolve(options.root);
+  const outDir = path.resolve(options.outDir);
+  const timings: Record<string, number> = {};
+  const time = async <T>(label: string, fn: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await fn();
+    } finally {
+      timings[label] = Math.round(performance.now() - start);
+    }
+  };
+
+  prepareOutDir(outDir, root);
+
+  // 1. Registry
+  let registryDir: string;
+  let settings: SiteSettings;
+  if (options.registryDir) {
+    registryDir = path.resolve(options.registryDir);
+    if (!existsSync(path.join(registryDir, 'index.json'))) {
+      throw new SiteBuildError('E_NO_REGISTRY', `${registryDir} has no index.json; pass a folder written by buildRegistry.`);
+    }
+    settings = await readSettings(root);
+  } else {
+    registryDir = path.join(root, '.cache', 'skilldex', 'registry');
+    rmSync(registryDir, { recursive: true, force: true });
+    mkdirSync(registryDir, { recursive: true });
+    settings = await time('registry', () => stageRegistry(root, registryDir, options.lenient ?? false, log));
+  }
+
+  // 2. Astro
+  process.env.SKILLDEX_REGISTRY_DIR = registryDir;
+  process.env.SKILLDEX_SITE_CONFIG = JSON.stringify(settings);
+  process.env.SKILLDEX_DOCS_DIR = path.join(projectRoot, 'docs');
+  process.env.ASTRO_TELEMETRY_DISABLED = '1';
+  if (settings.siteUrl) process.env.SKILLDEX_SITE_URL = settings.siteUrl;
+  await time('astro', async () => {
+    const { build } = await import('astro');
+    await build({
+      root: projectRoot,
+      outDir,
+      // One cache per registry root, so concurrent builds (tests, bench) don't share state.
+      cacheDir: path.join(root, '.cache', 'skilldex', 'astro'),
+      logLevel: 'warn',
+      site: settings.siteUrl,
+    });
+  });
+
+  // 3. Pagefind
+  const pagesIndexed = await time('pagefind', () => indexSearch(outDir));
+
+  // 4. Registry files next to the pages
+  await time('copy', () => cp(registryDir, outDir, { recursive: true, force: true, errorOnExist: false }));
+
+  // 5. Browser runtime
+  await time('runtime', () => bundleRuntime(outDir, log));
+
+  const skills = readdirSync(path.join(outDir, 'skills')).filter((n) => n.endsWith('.json')).length;
+  return { skills, pagesIndexed, timings };
+}
+
+/**
+ * Empties the output folder, refusing folders that don't look like a previous build: a typo in
+ * `--out` must not delete someone's project.
+ */
+function prepareOutDir(outDir: string, root: string): void {
+  if (existsSync(outDir)) {
+    const entries = readdirSync(outDir);
+    const looksBuilt = entries.includes('index.html') || entries.includes('index.json') || entries.includes('pagefind');
+    const dangerous = outDir === root || outDir === projectRoot || root.startsWith(outDir + path.sep) || projectRoot.startsWith(outDir + path.sep);
+    if (dangerous || (entries.length > 0 && !looksBuilt)) {
+      throw new SiteBuildError('E_OUT_DIR', `Refusing to empty ${outDir}: it is not empty and does not look like a Skilldex build. Choose another --out.`);
+    }
+    rmSync(outDir, { recursive: true, force: true });
+  }
+  mkdirSync(outDir, { recursive: true });
+}
+
+async function readSettings(root: string): Promise<SiteSettings> {
+  const { RegistryConfig } = await import('../src/core/schemas/config.ts');
+  const file = path.join(root, 'skilldex.config.json');
+  const raw = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const parsed = RegistryConfig.safeParse(raw);
+  if (!parsed.success) {
+    throw new SiteBuildError('E_CONFIG', `${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  }
+  return settingsFrom(parsed.data);
+}
+
+function settingsFrom(config: { title: string; siteUrl?: string; repository?: { url: string; branch: string } }): SiteSettings {
+  return { title: config.title, siteUrl: config.siteUrl, repository: config.repository };
+}
+
+async function stageRegistry(root: string, outDir: string, lenient: boolean, log: (line: string) => void): Promise<SiteSettings> {
+  const builderPath = path.join(projectRoot, 'src', 'build', 'index.ts');
+  if (!existsSync(builderPath)) {
+    throw new SiteBuildError('E_NO_BUILDER', `${builderPath} is missing; pass --registry <dir> to publish an already-built registry.`);
+  }
+  // Loaded by path so this script also runs (with --registry) before the builder exists.
+  const { buildRegistry } = (await import(pathToFileURL(builderPath).href)) as { buildRegistry: BuildRegistry };
+  const result = await buildRegistry({ root, outDir, lenient });
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  const warnings = result.diagnostics.length - errors.length;
+  for (const d of errors) {
+    log(`${d.file}:${d.line}:${d.column} ${d.rule} ${d.message}${d.hint ? `\n  hint: ${d.hint}` : ''}`);
+  }
+  if (errors.length > 0) {
+    throw new SiteBuildError('E_REGISTRY', `The registry has ${errors.length} ${errors.length === 1 ? 'error' : 'errors'} (listed above); fix them, or build with --lenient to publish only the valid skills.`);
+  }
+  log(`registry: ${result.manifests.length} skills${warnings ? `, ${warnings} warnings` : ''}`);
+  return settingsFrom(result.config);
+}
+
+/** Pagefind over the skill pages only; its Node API returns errors instead of throwing them. */
+async function indexSearch(outDir: string): Promise<number> {
+  const pagefind = await import('pagefind');
+  const fail = (step: string, errors: string[]) => {
+    throw new SiteBuildError('E_PAGEFIND', `Pagefind ${step} failed:\n  ${errors.join('\n  ')}`);
+  };
+  try {
+    const { index, errors } = await pagefind.createIndex({});
+    if (!index || errors.length) fail('createIndex', errors);
+    const added = await index!.addDirectory({ path: outDir, glob: 'skills/*/index.html' });
+    if (added.errors.length) fail('addDirectory', added.errors);
+    const written = await index!.writeFiles({ outputPath: path.join(outDir, 'pagefind') });
+    if (written.errors.length) fail('writeFiles', written.errors);
+    // Only the search runtime is used; the prebuilt UIs would be dead weight in every deploy.
+    for (const name of readdirSync(path.join(outDir, 'pagefind'))) {
+      if (/^pagefind-(component-ui|modular-ui|ui|highlight)\./.test(name)) rmSync(path.join(outDir, 'pagefind', name));
+    }
+    return added.page_count;
+  } finally {
+    await pagefind.close();
+  }
+}
+
+async function bundleRuntime(outDir: string, log: (line: string) => void): Promise<void> {
+  const bundler = path.join(projectRoot, 'src', 'runtime', 'node', 'bundle.ts');
+  if (!existsSync(bundler)) {
+    log('runtime: src/runtime/node/bundle.ts not present yet; /runtime/skilldex.js skipped');
+    return;
+  }
+  const mod = (await import(pathToFileURL(bundler).href)) as { bundleBrowserRuntime?: (outFile: string) => Promise<unknown> };
+  if (typeof mod.bundleBrowserRuntime !== 'function') throw new SiteBuildError('E_RUNTIME', `${bundler} does not export bundleBrowserRuntime(outFile).`);
+  const outFile = path.join(outDir, 'runtime', 'skilldex.js');
+  mkdirSync(path.dirname(outFile), { recursive: true });
+  await mod.bundleBrowserRuntime(outFile);
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      root: { type: 'string', default: process.cwd() },
+      out: { type: 'string', default: 'dist' },
+      registry: { type: 'string' },
+      lenient: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log('Usage: node scripts/build.ts [--root <repo>] [--out dist] [--registry <built registry dir>] [--lenient]');
+    return 0;
+  }
+  const start = performance.now();
+  try {
+    const result = await buildSite({ root: values.root, outDir: values.out, registryDir: values.registry, lenient: values.lenient });
+    const seconds = ((performance.now() - start) / 1000).toFixed(1);
+    const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+    console.log(`built ${result.skills} skills into ${path.resolve(values.out)} in ${seconds}s (peak RSS ${rssMb} MB; ${Object.entries(result.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s`).join(', ')}; ${result.pagesIndexed} pages searchable)`);
+    return 0;
+  } catch (error) {
+    if (error instanceof SiteBuildError) {
+      console.error(`error ${error.code}: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main();
+  // Astro and Pagefind may leave handles open; the build is done.
+  process.exit();
+}

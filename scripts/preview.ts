@@ -1,0 +1,147 @@
+/**
+ * `npm run preview`: serves a built site on 127.0.0.1, the way a static host would.
+ *
+ *   node scripts/preview.ts [--dir dist] [--port 4321] [--host 127.0.0.1]
+ *
+ * Folders serve their index.html (`/skills/x` redirects to `/skills/x/`), unknown paths get
+ * 404.html with status 404. A skill's raw files (`/skills/<name>/<d16>/…`) are untrusted: they are
+ * served with a sandboxing CSP, so an SVG or HTML file opened directly cannot run script on the
+ * catalog's origin. public/_headers asks static hosts for the same.
+ */
+import { createReadStream, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.wasm': 'application/wasm',
+  '.gz': 'application/gzip',
+  '.zip': 'application/zip',
+  '.pdf': 'application/pdf',
+  '.py': 'text/plain; charset=utf-8',
+  '.sh': 'text/plain; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8',
+  '.yaml': 'text/plain; charset=utf-8',
+  '.yml': 'text/plain; charset=utf-8',
+  // Pagefind's index chunks.
+  '.pagefind': 'application/octet-stream',
+  '.pf_meta': 'application/octet-stream',
+  '.pf_index': 'application/octet-stream',
+  '.pf_fragment': 'application/octet-stream',
+  '.pf_filter': 'application/octet-stream',
+};
+
+/** Raw skill files live under a 16-hex-digit content-addressed folder. */
+const RAW_FILE = /^\/skills\/[^/]+\/[0-9a-f]{16}(\/|\.tar\.gz$)/;
+
+export interface PreviewServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function startPreview(options: { dir: string; port?: number; host?: string }): Promise<PreviewServer> {
+  const root = path.resolve(options.dir);
+  const host = options.host ?? '127.0.0.1';
+  const server = createServer((req, res) => {
+    serve(root, req.method ?? 'GET', req.url ?? '/', res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(`internal error: ${String(error)}`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 4321, host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    url: `http://${host}:${port}/`,
+    server,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function serve(root: string, method: string, rawUrl: string, res: ServerResponse): Promise<void> {
+  if (method !== 'GET' && method !== 'HEAD') {
+    res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+    return;
+  }
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(rawUrl, 'http://localhost').pathname);
+  } catch {
+    res.writeHead(400).end('bad request');
+    return;
+  }
+  const file = path.join(root, path.normalize(pathname));
+  if (file !== root && !file.startsWith(root + path.sep)) {
+    res.writeHead(403).end('forbidden');
+    return;
+  }
+  let info = await statOrNull(file);
+  let target = file;
+  if (info?.isDirectory()) {
+    if (!pathname.endsWith('/')) {
+      res.writeHead(301, { Location: `${encodeURI(pathname)}/` }).end();
+      return;
+    }
+    target = path.join(file, 'index.html');
+    info = await statOrNull(target);
+  }
+  if (!info?.isFile()) {
+    const notFound = path.join(root, '404.html');
+    const page = await statOrNull(notFound);
+    res.writeHead(404, { 'Content-Type': CONTENT_TYPES['.html']!, 'X-Content-Type-Options': 'nosniff' });
+    if (page && method === 'GET') createReadStream(notFound).pipe(res);
+    else res.end(method === 'GET' ? 'not found' : undefined);
+    return;
+  }
+  const headers: Record<string, string | number> = {
+    'Content-Type': CONTENT_TYPES[path.extname(target).toLowerCase()] ?? 'application/octet-stream',
+    'Content-Length': info.size,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-cache',
+  };
+  if (RAW_FILE.test(pathname)) headers['Content-Security-Policy'] = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox";
+  res.writeHead(200, headers);
+  if (method === 'HEAD') res.end();
+  else createReadStream(target).pipe(res);
+}
+
+async function statOrNull(file: string): Promise<Stats | null> {
+  try {
+    return await stat(file);
+  } catch {
+    return null;
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: {
+      dir: { type: 'string', default: 'dist' },
+      port: { type: 'string', default: '4321' },
+      host: { type: 'string', default: '127.0.0.1' },
+    },
+  });
+  const preview = await startPreview({ dir: values.dir, port: Number(values.port), host: values.host });
+  console.log(`serving ${path.resolve(values.dir)} at ${preview.url}`);
+}

@@ -1,0 +1,190 @@
+/**
+ * Presenting a skill's input and output JSON Schemas to people: table rows, a one-line function
+ * signature (seed 000 style) and an example input. Schemas arrive as data from skill authors, so
+ * every reader here tolerates any shape and bounds its depth and output size.
+ */
+
+type Schema = Record<string, unknown>;
+
+const MAX_DEPTH = 8;
+const MAX_ROWS = 400;
+
+/** One row of a schema table. `path` uses `.` for properties and `[]` for array items. */
+export interface SchemaRow {
+  path: string;
+  name: string;
+  depth: number;
+  type: string;
+  required: boolean;
+  enumValues?: string[];
+  defaultValue?: string;
+  description?: string;
+  title?: string;
+}
+
+function isSchema(value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function json(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** `{"type":"array","items":{"type":"string"}}` → `string[]`; unions joined with ` | `. */
+export function typeLabel(schema: unknown, depth = 0): string {
+  if (!isSchema(schema)) return schema === true ? 'any' : 'never';
+  if (depth > MAX_DEPTH) return '…';
+  if ('const' in schema) return json(schema.const);
+  if (typeof schema.$ref === 'string') return schema.$ref.split('/').pop() || 'ref';
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const variants = schema[key];
+    if (Array.isArray(variants) && variants.length > 0) return variants.map((v) => typeLabel(v, depth + 1)).join(' | ');
+  }
+  const type = schema.type;
+  const types = Array.isArray(type) ? type.map(String) : typeof type === 'string' ? [type] : [];
+  const labels = types.map((t) => (t === 'array' ? `${typeLabel(schema.items ?? {}, depth + 1)}[]` : t));
+  if (labels.length === 0) {
+    if (isSchema(schema.properties)) return 'object';
+    if (schema.items !== undefined) return `${typeLabel(schema.items, depth + 1)}[]`;
+    return 'any';
+  }
+  return labels.join(' | ');
+}
+
+/** Flattens nested properties and array items into table rows, parents before children. */
+export function schemaRows(schema: unknown): SchemaRow[] {
+  const rows: SchemaRow[] = [];
+  const visit = (node: unknown, prefix: string, depth: number) => {
+    if (!isSchema(node) || depth > MAX_DEPTH || rows.length >= MAX_ROWS) return;
+    const properties = isSchema(node.properties) ? node.properties : undefined;
+    const required = new Set(Array.isArray(node.required) ? node.required.map(String) : []);
+    if (properties) {
+      for (const [name, child] of Object.entries(properties)) {
+        if (rows.length >= MAX_ROWS) return;
+        const path = prefix ? `${prefix}.${name}` : name;
+        rows.push(row(name, path, depth, child, required.has(name)));
+        visit(child, path, depth + 1);
+      }
+    }
+    // Objects inside arrays: `issues[].line`.
+    const items = node.items;
+    if (isSchema(items) && (isSchema(items.properties) || isSchema(items.items))) {
+      visit(items, `${prefix}[]`, depth);
+    }
+  };
+  visit(schema, '', 0);
+  return rows;
+}
+
+function row(name: string, path: string, depth: number, schema: unknown, required: boolean): SchemaRow {
+  const result: SchemaRow = { path, name, depth, type: typeLabel(schema), required };
+  if (!isSchema(schema)) return result;
+  if (Array.isArray(schema.enum)) result.enumValues = schema.enum.map(json);
+  else if (isSchema(schema.items) && Array.isArray(schema.items.enum)) result.enumValues = schema.items.enum.map(json);
+  if ('default' in schema) result.defaultValue = json(schema.default);
+  if (typeof schema.description === 'string') result.description = schema.description;
+  if (typeof schema.title === 'string') result.title = schema.title;
+  return result;
+}
+
+/** Type for a signature: enums spelled out (at most three values), nested objects kept short. */
+function signatureType(schema: unknown, depth: number): string {
+  if (!isSchema(schema)) return 'any';
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+    const values = schema.enum.slice(0, 3).map(json);
+    return schema.enum.length > 3 ? `${values.join(' | ')} | …` : values.join(' | ');
+  }
+  const isArray = schema.type === 'array' || (schema.type === undefined && schema.items !== undefined);
+  if (isArray) {
+    const inner = signatureType(schema.items ?? {}, depth + 1);
+    return `${inner.includes(' ') && !inner.startsWith('{') ? `(${inner})` : inner}[]`;
+  }
+  if (isSchema(schema.properties)) {
+    if (depth >= 1) return '{…}';
+    return objectSignature(schema, depth);
+  }
+  return typeLabel(schema);
+}
+
+function objectSignature(schema: Schema, depth: number): string {
+  const properties = isSchema(schema.properties) ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+  const parts = Object.entries(properties).map(
+    ([name, child]) => `${name}${required.has(name) ? '' : '?'}: ${signatureType(child, depth + 1)}`,
+  );
+  return parts.length ? `{ ${parts.join(', ')} }` : '{}';
+}
+
+/**
+ * `code_review(code: string, language?: "ts" | "py" = "ts") → { issues: {…}[], passed: boolean }`.
+ * Required parameters come first, the way a function would declare them.
+ */
+export function functionSignature(name: string, input: unknown, output: unknown): string {
+  const params: string[] = [];
+  if (isSchema(input) && isSchema(input.properties)) {
+    const required = new Set(Array.isArray(input.required) ? input.required.map(String) : []);
+    const entries = Object.entries(input.properties);
+    const ordered = [...entries.filter(([n]) => required.has(n)), ...entries.filter(([n]) => !required.has(n))];
+    for (const [param, child] of ordered) {
+      const optional = required.has(param) ? '' : '?';
+      const fallback = isSchema(child) && 'default' in child ? ` = ${json(child.default)}` : '';
+      params.push(`${param}${optional}: ${signatureType(child, 0)}${fallback}`);
+    }
+  }
+  const returns = isSchema(output) ? (isSchema(output.properties) ? objectSignature(output, 0) : signatureType(output, 0)) : 'void';
+  return `${name}(${params.join(', ')}) → ${returns}`;
+}
+
+/**
+ * A plausible input for the `skilldex run --input` example: `examples`, then `default`, `const`
+ * and the first `enum` value, otherwise a placeholder of the right type. Only required properties
+ * are filled (all of them when none is required), so the example stays a short command line.
+ */
+export function exampleValue(schema: unknown, depth = 0): unknown {
+  if (!isSchema(schema) || depth > MAX_DEPTH) return null;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if ('default' in schema) return schema.default;
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const variants = schema[key];
+    if (Array.isArray(variants) && variants.length > 0) return exampleValue(variants[0], depth + 1);
+  }
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  if (type === 'object' || (type === undefined && isSchema(schema.properties))) {
+    const properties = isSchema(schema.properties) ? schema.properties : {};
+    const required = Array.isArray(schema.required) ? schema.required.map(String).filter((n) => n in properties) : [];
+    const names = required.length > 0 ? required : Object.keys(properties);
+    const result: Record<string, unknown> = {};
+    for (const name of names) result[name] = exampleValue(properties[name], depth + 1);
+    return result;
+  }
+  if (type === 'array') {
+    const minItems = typeof schema.minItems === 'number' && schema.minItems > 0 ? 1 : 0;
+    return minItems || isSchema(schema.items) ? [exampleValue(schema.items, depth + 1)] : [];
+  }
+  if (type === 'integer' || type === 'number') {
+    return typeof schema.minimum === 'number' ? schema.minimum : type === 'integer' ? 1 : 1.5;
+  }
+  if (type === 'boolean') return true;
+  if (type === 'string') {
+    switch (schema.format) {
+      case 'uri':
+      case 'url':
+        return 'https://example.com/';
+      case 'email':
+        return 'user@example.com';
+      case 'date':
+        return '2026-01-01';
+      case 'date-time':
+        return '2026-01-01T00:00:00Z';
+      default:
+        return typeof schema.minLength === 'number' && schema.minLength > 7 ? 'x'.repeat(schema.minLength) : 'example';
+    }
+  }
+  return null;
+}

@@ -1,0 +1,139 @@
+import type { Element, ElementContent, Root, RootContent } from 'hast';
+import rehypeHighlight from 'rehype-highlight';
+import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
+import rehypeStringify from 'rehype-stringify';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified } from 'unified';
+import { ruleAnchor } from './text.ts';
+
+/**
+ * Renders untrusted skill Markdown to HTML that is safe to inject with `set:html`.
+ *
+ * Astro's own Markdown pipeline lets raw HTML through (FIELD-NOTES §3), so skill documents go
+ * through this one instead: raw HTML in the source is dropped by remark-rehype (no
+ * `allowDangerousHtml`), and rehype-sanitize's GitHub schema then removes anything else that could
+ * run script (`javascript:` URLs, event handlers, `<svg>`, `<iframe>` …). Highlighting runs after
+ * sanitising: it only adds `<span class="hljs-…">` to text the sanitiser already accepted.
+ */
+export interface RenderOptions {
+  /**
+   * Site-root URL prefix of the skill's published raw files (`manifest.urls.files`, no leading
+   * slash). Relative links and images in the document are rewritten to `/<filesBase><path>`.
+   */
+  filesBase?: string;
+  /** Folder of the document inside the skill, for resolving `./` and `../` (default: the root). */
+  docDir?: string;
+  /**
+   * Trusted documents only (our own docs/security.md): give headings ids so `/security/#rule`
+   * links land. Skill documents keep the sanitiser's `user-content-` prefixed ids.
+   */
+  headingIds?: boolean;
+}
+
+const schema = {
+  ...defaultSchema,
+  // Only web and mail links; the GitHub schema also allows irc/xmpp, which no skill needs.
+  protocols: { ...defaultSchema.protocols, href: ['http', 'https', 'mailto'], src: ['http', 'https'] },
+};
+
+export function renderMarkdown(markdown: string, options: RenderOptions = {}): string {
+  const processor = unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkRehype)
+    .use(rehypeSanitize, schema)
+    .use(rehypeSkillLinks, options)
+    .use(rehypeHighlight, { detect: false })
+    .use(rehypeStringify);
+  return String(processor.processSync(markdown));
+}
+
+/** Rewrites relative URLs to the skill's raw files and neutralises remote images. */
+function rehypeSkillLinks(options: RenderOptions) {
+  return (tree: Root) => {
+    walk(tree, (node, parent, index) => {
+      if (node.tagName === 'a') {
+        const href = node.properties.href;
+        if (typeof href !== 'string') return;
+        if (isRemote(href)) {
+          node.properties.rel = ['nofollow', 'noopener', 'noreferrer'];
+          return;
+        }
+        const rewritten = rewriteRelative(href, options);
+        if (rewritten === null) delete node.properties.href;
+        else node.properties.href = rewritten;
+      } else if (node.tagName === 'img') {
+        const src = node.properties.src;
+        if (typeof src !== 'string') return;
+        const rewritten = isRemote(src) ? null : rewriteRelative(src, options);
+        if (rewritten !== null) {
+          node.properties.src = rewritten;
+          node.properties.loading = 'lazy';
+          return;
+        }
+        // Remote images would let a skill author track readers (and the CSP blocks them anyway):
+        // show a plain link instead, which the reader can choose to follow.
+        const alt = typeof node.properties.alt === 'string' && node.properties.alt ? node.properties.alt : 'image';
+        const replacement: Element = isRemote(src)
+          ? { type: 'element', tagName: 'a', properties: { href: src, rel: ['nofollow', 'noopener', 'noreferrer'], className: ['remote-image'] }, children: [{ type: 'text', value: `[${alt}]` }] }
+          : { type: 'element', tagName: 'span', properties: { className: ['remote-image'] }, children: [{ type: 'text', value: `[${alt}]` }] };
+        parent.children[index] = replacement;
+      } else if (options.headingIds && /^h[1-6]$/.test(node.tagName)) {
+        // A heading naming a rule (`exec/download-pipe-shell`) gets that rule's anchor.
+        const text = textOf(node);
+        const rule = text.match(/[a-z0-9-]+\/[a-z0-9-/]+/)?.[0];
+        node.properties.id = ruleAnchor(rule ?? text);
+      }
+    });
+  };
+}
+
+function isRemote(url: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//');
+}
+
+/**
+ * `./scripts/run.sh` → `/skills/x/<d16>/scripts/run.sh`. Anchors and site-absolute paths are kept;
+ * a path that climbs out of the skill folder loses its link (there is nothing published there).
+ */
+function rewriteRelative(url: string, options: RenderOptions): string | null {
+  if (url.startsWith('#') || url.startsWith('/')) return url;
+  if (options.filesBase === undefined) return url;
+  const match = /^([^?#]*)(.*)$/.exec(url)!;
+  let pathPart = match[1]!;
+  const suffix = match[2]!;
+  try {
+    pathPart = decodeURIComponent(pathPart);
+  } catch {
+    return null;
+  }
+  const segments: string[] = options.docDir ? options.docDir.split('/').filter(Boolean) : [];
+  for (const segment of pathPart.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (segments.length === 0) return null;
+      segments.pop();
+    } else segments.push(segment);
+  }
+  if (segments.length === 0) return null;
+  return `/${options.filesBase}${segments.map(encodeURIComponent).join('/')}${suffix}`;
+}
+
+function walk(node: Root | Element, visit: (node: Element, parent: Root | Element, index: number) => void): void {
+  const children = node.children as Array<RootContent | ElementContent>;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (child.type !== 'element') continue;
+    visit(child, node, i);
+    const current = children[i]!;
+    if (current.type === 'element') walk(current, visit);
+  }
+}
+
+function textOf(node: Element | ElementContent): string {
+  if (node.type === 'text') return node.value;
+  if (node.type === 'element') return node.children.map(textOf).join('');
+  return '';
+}

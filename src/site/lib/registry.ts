@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { SkillManifest } from '../../core/schemas/manifest.ts';
+import type { IndexEntry, RegistryIndex } from '../../core/schemas/registry-index.ts';
+import { detectLang, slugify, truncate, type PageLang } from './text.ts';
+
+/**
+ * Build-time access to the staged registry (`SKILLDEX_REGISTRY_DIR`, written by buildRegistry).
+ *
+ * Pages read the registry from disk instead of `import`ing it: an imported JSON file becomes part
+ * of the bundle and of every page module's memory (FIELD-NOTES §4: 750 MB against 320 MB at 10k
+ * skills). `index.json` is read once and reduced to the few fields a card needs; each skill page
+ * reads its own manifest and lets it go.
+ */
+
+/** What a catalog card, a facet page or a feed entry needs of a skill. */
+export interface CatalogEntry {
+  name: string;
+  title: string;
+  /** Shortened for cards; the skill page shows the full text from the manifest. */
+  summary: string;
+  version: string;
+  format: IndexEntry['format'];
+  mode: IndexEntry['mode'];
+  type?: string;
+  category?: string;
+  tags: string[];
+  author?: string;
+  lastModified: string;
+  verdict?: string;
+  lang: PageLang;
+  urls: IndexEntry['urls'];
+}
+
+export type FacetName = 'category' | 'tag' | 'format' | 'mode';
+export const FACETS: readonly FacetName[] = ['category', 'tag', 'format', 'mode'];
+export const FACET_LABELS: Record<FacetName, { one: string; many: string }> = {
+  category: { one: 'Category', many: 'Categories' },
+  tag: { one: 'Tag', many: 'Tags' },
+  format: { one: 'Format', many: 'Formats' },
+  mode: { one: 'Mode', many: 'Modes' },
+};
+
+export interface FacetValue {
+  facet: FacetName;
+  value: string;
+  slug: string;
+  /** Skills with this value, sorted by name. */
+  names: string[];
+}
+
+/** Registry settings the pages need, passed by scripts/build.ts in `SKILLDEX_SITE_CONFIG`. */
+export interface SiteConfig {
+  title: string;
+  /** With a trailing slash, e.g. `https://skills.example.org/`. */
+  siteUrl?: string;
+  repository?: { url: string; branch: string };
+}
+
+export interface Catalog {
+  registryTitle: string;
+  entries: CatalogEntry[];
+  byName: Map<string, CatalogEntry>;
+  /** Names sorted by name, and by most recently updated. */
+  sorted: { name: string[]; updated: string[] };
+  facets: Record<FacetName, FacetValue[]>;
+  /** facet → value → FacetValue, for links from cards and skill pages. */
+  facetIndex: Record<FacetName, Map<string, FacetValue>>;
+  /** Newest `lastModified` in the registry: the feed's and sitemap's clock, never the build time. */
+  updatedAt: string;
+}
+
+export function registryDir(): string {
+  const dir = process.env.SKILLDEX_REGISTRY_DIR;
+  if (!dir) throw new Error('SKILLDEX_REGISTRY_DIR is not set: build the site with `npm run build` (scripts/build.ts), which stages the registry first.');
+  return dir;
+}
+
+export function siteConfig(): SiteConfig {
+  const raw = process.env.SKILLDEX_SITE_CONFIG;
+  const parsed = raw ? (JSON.parse(raw) as Partial<SiteConfig>) : {};
+  let siteUrl = parsed.siteUrl;
+  if (siteUrl && !siteUrl.endsWith('/')) siteUrl += '/';
+  return { title: parsed.title ?? 'Skilldex', siteUrl, repository: parsed.repository };
+}
+
+let catalog: Catalog | undefined;
+
+export function loadCatalog(): Catalog {
+  if (catalog) return catalog;
+  const file = path.join(registryDir(), 'index.json');
+  const index = JSON.parse(readFileSync(file, 'utf8')) as RegistryIndex;
+  const entries: CatalogEntry[] = index.skills.map((s) => ({
+    name: s.name,
+    title: s.title,
+    summary: truncate(s.description, 220),
+    version: s.version,
+    format: s.format,
+    mode: s.mode,
+    type: s.type,
+    category: s.category,
+    tags: [...new Set(s.tags)],
+    author: s.author,
+    lastModified: s.lastModified,
+    verdict: s.scan?.verdict,
+    lang: detectLang(`${s.title}\n${s.description}`),
+    urls: s.urls,
+  }));
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  const byNameOrder = [...entries].sort((a, b) => compareText(a.title, b.title) || compareText(a.name, b.name));
+  const byUpdated = [...entries].sort((a, b) => compareText(b.lastModified, a.lastModified) || compareText(a.name, b.name));
+  const facets = {} as Record<FacetName, FacetValue[]>;
+  const facetIndex = {} as Record<FacetName, Map<string, FacetValue>>;
+  for (const facet of FACETS) {
+    const values = new Map<string, FacetValue>();
+    for (const entry of byNameOrder) {
+      for (const value of facetValuesOf(entry, facet)) {
+        let fv = values.get(value);
+        if (!fv) values.set(value, (fv = { facet, value, slug: '', names: [] }));
+        fv.names.push(entry.name);
+      }
+    }
+    const list = [...values.values()].sort((a, b) => compareText(a.value, b.value));
+    assignSlugs(list);
+    facets[facet] = list;
+    facetIndex[facet] = values;
+  }
+  const updatedAt = byUpdated[0]?.lastModified ?? index.updatedAt;
+  catalog = {
+    registryTitle: index.registry.title,
+    entries,
+    byName,
+    sorted: { name: byNameOrder.map((e) => e.name), updated: byUpdated.map((e) => e.name) },
+    facets,
+    facetIndex,
+    updatedAt,
+  };
+  return catalog;
+}
+
+export function facetValuesOf(entry: CatalogEntry, facet: FacetName): string[] {
+  switch (facet) {
+    case 'category':
+      return entry.category ? [entry.category] : [];
+    case 'tag':
+      return entry.tags;
+    case 'format':
+      return [entry.format];
+    case 'mode':
+      return [entry.mode];
+  }
+}
+
+/** Two values that slug alike (`Code Review`, `code-review`) get distinct, stable URLs. */
+function assignSlugs(values: FacetValue[]): void {
+  const taken = new Set<string>();
+  for (const fv of values) {
+    let slug = slugify(fv.value);
+    if (taken.has(slug)) slug = `${slug}-${createHash('sha256').update(fv.value).digest('hex').slice(0, 8)}`;
+    taken.add(slug);
+    fv.slug = slug;
+  }
+}
+
+/** Byte-order comparison: locale-independent, so output is identical on every machine. */
+function compareText(a: string, b: string): number {
+  const la = a.toLowerCase();
+  const lb = b.toLowerCase();
+  return la < lb ? -1 : la > lb ? 1 : a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Reads one skill's manifest from the staged registry. */
+export function loadManifest(entry: CatalogEntry): SkillManifest {
+  return JSON.parse(readFileSync(path.join(registryDir(), entry.urls.manifest), 'utf8')) as SkillManifest;
+}
+
+/** sha256 of the published archive's bytes, so a reader can check the download itself. */
+export function archiveDigest(entry: CatalogEntry): string | undefined {
+  const file = path.join(registryDir(), entry.urls.archive);
+  if (!existsSync(file)) return undefined;
+  return `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+}
+
+/** docs/security.md of the Skilldex checkout (the scanner's rule reference), when present. */
+export function securityDoc(): string | undefined {
+  const dir = process.env.SKILLDEX_DOCS_DIR;
+  if (!dir) return undefined;
+  const file = path.join(dir, 'security.md');
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}

@@ -1,0 +1,91 @@
+import type { Catalog, CatalogEntry, FacetName, FacetValue } from './registry.ts';
+
+/**
+ * Every catalog URL is built here, so pages, links, the sitemap and `getStaticPaths` agree.
+ *
+ *   /                                  all skills, by name, page 1
+ *   /browse/<sort>/<n>/                all skills, any other sort or page
+ *   /<facet>/                          every value of a facet with counts
+ *   /<facet>/<slug>/                   skills with that value, by name, page 1
+ *   /<facet>/<slug>/<sort>/<n>/        any other sort or page
+ *   /skills/<name>/                    a skill
+ *
+ * Filtering and sorting are plain links between static pages, so they work without JavaScript.
+ */
+
+export type SortKey = 'name' | 'updated';
+export const SORTS: readonly SortKey[] = ['name', 'updated'];
+export const SORT_LABELS: Record<SortKey, string> = { name: 'Name', updated: 'Recently updated' };
+
+/** Cards per page: enough to scan, small enough that a 10k-skill registry stays light. */
+export const PAGE_SIZE = 24;
+
+export interface ListingScope {
+  facet: FacetName;
+  value: FacetValue;
+}
+
+export function listingPath(scope: ListingScope | undefined, sort: SortKey, page: number): string {
+  const base = scope ? `/${scope.facet}/${encodeURIComponent(scope.value.slug)}/` : '/';
+  if (sort === 'name' && page === 1) return base;
+  return scope ? `${base}${sort}/${page}/` : `/browse/${sort}/${page}/`;
+}
+
+export function facetPath(facet: FacetName, value?: FacetValue): string {
+  return value ? `/${facet}/${encodeURIComponent(value.slug)}/` : `/${facet}/`;
+}
+
+export function skillPath(name: string): string {
+  return `/skills/${encodeURIComponent(name)}/`;
+}
+
+export function pageCount(total: number): number {
+  return Math.max(1, Math.ceil(total / PAGE_SIZE));
+}
+
+/** Names in a listing, in order. */
+export function listingNames(catalog: Catalog, scope: ListingScope | undefined, sort: SortKey): string[] {
+  if (!scope) return catalog.sorted[sort];
+  if (sort === 'name') return scope.value.names;
+  const members = new Set(scope.value.names);
+  return catalog.sorted.updated.filter((n) => members.has(n));
+}
+
+export interface ListingPage {
+  scope?: ListingScope;
+  sort: SortKey;
+  page: number;
+  pages: number;
+  total: number;
+  entries: CatalogEntry[];
+}
+
+export function listingPage(catalog: Catalog, scope: ListingScope | undefined, sort: SortKey, page: number): ListingPage {
+  const names = listingNames(catalog, scope, sort);
+  const start = (page - 1) * PAGE_SIZE;
+  return {
+    scope,
+    sort,
+    page,
+    pages: pageCount(names.length),
+    total: names.length,
+    entries: names.slice(start, start + PAGE_SIZE).map((n) => catalog.byName.get(n)!),
+  };
+}
+
+/** `[sort, page]` pairs a listing of `total` skills needs, minus the bare base URL (name, page 1). */
+export function extraListingPages(total: number): Array<{ sort: SortKey; page: number }> {
+  const result: Array<{ sort: SortKey; page: number }> = [];
+  for (const sort of SORTS) {
+    for (let page = 1; page <= pageCount(total); page++) {
+      if (sort === 'name' && page === 1) continue;
+      result.push({ sort, page });
+    }
+  }
+  return result;
+}
+
+/** Absolute URL when the registry knows where it is deployed; site-relative otherwise. */
+export function absoluteUrl(siteUrl: string | undefined, pathname: string): string {
+  return siteUrl ? new URL(pathname.replace(/^\//, ''), siteUrl).href : pathname;
+}

@@ -1,0 +1,46 @@
+import type { APIRoute } from 'astro';
+import { loadCatalog, siteConfig } from '../lib/registry.ts';
+import { absoluteUrl, skillPath } from '../lib/routes.ts';
+
+/** Atom feed of the most recently updated skills. Its clock is the skills' lastModified. */
+const LIMIT = 50;
+
+const xml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
+    // XML 1.0 forbids most control characters even when escaped.
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');
+
+export const GET: APIRoute = () => {
+  const catalog = loadCatalog();
+  const config = siteConfig();
+  const id = (pathname: string) => (config.siteUrl ? absoluteUrl(config.siteUrl, pathname) : `urn:skilldex:${pathname}`);
+  const entries = catalog.sorted.updated.slice(0, LIMIT).map((name) => {
+    const e = catalog.byName.get(name)!;
+    const link = absoluteUrl(config.siteUrl, skillPath(e.name));
+    return [
+      '  <entry>',
+      `    <title>${xml(e.title)}</title>`,
+      `    <id>${xml(id(skillPath(e.name)))}#${xml(e.version)}</id>`,
+      `    <link rel="alternate" type="text/html" href="${xml(link)}"/>`,
+      `    <updated>${xml(e.lastModified)}</updated>`,
+      e.author ? `    <author><name>${xml(e.author)}</name></author>` : '',
+      ...(e.category ? [`    <category term="${xml(e.category)}"/>`] : []),
+      `    <summary>${xml(e.summary)}</summary>`,
+      '  </entry>',
+    ].filter(Boolean).join('\n');
+  });
+  const body = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    `  <title>${xml(config.title)}: recently updated skills</title>`,
+    `  <id>${xml(id('/feed.xml'))}</id>`,
+    `  <link rel="self" href="${xml(absoluteUrl(config.siteUrl, '/feed.xml'))}"/>`,
+    `  <link rel="alternate" type="text/html" href="${xml(absoluteUrl(config.siteUrl, '/'))}"/>`,
+    `  <updated>${xml(catalog.updatedAt)}</updated>`,
+    `  <author><name>${xml(config.title)}</name></author>`,
+    ...entries,
+    '</feed>',
+    '',
+  ].join('\n');
+  return new Response(body, { headers: { 'Content-Type': 'application/atom+xml; charset=utf-8' } });
+};

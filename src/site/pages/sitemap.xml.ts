@@ -1,0 +1,29 @@
+import type { APIRoute } from 'astro';
+import { FACETS, loadCatalog, siteConfig } from '../lib/registry.ts';
+import { absoluteUrl, facetPath, skillPath } from '../lib/routes.ts';
+
+/**
+ * `sitemap.xml`: home, facet pages and every skill. Sitemaps want absolute URLs, which needs
+ * `siteUrl` in skilldex.config.json; without it the paths are site-relative.
+ * Paginated listings are left out on purpose: they only repeat what skill pages say.
+ */
+export const GET: APIRoute = () => {
+  const catalog = loadCatalog();
+  const { siteUrl } = siteConfig();
+  const urls: Array<{ loc: string; lastmod?: string }> = [{ loc: '/', lastmod: catalog.updatedAt }];
+  for (const facet of FACETS) {
+    urls.push({ loc: facetPath(facet) });
+    for (const value of catalog.facets[facet]) urls.push({ loc: facetPath(facet, value) });
+  }
+  for (const name of catalog.sorted.name) urls.push({ loc: skillPath(name), lastmod: catalog.byName.get(name)!.lastModified });
+  urls.push({ loc: '/security/' });
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const body = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ...urls.map((u) => `  <url><loc>${esc(absoluteUrl(siteUrl, u.loc))}</loc>${u.lastmod ? `<lastmod>${esc(u.lastmod)}</lastmod>` : ''}</url>`),
+    '</urlset>',
+    '',
+  ].join('\n');
+  return new Response(body, { headers: { 'Content-Type': 'application/xml; charset=utf-8' } });
+};
