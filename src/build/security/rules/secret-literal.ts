@@ -33,8 +33,9 @@ export const checkSecretLiteral: TextCheck = (file, emit) => {
   });
   forEachMatch(PRIVATE_KEY, file.text, (m) => {
     const after = file.text.slice(m.index + m[0].length, m.index + m[0].length + 200);
-    // A header followed by `...` or a placeholder is documentation of the format, not a key.
-    if (/^\s*(?:\.\.\.|…|<|\[|\(|-----END)/.test(after)) return;
+    // A real PEM block continues on the next line with base64 or `Proc-Type:` headers; a header
+    // followed by `...`, a placeholder or more prose is documentation of the format, not a key.
+    if (!/^\r?\n(?:[A-Za-z0-9+/=-]{16,}|Proc-Type:|Comment:)/.test(after)) return;
     emit({ rule: secretLiteral, offset: m.index, evidence: `${m[0]} …(key body masked)`, ceiling: file.isTestData ? 'info' : undefined });
   });
 };

@@ -1,0 +1,149 @@
+import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { defineCommand } from 'citty';
+import { ConfigError, loadConfig } from '../../build/config.ts';
+import {
+  formatGithub, formatHuman, formatJson, formatSarif, reaches, scanSkill,
+  type ScanInputFile, type ScanVerdict, type SkillScanReport,
+} from '../../build/security/index.ts';
+import { CliError, EXIT } from '../_errors.ts';
+import { style } from '../_output.ts';
+
+const FORMATS = ['human', 'json', 'sarif', 'github'] as const;
+const FAIL_ON = ['fail', 'warn', 'review'] as const;
+/** Guards against a skill folder that is really a whole disk or a runaway tree. */
+const MAX_FILES_PER_SKILL = 10_000;
+const MAX_DEPTH = 32;
+
+interface SkillFolder {
+  dir: string;
+  name: string;
+  files: ScanInputFile[];
+  symlinks: { path: string; target?: string }[];
+}
+
+export default defineCommand({
+  meta: { name: 'scan', description: 'Statically scan skills for malware patterns, prompt injection and leaked secrets' },
+  args: {
+    paths: { type: 'positional', required: false, description: 'Skill folders, or folders of skills (default: ./skills)' },
+    format: { type: 'enum', options: [...FORMATS] as string[], default: 'human', description: 'Output: human, json, sarif (GitHub code scanning) or github (workflow annotations)' },
+    'fail-on': { type: 'enum', options: [...FAIL_ON] as string[], default: 'fail', description: 'Exit 1 when a skill\'s verdict is this bad or worse: fail, warn or review' },
+    'site-url': { type: 'string', description: 'Public site URL for SARIF rule help links (default: siteUrl from skilldex.config.json)' },
+  },
+  async run({ args }) {
+    const cwd = process.cwd();
+    const positional = (args._ as string[] | undefined)?.filter((p) => p !== '') ?? [];
+    const roots = positional.length > 0 ? positional : ['skills'];
+    let config;
+    try {
+      config = await loadConfig(cwd);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new CliError('E_CONFIG', error.message, { hint: 'fix skilldex.config.json; its schema is schemas/config.schema.json', exitCode: EXIT.usage });
+      throw error;
+    }
+
+    const dirs: string[] = [];
+    for (const root of roots) dirs.push(...(await findSkillFolders(resolve(cwd, root), root)));
+    const unique = [...new Set(dirs)].sort();
+    if (unique.length === 0) {
+      throw new CliError('E_NO_SKILLS', `no skill folders found in ${roots.join(', ')}`, {
+        hint: 'pass a folder that contains SKILL.md or skill.json, or a folder of such folders',
+        exitCode: EXIT.usage,
+      });
+    }
+
+    const skills = await Promise.all(unique.map(readSkillFolder));
+    const reports: SkillScanReport[] = skills.map((skill) => {
+      const knownNames = skills.filter((s) => s !== skill).map((s) => s.name);
+      const result = scanSkill({ name: skill.name, files: skill.files, symlinks: skill.symlinks, knownNames }, { rules: config.scan.rules });
+      return { name: skill.name, path: displayDir(cwd, skill.dir), result };
+    });
+
+    const format = args.format as (typeof FORMATS)[number];
+    if (format === 'json') process.stdout.write(formatJson(reports));
+    else if (format === 'sarif') process.stdout.write(formatSarif(reports, { siteUrl: (args['site-url'] as string | undefined) ?? config.siteUrl }));
+    else if (format === 'github') process.stdout.write(formatGithub(reports));
+    else {
+      const paint = (f: (t: string, s?: NodeJS.WriteStream) => string) => (t: string) => f(t, process.stdout);
+      process.stdout.write(formatHuman(reports, { red: paint(style.red), yellow: paint(style.yellow), green: paint(style.green), cyan: paint(style.cyan), dim: paint(style.dim), bold: paint(style.bold) }));
+    }
+    const threshold = args['fail-on'] as ScanVerdict;
+    return reports.some((r) => reaches(r.result.verdict, threshold)) ? EXIT.failure : EXIT.ok;
+  },
+});
+
+const displayDir = (cwd: string, dir: string): string => relative(cwd, dir).split(sep).join('/') || '.';
+
+const isSkillFolder = async (dir: string): Promise<boolean> => {
+  for (const marker of ['SKILL.md', 'skill.json']) {
+    const s = await lstat(join(dir, marker)).catch(() => undefined);
+    if (s?.isFile()) return true;
+  }
+  return false;
+};
+
+const skipFolder = (name: string): boolean => name.startsWith('.') || name === 'node_modules';
+
+/** A skill folder itself, or the skills one or two levels below a folder. */
+async function findSkillFolders(dir: string, asGiven: string): Promise<string[]> {
+  const s = await stat(dir).catch(() => undefined);
+  if (!s) throw new CliError('E_NOT_FOUND', `${asGiven} does not exist`, { hint: 'pass a skill folder or a folder of skills', exitCode: EXIT.usage });
+  if (!s.isDirectory()) throw new CliError('E_NOT_A_FOLDER', `${asGiven} is not a folder`, { hint: 'pass the folder that contains SKILL.md, not the file', exitCode: EXIT.usage });
+  if (await isSkillFolder(dir)) return [dir];
+  const found: string[] = [];
+  for (const child of await subfolders(dir)) {
+    if (await isSkillFolder(child)) found.push(child);
+    else for (const grandchild of await subfolders(child)) if (await isSkillFolder(grandchild)) found.push(grandchild);
+  }
+  return found;
+}
+
+async function subfolders(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  // Dirent types come from lstat, so a symlinked folder is not walked into.
+  return entries.filter((e) => e.isDirectory() && !skipFolder(e.name)).map((e) => join(dir, e.name));
+}
+
+/** Reads every file of a skill without following symlinks; links are listed for the scanner to report. */
+async function readSkillFolder(dir: string): Promise<SkillFolder> {
+  const files: ScanInputFile[] = [];
+  const symlinks: { path: string; target?: string }[] = [];
+  const walk = async (abs: string, rel: string, depth: number): Promise<void> => {
+    if (depth > MAX_DEPTH) return;
+    const entries = await readdir(abs, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const e of entries) {
+      if (files.length >= MAX_FILES_PER_SKILL) return;
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      const full = join(abs, e.name);
+      if (e.isSymbolicLink()) symlinks.push({ path, target: await readlink(full).catch(() => undefined) });
+      else if (e.isDirectory()) {
+        if (e.name !== '.git') await walk(full, path, depth + 1);
+      } else if (e.isFile()) files.push({ path, bytes: new Uint8Array(await readFile(full)) });
+    }
+  };
+  await walk(dir, '', 0);
+  return { dir, name: await declaredName(dir, files), files, symlinks };
+}
+
+/** The name from SKILL.md frontmatter or skill.json, else the folder name (typosquat checks need it). */
+async function declaredName(dir: string, files: ScanInputFile[]): Promise<string> {
+  const text = (p: string) => {
+    const f = files.find((x) => x.path === p);
+    return f ? new TextDecoder().decode(f.bytes.subarray(0, 64 * 1024)) : undefined;
+  };
+  const md = text('SKILL.md');
+  const fm = md !== undefined ? /^---\r?\n([\s\S]*?)\r?\n---\s*$/m.exec(md) : null;
+  const fromMd = fm ? /^name[ \t]*:[ \t]*["']?([^"'\r\n#]+?)["']?[ \t]*$/m.exec(fm[1]!) : null;
+  if (fromMd) return fromMd[1]!;
+  const json = text('skill.json');
+  if (json !== undefined) {
+    try {
+      const name = (JSON.parse(json) as { name?: unknown }).name;
+      if (typeof name === 'string' && name) return name;
+    } catch {
+      // An unparsable skill.json is the validator's to report; fall back to the folder name.
+    }
+  }
+  return basename(dir);
+}
