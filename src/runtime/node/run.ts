@@ -126,7 +126,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
   const once = async (): Promise<Attempt> => {
     switch (manifest.mode) {
       case 'instructions':
-        return { ok: true, output: manifest.instructions ?? skillMdBody(await host.fileText(manifest.name, 'SKILL.md')), extras: { format: 'markdown', message: `${manifest.name} is an instructions skill: there is nothing to execute; follow the instructions in the output` } };
+        return { ok: true, output: (manifest.instructions ?? skillMdBody(await host.fileText(manifest.name, 'SKILL.md'))).replace(/^(\r?\n)+/, ''), extras: { format: 'markdown', message: `${manifest.name} is an instructions skill: there is nothing to execute; follow the instructions in the output` } };
       case 'llm': {
         const prompt = manifest.prompt ?? (await host.fileText(manifest.name, 'prompt.md'));
         return runLlm(manifest, prompt, validInput, options.llm ?? providerFromEnv(), timeoutMs, retry);

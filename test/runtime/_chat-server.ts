@@ -1,0 +1,56 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ChatCall {
+  authorization: string | undefined;
+  body: { model: string; messages: { role: string; content: string }[] };
+}
+
+export interface ChatServer {
+  /** Base URL ending in /v1, as SKILLDEX_LLM_BASE_URL expects. */
+  baseUrl: string;
+  calls: ChatCall[];
+  /** Replies to hand out in order; when empty, `fallback` answers. */
+  replies: string[];
+  fallback: (call: ChatCall) => string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real OpenAI-compatible chat-completions server on 127.0.0.1. It answers
+ * `POST /v1/chat/completions` with the next scripted reply and records every request.
+ */
+export async function startChatServer(): Promise<ChatServer> {
+  const state: ChatServer = {
+    baseUrl: '',
+    calls: [],
+    replies: [],
+    fallback: () => '{}',
+    close: async () => {},
+  };
+  const server = createServer(async (req, res) => {
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+      return;
+    }
+    const call: ChatCall = { authorization: req.headers.authorization, body: JSON.parse(text) };
+    state.calls.push(call);
+    const content = state.replies.length > 0 ? (state.replies.shift() as string) : state.fallback(call);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        id: `chatcmpl-${state.calls.length}`,
+        object: 'chat.completion',
+        model: call.body.model,
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  state.baseUrl = `http://127.0.0.1:${port}/v1`;
+  state.close = () => new Promise((resolve) => server.close(() => resolve()));
+  return state;
+}
