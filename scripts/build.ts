@@ -53,6 +53,7 @@ export class SiteBuildError extends Error {
 
 /** The contract of src/build/index.ts, restated so this file type-checks on its own. */
 type BuildRegistry = (options: { root: string; outDir: string; lenient?: boolean }) => Promise<{
+  ok: boolean;
   manifests: unknown[];
   diagnostics: Diagnostic[];
   config: RegistryConfig;
@@ -172,9 +173,10 @@ async function stageRegistry(root: string, outDir: string, lenient: boolean, log
   for (const d of errors) {
     log(`${d.file}:${d.line}:${d.column} ${d.rule} ${d.message}${d.hint ? `\n  hint: ${d.hint}` : ''}`);
   }
-  if (errors.length > 0) {
+  if (!result.ok || (errors.length > 0 && !lenient)) {
     throw new SiteBuildError('E_REGISTRY', `The registry has ${errors.length} ${errors.length === 1 ? 'error' : 'errors'} (listed above); fix them, or build with --lenient to publish only the valid skills.`);
   }
+  if (errors.length > 0) log(`lenient: ${errors.length} errors above kept their skills out of the registry`);
   log(`registry: ${result.manifests.length} skills${warnings ? `, ${warnings} warnings` : ''}`);
   return settingsFrom(result.config);
 }

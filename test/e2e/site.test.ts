@@ -1,0 +1,376 @@
+/**
+ * The catalog site in a real browser: builds the registry's own example skills plus the site
+ * fixtures (an XSS probe and a Chinese skill) once, serves the result with scripts/preview.ts on
+ * 127.0.0.1 and drives Debian's Chromium through playwright-core.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SkillManifest } from '../../src/core/schemas/manifest.ts';
+import type { RegistryIndex } from '../../src/core/schemas/registry-index.ts';
+import { startPreview, type PreviewServer } from '../../scripts/preview.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const fixtures = path.join(repoRoot, 'test/fixtures/site/skills');
+const results = path.join(repoRoot, 'test-results');
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'];
+
+let work: string;
+let dist: string;
+let index: RegistryIndex;
+let preview: PreviewServer;
+let browser: Browser;
+let context: BrowserContext;
+let buildLog: string;
+/** Console errors and uncaught exceptions from every page any test opened (but the 404 probe). */
+const consoleProblems: string[] = [];
+const visited = new Set<string>();
+
+/** A registry repository in a temp dir: the examples and the fixtures, committed with fixed dates. */
+function makeRepo(root: string): void {
+  cpSync(path.join(repoRoot, 'skills'), path.join(root, 'skills'), { recursive: true });
+  writeFileSync(
+    path.join(root, 'skilldex.config.json'),
+    JSON.stringify({ title: 'Skilldex test registry', repository: { url: 'https://github.com/example/skills', branch: 'main' } }, null, 2),
+  );
+  const git = (args: string[], date: string) =>
+    execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], {
+      cwd: root,
+      env: { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+      stdio: 'pipe',
+    });
+  git(['init', '-q', '-b', 'main'], '2026-01-01T00:00:00Z');
+  git(['add', '.'], '2026-01-01T00:00:00Z');
+  git(['commit', '-q', '-m', 'examples'], '2026-01-01T00:00:00Z');
+  // The fixtures arrive later, so "recently updated" has a known order.
+  cpSync(path.join(fixtures, 'memory-recall'), path.join(root, 'skills/fixtures/memory-recall'), { recursive: true });
+  git(['add', '.'], '2026-03-01T00:00:00Z');
+  git(['commit', '-q', '-m', 'memory-recall'], '2026-03-01T00:00:00Z');
+  cpSync(path.join(fixtures, 'xss-probe'), path.join(root, 'skills/fixtures/xss-probe'), { recursive: true });
+  git(['add', '.'], '2026-04-01T00:00:00Z');
+  git(['commit', '-q', '-m', 'xss-probe'], '2026-04-01T00:00:00Z');
+}
+
+function build(root: string, out: string): string {
+  const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.ts'), '--root', root, '--out', out], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600' },
+  });
+  if (run.status !== 0) throw new Error(`site build failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
+  return `${run.stdout}${run.stderr}`;
+}
+
+function manifest(name: string): SkillManifest {
+  return JSON.parse(readFileSync(path.join(dist, 'skills', `${name}.json`), 'utf8')) as SkillManifest;
+}
+
+async function open(pathname: string, page?: Page): Promise<Page> {
+  const p = page ?? (await newPage());
+  const response = await p.goto(new URL(pathname, preview.url).href);
+  expect(response?.status(), pathname).toBe(200);
+  visited.add(pathname);
+  return p;
+}
+
+async function newPage(ctx = context): Promise<Page> {
+  const page = await ctx.newPage();
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') consoleProblems.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => consoleProblems.push(`${page.url()}: uncaught ${error.message}`));
+  return page;
+}
+
+async function xssCount(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __xss?: number }).__xss ?? 0);
+}
+
+/** Every skill name listed across the pages of a listing, following "Next" links. */
+async function collectListing(page: Page, start: string): Promise<string[]> {
+  const names: string[] = [];
+  let next: string | null = start;
+  while (next) {
+    await open(next, page);
+    names.push(...(await page.locator('.cards .card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-skill')!))));
+    const link = page.locator('.pagination a[rel="next"]');
+    next = (await link.count()) > 0 ? await link.getAttribute('href') : null;
+  }
+  return names;
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), 'skilldex-site-'));
+  const root = path.join(work, 'repo');
+  mkdirSync(root);
+  makeRepo(root);
+  dist = path.join(work, 'dist');
+  buildLog = build(root, dist);
+  index = JSON.parse(readFileSync(path.join(dist, 'index.json'), 'utf8')) as RegistryIndex;
+  preview = await startPreview({ dir: dist, port: 0 });
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: preview.url.replace(/\/$/, '') });
+  mkdirSync(results, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await preview?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('catalog site', () => {
+  it('builds every example skill and the fixtures', () => {
+    const examples = readdirSync(path.join(repoRoot, 'skills'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => /(^|\/)(SKILL\.md|skill\.json)$/.test(f)).length;
+    expect(index.skills.length, buildLog).toBe(examples + 2);
+    expect(buildLog).toMatch(/built \d+ skills/);
+  });
+
+  it('lists every skill across the catalog pages', async () => {
+    const page = await newPage();
+    const byName = await collectListing(page, '/');
+    expect([...byName].sort()).toEqual(index.skills.map((s) => s.name).sort());
+    expect(new Set(byName).size).toBe(byName.length);
+    const byUpdated = await collectListing(page, '/browse/updated/1/');
+    expect(byUpdated.slice(0, 2)).toEqual(['xss-probe', 'memory-recall']);
+    expect([...byUpdated].sort()).toEqual([...byName].sort());
+    await page.close();
+  });
+
+  it('narrows the list with each facet filter, without JavaScript', async () => {
+    const noJs = await browser.newContext({ javaScriptEnabled: false });
+    const page = await newPage(noJs);
+    await open('/', page);
+    expect(await page.locator('#search').isHidden()).toBe(true);
+    const total = Number(await page.locator('.listing-title .count').getAttribute('data-total'));
+    expect(total).toBe(index.skills.length);
+    const facetOf: Record<string, (s: RegistryIndex['skills'][number]) => string[]> = {
+      category: (s) => (s.category ? [s.category] : []),
+      tag: (s) => s.tags,
+      format: (s) => [s.format],
+      mode: (s) => [s.mode],
+    };
+    for (const facet of ['category', 'tag', 'format', 'mode']) {
+      await open('/', page);
+      const link = page.locator(`.facets a[data-facet="${facet}"]`).first();
+      const value = (await link.locator('.facet-value').textContent())!;
+      await link.click();
+      await page.waitForLoadState();
+      visited.add(new URL(page.url()).pathname);
+      const names = await page.locator('.cards .card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-skill')!));
+      const expected = index.skills.filter((s) => facetOf[facet]!(s).includes(value)).map((s) => s.name);
+      expect(names.length, `${facet}=${value}`).toBeGreaterThan(0);
+      expect(names.length, `${facet}=${value}`).toBeLessThan(total);
+      expect([...names].sort(), `${facet}=${value}`).toEqual([...expected].sort().slice(0, 24));
+      expect(await page.locator(`.facets a[aria-current="page"]`).count()).toBe(1);
+    }
+    await noJs.close();
+  });
+
+  it('searches in English and in Chinese from the English home page, with filters', async () => {
+    const page = await open('/');
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    const search = async (query: string) => {
+      await page.fill('#search-input', query);
+      await page.waitForFunction((q) => document.querySelector('#search-status')?.textContent !== '' && (document.querySelector('#search-input') as HTMLInputElement).value === q, query);
+      await page.waitForTimeout(400);
+      return page.locator('#search-results a').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+    };
+    expect(await search('code review')).toContain('/skills/code_review/');
+    expect((await search('长期记忆'))[0]).toBe('/skills/memory-recall/');
+    // The examples' own Chinese and Japanese skills, found by words from their descriptions.
+    expect(await search('错别字')).toContain('/skills/chinese-proofreading/');
+    expect(await search('敬語')).toContain('/skills/japanese-business-email/');
+
+    // A filter narrows the results: mode=llm keeps only llm skills.
+    const all = await search('text');
+    await page.selectOption('#search-filter-mode', 'llm');
+    await page.waitForTimeout(600);
+    const llmOnly = await page.locator('#search-results a').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+    const llmNames = new Set(index.skills.filter((s) => s.mode === 'llm').map((s) => `/skills/${s.name}/`));
+    expect(llmOnly.length).toBeGreaterThan(0);
+    expect(llmOnly.length).toBeLessThan(all.length);
+    for (const hit of llmOnly) expect(llmNames.has(hit), hit).toBe(true);
+    expect(await xssCount(page)).toBe(0);
+    await page.screenshot({ path: path.join(results, 'site-search.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('shows a skill page with signature, schema table, files, digests and working copy buttons', async () => {
+    const m = manifest('code_review');
+    const page = await open('/skills/code_review/');
+    await expect.poll(() => page.locator('h1').textContent()).toBe(m.title);
+    const signature = (await page.locator('.signature').textContent())!;
+    expect(signature).toMatch(/^code_review\(.*\) → \{ .* \}$/);
+    for (const param of Object.keys((m.inputSchema as { properties: object }).properties)) expect(signature).toContain(`${param}`);
+    const inputRows = page.locator('#schema-input ~ .table-scroll tbody tr');
+    expect(await inputRows.count()).toBeGreaterThanOrEqual(Object.keys((m.inputSchema as { properties: object }).properties).length);
+    expect(await page.locator('.schema-table th[scope="row"]', { hasText: 'code' }).first().isVisible()).toBe(true);
+    // Raw JSON sits behind a <details> toggle.
+    const raw = page.locator('.raw-json').first();
+    expect(await raw.locator('pre').isVisible()).toBe(false);
+    await raw.locator('summary').click();
+    expect(await raw.locator('pre').isVisible()).toBe(true);
+
+    for (const file of m.files) {
+      const row = page.locator(`.file-tree tr[data-path="${file.path}"]`);
+      expect(await row.locator('.digest').textContent()).toBe(file.digest);
+      const href = (await row.locator('a.tree-name').getAttribute('href'))!;
+      const body = await (await fetch(new URL(href, preview.url))).arrayBuffer();
+      expect(`sha256:${createHash('sha256').update(Buffer.from(body)).digest('hex')}`).toBe(file.digest);
+    }
+    const archiveHref = (await page.locator('.archive a').getAttribute('href'))!;
+    const archive = Buffer.from(await (await fetch(new URL(archiveHref, preview.url))).arrayBuffer());
+    expect(await page.locator('.archive code').textContent()).toBe(`sha256:${createHash('sha256').update(archive).digest('hex')}`);
+
+    // Copy buttons put the exact command on the clipboard, with this site's URL filled in.
+    const origin = preview.url.replace(/\/$/, '');
+    const button = page.locator('button[data-copy-target="cmd-skills-add"]');
+    await button.click();
+    await expect.poll(() => button.textContent()).toBe('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`npx skills add ${origin} --skill code_review`);
+    await page.locator('button[data-copy-target="cmd-run"]').click();
+    const run = await page.evaluate(() => navigator.clipboard.readText());
+    expect(run).toMatch(new RegExp(`^npx skilldex run code_review --registry ${origin} --input '\\{.*\\}'$`));
+    const input = JSON.parse(run.slice(run.indexOf("'") + 1, -1)) as Record<string, unknown>;
+    for (const required of ((m.inputSchema as { required?: string[] }).required ?? [])) expect(input).toHaveProperty(required);
+
+    // Source and edit links come from the registry config's repository.
+    expect(await page.locator('.meta-links a', { hasText: 'Edit this skill' }).getAttribute('href')).toBe(
+      `https://github.com/example/skills/edit/main/${m.sourcePath}/${m.sourceFile}`,
+    );
+    await page.screenshot({ path: path.join(results, 'site-skill.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('links composite pipelines, callers and callees', async () => {
+    const composite = index.skills.find((s) => s.mode === 'composite');
+    expect(composite, 'an example composite skill').toBeDefined();
+    const m = manifest(composite!.name);
+    const page = await open(`/skills/${m.name}/`);
+    for (const callee of m.calls) {
+      await expect.poll(() => page.locator(`#composition ~ * a[href="/skills/${callee}/"]`).count()).toBeGreaterThan(0);
+    }
+    const callee = m.calls[0]!;
+    await page.locator(`.skill-links a[href="/skills/${callee}/"]`).first().click();
+    await page.waitForURL(`**/skills/${callee}/`);
+    expect(await page.locator(`.skill-links a[href="/skills/${m.name}/"]`).count()).toBe(1);
+    await page.close();
+  });
+
+  it('renders hostile skill text inertly', async () => {
+    const page = await newPage();
+    for (const pathname of ['/', '/skills/xss-probe/', '/tag/', '/category/', '/browse/updated/1/']) {
+      await open(pathname, page);
+      expect(await xssCount(page), pathname).toBe(0);
+    }
+    await open('/skills/xss-probe/', page);
+    // The payloads are visible as text…
+    expect(await page.locator('.lead').textContent()).toContain('<script>');
+    expect(await page.locator('.prose').innerHTML()).not.toMatch(/<script|onerror=|onload=|<iframe|javascript:/i);
+    // …and every tag link leads to a page that is just as inert.
+    for (const href of await page.locator('.chips a').evaluateAll((links) => links.map((a) => a.getAttribute('href')!))) {
+      await open(href, page);
+      expect(await xssCount(page), href).toBe(0);
+    }
+    // Search results render excerpts as text.
+    await open('/', page);
+    await page.fill('#search-input', 'hostile');
+    await page.waitForSelector('#search-results a');
+    expect(await xssCount(page)).toBe(0);
+    // Raw files are served sandboxed: an SVG with script, opened directly, runs nothing. (A page
+    // of its own: Chromium reports the blocked script as a console error, which is the point.)
+    const m = manifest('xss-probe');
+    const svg = m.files.find((f) => f.path.endsWith('.svg'))!;
+    const raw = await context.newPage();
+    const response = await raw.goto(new URL(`/${m.urls.files}${svg.path.split('/').map(encodeURIComponent).join('/')}`, preview.url).href);
+    expect(response?.headers()['content-security-policy']).toContain('sandbox');
+    expect(await xssCount(raw)).toBe(0);
+    await raw.close();
+    await page.close();
+  });
+
+  it('serves the feeds, llms.txt, sitemap, security page and a useful 404', async () => {
+    const text = async (p: string) => {
+      const r = await fetch(new URL(p, preview.url));
+      expect(r.status, p).toBe(200);
+      return r.text();
+    };
+    const llms = await text('/llms.txt');
+    for (const s of index.skills) expect(llms).toContain(`(/${s.urls.manifest})`);
+    const feed = await text('/feed.xml');
+    expect(feed).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
+    expect(feed.indexOf('xss-probe')).toBeLessThan(feed.indexOf('memory-recall'));
+    expect(await text('/sitemap.xml')).toContain('<loc>/skills/code_review/</loc>');
+    expect(await text('/.well-known/agent-skills/index.json')).toContain('"skills"');
+
+    const page = await open('/security/');
+    expect(await page.locator('h1').count()).toBeGreaterThan(0);
+    const missing = await context.newPage();
+    const response = await missing.goto(new URL('/skills/no-such-skill/', preview.url).href);
+    expect(response?.status()).toBe(404);
+    expect(await missing.locator('h1').textContent()).toBe('Page not found');
+    expect(await missing.locator('main a[href="/tag/"]').count()).toBe(1);
+    await missing.close();
+    await page.close();
+  });
+
+  it('has OpenGraph and Twitter meta, a strict CSP and no inline scripts on every page', async () => {
+    const page = await open('/skills/memory-recall/');
+    expect(await page.locator('html').getAttribute('lang')).toBe('zh');
+    expect(await page.locator('meta[property="og:title"]').getAttribute('content')).toBeTruthy();
+    expect(await page.locator('meta[name="twitter:card"]').getAttribute('content')).toBe('summary');
+    const csp = (await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content'))!;
+    expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    expect(csp).not.toContain('unsafe-inline');
+    const htmlFiles = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html') && !/^skills\/[^/]+\/[0-9a-f]{16}\//.test(f));
+    // Parsed by the browser's own HTML parser: a `<script>` inside an attribute value is text.
+    const pages = htmlFiles.map((file) => ({ file, html: readFileSync(path.join(dist, file), 'utf8') }));
+    const offenders = await page.evaluate((docs) => docs.flatMap(({ file, html }) => {
+      const doc = new DOMParser().parseFromString(html, 'text/html');
+      const problems: string[] = [];
+      if (doc.querySelector('script:not([src])')) problems.push(`${file}: inline script`);
+      if (doc.querySelector('[style]')) problems.push(`${file}: inline style`);
+      if ([...doc.querySelectorAll('*')].some((el) => [...el.attributes].some((a) => a.name.startsWith('on')))) problems.push(`${file}: event handler attribute`);
+      if (!doc.querySelector('meta[http-equiv="Content-Security-Policy"]')) problems.push(`${file}: no CSP`);
+      return problems;
+    }), pages);
+    expect(offenders).toEqual([]);
+    await page.close();
+  });
+
+  it('saves screenshots of the catalog in light and dark mode', async () => {
+    const page = await open('/');
+    await page.screenshot({ path: path.join(results, 'site-catalog.png'), fullPage: false });
+    mkdirSync(path.join(repoRoot, 'docs'), { recursive: true });
+    await page.screenshot({ path: path.join(repoRoot, 'docs/screenshot-catalog.png'), fullPage: false });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: path.join(results, 'site-catalog-dark.png'), fullPage: false });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: path.join(results, 'site-catalog-mobile.png'), fullPage: false });
+    expect(statSync(path.join(results, 'site-catalog.png')).size).toBeGreaterThan(10_000);
+    await page.close();
+  });
+
+  it('is navigable by keyboard with a visible focus ring', async () => {
+    const page = await open('/');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    expect(outline).toBe('solid');
+    await page.close();
+  });
+
+  it('logged no console errors on any page it visited', () => {
+    expect(visited.size).toBeGreaterThan(10);
+    expect(consoleProblems).toEqual([]);
+  });
+});

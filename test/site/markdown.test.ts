@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../src/site/lib/markdown.ts';
+
+const files = 'skills/demo/0123456789abcdef/';
+
+describe('renderMarkdown', () => {
+  it('drops raw HTML, event handlers and script URLs', () => {
+    const html = renderMarkdown([
+      '<script>alert(1)</script>',
+      '<img src="x" onerror="alert(1)">',
+      '<svg onload="alert(1)"><script>alert(1)</script></svg>',
+      '[click](javascript:alert(1)) [data](data:text/html,<b>x</b>)',
+      '<a href="javascript:alert(1)">raw</a>',
+    ].join('\n\n'));
+    expect(html).not.toMatch(/<script|onerror|onload|<svg|<iframe|javascript:|data:text/i);
+    expect(html).toContain('click');
+  });
+
+  it('rewrites relative links and images to the published raw files', () => {
+    const html = renderMarkdown('[run](./scripts/run.sh) [ref](references/a%20b.md#part) ![logo](assets/logo.png) [up](../../etc/passwd) [anchor](#usage) [site](/security/)', { filesBase: files });
+    expect(html).toContain(`href="/${files}scripts/run.sh"`);
+    expect(html).toContain(`href="/${files}references/a%20b.md#part"`);
+    expect(html).toContain(`src="/${files}assets/logo.png"`);
+    expect(html).toContain('href="#usage"');
+    expect(html).toContain('href="/security/"');
+    expect(html).not.toContain('passwd"');
+  });
+
+  it('turns remote images into links so readers are not tracked', () => {
+    const html = renderMarkdown('![pixel](https://tracker.example/p.gif)', { filesBase: files });
+    expect(html).not.toContain('<img');
+    expect(html).toContain('href="https://tracker.example/p.gif"');
+    expect(html).toContain('[pixel]');
+  });
+
+  it('highlights fenced code after sanitising, with classes only', () => {
+    const html = renderMarkdown('```js\nconst a = "<b>";\n```');
+    expect(html).toContain('hljs-keyword');
+    expect(html).not.toContain('<b>');
+    expect(html).not.toContain('style=');
+  });
+
+  it('renders GFM tables and task lists', () => {
+    const html = renderMarkdown('| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done');
+    expect(html).toContain('<table>');
+    expect(html).toContain('type="checkbox"');
+  });
+
+  it('gives rule headings the anchors findings link to (trusted docs only)', () => {
+    expect(renderMarkdown('### `exec/download-pipe-shell`', { headingIds: true })).toContain('id="exec-download-pipe-shell"');
+    expect(renderMarkdown('## Hidden Unicode', { headingIds: true })).toContain('id="hidden-unicode"');
+    expect(renderMarkdown('## Hidden Unicode')).not.toContain('id=');
+  });
+});
