@@ -13,6 +13,8 @@ export interface ChatServer {
   /** Replies to hand out in order; when empty, `fallback` answers. */
   replies: string[];
   fallback: (call: ChatCall) => string;
+  /** Wait this long before answering (to test timeouts). */
+  delayMs: number;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export async function startChatServer(): Promise<ChatServer> {
     calls: [],
     replies: [],
     fallback: () => '{}',
+    delayMs: 0,
     close: async () => {},
   };
   const server = createServer(async (req, res) => {
@@ -37,6 +40,7 @@ export async function startChatServer(): Promise<ChatServer> {
     }
     const call: ChatCall = { authorization: req.headers.authorization, body: JSON.parse(text) };
     state.calls.push(call);
+    if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
     const content = state.replies.length > 0 ? (state.replies.shift() as string) : state.fallback(call);
     res.writeHead(200, { 'content-type': 'application/json' }).end(
       JSON.stringify({

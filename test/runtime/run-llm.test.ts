@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chatCompletionsProvider, type NodeRegistry, openRegistry, parseModelJson } from '../../src/runtime/node/index.ts';
+import { type ChatServer, startChatServer } from './_chat-server.ts';
+import { buildExamples, tempDir } from './_registries.ts';
+import { serveDirectory, type StaticServer } from './_static-server.ts';
+
+let server: StaticServer;
+let chat: ChatServer;
+let registry: NodeRegistry;
+let llm: ReturnType<typeof chatCompletionsProvider>;
+
+const summary = { summary: '- static registry', keyPoints: ['static'], language: 'en' };
+
+beforeAll(async () => {
+  server = await serveDirectory(await buildExamples());
+  chat = await startChatServer();
+  registry = await openRegistry(server.url, { cacheDir: await tempDir('cache') });
+  llm = chatCompletionsProvider({ baseUrl: chat.baseUrl, model: 'local-model' });
+});
+beforeEach(() => {
+  chat.replies.length = 0;
+  chat.calls.length = 0;
+  chat.delayMs = 0;
+  chat.fallback = () => JSON.stringify(summary);
+});
+afterAll(async () => {
+  await server.close();
+  await chat.close();
+});
+
+describe('llm mode against a local chat-completions server', () => {
+  it('sends prompt.md (plus the output schema) as system and the JSON input as user', async () => {
+    const outcome = await registry.run('summarize', { text: '长文本' }, { llm });
+    expect(outcome).toMatchObject({ status: 'success', output: summary, format: 'json', tokenUsage: 15 });
+    const [call] = chat.calls;
+    const manifest = await registry.manifest('summarize');
+    expect(call?.body.model).toBe('local-model');
+    expect(call?.body.messages[0]?.content.startsWith(manifest.prompt?.trimEnd() ?? '∅')).toBe(true);
+    expect(call?.body.messages[0]?.content).toContain(JSON.stringify(manifest.outputSchema));
+    // Defaults from the input schema are applied before the call.
+    expect(JSON.parse(call?.body.messages[1]?.content ?? '')).toMatchObject({ text: '长文本', style: 'bullets' });
+  });
+
+  it('retries after a reply that is not JSON, telling the model what was wrong', async () => {
+    chat.replies.push('Sure! Here is your summary: it is a registry.', JSON.stringify(summary));
+    const outcome = await registry.run('summarize', { text: 'x' }, { llm });
+    expect(outcome.status).toBe('success');
+    expect(outcome.output).toEqual(summary);
+    expect(chat.calls).toHaveLength(2);
+    const second = chat.calls[1]?.body.messages ?? [];
+    expect(second.at(-2)).toEqual({ role: 'assistant', content: 'Sure! Here is your summary: it is a registry.' });
+    expect(second.at(-1)?.content).toMatch(/not valid JSON/);
+    expect(outcome.warnings?.[0]).toMatch(/^try 1: the reply is not valid JSON/);
+    expect(outcome.tokenUsage).toBe(30);
+  });
+
+  it('accepts a ```json fence and retries a reply that breaks the output schema', async () => {
+    chat.replies.push('```json\n{"summary": 1}\n```', '```json\n' + JSON.stringify(summary) + '\n```');
+    const outcome = await registry.run('summarize', { text: 'x' }, { llm });
+    expect(outcome.output).toEqual(summary);
+    expect(chat.calls[1]?.body.messages.at(-1)?.content).toContain('output schema');
+  });
+
+  it('gives up with INVALID_OUTPUT after the allowed tries', async () => {
+    chat.fallback = () => 'never JSON';
+    const outcome = await registry.run('code_review', { code: 'x' }, { llm });
+    expect(outcome.error?.code).toBe('INVALID_OUTPUT');
+    expect(chat.calls).toHaveLength(2);
+    expect(outcome.warnings).toHaveLength(2);
+  });
+
+  it('reports a missing model configuration, an unreachable server and a slow one', async () => {
+    const saved = process.env.SKILLDEX_LLM_BASE_URL;
+    delete process.env.SKILLDEX_LLM_BASE_URL;
+    try {
+      const none = await registry.run('summarize', { text: 'x' });
+      expect(none.error?.code).toBe('EXTERNAL_SERVICE_ERROR');
+      expect((none.error?.details as { hint: string }).hint).toContain('SKILLDEX_LLM_BASE_URL');
+    } finally {
+      if (saved !== undefined) process.env.SKILLDEX_LLM_BASE_URL = saved;
+    }
+    const down = await registry.run('summarize', { text: 'x' }, { llm: chatCompletionsProvider({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm' }) });
+    expect(down.error?.code).toBe('EXTERNAL_SERVICE_ERROR');
+    chat.delayMs = 2_000;
+    const slow = await registry.run('summarize', { text: 'x' }, { llm, timeoutMs: 300 });
+    expect(slow.error?.code).toBe('TIMEOUT');
+  });
+
+  it('validates input before calling the model', async () => {
+    const outcome = await registry.run('summarize', { text: 5 }, { llm });
+    expect(outcome.error?.code).toBe('INVALID_PARAM');
+    expect(chat.calls).toHaveLength(0);
+  });
+});
+
+describe('parseModelJson', () => {
+  it('reads bare JSON and fenced JSON, and rejects prose', () => {
+    expect(parseModelJson(' {"a":1} ')).toEqual({ a: 1 });
+    expect(parseModelJson('```json\n{"a":1}\n```')).toEqual({ a: 1 });
+    expect(parseModelJson('```\n[1]\n```')).toEqual([1]);
+    expect(() => parseModelJson('Here: {"a":1}')).toThrow();
+  });
+});
