@@ -10,7 +10,7 @@ import type { RegistryIndex } from '../core/schemas/registry-index.ts';
 import { loadConfig } from './config.ts';
 import { writeRegistry, type WriteResult } from './emit/write-registry.ts';
 import { gitCommitTimes, lastCommitTime } from './git-times.ts';
-import { validateRegistry, type RejectedSkill } from './validate.ts';
+import { skillDirOf, validateRegistry, type RejectedSkill } from './validate.ts';
 
 export { validateRegistry, type ValidationResult, type RejectedSkill } from './validate.ts';
 export { loadConfig, ConfigError, CONFIG_FILE } from './config.ts';
@@ -66,13 +66,19 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   const callers = new Map<string, string[]>();
   for (const s of accepted) for (const callee of s.draft.calls) callers.set(callee, [...(callers.get(callee) ?? []), s.draft.name]);
 
+  const dirs = new Set(accepted.map((s) => s.source.dir));
+  const diagnosticsByDir = new Map<string, Diagnostic[]>();
+  for (const d of diagnostics) {
+    const dir = skillDirOf(d.file, dirs);
+    if (dir) diagnosticsByDir.set(dir, [...(diagnosticsByDir.get(dir) ?? []), d]);
+  }
   const published = accepted.map((s) => {
     const seconds = lastCommitTime(times, s.source.dir, s.source.files.map((f) => f.path)) ?? fallbackEpoch;
     const manifest: SkillManifest = {
       ...s.draft,
       calledBy: (callers.get(s.draft.name) ?? []).sort(),
       lastModified: new Date(seconds * 1000).toISOString(),
-      diagnostics: diagnostics.filter((d) => d.file.startsWith(`${s.source.dir}/`)),
+      diagnostics: diagnosticsByDir.get(s.source.dir) ?? [],
       scan: s.scan,
     };
     return { manifest, files: s.source.files };

@@ -89,12 +89,20 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
   }
 
   const diagnostics = sortDiagnostics(sink.diagnostics);
-  const errorsIn = (dir: string) => diagnostics.filter((d) => d.severity === 'error' && d.file.startsWith(`${dir}/`));
+  // Group errors by skill folder once; a 10,000-skill registry must not scan the list per skill.
+  const dirs = new Set(sources.map((s) => s.dir));
+  const errorsByDir = new Map<string, Diagnostic[]>();
+  for (const d of diagnostics) {
+    if (d.severity !== 'error') continue;
+    const dir = skillDirOf(d.file, dirs);
+    if (dir) errorsByDir.set(dir, [...(errorsByDir.get(dir) ?? []), d]);
+  }
+  const memberBySource = new Map(members.map((m) => [m.source, m]));
   const accepted: ValidatedSkill[] = [];
   const rejected: RejectedSkill[] = [];
   for (const source of sources) {
-    const member = members.find((m) => m.source === source);
-    const errors = errorsIn(source.dir);
+    const member = memberBySource.get(source);
+    const errors = errorsByDir.get(source.dir) ?? [];
     if (member && errors.length === 0 && !registryRejects.has(member)) accepted.push(member);
     else rejected.push({ dir: source.dir, ...(member ? { name: member.draft.name } : {}), errors });
   }
@@ -108,4 +116,14 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
   accepted.sort((a, b) => (a.draft.name < b.draft.name ? -1 : a.draft.name > b.draft.name ? 1 : 0));
   rejected.sort((a, b) => (a.dir < b.dir ? -1 : 1));
   return { config, accepted, rejected, diagnostics };
+}
+
+/** The skill folder a diagnostic's file belongs to: `skills/<name>` or `skills/<category>/<name>`. */
+export function skillDirOf(file: string, dirs: ReadonlySet<string>): string | undefined {
+  const parts = file.split('/');
+  for (const n of [2, 3]) {
+    const dir = parts.slice(0, n).join('/');
+    if (parts.length > n && dirs.has(dir)) return dir;
+  }
+  return undefined;
 }
