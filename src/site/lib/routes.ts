@@ -17,8 +17,11 @@ export type SortKey = 'name' | 'updated';
 export const SORTS: readonly SortKey[] = ['name', 'updated'];
 export const SORT_LABELS: Record<SortKey, string> = { name: 'Name', updated: 'Recently updated' };
 
-/** Cards per page: enough to scan, small enough that a 10k-skill registry stays light. */
-export const PAGE_SIZE = 24;
+/**
+ * Cards per page: enough to scan, small enough that a 10k-skill registry stays light.
+ * SKILLDEX_PAGE_SIZE overrides it (the browser tests use a small page to exercise pagination).
+ */
+export const PAGE_SIZE = Number(process.env.SKILLDEX_PAGE_SIZE) || 24;
 
 export interface ListingScope {
   facet: FacetName;
