@@ -1,4 +1,5 @@
 import { parseRegistryIndex, Registry } from './registry.ts';
+import type { ShapeCheck } from './shape-check.ts';
 import { httpTransport, type RegistryTransport } from './transport.ts';
 
 export interface OpenRegistryOptions {
@@ -6,6 +7,8 @@ export interface OpenRegistryOptions {
   fetch?: typeof fetch;
   /** Read through this transport instead of plain HTTP. */
   transport?: RegistryTransport;
+  /** How index.json and manifests are checked; structural by default (see shape-check.ts). */
+  shapes?: ShapeCheck;
 }
 
 /**
@@ -19,6 +22,6 @@ export interface OpenRegistryOptions {
  */
 export async function openRegistry(url: string, options: OpenRegistryOptions = {}): Promise<Registry> {
   const transport = options.transport ?? httpTransport(url, options.fetch);
-  const index = parseRegistryIndex(await transport.read('index.json'), transport.root);
-  return new Registry(index, transport);
+  const index = parseRegistryIndex(await transport.read('index.json'), transport.root, options.shapes);
+  return new Registry(index, transport, options.shapes);
 }

@@ -1,9 +1,10 @@
 import { renderSkillLoad, toPrompt, type PromptStyle } from '../core/prompt.ts';
-import { type SkillManifest, SkillManifest as SkillManifestSchema } from '../core/schemas/manifest.ts';
-import { INDEX_FORMAT_VERSION, type IndexEntry, RegistryIndex } from '../core/schemas/registry-index.ts';
+import type { SkillManifest } from '../core/schemas/manifest.ts';
+import type { IndexEntry, RegistryIndex } from '../core/schemas/registry-index.ts';
 import { createSearchIndex, type SearchIndex, searchIndex } from '../core/search.ts';
 import { functionSignature } from '../core/signature.ts';
 import { checkAssetPath, isAssetPath } from './asset-path.ts';
+import { type ShapeCheck, structuralShapeCheck } from './shape-check.ts';
 import { SkilldexError } from './skilldex-error.ts';
 import { checkRegistryPath, type RegistryTransport, type TransportReadOptions } from './transport.ts';
 import { verifyFile, verifySkillFiles } from './verify.ts';
@@ -69,7 +70,14 @@ function functionBody(manifest: SkillManifest, prompt: string | undefined): stri
  * Parses and checks an `index.json`: the major version first (a new major is an incompatible
  * shape, so it is refused before anything else is read), then the schema.
  */
-export function parseRegistryIndex(bytes: Uint8Array, where: string): RegistryIndex {
+/**
+ * The index.json major version this client reads. It mirrors INDEX_FORMAT_VERSION in
+ * core/schemas/registry-index.ts (a test keeps them equal); importing that module would pull zod
+ * into the browser bundle.
+ */
+export const SUPPORTED_INDEX_MAJOR = '1';
+
+export function parseRegistryIndex(bytes: Uint8Array, where: string, shapes: ShapeCheck = structuralShapeCheck): RegistryIndex {
   let raw: unknown;
   try {
     raw = JSON.parse(decoder.decode(bytes));
@@ -78,17 +86,16 @@ export function parseRegistryIndex(bytes: Uint8Array, where: string): RegistryIn
   }
   const version = (raw as { version?: unknown } | null)?.version;
   const major = typeof version === 'string' ? version.split('.')[0] : undefined;
-  if (major !== INDEX_FORMAT_VERSION.split('.')[0]) {
-    throw new SkilldexError('INDEX_VERSION_UNSUPPORTED', `${where}: index.json has format version ${JSON.stringify(version)}; this client reads ${INDEX_FORMAT_VERSION.split('.')[0]}.x`, {
+  if (major !== SUPPORTED_INDEX_MAJOR) {
+    throw new SkilldexError('INDEX_VERSION_UNSUPPORTED', `${where}: index.json has format version ${JSON.stringify(version)}; this client reads ${SUPPORTED_INDEX_MAJOR}.x`, {
       hint: 'upgrade skilldex, or point --registry at a registry built for this version',
     });
   }
-  const parsed = RegistryIndex.safeParse(raw);
-  if (!parsed.success) {
-    const first = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    throw new SkilldexError('INDEX_INVALID', `${where}: index.json does not match the RegistryIndex schema (${first.join('; ')})`, { details: parsed.error.issues });
+  const parsed = shapes.index(raw);
+  if (!parsed.ok) {
+    throw new SkilldexError('INDEX_INVALID', `${where}: index.json does not match the RegistryIndex schema (${parsed.issues.slice(0, 3).join('; ')})`, { details: parsed.issues });
   }
-  return parsed.data;
+  return parsed.value;
 }
 
 /**
@@ -102,10 +109,12 @@ export class Registry {
   #byName: Map<string, IndexEntry>;
   #search: SearchIndex<IndexEntry> | undefined;
   #manifests = new Map<string, Promise<SkillManifest>>();
+  #shapes: ShapeCheck;
 
-  constructor(index: RegistryIndex, transport: RegistryTransport) {
+  constructor(index: RegistryIndex, transport: RegistryTransport, shapes: ShapeCheck = structuralShapeCheck) {
     this.index = index;
     this.transport = transport;
+    this.#shapes = shapes;
     this.#byName = new Map(index.skills.map((skill) => [skill.name.toLowerCase(), skill]));
   }
 
@@ -190,12 +199,11 @@ export class Registry {
     } catch (error) {
       throw new SkilldexError('MANIFEST_INVALID', `${entry.urls.manifest} is not JSON`, { cause: error });
     }
-    const parsed = SkillManifestSchema.safeParse(raw);
-    if (!parsed.success) {
-      const first = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-      throw new SkilldexError('MANIFEST_INVALID', `${entry.urls.manifest} does not match the SkillManifest schema (${first.join('; ')})`, { details: parsed.error.issues });
+    const parsed = this.#shapes.manifest(raw);
+    if (!parsed.ok) {
+      throw new SkilldexError('MANIFEST_INVALID', `${entry.urls.manifest} does not match the SkillManifest schema (${parsed.issues.slice(0, 3).join('; ')})`, { details: parsed.issues });
     }
-    const manifest = parsed.data;
+    const manifest = parsed.value;
     if (manifest.name !== entry.name || manifest.digest !== entry.digest) {
       throw new SkilldexError('VERIFICATION_FAILED', `${entry.urls.manifest} names ${manifest.name} ${manifest.digest} but the index lists ${entry.name} ${entry.digest}`, {
         hint: 'the index and the manifest come from different builds; retry, or report it to the registry maintainers',

@@ -119,11 +119,11 @@ describe('install', () => {
       const pack = tar.pack();
       const extract = tar.extract();
       const chunks: Buffer[] = [];
-      pack.on('data', (c: Buffer) => chunks.push(c));
-      const packed = new Promise((resolve) => pack.on('end', resolve));
+      pack.on('data', (c: unknown) => chunks.push(c as Buffer));
+      const packed = new Promise<void>((resolve) => pack.on('end', () => resolve()));
       extract.on('entry', (header, stream, next) => {
         const body: Buffer[] = [];
-        stream.on('data', (c: Buffer) => body.push(c));
+        stream.on('data', (c: unknown) => body.push(c as Buffer));
         stream.on('end', () => pack.entry(header, Buffer.concat(body), next));
       });
       extract.on('finish', () => {

@@ -8,6 +8,7 @@ export { NodeRegistry, type InstallOptions, type InstallResult } from './node-re
 export { runSkill, defaultAction, type RunOptions, type RunHost } from './run.ts';
 export { chatCompletionsProvider, providerFromEnv, parseModelJson, type ChatProvider, type ChatRequest, type ChatReply, type ChatMessage, type ChatCompletionsConfig } from './llm.ts';
 export { AGENT_SKILL_FOLDERS, installDestination, verifyInstalled, type AgentTarget } from './install.ts';
+export { zodShapeCheck } from './zod-shape-check.ts';
 export { cachedHttpTransport } from './http-cache.ts';
 export { fileTransport } from './file-transport.ts';
 export { defaultCacheDir } from './cache-dir.ts';

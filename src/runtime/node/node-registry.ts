@@ -10,6 +10,7 @@ import { verifySkillFiles } from '../verify.ts';
 import { readSkillArchive } from './archive.ts';
 import { installDestination, verifyInstalled, writeSkillDir } from './install.ts';
 import { type RunOptions, runSkill } from './run.ts';
+import { zodShapeCheck } from './zod-shape-check.ts';
 
 export interface InstallOptions {
   /** An agent folder under `dir`: `claude` (.claude/skills) or `agents` (.agents/skills). */
@@ -41,7 +42,7 @@ export class NodeRegistry extends Registry {
   readonly cacheDir: string;
 
   constructor(index: RegistryIndex, transport: RegistryTransport, cacheDir: string) {
-    super(index, transport);
+    super(index, transport, zodShapeCheck);
     this.cacheDir = cacheDir;
   }
 

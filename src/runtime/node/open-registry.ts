@@ -7,6 +7,7 @@ import { defaultCacheDir } from './cache-dir.ts';
 import { fileTransport } from './file-transport.ts';
 import { cachedHttpTransport } from './http-cache.ts';
 import { NodeRegistry } from './node-registry.ts';
+import { zodShapeCheck } from './zod-shape-check.ts';
 
 export interface NodeOpenRegistryOptions {
   /** HTTP cache and run copies; defaults to {@link defaultCacheDir}. */
@@ -40,6 +41,6 @@ export async function openRegistry(urlOrDir: string | undefined = process.env.SK
     if (!info?.isDirectory()) throw new SkilldexError('NO_REGISTRY', `registry folder ${resolve(dir)} does not exist`, { hint: 'give an http(s) URL or the folder `skilldex build` wrote' });
     transport = fileTransport(dir);
   }
-  const index = parseRegistryIndex(await transport.read('index.json'), transport.root);
+  const index = parseRegistryIndex(await transport.read('index.json'), transport.root, zodShapeCheck);
   return new NodeRegistry(index, transport, cacheDir);
 }
