@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import tar from 'tar-stream';
+
+/**
+ * The few git operations a pull-request check needs. Everything goes through `git` itself
+ * (never a library re-implementing it), reads only, and never touches the index, HEAD or the
+ * working tree: the base revision is read with `git archive`, not checked out.
+ */
+
+export class GitError extends Error {
+  override name = 'GitError';
+  readonly args: readonly string[];
+  readonly stderr: string;
+
+  constructor(args: readonly string[], stderr: string, cause?: unknown) {
+    super(`git ${args.join(' ')} failed: ${stderr.trim().split('\n')[0] ?? 'unknown error'}`, { cause });
+    this.args = args;
+    this.stderr = stderr;
+  }
+}
+
+const MAX_BUFFER = 512 * 1024 * 1024;
+
+/** Runs git in `cwd` and resolves with its stdout bytes. */
+export function git(cwd: string, args: readonly string[]): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, encoding: 'buffer', maxBuffer: MAX_BUFFER, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout, stderr) => {
+      if (error) reject(new GitError(args, stderr.toString('utf8') || error.message, error));
+      else resolve(stdout);
+    });
+  });
+}
+
+const text = async (cwd: string, args: readonly string[]) => (await git(cwd, args)).toString('utf8').trim();
+const nulList = (buffer: Buffer) => buffer.toString('utf8').split('\0').filter(Boolean);
+
+/**
+ * The commit a branch forked from `ref` at: what a pull request is compared against. Using the
+ * merge base (like `git diff ref...HEAD`) means commits that landed on the base branch after the
+ * fork never count as this branch's changes.
+ */
+export async function mergeBase(cwd: string, ref: string): Promise<string> {
+  await text(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).catch((error: unknown) => {
+    throw new GitError(['rev-parse', ref], `unknown revision '${ref}'`, error);
+  });
+  return text(cwd, ['merge-base', ref, 'HEAD']);
+}
+
+/**
+ * Files that differ between `base` and the working tree (committed, staged or not), plus
+ * untracked files that are not ignored, as paths relative to `cwd`. Renames count as a deletion
+ * and an addition so both folders are seen.
+ */
+export async function changedFiles(cwd: string, base: string): Promise<string[]> {
+  const diff = nulList(await git(cwd, ['diff', '--name-only', '--no-renames', '--relative', '-z', base, '--']));
+  const untracked = nulList(await git(cwd, ['ls-files', '--others', '--exclude-standard', '-z', '--', '.']));
+  return [...new Set([...diff, ...untracked])].sort();
+}
+
+/**
+ * Writes the files under `subdir` (relative to `cwd`) as they were at `rev` into `dest/subdir`.
+ * Returns false when the folder did not exist at that revision. Symbolic links are skipped:
+ * they are never published, so they are no part of a published skill's digest either.
+ */
+export async function extractTree(cwd: string, rev: string, subdir: string, dest: string): Promise<boolean> {
+  const prefix = await text(cwd, ['rev-parse', '--show-prefix']);
+  const treeish = `${rev}:${prefix}${subdir.replace(/^\.\/|\/$/g, '')}`;
+  try {
+    await git(cwd, ['cat-file', '-e', treeish]);
+  } catch {
+    return false;
+  }
+  const archive = await git(cwd, ['archive', '--format=tar', treeish]);
+  const target = join(dest, subdir);
+  await mkdir(target, { recursive: true });
+  const extract = tar.extract();
+  Readable.from([archive]).pipe(extract);
+  for await (const entry of extract) {
+    const { name, type } = entry.header;
+    const chunks: Buffer[] = [];
+    for await (const chunk of entry) chunks.push(chunk as Buffer);
+    // git archive writes plain relative names; anything else would be a corrupt archive.
+    if (name.startsWith('/') || name.split('/').includes('..')) continue;
+    if (type === 'directory') await mkdir(join(target, name), { recursive: true });
+    else if (type === 'file') {
+      await mkdir(dirname(join(target, name)), { recursive: true });
+      await writeFile(join(target, name), Buffer.concat(chunks));
+    }
+  }
+  return true;
+}

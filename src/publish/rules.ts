@@ -1,0 +1,60 @@
+import type { RuleInfo } from '../build/rules/catalog.ts';
+import type { RegistryConfig } from '../core/schemas/config.ts';
+import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+
+/**
+ * Rules that only make sense for a pull request: they compare the working tree with a base
+ * (a git ref or a published index.json), so they live beside the publish flow rather than in the
+ * build's catalog. They are reported through the same `Diagnostic` shape and formatters, and a
+ * registry overrides their severity in `skilldex.config.json` `rules` like any other rule.
+ */
+export const PUBLISH_RULES: readonly RuleInfo[] = [
+  {
+    id: 'publish/version-not-bumped',
+    severity: 'error',
+    description: 'A published skill version is immutable: content changed since the base (git ref or published index.json) but `version` did not.',
+  },
+  {
+    id: 'publish/version-lowered',
+    severity: 'error',
+    description: '`version` is lower than in the base; versions only move forward.',
+  },
+  {
+    id: 'publish/mixed-change',
+    severity: 'warning',
+    description: 'The pull request changes build code or workflows together with skills; a maintainer must review it.',
+  },
+];
+
+const BY_ID: ReadonlyMap<string, RuleInfo> = new Map(PUBLISH_RULES.map((r) => [r.id, r]));
+
+/**
+ * Makes a publish diagnostic, resolving the configured severity the way the build's
+ * `DiagnosticSink` does. Returns undefined when the registry turned the rule off.
+ *
+ * @example
+ * publishDiagnostic('publish/version-lowered', 'skills/x/SKILL.md', { line: 4, column: 10 }, 'version 1.0.0 is lower than 1.2.0', {}, { skill: 'x' })
+ */
+export function publishDiagnostic(
+  rule: string,
+  file: string,
+  at: { line: number; column: number },
+  message: string,
+  overrides: RegistryConfig['rules'] = {},
+  options: { hint?: string; skill?: string } = {},
+): Diagnostic | undefined {
+  const info = BY_ID.get(rule);
+  if (!info) throw new Error(`unknown publish rule id '${rule}' (add it to src/publish/rules.ts)`);
+  const severity = overrides[rule] ?? info.severity;
+  if (severity === 'off') return undefined;
+  return {
+    rule,
+    severity,
+    file,
+    line: at.line,
+    column: at.column,
+    message,
+    ...(options.hint ? { hint: options.hint } : {}),
+    ...(options.skill ? { skill: options.skill } : {}),
+  };
+}

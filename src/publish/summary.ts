@@ -1,0 +1,72 @@
+import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import { anchor } from '../build/format.ts';
+import type { SkillChange } from './changes.ts';
+
+/**
+ * The job summary of a pull-request check, as GitHub-flavoured Markdown (written to
+ * $GITHUB_STEP_SUMMARY). Pure: the same inputs give byte-identical text, which is what the
+ * snapshot test pins.
+ */
+export interface JobSummaryInput {
+  /** What the change was compared with, e.g. `origin/main`; undefined for a full validation. */
+  base?: string;
+  /** The merge-base commit. */
+  baseCommit?: string;
+  /** A published index.json the versions were also checked against. */
+  index?: string;
+  changes: readonly SkillChange[];
+  /** The diagnostics reported for this change (already filtered to it). */
+  diagnostics: readonly Diagnostic[];
+  /** When set, rule ids link to `${rulesDoc}#<anchor>` (e.g. the CONTRIBUTING.md blob URL). */
+  rulesDoc?: string;
+}
+
+/** Escapes text for a table cell: no HTML, no pipes, no line breaks. */
+function cell(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+/** A code span that cannot be broken out of. */
+function code(text: string): string {
+  return `\`${text.replace(/`/g, "'").replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')}\``;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export function jobSummaryMarkdown(input: JobSummaryInput): string {
+  const { changes, diagnostics } = input;
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const warnings = diagnostics.filter((d) => d.severity === 'warning');
+  const lines: string[] = ['## Skilldex pull-request check', ''];
+  if (input.base) lines.push(`Compared with ${code(input.base)}${input.baseCommit ? ` (merge base ${code(input.baseCommit.slice(0, 12))})` : ''}${input.index ? ` and the published index ${code(input.index)}` : ''}.`, '');
+  else if (input.index) lines.push(`Compared with the published index ${code(input.index)}.`, '');
+
+  const verdict = errors.length > 0 ? '❌' : warnings.length > 0 ? '⚠️' : '✅';
+  lines.push(`${verdict} **${plural(errors.length, 'error')}**, ${plural(warnings.length, 'warning')} in ${plural(changes.length, 'changed skill')}.`, '');
+
+  if (changes.length > 0) {
+    lines.push('| skill | folder | change | version | digest | errors | warnings |', '| --- | --- | --- | --- | --- | --- | --- |');
+    for (const c of changes) {
+      const dirs = [c.dir, ...(c.before && c.before.dir !== c.dir ? [c.before.dir] : [])];
+      const mine = diagnostics.filter((d) => dirs.some((dir) => d.file.startsWith(`${dir}/`)) || (c.name !== undefined && d.skill === c.name));
+      const version = c.status === 'added' ? (c.after?.version ?? '') : c.status === 'removed' ? `${c.before?.version ?? ''} → —` : `${c.before?.version ?? ''} → ${c.after?.version ?? ''}`;
+      const digest = c.after?.digest ?? c.before?.digest ?? '';
+      const count = (severity: Diagnostic['severity']) => (c.status === 'removed' ? '—' : String(mine.filter((d) => d.severity === severity).length));
+      const folder = dirs.length > 1 ? `${code(dirs[1] as string)} → ${code(dirs[0] as string)}` : code(c.dir);
+      lines.push(`| ${code(c.name ?? '(unreadable)')} | ${folder} | ${c.status} | ${cell(version)} | ${code(digest)} | ${count('error')} | ${count('warning')} |`);
+    }
+    lines.push('');
+  }
+
+  if (diagnostics.length > 0) {
+    lines.push('### Problems', '', '| severity | rule | where | message |', '| --- | --- | --- | --- |');
+    for (const d of diagnostics) {
+      const rule = input.rulesDoc ? `[${code(d.rule)}](${input.rulesDoc}#${anchor(d.rule)})` : code(d.rule);
+      const message = d.hint ? `${d.message} — hint: ${d.hint}` : d.message;
+      lines.push(`| ${d.severity} | ${rule} | ${code(`${d.file}:${d.line}:${d.column}`)} | ${cell(message)} |`);
+    }
+    lines.push('');
+  }
+  if (changes.length === 0 && diagnostics.length === 0) lines.push('No skills changed.', '');
+  return `${lines.join('\n')}`;
+}

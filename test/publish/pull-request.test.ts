@@ -1,0 +1,243 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildRegistry, loadConfig, validateRegistry } from '../../src/build/index.ts';
+import { checkPullRequest, loadPublishedIndex } from '../../src/publish/pull-request.ts';
+import { jobSummaryMarkdown } from '../../src/publish/summary.ts';
+import { commitAll, createRepo, git, removePaths, skillMd, writeTree, type Tree } from './_git-repo.ts';
+
+const REPO = join(import.meta.dirname, '..', '..');
+const CLI = join(REPO, 'bin', 'skilldex.mjs');
+
+const gammaJson = (version?: string, description = 'Counts the words of a text for the publish tests.') =>
+  `${JSON.stringify({ name: 'gamma_fn', description, category: 'text', input: { type: 'object', properties: { text: { type: 'string' } } }, output: { type: 'object' }, mode: 'code', ...(version ? { version } : {}) }, null, 2)}\n`;
+
+const BASE: Tree = {
+  'package.json': '{ "name": "registry", "private": true }\n',
+  'src/build/thing.ts': 'export const thing = 1;\n',
+  'README.md': '# A registry\n',
+  'skills/alpha/SKILL.md': skillMd('alpha', { version: '1.0.0' }),
+  'skills/beta/SKILL.md': skillMd('beta', { version: '1.2.0', foo: 'bar' }),
+  'skills/old-one/SKILL.md': skillMd('old-one', { version: '1.0.0' }),
+  'skills/text/gamma-fn/skill.json': gammaJson(),
+  'skills/text/gamma-fn/index.ts': 'export async function execute(input: { text?: string }) {\n  return { words: (input.text ?? "").split(/\\s+/).filter(Boolean).length };\n}\n',
+  'skills/text/delta-flow/skill.json': `${JSON.stringify({
+    name: 'delta_flow', description: 'Runs gamma_fn on the input text.', category: 'text',
+    input: { type: 'object', properties: { text: { type: 'string' } } }, output: { type: 'object' }, mode: 'composite', calls: ['gamma_fn'],
+    pipeline: [{ step: 'count', skill: 'gamma_fn', input: { text: '{{input.text}}' } }], outputMapping: { words: '{{steps.count.words}}' }, version: '1.0.0',
+  }, null, 2)}\n`,
+};
+
+const repos: string[] = [];
+afterEach(async () => {
+  for (const r of repos.splice(0)) await rm(r, { recursive: true, force: true });
+});
+
+/** A repository with `main` = BASE and a checked-out branch `name` (nothing committed on it yet). */
+async function branch(name: string): Promise<string> {
+  const root = await createRepo(BASE);
+  repos.push(root);
+  git(root, 'switch', '-q', '-c', name);
+  return root;
+}
+
+async function check(root: string, extra: { changedSince?: string; againstIndex?: { source: string; index: Awaited<ReturnType<typeof loadPublishedIndex>> } } = { changedSince: 'main' }) {
+  const config = await loadConfig(root);
+  const validation = await validateRegistry(root, { config, scan: false });
+  return checkPullRequest({ root, config, diagnostics: validation.diagnostics, ...extra });
+}
+
+const brief = (c: { status: string; name?: string | undefined; before?: { version: string } | undefined; after?: { version: string } | undefined }) =>
+  `${c.status} ${c.name} ${c.before?.version ?? '-'}→${c.after?.version ?? '-'}`;
+
+describe('validate --changed-since: what a branch changed', () => {
+  it('reports added (committed and untracked), changed and removed skills, and nothing else', async () => {
+    const root = await branch('feature');
+    await writeTree(root, {
+      'skills/new-one/SKILL.md': skillMd('new-one'),
+      'skills/alpha/SKILL.md': skillMd('alpha', { version: '1.1.0' }, '# alpha\n\nBetter steps.\n'),
+    });
+    await removePaths(root, 'skills/old-one');
+    commitAll(root, 'feature work');
+    await writeTree(root, { 'skills/draft/SKILL.md': skillMd('draft') }); // untracked, not committed
+
+    const result = await check(root);
+    expect(result.changes.map(brief)).toEqual(['changed alpha 1.0.0→1.1.0', 'added draft -→1.0.0', 'added new-one -→1.0.0', 'removed old-one 1.0.0→-']);
+    // beta's pre-existing frontmatter/unknown-field warning is not this branch's business.
+    expect(result.diagnostics).toEqual([]);
+    expect(result.changedFiles).toEqual(['skills/alpha/SKILL.md', 'skills/draft/SKILL.md', 'skills/new-one/SKILL.md', 'skills/old-one/SKILL.md']);
+  });
+
+  it('keeps every diagnostic of a touched skill, including ones that predate the branch', async () => {
+    const root = await branch('touch-beta');
+    await writeTree(root, { 'skills/beta/SKILL.md': skillMd('beta', { version: '1.2.1', foo: 'bar' }, '# beta\n\nRevised.\n') });
+    const result = await check(root);
+    expect(result.diagnostics.map((d) => `${d.file}:${d.line} ${d.rule}`)).toEqual(['skills/beta/SKILL.md:5 frontmatter/unknown-field']);
+  });
+
+  it('keeps registry-wide errors a change causes in untouched skills (removing a callee)', async () => {
+    const root = await branch('remove-callee');
+    await removePaths(root, 'skills/text/gamma-fn');
+    commitAll(root, 'remove gamma');
+    const result = await check(root);
+    expect(result.changes.map(brief)).toEqual(['removed gamma_fn 1.0.0→-']);
+    expect(result.diagnostics.map((d) => `${d.file} ${d.rule}`)).toEqual(['skills/text/delta-flow/skill.json registry/unknown-call']);
+  });
+
+  it('treats a folder move with identical files as a move, not a removal plus an addition', async () => {
+    const root = await branch('move');
+    git(root, 'mv', 'skills/alpha', 'skills/text/alpha');
+    commitAll(root, 'categorise alpha');
+    const result = await check(root);
+    expect(result.changes.map((c) => `${c.status} ${c.before?.dir} → ${c.dir}`)).toEqual(['moved skills/alpha → skills/text/alpha']);
+    expect(result.diagnostics).toEqual([]);
+  });
+});
+
+describe('immutable versions', () => {
+  it('refuses changed content without a version bump, at the version line', async () => {
+    const root = await branch('no-bump');
+    await writeTree(root, { 'skills/beta/SKILL.md': skillMd('beta', { version: '1.2.0', foo: 'bar' }, '# beta\n\nQuietly different.\n') });
+    commitAll(root, 'edit beta');
+    const result = await check(root);
+    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ rule: 'publish/version-not-bumped', file: 'skills/beta/SKILL.md', line: 4, column: 10, skill: 'beta' });
+    expect(errors[0]?.message).toMatch(/^'beta' 1\.2\.0 is already published in main with different content \(sha256:[0-9a-f]{12}… → sha256:[0-9a-f]{12}…\); raise it$/);
+    expect(errors[0]?.hint).toContain('version: 1.2.1');
+  });
+
+  it('refuses a lowered version, even with identical content', async () => {
+    const root = await branch('lower');
+    await writeTree(root, { 'skills/alpha/SKILL.md': skillMd('alpha', { version: '0.9.0' }, '# alpha\n\nNew.\n'), 'skills/text/gamma-fn/skill.json': gammaJson('0.1.0') });
+    commitAll(root, 'lower');
+    const result = await check(root);
+    expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.rule}`)).toEqual([
+      'skills/alpha/SKILL.md:4:10 publish/version-lowered',
+      'skills/text/gamma-fn/skill.json:17:14 publish/version-lowered',
+    ]);
+  });
+
+  it('asks a skill.json without a version to declare one when its content changes', async () => {
+    const root = await branch('implicit-version');
+    await writeTree(root, { 'skills/text/gamma-fn/skill.json': gammaJson(undefined, 'Counts words, now with a better description.') });
+    const result = await check(root);
+    expect(result.diagnostics).toHaveLength(1);
+    expect(result.diagnostics[0]).toMatchObject({ rule: 'publish/version-not-bumped', file: 'skills/text/gamma-fn/skill.json', line: 2 });
+    expect(result.diagnostics[0]?.message).toContain('declare a version (the default is 1.0.0)');
+    expect(result.diagnostics[0]?.hint).toContain('"version": "1.0.1"');
+  });
+
+  it('checks against a published index.json too, with or without git', async () => {
+    const root = await branch('against-index');
+    const out = await mkdtemp(join(tmpdir(), 'skilldex-pub-'));
+    repos.push(out);
+    const built = await buildRegistry({ root, outDir: out, scan: false, sourceDateEpoch: 1_700_000_000 });
+    expect(built.ok).toBe(true);
+    await writeTree(root, { 'skills/alpha/SKILL.md': skillMd('alpha', { version: '1.0.0' }, '# alpha\n\nChanged after publishing.\n') });
+    const source = join(out, 'index.json');
+    const index = await loadPublishedIndex(source);
+
+    const indexOnly = await check(root, { againstIndex: { source, index } });
+    expect(indexOnly.changes.map(brief)).toEqual(['changed alpha 1.0.0→1.0.0']);
+    expect(indexOnly.diagnostics.filter((d) => d.rule.startsWith('publish/')).map((d) => `${d.file} ${d.rule}`)).toEqual(['skills/alpha/SKILL.md publish/version-not-bumped']);
+    expect(indexOnly.diagnostics.find((d) => d.rule === 'publish/version-not-bumped')?.message).toContain(`published in ${source}`);
+
+    // Both bases report the same problem once.
+    const both = await check(root, { changedSince: 'main', againstIndex: { source, index } });
+    expect(both.diagnostics.map((d) => d.rule)).toEqual(['publish/version-not-bumped']);
+  });
+});
+
+describe('mixed changes', () => {
+  it('warns when build code or workflows change together with skills', async () => {
+    const root = await branch('mixed');
+    await writeTree(root, {
+      'src/build/thing.ts': 'export const thing = 2;\n',
+      '.github/workflows/validate.yml': 'on: pull_request\n',
+      'skills/alpha/SKILL.md': skillMd('alpha', { version: '1.0.1' }, '# alpha\n\nTweaked.\n'),
+    });
+    commitAll(root, 'mixed');
+    const result = await check(root);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ rule: 'publish/mixed-change', severity: 'warning', file: '.github/workflows/validate.yml', line: 1 }),
+    ]);
+    expect(result.diagnostics[0]?.message).toContain('.github/workflows/validate.yml, src/build/thing.ts');
+  });
+
+  it('does not warn for build-only or docs-and-skills changes, and honours severity overrides', async () => {
+    const root = await branch('build-only');
+    await writeTree(root, { 'src/build/thing.ts': 'export const thing = 3;\n', 'README.md': '# Docs\n' });
+    expect((await check(root)).diagnostics).toEqual([]);
+    await writeTree(root, { 'skills/alpha/SKILL.md': skillMd('alpha', { version: '2.0.0' }, '# alpha\n\nv2.\n'), 'skilldex.config.json': '{ "rules": { "publish/mixed-change": "error" } }\n' });
+    expect((await check(root)).diagnostics.map((d) => `${d.rule} ${d.severity}`)).toEqual(['publish/mixed-change error']);
+  });
+});
+
+describe('the PR check through the real CLI', () => {
+  const run = (root: string, ...args: string[]) =>
+    spawnSync(process.execPath, [CLI, 'validate', '--root', root, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', GITHUB_SERVER_URL: '', GITHUB_REPOSITORY: '' }, timeout: 60_000 });
+
+  it('prints workflow-command annotations, exits 1 on errors and writes the job summary', async () => {
+    const root = await branch('pr');
+    await writeTree(root, {
+      'skills/new-one/SKILL.md': skillMd('new-one'),
+      'skills/beta/SKILL.md': skillMd('beta', { version: '1.2.0', foo: 'bar' }, '# beta\n\nSilently changed: 100% new, line one\nline two.\n'),
+      'skills/alpha/SKILL.md': skillMd('alpha', { version: '1.1.0' }, '# alpha\n\nBetter.\n'),
+      'src/build/thing.ts': 'export const thing = 9;\n',
+    });
+    await removePaths(root, 'skills/old-one');
+    commitAll(root, 'pr');
+    const summaryFile = join(root, 'summary.md');
+
+    const result = run(root, '--changed-since', 'main', '--format', 'github', '--summary', summaryFile, '--no-scan');
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(1);
+    const lines = result.stdout.trimEnd().split('\n');
+    // ::error file=…,line=…,col=…,title=…::message — properties and data escaped per the runner's rules.
+    for (const line of lines) expect(line).toMatch(/^::(error|warning) file=[^,:\n]+,line=\d+,col=\d+,title=[^,:\n]+::[^\r\n]*$/);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^::error file=skills\/beta\/SKILL\.md,line=4,col=10,title=publish\/version-not-bumped::'beta' 1\.2\.0 is already published in main/);
+    expect(lines[1]).toMatch(/^::warning file=skills\/beta\/SKILL\.md,line=5,col=6,title=frontmatter\/unknown-field::unknown frontmatter field 'foo'/);
+    expect(lines[2]).toMatch(/^::warning file=src\/build\/thing\.ts,line=1,col=1,title=publish\/mixed-change::/);
+
+    const summary = (await readFile(summaryFile, 'utf8')).replace(/merge base `[0-9a-f]{12}`/, 'merge base `<commit>`');
+    await expect(summary).toMatchFileSnapshot('__snapshots__/job-summary.md');
+  });
+
+  it('passes a clean branch, and reports human output with rule links by default', async () => {
+    const root = await branch('clean');
+    await writeTree(root, { 'skills/new-one/SKILL.md': skillMd('new-one') });
+    const ok = run(root, '--changed-since', 'main', '--no-scan');
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toBe('0 errors, 0 warnings\n');
+
+    await writeTree(root, { 'skills/alpha/SKILL.md': skillMd('alpha', { version: '1.0.0' }, '# alpha\n\nx\n') });
+    const bad = run(root, '--changed-since', 'main', '--no-scan');
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toContain('skills/alpha/SKILL.md:4:10  publish/version-not-bumped  error');
+    expect(bad.stdout).toContain('(CONTRIBUTING.md#publish-version-not-bumped)');
+  });
+
+  it('explains an unknown base ref as a usage error', async () => {
+    const root = await branch('bad-ref');
+    const result = run(root, '--changed-since', 'origin/nope', '--no-scan');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("unknown revision 'origin/nope'");
+    expect(result.stderr).toContain('fetch-depth: 0');
+  });
+});
+
+describe('job summary', () => {
+  it('escapes cell content and links rules when a docs URL is known', () => {
+    const md = jobSummaryMarkdown({
+      base: 'origin/main',
+      changes: [],
+      diagnostics: [{ rule: 'frontmatter/yaml', severity: 'error', file: 'skills/x/SKILL.md', line: 2, column: 3, message: 'a | b <script>\nc', hint: 'quote it' }],
+      rulesDoc: 'https://github.com/o/r/blob/abc/CONTRIBUTING.md',
+    });
+    expect(md).toContain('| error | [`frontmatter/yaml`](https://github.com/o/r/blob/abc/CONTRIBUTING.md#frontmatter-yaml) | `skills/x/SKILL.md:2:3` | a \\| b &lt;script&gt; c — hint: quote it |');
+  });
+});
