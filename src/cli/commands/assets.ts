@@ -1,0 +1,41 @@
+import { defineCommand } from 'citty';
+import { CliError } from '../_errors.ts';
+import { out, outJson } from '../_output.ts';
+import { cliFailure, openRegistryFromArgs, registryArgs } from '../../runtime/node/cli-support.ts';
+
+export default defineCommand({
+  meta: { name: 'assets', description: "List a skill's references/, assets/ and scripts/, print one of them, or give a script's local path" },
+  args: {
+    name: { type: 'positional', description: 'Skill name (case-insensitive)', required: true },
+    path: { type: 'positional', description: 'An asset to print, e.g. references/REFERENCE.md', required: false },
+    'script-path': { type: 'string', description: 'Print the absolute path of scripts/<script> in a verified local copy', valueHint: 'script' },
+    dir: { type: 'string', description: 'With --script-path: an installed copy to use instead of the cache' },
+    ...registryArgs,
+  },
+  async run({ args }) {
+    try {
+      const registry = await openRegistryFromArgs(args);
+      const name = String(args.name);
+      if (args['script-path']) {
+        const path = await registry.scriptPath(name, String(args['script-path']), args.dir ? { dir: String(args.dir) } : {});
+        if (args.json) outJson({ name, script: args['script-path'], path });
+        else out(path);
+        return 0;
+      }
+      if (args.path) {
+        const bytes = await registry.loadAssetBytes(name, String(args.path));
+        if (args.json) outJson({ name, path: args.path, content: new TextDecoder().decode(bytes) });
+        else process.stdout.write(bytes);
+        return 0;
+      }
+      const assets = await registry.listAssets(name);
+      if (args.json) outJson({ name, assets });
+      else for (const asset of assets) out(asset);
+      return 0;
+    } catch (error) {
+      const failure = cliFailure(error);
+      if (failure) throw new CliError(failure.code, failure.message, { hint: failure.hint });
+      throw error;
+    }
+  },
+});
