@@ -62,7 +62,10 @@ describe('schemaRows', () => {
 describe('exampleValue', () => {
   it('fills required properties with defaults, enums or typed placeholders', () => {
     expect(exampleValue(input)).toEqual({ code: 'example' });
-    expect(exampleValue({ type: 'object', properties: { n: { type: 'integer', minimum: 3 }, tags: { type: 'array', items: { type: 'string', enum: ['a'] } } } })).toEqual({ n: 3, tags: ['a'] });
+    expect(exampleValue({ type: 'object', required: ['n', 'tags'], properties: { n: { type: 'integer', minimum: 3 }, tags: { type: 'array', items: { type: 'string', enum: ['a'] } } } })).toEqual({ n: 3, tags: ['a'] });
+    // Nothing required: the properties with a default or enum, else only the first one.
+    expect(exampleValue({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string', default: 'x' } } })).toEqual({ b: 'x' });
+    expect(exampleValue({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } } })).toEqual({ a: 'example' });
     expect(exampleValue({ type: 'object', properties: { q: { type: 'string', examples: ['hello'] } }, required: ['q'] })).toEqual({ q: 'hello' });
   });
 });

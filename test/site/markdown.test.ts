@@ -46,6 +46,10 @@ describe('renderMarkdown', () => {
     expect(html).toContain('type="checkbox"');
   });
 
+  it('demotes headings under the page structure', () => {
+    expect(renderMarkdown('# Title\n\n##### Deep', { demoteHeadings: 2 })).toBe('<h3>Title</h3>\n<h6>Deep</h6>');
+  });
+
   it('gives rule headings the anchors findings link to (trusted docs only)', () => {
     expect(renderMarkdown('### `exec/download-pipe-shell`', { headingIds: true })).toContain('id="exec-download-pipe-shell"');
     expect(renderMarkdown('## Hidden Unicode', { headingIds: true })).toContain('id="hidden-unicode"');

@@ -142,7 +142,7 @@ export function functionSignature(name: string, input: unknown, output: unknown)
 /**
  * A plausible input for the `skilldex run --input` example: `examples`, then `default`, `const`
  * and the first `enum` value, otherwise a placeholder of the right type. Only required properties
- * are filled (all of them when none is required), so the example stays a short command line.
+ * are filled, so the example stays a short command line.
  */
 export function exampleValue(schema: unknown, depth = 0): unknown {
   if (!isSchema(schema) || depth > MAX_DEPTH) return null;
@@ -158,7 +158,12 @@ export function exampleValue(schema: unknown, depth = 0): unknown {
   if (type === 'object' || (type === undefined && isSchema(schema.properties))) {
     const properties = isSchema(schema.properties) ? schema.properties : {};
     const required = Array.isArray(schema.required) ? schema.required.map(String).filter((n) => n in properties) : [];
-    const names = required.length > 0 ? required : Object.keys(properties);
+    // Nothing required: show the properties the author gave a value for, else just the first.
+    const described = Object.keys(properties).filter((n) => {
+      const p = properties[n];
+      return isSchema(p) && ('default' in p || 'const' in p || Array.isArray(p.enum) || Array.isArray(p.examples));
+    });
+    const names = required.length > 0 ? required : described.length > 0 ? described : Object.keys(properties).slice(0, 1);
     const result: Record<string, unknown> = {};
     for (const name of names) result[name] = exampleValue(properties[name], depth + 1);
     return result;

@@ -30,6 +30,11 @@ export interface RenderOptions {
    * links land. Skill documents keep the sanitiser's `user-content-` prefixed ids.
    */
   headingIds?: boolean;
+  /**
+   * Levels to push headings down, so a document's own `# Title` nests under the page's section
+   * heading instead of competing with the page's `<h1>` (2: `#` → `<h3>`; capped at `<h6>`).
+   */
+  demoteHeadings?: number;
 }
 
 const schema = {
@@ -80,6 +85,8 @@ function rehypeSkillLinks(options: RenderOptions) {
           ? { type: 'element', tagName: 'a', properties: { href: src, rel: ['nofollow', 'noopener', 'noreferrer'], className: ['remote-image'] }, children: [{ type: 'text', value: `[${alt}]` }] }
           : { type: 'element', tagName: 'span', properties: { className: ['remote-image'] }, children: [{ type: 'text', value: `[${alt}]` }] };
         parent.children[index] = replacement;
+      } else if (options.demoteHeadings && /^h[1-6]$/.test(node.tagName)) {
+        node.tagName = `h${Math.min(6, Number(node.tagName[1]) + options.demoteHeadings)}`;
       } else if (options.headingIds && /^h[1-6]$/.test(node.tagName)) {
         // A heading naming a rule (`exec/download-pipe-shell`) gets that rule's anchor.
         const text = textOf(node);

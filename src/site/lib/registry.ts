@@ -94,7 +94,7 @@ export function loadCatalog(): Catalog {
   const entries: CatalogEntry[] = index.skills.map((s) => ({
     name: s.name,
     title: s.title,
-    summary: truncate(s.description, 220),
+    summary: truncate(s.description, 180),
     version: s.version,
     format: s.format,
     mode: s.mode,
