@@ -111,12 +111,14 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
     if (options.action !== undefined || typeof given?.action !== 'string') rawInput = { action, params: given };
     else action = given.action as string;
   }
-  const checked = checkInput(manifest.inputSchema, rawInput);
-  if (!checked.ok) return errorOutcome(checked.error, { warnings });
-  const validInput = checked.value;
+  // The action is checked before the input: a schema that enumerates actions would otherwise
+  // report an unknown action as a mere INVALID_PARAM.
   if (protocol && manifest.actions && manifest.actions.length > 0 && !manifest.actions.some((a) => a.name === action)) {
     return errorOutcome({ code: 'UNKNOWN_ACTION', message: `${manifest.name} has no action '${action}'; it supports ${manifest.actions.map((a) => a.name).join(', ')}`, details: { supported_actions: manifest.actions.map((a) => a.name) } }, { warnings });
   }
+  const checked = checkInput(manifest.inputSchema, rawInput);
+  if (!checked.ok) return errorOutcome(checked.error, { warnings });
+  const validInput = checked.value;
 
   const timeoutMs = options.timeoutMs ?? manifest.timeoutMs ?? DEFAULT_PROTOCOL_TIMEOUT_MS;
   const retry = options.retry ?? manifest.retry;

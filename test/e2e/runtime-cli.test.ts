@@ -1,0 +1,151 @@
+import { spawn } from 'node:child_process';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChatServer, type ChatServer } from '../runtime/_chat-server.ts';
+import { buildExamples, REPO_ROOT, tempDir } from '../runtime/_registries.ts';
+import { serveDirectory, type StaticServer } from '../runtime/_static-server.ts';
+
+/** The real CLI (bin/skilldex.mjs) against a registry served over HTTP on 127.0.0.1. */
+let server: StaticServer;
+let chat: ChatServer;
+let cacheDir: string;
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function skilldex(args: string[], options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/skilldex.mjs'), ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', SKILLDEX_REGISTRY: server.url, SKILLDEX_CACHE_DIR: cacheDir, ...options.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.stdin.end(options.stdin ?? '');
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  server = await serveDirectory(await buildExamples());
+  chat = await startChatServer();
+  cacheDir = await tempDir('cli-cache');
+});
+afterAll(async () => {
+  await server.close();
+  await chat.close();
+});
+
+describe('skilldex agent commands', () => {
+  it('search --json prints seed 003 matched_skills', async () => {
+    const result = await skilldex(['search', '语义化版本 semver', '--json', '--limit', '1']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ matched_skills: [{ name: 'semver-tool', description: expect.stringContaining('Semantic Versioning') }] });
+  });
+
+  it('search prints a plain table without colour under NO_COLOR', async () => {
+    const result = await skilldex(['search', 'json']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')[0]).toMatch(/^json-toolkit\s+Validates/);
+    expect(result.stdout).not.toContain('\u001b[');
+  });
+
+  it('load prints "# Skill: <name>" and --raw the published SKILL.md', async () => {
+    const loaded = await skilldex(['load', 'SEMVER-TOOL']);
+    expect(loaded.code).toBe(0);
+    expect(loaded.stdout.startsWith('# Skill: semver-tool\n\n# SemVer Tool')).toBe(true);
+    const raw = await skilldex(['load', 'semver-tool', '--raw']);
+    expect(raw.stdout.startsWith('---\nname: semver-tool\n')).toBe(true);
+  });
+
+  it('info --json prints the manifest; unknown names exit 1 with a hint', async () => {
+    const info = await skilldex(['info', 'text_report', '--json']);
+    expect(JSON.parse(info.stdout)).toMatchObject({ name: 'text_report', mode: 'composite', calls: ['text_stats', 'keyword_extract'] });
+    const missing = await skilldex(['info', 'semvr-tool']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("no skill named 'semvr-tool'");
+    expect(missing.stderr).toContain("hint: did you mean 'semver-tool'");
+  });
+
+  it('assets lists, prints, refuses traversal, and resolves script paths', async () => {
+    expect((await skilldex(['assets', 'json-toolkit'])).stdout).toBe('references/query-paths.md\nscripts/json_tool.py\n');
+    const printed = await skilldex(['assets', 'json-toolkit', 'references/query-paths.md']);
+    expect(printed.stdout.length).toBeGreaterThan(20);
+    const refused = await skilldex(['assets', 'json-toolkit', 'references/%2e%2e/SKILL.md']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('percent-encoding');
+    const script = await skilldex(['assets', 'json-toolkit', '--script-path', 'json_tool.py']);
+    expect(script.stdout.trim()).toMatch(new RegExp(`^${cacheDir}/skills/json-toolkit/[0-9a-f]{16}/scripts/json_tool.py$`));
+  });
+
+  it('install --to claude verifies and writes the skill, then reports it unchanged', async () => {
+    const project = await tempDir('cli-project');
+    const first = await skilldex(['install', 'conventional-commits', '--to', 'claude'], { cwd: project });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^installed conventional-commits → .*\/\.claude\/skills\/conventional-commits \(\d+ files, verified sha256:[0-9a-f]{64}\)/);
+    expect((await readdir(join(project, '.claude/skills/conventional-commits'))).sort()).toContain('SKILL.md');
+    const second = await skilldex(['install', 'conventional-commits', '--to', 'claude', '--json'], { cwd: project });
+    expect(JSON.parse(second.stdout)).toMatchObject({ name: 'conventional-commits', changed: false });
+  });
+
+  it('run prints the outcome, exits 1 on failure, and --protocol prints the seed 004 envelope', async () => {
+    const ok = await skilldex(['run', 'markdown_toc', '--input', '{"markdown": "# T\\n\\n## Usage\\n"}']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ status: 'success', output: { toc: '- [Usage](#usage)' } });
+
+    const envelope = await skilldex(['run', 'semver-tool', '--action', 'compare', '--input', '{"a": "2.0.0", "b": "10.0.0"}', '--protocol']);
+    expect(envelope.code).toBe(0);
+    expect(JSON.parse(envelope.stdout)).toMatchObject({ success: true, action: 'compare', data: { relation: '<' }, metadata: { execution_time_ms: expect.any(Number) } });
+
+    const inputFile = join(await tempDir('cli-input'), 'in.json');
+    await writeFile(inputFile, JSON.stringify({ text: '一二三 four five' }));
+    const fromFile = await skilldex(['run', 'text_stats', '--input-file', inputFile]);
+    expect(JSON.parse(fromFile.stdout).output.cjkCharacters).toBe(3);
+    const fromStdin = await skilldex(['run', 'text_stats', '--input-file', '-'], { stdin: '{"text": "a b"}' });
+    expect(JSON.parse(fromStdin.stdout).output.words).toBe(2);
+
+    const bad = await skilldex(['run', 'semver-tool', '--action', 'explode', '--protocol']);
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ success: false, action: 'explode', error: { code: 'UNKNOWN_ACTION' } });
+    const missing = await skilldex(['run', 'keyword_extract', '--input', '{}']);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout).error.code).toBe('MISSING_PARAM');
+    const notJson = await skilldex(['run', 'text_stats', '--input', '{oops']);
+    expect(notJson.code).toBe(2);
+  });
+
+  it('run uses the model configured by SKILLDEX_LLM_* for llm skills', async () => {
+    chat.fallback = () => JSON.stringify({ summary: 'short', keyPoints: ['a'], language: 'en' });
+    const result = await skilldex(['run', 'summarize', '--input', '{"text": "long text"}'], {
+      env: { SKILLDEX_LLM_BASE_URL: chat.baseUrl, SKILLDEX_LLM_MODEL: 'tiny', SKILLDEX_LLM_API_KEY: 'k' },
+    });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: 'success', output: { summary: 'short' }, tokenUsage: 15 });
+    expect(chat.calls.at(-1)?.body.model).toBe('tiny');
+  });
+
+  it('prompt prints both formats', async () => {
+    const agentSkills = await skilldex(['prompt', 'json-toolkit']);
+    expect(agentSkills.stdout).toMatch(/^<available_skills>\n<skill>\n<name>\njson-toolkit\n<\/name>\n<description>\n.*\n<\/description>\n<location>\nhttp:\/\/127\.0\.0\.1:\d+\/skills\/json-toolkit\/[0-9a-f]{16}\/SKILL\.md\n<\/location>\n<\/skill>\n<\/available_skills>\n$/);
+    const seed003 = await skilldex(['prompt', '--query', 'semver', '--limit', '1', '--style', 'available-skills']);
+    expect(seed003.stdout).toMatch(/^<available-skills>\n {2}<skill name="semver-tool">\n {4}.+\n {2}<\/skill>\n<\/available-skills>\n$/);
+  });
+
+  it('explains a missing registry', async () => {
+    const result = await skilldex(['search', 'x'], { env: { SKILLDEX_REGISTRY: '' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('hint: pass --registry <url|dir> or set SKILLDEX_REGISTRY');
+  });
+
+  it('reads the published files it claims to (sanity of the served registry)', async () => {
+    const index = JSON.parse(await (await fetch(`${server.url}index.json`)).text());
+    expect(index.version).toBe('1.0.0');
+    expect(await readFile(join(REPO_ROOT, 'bin/skilldex.mjs'), 'utf8')).toContain('main');
+  });
+});
