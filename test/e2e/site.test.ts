@@ -315,8 +315,16 @@ describe('catalog site', () => {
     expect(await text('/sitemap.xml')).toContain('<loc>/skills/code_review/</loc>');
     expect(await text('/.well-known/agent-skills/index.json')).toContain('"skills"');
 
-    const page = await open('/security/');
+    // Every finding on the XSS probe links to its rule's entry on the security page.
+    const page = await open('/skills/xss-probe/');
+    const ruleLinks = await page.locator('.findings a[href^="/security/#"]').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
+    expect(ruleLinks.length).toBeGreaterThan(0);
+    expect(await page.locator('.file-tree .flag').count()).toBeGreaterThan(0);
+    await open('/security/', page);
     expect(await page.locator('h1').count()).toBeGreaterThan(0);
+    for (const href of new Set(ruleLinks)) {
+      expect(await page.locator(`[id="${href.slice('/security/#'.length)}"]`).count(), href).toBe(1);
+    }
     const missing = await context.newPage();
     const response = await missing.goto(new URL('/skills/no-such-skill/', preview.url).href);
     expect(response?.status()).toBe(404);
