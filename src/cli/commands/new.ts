@@ -1,0 +1,130 @@
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { defineCommand } from 'citty';
+import { loadConfig, validateRegistry } from '../../build/index.ts';
+import { FUNCTION_MODES, type FunctionMode } from '../../core/schemas/skill-json.ts';
+import { SCAFFOLD_FORMATS, scaffold, ScaffoldError, type Callee, type ScaffoldFormat } from '../../publish/scaffold.ts';
+import { CliError, EXIT } from '../_errors.ts';
+import { err, out, style } from '../_output.ts';
+
+/** Prompts only with a person at a terminal; CI and pipes get flags and defaults, never a hang. */
+const interactive = () => Boolean(process.stdin.isTTY && process.stdout.isTTY) && !process.env.CI;
+
+export default defineCommand({
+  meta: { name: 'new', description: 'Scaffold a skill that validates: skill-md, package, skill-json (code|llm|composite) or script' },
+  args: {
+    name: { type: 'positional', required: false, description: 'Skill name: kebab-case (skill.json: snake_case; kebab is converted)' },
+    format: { type: 'string', description: `One of ${SCAFFOLD_FORMATS.join(', ')} (default skill-md)` },
+    mode: { type: 'string', description: `skill-json only: ${FUNCTION_MODES.join(', ')} (default code)` },
+    dir: { type: 'string', description: 'Skills folder', default: 'skills' },
+    category: { type: 'string', description: 'Category folder (and category field), e.g. text' },
+    description: { type: 'string', description: 'One sentence: what the skill does and when to use it' },
+    calls: { type: 'string', description: 'composite only: comma-separated names of existing skills to call' },
+  },
+  async run({ args }) {
+    const answers = interactive() ? await ask(args) : args;
+    const name = answers.name ? String(answers.name) : '';
+    if (!name) throw new CliError('E_USAGE', 'missing the skill name', { hint: "skilldex new my-skill --format skill-md", exitCode: EXIT.usage });
+    const format = String(answers.format ?? 'skill-md') as ScaffoldFormat;
+    if (!SCAFFOLD_FORMATS.includes(format)) throw new CliError('E_USAGE', `unknown format '${format}'`, { hint: `use one of ${SCAFFOLD_FORMATS.join(', ')}`, exitCode: EXIT.usage });
+    const mode = String(answers.mode ?? 'code') as FunctionMode;
+    if (!FUNCTION_MODES.includes(mode)) throw new CliError('E_USAGE', `unknown mode '${mode}'`, { hint: `use one of ${FUNCTION_MODES.join(', ')}`, exitCode: EXIT.usage });
+    if (answers.mode !== undefined && format !== 'skill-json') throw new CliError('E_USAGE', '--mode applies to --format skill-json only', { exitCode: EXIT.usage });
+
+    const skillsDir = resolve(String(args.dir));
+    const calls = format === 'skill-json' && mode === 'composite' ? await resolveCallees(skillsDir, answers.calls ? String(answers.calls) : undefined) : [];
+    let plan;
+    try {
+      plan = scaffold({
+        name,
+        format,
+        mode,
+        ...(answers.description ? { description: String(answers.description) } : {}),
+        ...(answers.category ? { category: String(answers.category) } : {}),
+        calls,
+      });
+    } catch (error) {
+      if (error instanceof ScaffoldError) throw new CliError('E_NAME', error.message, { hint: error.hint, exitCode: EXIT.usage });
+      throw error;
+    }
+
+    const target = join(skillsDir, plan.folder);
+    if (await exists(target)) throw new CliError('E_EXISTS', `${relative(process.cwd(), target) || target} already exists`, { hint: 'choose another name, or edit the existing skill' });
+    for (const file of plan.files) {
+      await mkdir(dirname(join(target, file.path)), { recursive: true });
+      await writeFile(join(target, file.path), file.content, { flag: 'wx' });
+    }
+    const shown = relative(process.cwd(), target) || '.';
+    out(`${style.green('created')} ${plan.name} (${format}${format === 'skill-json' ? `, ${mode}` : ''}) in ${shown}/`);
+    for (const file of plan.files) out(`  ${shown}/${file.path}`);
+    out('');
+    out('next:');
+    out(`  1. edit ${shown}/${plan.files[0]?.path ?? ''} — the description is what agents match on`);
+    out('  2. npx skilldex validate');
+    out('  3. npm run build, then open a pull request (see CONTRIBUTING.md)');
+    return EXIT.ok;
+  },
+});
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The skills a composite scaffold calls: `--calls a,b` must name skills that exist (the
+ * validator's `registry/unknown-call` would fail otherwise); without it, the first two function
+ * skills of the registry make a working example.
+ */
+async function resolveCallees(skillsDir: string, list: string | undefined): Promise<Callee[]> {
+  const root = dirname(skillsDir);
+  const config = { ...(await loadConfig(root)), skillsDir: relative(root, skillsDir) || '.' };
+  const { accepted } = await validateRegistry(root, { config, scan: false });
+  const byName = new Map(accepted.map((s) => [s.draft.name, s.draft]));
+  if (list !== undefined) {
+    const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+    const missing = names.filter((n) => !byName.has(n));
+    if (names.length === 0 || missing.length > 0) {
+      throw new CliError('E_CALLS', names.length === 0 ? '--calls is empty' : `--calls names skills that are not in ${relative(process.cwd(), skillsDir) || '.'}: ${missing.join(', ')}`, {
+        hint: `existing skills: ${[...byName.keys()].slice(0, 12).join(', ') || '(none)'}`,
+        exitCode: EXIT.usage,
+      });
+    }
+    return names.map((n) => ({ name: n, input: byName.get(n)?.inputSchema as Record<string, unknown> | undefined }));
+  }
+  const functions = accepted.filter((s) => s.draft.format === 'skill-json' && s.draft.mode !== 'composite');
+  const pick = (functions.length > 0 ? functions : accepted).slice(0, 2);
+  if (pick.length === 0) {
+    throw new CliError('E_CALLS', 'a composite skill calls other skills, and this registry has none yet', { hint: 'create one first (skilldex new my-step --format skill-json --mode code), then pass --calls my_step', exitCode: EXIT.usage });
+  }
+  err(`${style.dim('calls (pass --calls to choose):', process.stderr)} ${pick.map((s) => s.draft.name).join(', ')}`);
+  return pick.map((s) => ({ name: s.draft.name, input: s.draft.inputSchema as Record<string, unknown> | undefined }));
+}
+
+type Answers = { name?: unknown; format?: unknown; mode?: unknown; description?: unknown; category?: unknown; calls?: unknown };
+
+/** Asks for whatever the flags left out. */
+async function ask(args: Answers): Promise<Answers> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const question = async (text: string, fallback?: string) => {
+      const answer = (await rl.question(`${text}${fallback ? ` ${style.dim(`(${fallback})`)}` : ''}: `)).trim();
+      return answer || fallback;
+    };
+    const answers: Answers = { ...args };
+    answers.name ??= await question('Skill name (kebab-case, e.g. text-stats)');
+    answers.format ??= await question(`Format: ${SCAFFOLD_FORMATS.join(' | ')}`, 'skill-md');
+    if (answers.format === 'skill-json') answers.mode ??= await question(`Mode: ${FUNCTION_MODES.join(' | ')}`, 'code');
+    answers.description ??= await question('Description: what it does and when to use it');
+    answers.category ??= (await question('Category folder (Enter for none)')) || undefined;
+    if (answers.format === 'skill-json' && answers.mode === 'composite') answers.calls ??= (await question('Skills to call, comma-separated (Enter for an example)')) || undefined;
+    return answers;
+  } finally {
+    rl.close();
+  }
+}

@@ -1,0 +1,147 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRegistry, validateRegistry } from '../../src/build/index.ts';
+import { scaffold, scaffoldNames } from '../../src/publish/scaffold.ts';
+
+const REPO = join(import.meta.dirname, '..', '..');
+const CLI = join(REPO, 'bin', 'skilldex.mjs');
+const ENV = { ...process.env, NO_COLOR: '1', CI: 'true' };
+
+function skilldex(cwd: string, ...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { cwd, env: ENV, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ status: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'skilldex-new-'));
+  // Independent formats in parallel; the composite needs the function skills to exist first.
+  const first = await Promise.all([
+    skilldex(root, 'new', 'plain-notes', '--format', 'skill-md', '--description', 'Keeps plain notes: use it for note-taking tests.'),
+    skilldex(root, 'new', 'text-package', '--format', 'package', '--category', 'text'),
+    skilldex(root, 'new', 'proto-tool', '--format', 'script', '--category', 'dev'),
+    skilldex(root, 'new', 'count-words', '--format', 'skill-json', '--mode', 'code', '--category', 'text'),
+    skilldex(root, 'new', 'sum_up', '--format', 'skill-json', '--mode', 'llm'),
+  ]);
+  for (const r of first) expect(r.stderr).toBe('');
+  const composite = await skilldex(root, 'new', 'count-then-sum', '--format', 'skill-json', '--mode', 'composite', '--category', 'workflow');
+  expect(composite.status).toBe(0);
+  expect(composite.stderr).toContain('count_words, sum_up');
+  const chosen = await skilldex(root, 'new', 'only-count', '--format', 'skill-json', '--mode', 'composite', '--calls', 'count_words');
+  expect(chosen.status).toBe(0);
+}, 120_000);
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('skilldex new', () => {
+  it('scaffolds every format into the expected folders', async () => {
+    const validation = await validateRegistry(root, { scan: false });
+    expect(validation.rejected).toEqual([]);
+    expect(validation.accepted.map((s) => `${s.source.dir} ${s.draft.name} ${s.draft.format}/${s.draft.mode}`)).toEqual([
+      'skills/workflow/count-then-sum count_then_sum skill-json/composite',
+      'skills/text/count-words count_words skill-json/code',
+      'skills/only-count only_count skill-json/composite',
+      'skills/plain-notes plain-notes skill-md/instructions',
+      'skills/dev/proto-tool proto-tool package/code',
+      'skills/sum-up sum_up skill-json/llm',
+      'skills/text/text-package text-package package/code',
+    ]);
+  });
+
+  it('produces skills with no diagnostics at all, even with the security scanner on', async () => {
+    expect((await validateRegistry(root, { scan: false })).diagnostics).toEqual([]);
+    const scanned = await validateRegistry(root);
+    expect(scanned.diagnostics).toEqual([]);
+    expect(scanned.accepted.map((s) => s.scan.verdict)).toEqual(Array(7).fill('pass'));
+  });
+
+  it('produces skills that build', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'skilldex-new-out-'));
+    try {
+      const result = await buildRegistry({ root, outDir: out, scan: false, sourceDateEpoch: 1_700_000_000 });
+      expect(result.ok).toBe(true);
+      expect(result.index?.totalSkills).toBe(7);
+      const composite = result.manifests.find((m) => m.name === 'count_then_sum');
+      expect(composite?.calls).toEqual(['count_words', 'sum_up']);
+      expect(result.manifests.find((m) => m.name === 'count_words')?.calledBy).toEqual(['count_then_sum', 'only_count']);
+      expect(result.manifests.find((m) => m.name === 'proto-tool')?.actions?.map((a) => a.name)).toEqual(['analyze', 'report']);
+      expect(result.manifests.find((m) => m.name === 'text-package')?.entry).toEqual({ path: 'scripts/execute.ts', runner: 'module', language: 'typescript' });
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+
+  it('wires the composite pipeline from the callees’ input schemas', async () => {
+    const json = JSON.parse(await readFile(join(root, 'skills/workflow/count-then-sum/skill.json'), 'utf8'));
+    expect(json.input).toEqual({ type: 'object', properties: { text: { type: 'string', description: 'The text to work on.' } }, required: ['text'] });
+    expect(json.pipeline).toEqual([
+      { step: 'count_words', skill: 'count_words', input: { text: '{{input.text}}' } },
+      { step: 'sum_up', skill: 'sum_up', input: { text: '{{input.text}}' } },
+    ]);
+    expect(json.outputMapping).toEqual({ count_words: '{{steps.count_words}}', sum_up: '{{steps.sum_up}}' });
+  });
+
+  it('writes code that runs: execute.ts, index.ts and the protocol script', async () => {
+    const pkg = await import(pathToFileURL(join(root, 'skills/text/text-package/scripts/execute.ts')).href);
+    expect(await pkg.execute({ text: 'hello wide world' }, {}, {})).toEqual({ output: { characters: 16, words: 3, preview: 'hello wide world' }, format: 'object', status: 'success' });
+    expect((await pkg.execute({}, {}, {})).status).toBe('error');
+    const fn = await import(pathToFileURL(join(root, 'skills/text/count-words/index.ts')).href);
+    expect(await fn.execute({ text: '数 words here' }, {})).toEqual({ characters: 12, words: 3 });
+
+    const script = join(root, 'skills/dev/proto-tool/scripts/main.py');
+    const call = (input: string) => {
+      const r = spawnSync('python3', [script], { input, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+      return { status: r.status, envelope: JSON.parse(r.stdout), stderr: r.stderr };
+    };
+    const analyzed = call('{"action": "analyze", "params": {"text": "one two\\nthree"}}');
+    expect(analyzed.status).toBe(0);
+    expect(analyzed.envelope).toMatchObject({ success: true, action: 'analyze', data: { characters: 13, words: 3, lines: 2 } });
+    expect(analyzed.envelope.metadata.execution_time_ms).toBeGreaterThanOrEqual(0);
+    expect(call('{"action": "report", "params": {"text": "a b", "title": "T"}}').envelope.data.content).toBe('# T\n\n- characters: 3\n- words: 2\n- lines: 1\n');
+    expect(call('{"action": "nope"}').envelope).toEqual({ success: false, action: 'nope', error: { code: 'UNKNOWN_ACTION', message: 'Unknown action: nope', details: { supported_actions: ['analyze', 'report'] } } });
+    expect(call('{"action": "analyze", "params": {}}').envelope.error.code).toBe('MISSING_PARAM');
+    expect(call('{"action": "analyze", "params": {"text": 3}}').envelope.error.code).toBe('INVALID_PARAM');
+    const broken = call('{not json');
+    expect(broken.status).toBe(1);
+    expect(broken.envelope.error.code).toBe('INVALID_JSON');
+    const debug = spawnSync('python3', [script], { input: '{"action": "analyze", "params": {"text": "x"}}', encoding: 'utf8', env: { PATH: process.env.PATH ?? '', SKILL_DEBUG: '1' } });
+    expect(debug.stderr).toContain('request: {"action": "analyze"');
+    expect(JSON.parse(debug.stdout).success).toBe(true);
+  });
+
+  it('refuses bad names, existing folders and unknown callees with a hint', async () => {
+    const [bad, again, unknown, noName] = await Promise.all([
+      skilldex(root, 'new', 'Bad_Name', '--format', 'skill-md'),
+      skilldex(root, 'new', 'plain-notes'),
+      skilldex(root, 'new', 'x-flow', '--format', 'skill-json', '--mode', 'composite', '--calls', 'count_words,missing_one'),
+      skilldex(root, 'new', '--format', 'package'),
+    ]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("error 'Bad_Name' is not a valid Agent Skills name");
+    expect(bad.stderr).toContain('hint: use lowercase letters, digits and single hyphens (e.g. bad-name)');
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain('already exists');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('not in skills: missing_one');
+    expect(noName.status).toBe(2);
+    expect(noName.stderr).toContain('missing the skill name');
+  });
+
+  it('names skill.json skills in snake_case and keeps their folder kebab-case', () => {
+    expect(scaffoldNames('memory-search', 'skill-json')).toEqual({ name: 'memory_search', folderName: 'memory-search' });
+    expect(scaffoldNames('memory_search', 'skill-json')).toEqual({ name: 'memory_search', folderName: 'memory-search' });
+    expect(() => scaffoldNames('9lives', 'skill-json')).toThrow(/not a valid skill.json name/);
+    expect(() => scaffoldNames('a--b', 'package')).toThrow(/not a valid Agent Skills name/);
+    // Descriptions that are not plain YAML scalars are quoted by the yaml package.
+    const md = scaffold({ name: 'quoted', format: 'skill-md', description: 'Use: when "quotes" and # hashes appear' }).files[0]?.content ?? '';
+    expect(md.split('\n').slice(0, 4)).toEqual(['---', 'name: quoted', 'description: \'Use: when "quotes" and # hashes appear\'', '---']);
+  });
+});
