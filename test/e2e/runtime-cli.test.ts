@@ -94,15 +94,21 @@ describe('skilldex agent commands', () => {
     expect(JSON.parse(second.stdout)).toMatchObject({ name: 'conventional-commits', changed: false });
   });
 
-  it('run prints the outcome, exits 1 on failure, and --protocol prints the seed 004 envelope', async () => {
+  it('run prints the outcome', async () => {
     const ok = await skilldex(['run', 'markdown_toc', '--input', '{"markdown": "# T\\n\\n## Usage\\n"}']);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ status: 'success', output: { toc: '- [Usage](#usage)' } });
+  });
+
+  it('run --protocol prints the seed 004 envelope', async () => {
 
     const envelope = await skilldex(['run', 'semver-tool', '--action', 'compare', '--input', '{"a": "2.0.0", "b": "10.0.0"}', '--protocol']);
     expect(envelope.code).toBe(0);
     expect(JSON.parse(envelope.stdout)).toMatchObject({ success: true, action: 'compare', data: { relation: '<' }, metadata: { execution_time_ms: expect.any(Number) } });
 
+  });
+
+  it('run reads input from a file or stdin', async () => {
     const inputFile = join(await tempDir('cli-input'), 'in.json');
     await writeFile(inputFile, JSON.stringify({ text: '一二三 four five' }));
     const fromFile = await skilldex(['run', 'text_stats', '--input-file', inputFile]);
@@ -110,6 +116,9 @@ describe('skilldex agent commands', () => {
     const fromStdin = await skilldex(['run', 'text_stats', '--input-file', '-'], { stdin: '{"text": "a b"}' });
     expect(JSON.parse(fromStdin.stdout).output.words).toBe(2);
 
+  });
+
+  it('run exits 1 on a failed run and 2 on unreadable input', async () => {
     const bad = await skilldex(['run', 'semver-tool', '--action', 'explode', '--protocol']);
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stdout)).toMatchObject({ success: false, action: 'explode', error: { code: 'UNKNOWN_ACTION' } });

@@ -1,0 +1,74 @@
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkRegistryPath, SkilldexError } from '../../src/runtime/index.ts';
+import { openRegistry } from '../../src/runtime/node/index.ts';
+import { buildExamples, tempDir } from './_registries.ts';
+
+/**
+ * A registry is untrusted input. These tests rewrite published manifests the way a compromised
+ * host could, and check that nothing is read, written or run outside the skill's own folder.
+ */
+let built: string;
+beforeAll(async () => {
+  built = await buildExamples();
+});
+
+async function registryWith(name: string, change: (manifest: Record<string, any>) => void) {
+  const copy = await tempDir('hostile');
+  await cp(built, copy, { recursive: true });
+  const path = join(copy, 'skills', `${name}.json`);
+  const manifest = JSON.parse(await readFile(path, 'utf8'));
+  change(manifest);
+  await writeFile(path, JSON.stringify(manifest));
+  return openRegistry(copy, { cacheDir: await tempDir('cache') });
+}
+
+const codeOf = (promise: Promise<unknown>) => promise.then(() => 'resolved', (e: unknown) => (e instanceof SkilldexError ? e.code : String(e)));
+
+describe('hostile manifests', () => {
+  it('refuses registry URLs that leave the registry root', () => {
+    for (const bad of ['../index.json', 'skills/../../etc/passwd', '/etc/passwd', 'https://evil.example/x.tar.gz', '//evil.example/x', 'skills/%2e%2e/x', 'a\\b']) {
+      expect(() => checkRegistryPath(bad)).toThrow(SkilldexError);
+    }
+    expect(checkRegistryPath('skills/pdf/0123456789abcdef/SKILL.md')).toBe('skills/pdf/0123456789abcdef/SKILL.md');
+  });
+
+  it('does not follow an archive URL pointing off the registry', async () => {
+    const registry = await registryWith('semver-tool', (m) => (m.urls.archive = 'https://evil.example/semver.tar.gz'));
+    expect(await codeOf(registry.install('semver-tool', await tempDir('project'), { via: 'archive' }))).toBe('INVALID_PATH');
+  });
+
+  it('refuses a file path that would escape the install folder, and writes nothing', async () => {
+    const registry = await registryWith('semver-tool', (m) => (m.files[0].path = '../../escaped.txt'));
+    const project = await tempDir('project');
+    expect(await codeOf(registry.install('semver-tool', project, { via: 'files' }))).toBe('INVALID_PATH');
+    expect(await codeOf(registry.install('semver-tool', project, { via: 'archive' }))).toBe('VERIFICATION_FAILED');
+    expect(await readdir(project)).toEqual([]);
+  });
+
+  it('will not run an entry outside the skill folder', async () => {
+    const registry = await registryWith('semver-tool', (m) => (m.entry.path = '../../../../../../bin/sh'));
+    const outcome = await registry.run('semver-tool', { version: '1.0.0' }, { action: 'parse' });
+    expect(outcome.error?.code).toBe('PERMISSION_DENIED');
+  });
+
+  it('blocks a skill the scanner failed unless allowUnsafe, and warns on warn', async () => {
+    const finding = { rule: 'exec/download-pipe-shell', severity: 'critical', file: 'scripts/semver.sh', line: 3, column: 1, evidence: 'curl … | sh', message: 'downloads and runs code', docs: '/security/#exec' };
+    const failed = await registryWith('semver-tool', (m) => (m.scan = { verdict: 'fail', rulesVersion: '1', findings: [finding] }));
+    const blocked = await failed.run('semver-tool', { version: '1.0.0' }, { action: 'parse' });
+    expect(blocked.error?.code).toBe('BLOCKED_BY_SCAN');
+    expect(blocked.error?.message).toContain('exec/download-pipe-shell (scripts/semver.sh:3)');
+    const allowed = await failed.run('semver-tool', { version: '1.0.0' }, { action: 'parse', allowUnsafe: true });
+    expect(allowed.status).toBe('success');
+    const warned = await registryWith('semver-tool', (m) => (m.scan = { verdict: 'warn', rulesVersion: '1', findings: [{ ...finding, severity: 'warn' }] }));
+    const outcome = await warned.run('semver-tool', { version: '1.0.0' }, { action: 'parse' });
+    expect(outcome.status).toBe('success');
+    expect(outcome.warnings?.[0]).toContain("security scan verdict is 'warn'");
+  });
+
+  it('rejects a manifest that breaks the schema', async () => {
+    const registry = await registryWith('semver-tool', (m) => (m.files = 'everything'));
+    expect(await codeOf(registry.load('semver-tool'))).toBe('MANIFEST_INVALID');
+  });
+});
