@@ -39,6 +39,7 @@ export interface SiteBuildResult {
   skills: number;
   pagesIndexed: number;
   timings: Record<string, number>;
+  peakRssMb: Record<string, number>;
 }
 
 /** A build failure the user can act on: the message says what failed and what to do. */
@@ -70,12 +71,15 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   const root = path.resolve(options.root);
   const outDir = path.resolve(options.outDir);
   const timings: Record<string, number> = {};
+  /** Peak RSS of this process so far, in MB, after each step: shows which step set the peak. */
+  const peakRssMb: Record<string, number> = {};
   const time = async <T>(label: string, fn: () => Promise<T>): Promise<T> => {
     const start = performance.now();
     try {
       return await fn();
     } finally {
       timings[label] = Math.round(performance.now() - start);
+      peakRssMb[label] = Math.round(process.resourceUsage().maxRSS / 1024);
     }
   };
 
@@ -125,7 +129,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   await time('runtime', () => bundleRuntime(outDir, log));
 
   const skills = readdirSync(path.join(outDir, 'skills')).filter((n) => n.endsWith('.json')).length;
-  return { skills, pagesIndexed, timings };
+  return { skills, pagesIndexed, timings, peakRssMb };
 }
 
 /**
@@ -236,7 +240,7 @@ async function main(): Promise<number> {
     const result = await buildSite({ root: values.root, outDir: values.out, registryDir: values.registry, lenient: values.lenient });
     const seconds = ((performance.now() - start) / 1000).toFixed(1);
     const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-    console.log(`built ${result.skills} skills into ${path.resolve(values.out)} in ${seconds}s (peak RSS ${rssMb} MB; ${Object.entries(result.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s`).join(', ')}; ${result.pagesIndexed} pages searchable)`);
+    console.log(`built ${result.skills} skills into ${path.resolve(values.out)} in ${seconds}s (peak RSS ${rssMb} MB; ${Object.entries(result.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s/${result.peakRssMb[k]} MB`).join(', ')}; ${result.pagesIndexed} pages searchable)`);
     return 0;
   } catch (error) {
     if (error instanceof SiteBuildError) {
