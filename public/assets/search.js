@@ -105,7 +105,11 @@ async function run() {
     h.append(a);
     const p = document.createElement('p');
     p.append(...excerptNodes(data.excerpt || ''));
-    li.append(h, p);
+    const facts = document.createElement('p');
+    facts.className = 'search-facts';
+    const filters = data.filters || {};
+    facts.textContent = ['category', 'format', 'mode'].flatMap((key) => filters[key] || []).join(' · ');
+    li.append(h, p, facts);
     return li;
   });
   list.replaceChildren(...items);
