@@ -181,3 +181,16 @@ describe('install', () => {
     expect(await readFile(script, 'utf8')).toContain('semver-tool');
   });
 });
+
+describe('parallel runs', () => {
+  it('share one verified run copy without breaking each other', async () => {
+    const registry = await openRegistry(server.url, { cacheDir: await tempDir('cache') });
+    const outcomes = await Promise.all(['1.0.0', '2.0.0', '3.0.0', '4.0.0'].map((version) => registry.run('semver-tool', { version }, { action: 'parse' })));
+    expect(outcomes.map((o) => [o.status, (o.output as { major: number }).major])).toEqual([
+      ['success', 1],
+      ['success', 2],
+      ['success', 3],
+      ['success', 4],
+    ]);
+  });
+});

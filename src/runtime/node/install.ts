@@ -58,6 +58,8 @@ export async function verifyInstalled(manifest: SkillManifest, dir: string): Pro
   await verifySkillFiles(manifest, await readTree(dir));
 }
 
+const verifiesAt = (manifest: SkillManifest, dir: string): Promise<boolean> => verifyInstalled(manifest, dir).then(() => true, () => false);
+
 const exists = async (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
 
 /** Scripts keep an executable bit; like the published archive, it follows from a `#!` first line. */
@@ -75,14 +77,7 @@ export interface WriteSkillResult {
  * never a mix, and a failure leaves `dest` as it was. `files` must already be verified.
  */
 export async function writeSkillDir(manifest: SkillManifest, files: ReadonlyMap<string, Uint8Array>, dest: string, options: { readOnly?: boolean } = {}): Promise<WriteSkillResult> {
-  if (await exists(dest)) {
-    try {
-      await verifyInstalled(manifest, dest);
-      return { dir: dest, changed: false };
-    } catch {
-      // Different or damaged: replace it below.
-    }
-  }
+  if (await verifiesAt(manifest, dest)) return { dir: dest, changed: false };
   const parent = dirname(dest);
   await mkdir(parent, { recursive: true });
   const suffix = randomBytes(6).toString('hex');
@@ -96,9 +91,20 @@ export async function writeSkillDir(manifest: SkillManifest, files: ReadonlyMap<
       await writeFile(target, bytes, { mode: modeOf(bytes) });
     }
     if (options.readOnly) await makeReadOnly(temp);
+    // Another process (a parallel run of the same skill) may have put an identical copy in place
+    // meanwhile; keep it rather than swapping a folder someone may be executing from.
+    if (await verifiesAt(manifest, dest)) {
+      await removeTree(temp);
+      return { dir: dest, changed: false };
+    }
     const hadOld = await exists(dest);
     if (hadOld) await rename(dest, old);
-    await rename(temp, dest);
+    try {
+      await rename(temp, dest);
+    } catch (error) {
+      if (!(await verifiesAt(manifest, dest))) throw error;
+      await removeTree(temp);
+    }
     if (hadOld) await removeTree(old);
   } catch (error) {
     await removeTree(temp);
