@@ -102,7 +102,7 @@ interface TemplateContext {
 
 /** `---\n<yaml>---\n` with the yaml package doing all quoting (descriptions contain `: ` often). */
 function frontmatter(fields: Record<string, unknown>): string {
-  return `---\n${stringify(fields, { lineWidth: 0 })}---\n`;
+  return `---\n${stringify(fields, { lineWidth: 0, aliasDuplicateObjects: false })}---\n`;
 }
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;

@@ -1,0 +1,270 @@
+import semver from 'semver';
+import { parse as parseYaml, stringify } from 'yaml';
+import { titleFromName } from '../core/names.ts';
+import { Limits } from '../core/schemas/config.ts';
+import { KNOWN_FRONTMATTER_FIELDS, PACKAGE_TYPES } from '../core/schemas/skill-md.ts';
+import { parseFrontmatter } from '../build/parse/frontmatter.ts';
+import { sourceFromString } from '../build/parse/source-text.ts';
+import { CODE_EXTENSIONS, extensionOf } from '../build/rules/files.ts';
+
+/**
+ * `skilldex migrate` (seed 001 §迁移与验证工具): a legacy skill — one SKILL.md with TypeScript
+ * code blocks, or METADATA.yml plus scripts/main.ts — becomes an extended package: code under
+ * scripts/, `resources.entry` filled, `permissions` folded into `security`, and the fields seed
+ * 001 marks as required given sensible defaults. Pure: a plan of file operations; the command
+ * carries it out (or only prints it with --dry-run).
+ */
+
+export interface LegacySkill {
+  folderName: string;
+  /** Every file path in the folder, `/`-separated. */
+  paths: readonly string[];
+  /** Text of the files the migration reads: SKILL.md, METADATA.yml, code. */
+  read(path: string): string | undefined;
+}
+
+export type MigrationOp =
+  | { kind: 'backup'; from: string; to: string }
+  | { kind: 'move'; from: string; to: string }
+  | { kind: 'delete'; path: string }
+  | { kind: 'write'; path: string; content: string };
+
+export interface MigrationPlan {
+  status: 'migrate' | 'skip';
+  /** Why a skill is skipped. */
+  reason?: string;
+  ops: MigrationOp[];
+  notes: string[];
+}
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+const LIMITS = Limits.parse({});
+const METADATA_FILES = ['METADATA.yml', 'METADATA.yaml'];
+const TS_BLOCK = /^(`{3,})[ \t]*(?:typescript|ts)[ \t]*\r?\n([\s\S]*?)^\1[ \t]*$/gm;
+const DEFAULT_SECURITY = { timeout_ms: 30000, memory_mb: 128, network: 'none', filesystem: 'none' };
+
+/** The placeholder entry when a legacy skill had no code at all. */
+export const PLACEHOLDER_EXECUTE = `/**
+ * Placeholder written by \`skilldex migrate\`: the legacy skill had no code. Implement the skill
+ * here, or remove \`resources.entry\` if it is instructions only.
+ */
+export async function execute(
+  parameters: Record<string, unknown>,
+  context: Record<string, unknown> = {},
+  config: Record<string, unknown> = {},
+): Promise<{ output: unknown; format: 'object'; status: 'success' }> {
+  return { output: { received: parameters }, format: 'object', status: 'success' };
+}
+`;
+
+/**
+ * Plans the migration of one skill folder.
+ *
+ * @example
+ * planMigration({ folderName: 'x', paths: ['SKILL.md'], read: () => text }, { backup: true })
+ */
+export function planMigration(skill: LegacySkill, options: { backup?: boolean } = {}): MigrationPlan {
+  const backup = options.backup ?? true;
+  const notes: string[] = [];
+  const ops: MigrationOp[] = [];
+  const has = (p: string) => skill.paths.includes(p);
+  const metadataFile = METADATA_FILES.find(has);
+
+  // 1. Read what there is: METADATA.yml, SKILL.md frontmatter and body.
+  let metadata: Record<string, unknown> = {};
+  if (metadataFile) {
+    const parsed = parseYaml(skill.read(metadataFile) ?? '', { schema: 'core', uniqueKeys: true, maxAliasCount: LIMITS.maxAliases }) as unknown;
+    if (parsed !== null && !isRecord(parsed)) throw new MigrationError(`${metadataFile} is not a YAML mapping`);
+    metadata = parsed ?? {};
+  }
+  const skillMdText = has('SKILL.md') ? (skill.read('SKILL.md') ?? '') : undefined;
+  let frontmatter: Record<string, unknown> = {};
+  let body = '';
+  if (skillMdText !== undefined) {
+    if (/^---/.test(skillMdText)) {
+      const fm = parseFrontmatter(sourceFromString(skillMdText), LIMITS);
+      if (!fm.data) throw new MigrationError(`SKILL.md frontmatter cannot be read: ${fm.problems[0]?.message ?? 'unknown problem'}`);
+      frontmatter = fm.data;
+      body = fm.body;
+    } else body = skillMdText; // legacy files sometimes had no frontmatter at all
+  }
+  const legacy = { ...metadata, ...frontmatter };
+
+  const blocks = [...body.matchAll(TS_BLOCK)].filter((m) => /\bexecute\b/.test(m[2] ?? ''));
+  const rootCode = skill.paths.filter((p) => !p.includes('/') && CODE_EXTENSIONS.has(extensionOf(p)));
+  const resources = isRecord(legacy.resources) ? legacy.resources : undefined;
+  const isLegacy = metadataFile !== undefined || blocks.length > 0 || legacy.permissions !== undefined || rootCode.length > 0 || (has('scripts/main.ts') && typeof resources?.entry !== 'string');
+  if (!isLegacy) {
+    return { status: 'skip', reason: resources?.entry ? 'already an extended package (resources.entry is set)' : 'no legacy layout found (no METADATA.yml, code blocks, permissions or scripts/main.ts)', ops: [], notes: [] };
+  }
+
+  // 2. Code: extracted blocks → scripts/execute.ts; root-level code → scripts/; else keep what scripts/ has.
+  const after = new Set(skill.paths);
+  const moveTo = (from: string, to: string) => {
+    ops.push({ kind: 'move', from, to });
+    after.delete(from);
+    after.add(to);
+  };
+  let entry: string | undefined = typeof resources?.entry === 'string' ? resources.entry.replace(/^\.\//, '') : undefined;
+  let newBody = body;
+  if (blocks.length > 0) {
+    const code = blocks.map((m) => (m[2] ?? '').replace(/\s+$/, '')).join('\n\n');
+    const exported = /^\s*export\s+(?:async\s+)?function\s+execute\b|^\s*export\s+(?:const|let)\s+execute\b/m.test(code) ? code : code.replace(/^(\s*)((?:async\s+)?function\s+execute\b)/m, '$1export $2');
+    const target = has('scripts/execute.ts') ? 'scripts/execute.extracted.ts' : 'scripts/execute.ts';
+    if (target !== 'scripts/execute.ts') notes.push('scripts/execute.ts already exists; the code blocks went to scripts/execute.extracted.ts — merge them by hand');
+    ops.push({ kind: 'write', path: target, content: `// Extracted from the legacy SKILL.md by skilldex migrate.\n${exported}\n` });
+    after.add(target);
+    entry ??= 'scripts/execute.ts';
+    for (const m of blocks) newBody = newBody.replace(m[0], `The implementation lives in [${target}](${target}).`);
+    notes.push(`${blocks.length} TypeScript code block${blocks.length === 1 ? '' : 's'} moved to ${target}`);
+  }
+  for (const file of rootCode) {
+    moveTo(file, `scripts/${file}`);
+    notes.push(`${file} moved to scripts/${file} (executable code lives under scripts/); check its relative imports`);
+  }
+  if (entry === undefined) {
+    const programs = [...after].filter((p) => p.startsWith('scripts/') && CODE_EXTENSIONS.has(extensionOf(p))).sort();
+    entry = ['scripts/execute.ts', 'scripts/main.ts', 'scripts/index.ts'].find((p) => after.has(p)) ?? (programs.length === 1 ? programs[0] : undefined);
+  }
+  if (entry === undefined) {
+    entry = 'scripts/execute.ts';
+    ops.push({ kind: 'write', path: entry, content: PLACEHOLDER_EXECUTE });
+    after.add(entry);
+    notes.push('no code found: wrote a placeholder scripts/execute.ts');
+  }
+
+  // 3. Frontmatter.
+  const name = skill.folderName;
+  const declared = typeof legacy.name === 'string' ? legacy.name : undefined;
+  const displayName = str(legacy.displayName) ?? (declared && declared !== name ? declared : titleFromName(name));
+  if (declared !== undefined && declared !== name) notes.push(`name '${declared}' → '${name}' (a SKILL.md name equals its folder); the old name is kept as displayName`);
+  const description = (str(legacy.description) ?? firstParagraph(newBody) ?? `${displayName} (migrated from a legacy package: say what it does and when to use it).`).slice(0, 1024);
+  if (str(legacy.description) === undefined) notes.push('description was missing: filled from the body; check it');
+
+  let version = str(legacy.version) ?? (typeof legacy.version === 'number' ? String(legacy.version) : undefined);
+  if (version === undefined || !semver.valid(version)) {
+    const coerced = version !== undefined ? semver.coerce(version)?.version : undefined;
+    notes.push(version === undefined ? 'version was missing: set to 1.0.0' : `version '${version}' is not semantic: set to ${coerced ?? '1.0.0'}`);
+    version = coerced ?? '1.0.0';
+  }
+  const type = (PACKAGE_TYPES as readonly string[]).includes(String(legacy.type)) ? String(legacy.type) : 'direct';
+  if (legacy.type !== undefined && type !== legacy.type) notes.push(`type '${String(legacy.type)}' is not one of ${PACKAGE_TYPES.join('/')}: set to direct`);
+  const snake = name.replace(/-/g, '_');
+
+  const security = { ...DEFAULT_SECURITY, ...(typeof legacy.timeout === 'number' ? { timeout_ms: legacy.timeout } : {}), ...(isRecord(legacy.security) ? legacy.security : {}) };
+  if (isRecord(legacy.permissions)) Object.assign(security, securityFromPermissions(legacy.permissions, notes));
+
+  const refs = (folder: string) => [...after].filter((p) => p.startsWith(`${folder}/`) && !p.split('/').some((s) => s.startsWith('.'))).sort().map((p) => `./${p}`);
+  const helpers = [...after].filter((p) => p.startsWith('scripts/') && p !== entry && CODE_EXTENSIONS.has(extensionOf(p))).sort().map((p) => `./${p}`);
+  const newResources = {
+    ...(resources ?? {}),
+    entry: `./${entry}`,
+    ...(helpers.length > 0 ? { helpers } : {}),
+    ...(refs('references').length > 0 ? { references: refs('references') } : {}),
+    ...(refs('assets').length > 0 ? { assets: refs('assets') } : {}),
+  };
+
+  const inputSchema = isRecord(legacy.input_schema) ? legacy.input_schema : schemaFromAbp(legacy.abp) ?? { type: 'object', properties: {} };
+  const handled = new Set(['name', 'displayName', 'description', 'version', 'type', 'permissions', 'security', 'resources', 'timeout', 'input_schema', 'output_schema', 'triggers', 'capabilities', 'tags']);
+  const passthrough: Record<string, unknown> = {};
+  const metadataMap: Record<string, unknown> = isRecord(legacy.metadata) ? { ...legacy.metadata } : {};
+  for (const [key, value] of Object.entries(legacy)) {
+    if (handled.has(key) || key === 'metadata') continue;
+    if (KNOWN_FRONTMATTER_FIELDS.has(key)) passthrough[key] = value;
+    else {
+      metadataMap[key] = typeof value === 'string' ? value : JSON.stringify(value);
+      notes.push(`unknown field '${key}' moved under metadata`);
+    }
+  }
+  const fields: Record<string, unknown> = {
+    name,
+    displayName,
+    description,
+    version,
+    type,
+    ...pickKnown(passthrough, ['category', 'domain', 'keywords']),
+    tags: Array.isArray(legacy.tags) ? legacy.tags : Array.isArray(legacy.keywords) ? legacy.keywords : [],
+    capabilities: Array.isArray(legacy.capabilities) ? legacy.capabilities : [snake],
+    triggers: isRecord(legacy.triggers) ? legacy.triggers : { intents: [snake], phrases: [displayName], priority: 0.5 },
+    input_schema: inputSchema,
+    output_schema: isRecord(legacy.output_schema) ? legacy.output_schema : { type: 'object' },
+    ...Object.fromEntries(Object.entries(passthrough).filter(([k]) => !['category', 'domain', 'keywords'].includes(k))),
+    ...(Object.keys(metadataMap).length > 0 ? { metadata: metadataMap } : {}),
+    security,
+    resources: newResources,
+  };
+  if (legacy.permissions !== undefined) notes.push('permissions folded into security');
+
+  const title = /^\s*#\s/m.test(newBody) ? '' : `# ${displayName}\n\n`;
+  const finalBody = newBody.trim() === '' ? `# ${displayName}\n\n${description}\n\n## Steps\n\n1. Call the entry script (${entry}) with the input described by input_schema.\n` : `${title}${newBody.replace(/^\s*\n/, '')}`;
+
+  // 4. Files: back up (or drop) the legacy declarations, write the new SKILL.md, keep the folders.
+  if (skillMdText !== undefined) ops.unshift(backup ? { kind: 'backup', from: 'SKILL.md', to: 'SKILL.md.legacy' } : { kind: 'delete', path: 'SKILL.md' });
+  if (metadataFile) ops.unshift(backup ? { kind: 'backup', from: metadataFile, to: `${metadataFile}.legacy` } : { kind: 'delete', path: metadataFile });
+  ops.push({ kind: 'write', path: 'SKILL.md', content: `---\n${stringify(fields, { lineWidth: 0, aliasDuplicateObjects: false })}---\n\n${finalBody.endsWith('\n') ? finalBody : `${finalBody}\n`}` });
+  for (const folder of ['references', 'assets']) {
+    if (![...after].some((p) => p.startsWith(`${folder}/`))) ops.push({ kind: 'write', path: `${folder}/.gitkeep`, content: '' });
+  }
+  return { status: 'migrate', ops, notes };
+}
+
+/**
+ * Legacy `permissions` (seed 001 "迁移提示") → `security`: network true → allowlist (hosts to be
+ * listed), false/none → none; filesystem none/read → none/read-only, write → read-only plus
+ * requires_filesystem and a note, since write access has no equivalent.
+ */
+export function securityFromPermissions(permissions: Record<string, unknown>, notes: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(permissions)) {
+    if (key === 'network') {
+      if (value === false || value === 'none' || value === null) out.network = 'none';
+      else {
+        out.network = 'allowlist';
+        out.network_allowlist = Array.isArray(value) ? value.map(String) : [];
+        if (!Array.isArray(value)) notes.push('permissions.network allowed any host: list the hosts the skill needs in security.network_allowlist');
+      }
+    } else if (key === 'filesystem') {
+      const v = String(value).toLowerCase();
+      if (value === false || v === 'none') out.filesystem = 'none';
+      else if (['read', 'read-only', 'readonly', 'true', 'ro'].includes(v)) out.filesystem = 'read-only';
+      else {
+        out.filesystem = 'read-only';
+        out.requires_filesystem = true;
+        notes.push(`permissions.filesystem '${String(value)}' has no security equivalent: set to read-only with requires_filesystem; review it`);
+      }
+    } else notes.push(`permissions.${key} has no security equivalent and was dropped`);
+  }
+  return out;
+}
+
+/** ABP tool parameters (seed 001 example) → a JSON Schema for the first tool's input. */
+function schemaFromAbp(abp: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(abp) || !Array.isArray(abp.tools) || !isRecord(abp.tools[0]) || !isRecord(abp.tools[0].parameters)) return undefined;
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const [key, spec] of Object.entries(abp.tools[0].parameters)) {
+    if (!isRecord(spec)) continue;
+    const { required: isRequired, ...rest } = spec;
+    properties[key] = rest;
+    if (isRequired === true) required.push(key);
+  }
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+function firstParagraph(markdown: string): string | undefined {
+  const paragraph = markdown.split(/\r?\n\s*\r?\n/).map((p) => p.trim()).find((p) => p !== '' && !p.startsWith('#') && !p.startsWith('```') && !p.startsWith('The implementation lives in'));
+  return paragraph?.replace(/\s+/g, ' ');
+}
+
+function pickKnown(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => record[k] !== undefined).map((k) => [k, record[k]]));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
