@@ -57,11 +57,11 @@ function makeRepo(root: string): void {
   git(['commit', '-q', '-m', 'xss-probe'], '2026-04-01T00:00:00Z');
 }
 
-function build(root: string, out: string): string {
+function build(root: string, out: string, env: Record<string, string> = {}): string {
   const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.ts'), '--root', root, '--out', out], {
     cwd: repoRoot,
     encoding: 'utf8',
-    env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', SKILLDEX_PAGE_SIZE: String(PAGE_SIZE) },
+    env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', SKILLDEX_PAGE_SIZE: String(PAGE_SIZE), ...env },
   });
   if (run.status !== 0) throw new Error(`site build failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
   return `${run.stdout}${run.stderr}`;
@@ -361,14 +361,33 @@ describe('catalog site', () => {
   it('saves screenshots of the catalog in light and dark mode', async () => {
     const page = await open('/');
     await page.screenshot({ path: path.join(results, 'site-catalog.png'), fullPage: false });
-    mkdirSync(path.join(repoRoot, 'docs'), { recursive: true });
-    await page.screenshot({ path: path.join(repoRoot, 'docs/screenshot-catalog.png'), fullPage: false });
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.screenshot({ path: path.join(results, 'site-catalog-dark.png'), fullPage: false });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: path.join(results, 'site-catalog-mobile.png'), fullPage: false });
     expect(statSync(path.join(results, 'site-catalog.png')).size).toBeGreaterThan(10_000);
     await page.close();
+  });
+
+  it('builds the examples alone, as the README shows them', async () => {
+    // The README screenshot shows the registry's own skills, without the test fixtures.
+    const root = path.join(work, 'examples');
+    mkdirSync(root);
+    cpSync(path.join(repoRoot, 'skills'), path.join(root, 'skills'), { recursive: true });
+    const out = path.join(work, 'dist-examples');
+    build(root, out, { SKILLDEX_PAGE_SIZE: '' });
+    const server = await startPreview({ dir: out, port: 0 });
+    try {
+      const page = await newPage();
+      await page.goto(server.url);
+      const cards = await page.locator('.cards .card').count();
+      expect(cards).toBe(Math.min(24, readdirSync(path.join(out, 'skills')).filter((f) => f.endsWith('.json')).length));
+      mkdirSync(path.join(repoRoot, 'docs'), { recursive: true });
+      await page.screenshot({ path: path.join(repoRoot, 'docs/screenshot-catalog.png'), fullPage: false });
+      await page.close();
+    } finally {
+      await server.close();
+    }
   });
 
   it('is navigable by keyboard with a visible focus ring', async () => {
