@@ -4,6 +4,7 @@ import fg from 'fast-glob';
 import type { Limits } from '../core/schemas/config.ts';
 import { pathProblem } from '../core/paths.ts';
 import { DiagnosticSink, START } from './diagnostics.ts';
+import { stampOf, type SourceStamps } from './cache.ts';
 import { sha256HexSync } from './hash.ts';
 
 /** One skill folder found under skills/, with every file read (never executed). */
@@ -85,9 +86,10 @@ export async function discoverSkills(root: string, skillsDir: string, sink: Diag
 /**
  * Reads every file of a skill folder with lstat semantics: a symlink or special file is
  * reported and skipped, oversize files are reported without being read, and the limits on
- * file count and total size are enforced.
+ * file count and total size are enforced. With `stamps`, the lstat facts of every folder and
+ * file read are recorded for the build cache (src/build/cache.ts), at no extra file reads.
  */
-export async function readSkillSource(root: string, dir: string, declaration: SkillSource['declaration'], limits: Limits, sink: DiagnosticSink): Promise<SkillSource> {
+export async function readSkillSource(root: string, dir: string, declaration: SkillSource['declaration'], limits: Limits, sink: DiagnosticSink, stamps?: SourceStamps): Promise<SkillSource> {
   const absDir = join(root, dir);
   const files: SkillSourceFile[] = [];
   let total = 0;
@@ -95,6 +97,8 @@ export async function readSkillSource(root: string, dir: string, declaration: Sk
   let reportedCount = false;
 
   const visit = async (relDir: string): Promise<void> => {
+    // Stat the folder before listing it: an entry added in between then changes its mtime.
+    if (stamps) stamps.dirs.push(stampOf(relDir, await lstat(join(absDir, relDir))));
     const entries = await readdir(join(absDir, relDir), { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
@@ -124,7 +128,9 @@ export async function readSkillSource(root: string, dir: string, declaration: Sk
         reportedCount = true;
         continue;
       }
-      const { size } = await lstat(join(absDir, path));
+      const info = await lstat(join(absDir, path));
+      const { size } = info;
+      stamps?.files.push(stampOf(path, info));
       if (size > limits.maxFileBytes) {
         sink.report('files/too-large', file, START, `'${path}' is ${size} bytes; the limit is ${limits.maxFileBytes}`, { hint: 'shrink the file or publish it elsewhere and link to it' });
         continue;

@@ -2,12 +2,16 @@
  * The registry build: discover → parse → validate → emit. Every export here is public API of
  * the build side (used by the CLI, the site build and the benchmarks).
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { RegistryIndex } from '../core/schemas/registry-index.ts';
+import { BuildCache, defaultCacheFile } from './cache.ts';
 import { loadConfig } from './config.ts';
+import { sha256HexSync } from './hash.ts';
+import { INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './emit/layout.ts';
 import { writeRegistry, type WriteResult } from './emit/write-registry.ts';
 import { gitCommitTimes, lastCommitTime } from './git-times.ts';
 import { skillDirOf, validateRegistry, type RejectedSkill } from './validate.ts';
@@ -31,6 +35,12 @@ export interface BuildOptions {
   sourceDateEpoch?: number;
   /** Run the security scanner (default true). */
   scan?: boolean;
+  /**
+   * The build cache file (src/build/cache.ts), or false for none. Default:
+   * `<root>/.cache/skilldex/build-cache.json`. Unchanged skills are not read, parsed or scanned
+   * again, and an output folder that already holds this exact build is not rewritten.
+   */
+  cache?: string | false;
 }
 
 export interface BuildResult {
@@ -42,6 +52,8 @@ export interface BuildResult {
   diagnostics: Diagnostic[];
   rejected: RejectedSkill[];
   notDiscoverable: WriteResult['notDiscoverable'];
+  /** Cache hits and misses, when the cache was used. */
+  cache?: BuildCache['stats'];
 }
 
 /**
@@ -53,11 +65,13 @@ export interface BuildResult {
  */
 export async function buildRegistry(options: BuildOptions): Promise<BuildResult> {
   const config = options.config ?? (await loadConfig(options.root));
-  const validation = await validateRegistry(options.root, { config, ...(options.scan === false ? { scan: false } : {}) });
+  const cache = options.cache === false ? undefined : BuildCache.open(options.cache ?? defaultCacheFile(options.root), config, `scan=${options.scan !== false}`);
+  const validation = await validateRegistry(options.root, { config, ...(options.scan === false ? { scan: false } : {}), ...(cache ? { cache } : {}) });
   const { accepted, rejected, diagnostics } = validation;
   const hasErrors = diagnostics.some((d) => d.severity === 'error');
   if (hasErrors && !options.lenient) {
-    return { ok: false, config, manifests: [], diagnostics, rejected, notDiscoverable: [] };
+    cache?.save();
+    return { ok: false, config, manifests: [], diagnostics, rejected, notDiscoverable: [], ...(cache ? { cache: cache.stats } : {}) };
   }
 
   const envEpoch = Number(process.env.SOURCE_DATE_EPOCH);
@@ -87,14 +101,32 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   const latest = published.reduce((max, p) => (p.manifest.lastModified > max ? p.manifest.lastModified : max), new Date(fallbackEpoch * 1000).toISOString());
   const generatedAt = process.env.SOURCE_DATE_EPOCH ? new Date(fallbackEpoch * 1000).toISOString() : latest;
   await mkdir(options.outDir, { recursive: true });
-  const written = await writeRegistry(options.outDir, published, config, { generatedAt, updatedAt: latest });
+  // Everything writeRegistry is given (file bytes are covered by the manifests' digests): when
+  // the output folder still holds what this exact input produced, rewriting it changes nothing.
+  const outDir = resolve(options.outDir);
+  const emitKey = cache ? sha256HexSync(JSON.stringify([published.map((p) => p.manifest), config, generatedAt, latest])) : '';
+  const previous = cache?.emitted(outDir, emitKey);
+  let index: RegistryIndex;
+  let notDiscoverable: WriteResult['notDiscoverable'];
+  if (cache && previous) {
+    cache.stats.emitSkipped = true;
+    index = JSON.parse(await readFile(join(outDir, INDEX_FILE), 'utf8')) as RegistryIndex;
+    notDiscoverable = previous.notDiscoverable;
+  } else {
+    const written = await writeRegistry(options.outDir, published, config, { generatedAt, updatedAt: latest });
+    index = written.index;
+    notDiscoverable = written.notDiscoverable;
+    cache?.recordEmit(outDir, emitKey, [INDEX_FILE, `${WELL_KNOWN_V2}/index.json`, `${WELL_KNOWN_V1}/index.json`, '.skilldex-build.json'], notDiscoverable);
+  }
+  cache?.save();
   return {
     ok: !hasErrors,
     config,
-    index: written.index,
+    index,
     manifests: published.map((p) => p.manifest),
     diagnostics,
     rejected,
-    notDiscoverable: written.notDiscoverable,
+    notDiscoverable,
+    ...(cache ? { cache: cache.stats } : {}),
   };
 }

@@ -1,9 +1,11 @@
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import type { ScanResult, ScanVerdict } from '../core/schemas/scan.ts';
+import { cacheEntryOf, imitationCandidates, locateFrom, sourceFromCache, type BuildCache, type SourceStamps } from './cache.ts';
 import { loadConfig } from './config.ts';
 import { discoverSkills, readSkillSource, type SkillSource } from './discover.ts';
 import { DiagnosticSink, START, sortDiagnostics } from './diagnostics.ts';
+import { sha256HexSync } from './hash.ts';
 import { manifestFromSkillJson, manifestFromSkillMd, type DraftManifest } from './normalize.ts';
 import { checkFiles } from './rules/files.ts';
 import { checkRegistry, type RegistryMember } from './rules/registry.ts';
@@ -35,6 +37,11 @@ export interface ValidateOptions {
   config?: RegistryConfig;
   /** Run the security scanner (default true). */
   scan?: boolean;
+  /**
+   * Reuse the results for skill folders whose files are unchanged since the build that filled
+   * the cache (src/build/cache.ts), and record the rest. The caller saves it.
+   */
+  cache?: BuildCache;
 }
 
 const VERDICT_RANK: Record<ScanVerdict, number> = { pass: 0, review: 1, warn: 2, fail: 3 };
@@ -50,8 +57,21 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
 
   const members: ValidatedSkill[] = [];
   const sources: SkillSource[] = [];
+  const cache = options.cache;
   for (const { dir, declaration } of found) {
-    const source = await readSkillSource(root, dir, declaration, config.limits, sink);
+    const hit = cache?.lookup(root, dir, declaration);
+    if (hit) {
+      // Unchanged since the last build: its own diagnostics and draft stand; nothing is read.
+      const source = sourceFromCache(root, hit);
+      sources.push(source);
+      sink.diagnostics.push(...hit.diagnostics);
+      cache?.record(hit);
+      if (hit.draft) members.push({ draft: hit.draft, file: `${dir}/${declaration}`, locate: locateFrom(hit.positions), source, scan: { verdict: 'pass', rulesVersion: '', findings: [] } });
+      continue;
+    }
+    const stamps: SourceStamps | undefined = cache ? { dirs: [], files: [] } : undefined;
+    const reportedBefore = sink.diagnostics.length;
+    const source = await readSkillSource(root, dir, declaration, config.limits, sink, stamps);
     sources.push(source);
     checkFiles(source, sink, source.folderName);
     let draft: DraftManifest | undefined;
@@ -67,6 +87,7 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
       }
     }
     if (draft) members.push({ draft, file: `${dir}/${declaration}`, locate, source, scan: { verdict: 'pass', rulesVersion: '', findings: [] } });
+    if (cache && stamps) cache.record(cacheEntryOf(source, stamps, sink.diagnostics.slice(reportedBefore), draft, locate));
   }
 
   const registryRejects = checkRegistry(members, sink);
@@ -74,12 +95,21 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
   if (options.scan !== false) {
     // Loaded on demand: `validate --no-scan` and the runtime never pay for the scanner.
     const { scanSkill } = await import('./security/index.ts');
-    const knownNames = members.map((m) => m.draft.name);
+    const { confusableSkeleton } = await import('./security/unicode.ts');
+    // Only the names the typosquatting rule could match are passed: same verdicts and evidence,
+    // without comparing every pair of skills (quadratic: minutes at 10,000 skills).
+    const candidatesOf = imitationCandidates(members.map((m) => m.draft.name), confusableSkeleton);
     for (const m of members) {
-      m.scan = scanSkill(
-        { name: m.draft.name, files: m.source.files.map((f) => ({ path: f.path, bytes: f.bytes })), knownNames: knownNames.filter((n) => n !== m.draft.name) },
-        { rules: config.scan.rules },
-      );
+      const knownNames = candidatesOf(m.draft.name);
+      const entry = cache?.recorded(m.source.dir);
+      const key = entry ? sha256HexSync(JSON.stringify([m.draft.name, m.draft.digest, knownNames])) : '';
+      if (cache && entry?.scan?.key === key) {
+        m.scan = entry.scan.result;
+        cache.stats.scanHits++;
+      } else {
+        m.scan = scanSkill({ name: m.draft.name, files: m.source.files.map((f) => ({ path: f.path, bytes: f.bytes })), knownNames }, { rules: config.scan.rules });
+        if (entry) entry.scan = { key, result: m.scan };
+      }
       if (VERDICT_RANK[m.scan.verdict] >= VERDICT_RANK[config.scan.blockOn]) {
         const worst = m.scan.findings[0];
         const where = worst ? `${m.source.dir}/${worst.file}` : m.file;
