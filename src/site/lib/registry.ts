@@ -42,6 +42,9 @@ export const FACET_LABELS: Record<FacetName, { one: string; many: string }> = {
   mode: { one: 'Mode', many: 'Modes' },
 };
 
+/** Values per facet in the listing sidebar; /<facet>/ lists them all. */
+const SIDEBAR_LIMIT: Record<FacetName, number> = { category: 30, tag: 20, format: 10, mode: 10 };
+
 export interface FacetValue {
   facet: FacetName;
   value: string;
@@ -67,6 +70,13 @@ export interface Catalog {
   facets: Record<FacetName, FacetValue[]>;
   /** facet → value → FacetValue, for links from cards and skill pages. */
   facetIndex: Record<FacetName, Map<string, FacetValue>>;
+  /** facet → URL slug → FacetValue, for the facet pages' params. */
+  facetBySlug: Record<FacetName, Map<string, FacetValue>>;
+  /**
+   * What the sidebar of every listing page shows per facet, computed once rather than per page:
+   * all values (alphabetical) when there are few, else the most used ones.
+   */
+  sidebar: Record<FacetName, FacetValue[]>;
   /** Newest `lastModified` in the registry: the feed's and sitemap's clock, never the build time. */
   updatedAt: string;
 }
@@ -127,6 +137,12 @@ export function loadCatalog(): Catalog {
     facetIndex[facet] = values;
   }
   const updatedAt = byUpdated[0]?.lastModified ?? index.updatedAt;
+  const sidebar = {} as Record<FacetName, FacetValue[]>;
+  for (const facet of FACETS) {
+    const limit = SIDEBAR_LIMIT[facet];
+    const values = facets[facet];
+    sidebar[facet] = values.length <= limit ? values : [...values].sort((a, b) => b.names.length - a.names.length || compareText(a.value, b.value)).slice(0, limit);
+  }
   catalog = {
     registryTitle: index.registry.title,
     entries,
@@ -134,6 +150,8 @@ export function loadCatalog(): Catalog {
     sorted: { name: byNameOrder.map((e) => e.name), updated: byUpdated.map((e) => e.name) },
     facets,
     facetIndex,
+    facetBySlug: Object.fromEntries(FACETS.map((f) => [f, new Map(facets[f].map((v) => [v.slug, v]))])) as Record<FacetName, Map<string, FacetValue>>,
+    sidebar,
     updatedAt,
   };
   return catalog;
