@@ -1,0 +1,605 @@
+/**
+ * `npm run bench`: Skilldex at scale, measured against floors taken in the same run.
+ *
+ *   node scripts/bench.ts [--sizes 1000,10000] [--runs 3] [--quick] [--out bench] [--no-site] [--no-browser]
+ *
+ * For each size N it generates a synthetic registry (scripts/generate-registry.ts, fixed seed)
+ * and measures, each in a fresh child process so peak RSS belongs to one measurement:
+ *   1. index build (buildRegistry into an empty folder) against a floor: read every file of the
+ *      same tree and sha256 it;
+ *   2. no-op rebuild (same output folder, build cache warm) as a fraction of the cold build;
+ *   3. the full site build (scripts/build.ts) against a bare Astro build of N trivial pages plus
+ *      Pagefind over them;
+ *   4. output sizes, and gzipped index.json against gzipped name+description text;
+ *   5. the runtime over HTTP on 127.0.0.1: open, search latency over 1,000 queries, install of a
+ *      20-file skill with verification;
+ *   6. Chromium: from typing a query on the site to the first result, rare and common term.
+ * Times are medians of `--runs` repetitions, with floors and measurements interleaved so that
+ * noise from other work on the machine hits both alike. Results go to bench/results.json and
+ * bench/results.md; scratch goes to bench/work/ (gitignored).
+ *
+ * The site build and the bare-Astro floor at 10k take minutes each, so they run
+ * `min(runs, siteRuns)` times (default 1 at N ≥ 5,000) to keep the whole bench under 15 minutes
+ * on a 2-core machine.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { extname, join, normalize, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+
+const projectRoot = resolve(fileURLToPath(import.meta.url), '..', '..');
+const SEED = 20261122;
+const RESULT_MARK = 'BENCH_RESULT ';
+
+// ---------------------------------------------------------------------------------------------
+// Small statistics and formatting helpers
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  const mid = s.length >> 1;
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+const quantile = (xs: number[], q: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? Number.NaN;
+};
+const round = (x: number, digits = 2): number => (Number.isFinite(x) ? Number(x.toFixed(digits)) : x);
+const mb = (kb: number): number => round(kb / 1024, 0);
+
+// ---------------------------------------------------------------------------------------------
+// Child tasks: each runs in its own process and prints one `BENCH_RESULT {json}` line.
+
+type ChildArgs = Record<string, string | number | boolean>;
+
+/** Floor for the index build: read every file of the tree and sha256 it, as the build must. */
+async function taskHashFloor(args: ChildArgs): Promise<unknown> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const start = performance.now();
+  let files = 0;
+  let bytes = 0;
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const abs = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(abs);
+      else if (entry.isFile()) {
+        const data = await readFile(abs);
+        createHash('sha256').update(data).digest('hex');
+        files++;
+        bytes += data.length;
+      }
+    }
+  };
+  await walk(join(String(args.root), 'skills'));
+  return { ms: performance.now() - start, files, bytes };
+}
+
+async function taskIndexBuild(args: ChildArgs): Promise<unknown> {
+  const start = performance.now();
+  const { buildRegistry } = (await import(pathToFileURL(join(projectRoot, 'src/build/index.ts')).href)) as typeof import('../src/build/index.ts');
+  const loaded = performance.now();
+  const result = await buildRegistry({ root: String(args.root), outDir: String(args.out), cache: String(args.cache) });
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  return { ms: performance.now() - start, importMs: loaded - start, ok: result.ok, skills: result.manifests.length, errors: errors.slice(0, 5), cache: result.cache };
+}
+
+/** The framework floor: a throwaway Astro project with one dynamic route of N trivial pages, then Pagefind. */
+async function taskBareAstro(args: ChildArgs): Promise<unknown> {
+  const count = Number(args.count);
+  const dir = String(args.dir);
+  const out = join(dir, 'dist');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'src', 'pages', 'p'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{ "name": "bare-astro-floor", "private": true, "type": "module" }\n');
+  // Resolve astro and its runtime from this checkout, wherever the scratch folder is.
+  symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  writeFileSync(
+    join(dir, 'src', 'pages', 'p', '[n].astro'),
+    `---
+export function getStaticPaths() {
+  return Array.from({ length: ${count} }, (_, i) => ({ params: { n: String(i) } }));
+}
+const { n } = Astro.params;
+---
+<html lang="en"><head><meta charset="utf-8"><title>Page {n}</title></head>
+<body><main data-pagefind-body><h1>Page {n}</h1><p>Trivial page number {n} for the framework floor.</p></main></body></html>
+`,
+  );
+  process.env.ASTRO_TELEMETRY_DISABLED = '1';
+  const start = performance.now();
+  const { build } = await import('astro');
+  await build({ root: dir, outDir: out, logLevel: 'warn', cacheDir: join(dir, '.astro-cache') });
+  const astroMs = performance.now() - start;
+  const pagefind = await import('pagefind');
+  const { index, errors } = await pagefind.createIndex({});
+  if (!index || errors.length) throw new Error(`pagefind: ${errors.join('; ')}`);
+  const added = await index.addDirectory({ path: out });
+  if (added.errors.length) throw new Error(`pagefind: ${added.errors.join('; ')}`);
+  const written = await index.writeFiles({ outputPath: join(out, 'pagefind') });
+  if (written.errors.length) throw new Error(`pagefind: ${written.errors.join('; ')}`);
+  await pagefind.close();
+  return { ms: performance.now() - start, astroMs, pagefindMs: performance.now() - start - astroMs, pages: added.page_count };
+}
+
+/** A minimal static server (ETag/304 like a CDN), so runtime and browser go over real HTTP. */
+async function serve(root: string): Promise<{ url: string; server: Server }> {
+  const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.json': 'application/json', '.js': 'text/javascript', '.css': 'text/css', '.gz': 'application/gzip', '.svg': 'image/svg+xml' };
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    let file = normalize(join(root, path));
+    if (!file.startsWith(root + sep) && file !== root) return void res.writeHead(403).end();
+    try {
+      let info = statSync(file);
+      if (info.isDirectory()) {
+        file = join(file, 'index.html');
+        info = statSync(file);
+      }
+      const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+      if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-length': info.size, etag });
+      createReadStream(file).pipe(res);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+}
+
+/** Queries for the search benchmark: rare made-up names, common words, CJK words, and pairs. */
+function queryMix(terms: { rare: string[]; common: string[]; cjk: string[] }, n: number): string[] {
+  let state = 7;
+  const next = () => ((state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const pick = (list: string[]) => list[Math.floor(next() * list.length)] ?? 'data';
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const roll = next();
+    if (roll < 0.3 && terms.rare.length) out.push(pick(terms.rare));
+    else if (roll < 0.65) out.push(pick(terms.common));
+    else if (roll < 0.85 && terms.cjk.length) out.push(pick(terms.cjk));
+    else out.push(`${pick(terms.common)} ${pick(terms.common)}`);
+  }
+  return out;
+}
+
+async function taskRuntime(args: ChildArgs): Promise<unknown> {
+  const dir = resolve(String(args.dir));
+  const terms = JSON.parse(String(args.terms)) as { rare: string[]; common: string[]; cjk: string[] };
+  const { openRegistry } = (await import(pathToFileURL(join(projectRoot, 'src/runtime/node/index.ts')).href)) as typeof import('../src/runtime/node/index.ts');
+  const { url, server } = await serve(dir);
+  const scratch = join(String(args.work), 'runtime');
+  rmSync(scratch, { recursive: true, force: true });
+  try {
+    const opens: number[] = [];
+    let registry: Awaited<ReturnType<typeof openRegistry>> | undefined;
+    for (let i = 0; i < 5; i++) {
+      const start = performance.now();
+      registry = await openRegistry(url, { cacheDir: join(scratch, `open-${i}`) });
+      opens.push(performance.now() - start);
+    }
+    const reg = registry as NonNullable<typeof registry>;
+    const indexStart = performance.now();
+    reg.search('warm up');
+    const searchIndexMs = performance.now() - indexStart;
+    const latencies: number[] = [];
+    let hits = 0;
+    for (const q of queryMix(terms, 1000)) {
+      const start = performance.now();
+      hits += reg.search(q, { limit: 10 }).length;
+      latencies.push(performance.now() - start);
+    }
+    const installs: number[] = [];
+    let files = 0;
+    for (let i = 0; i < 5; i++) {
+      // A fresh cache and target each time: a cold, verified install over HTTP.
+      const fresh = await openRegistry(url, { cacheDir: join(scratch, `install-cache-${i}`) });
+      const start = performance.now();
+      const result = await fresh.install(String(args.skill), join(scratch, `install-${i}`), { to: 'claude' });
+      installs.push(performance.now() - start);
+      files = result.files;
+    }
+    return {
+      openMs: median(opens),
+      searchIndexMs,
+      searchMedianMs: median(latencies),
+      searchP95Ms: quantile(latencies, 0.95),
+      searchMaxMs: Math.max(...latencies),
+      queries: latencies.length,
+      averageHits: hits / latencies.length,
+      installMs: median(installs),
+      installFiles: files,
+    };
+  } finally {
+    server.close();
+  }
+}
+
+async function taskBrowser(args: ChildArgs): Promise<unknown> {
+  const dir = resolve(String(args.dir));
+  const terms = JSON.parse(String(args.terms)) as { rare: string; common: string };
+  const { chromium } = await import('playwright-core');
+  const { url, server } = await serve(dir);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
+  });
+  const measure = async (term: string): Promise<{ firstResultMs: number; warmMs: number; results: number }> => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForSelector('#search:not([hidden])');
+    // A reader focuses the box (which loads the index) and then types; give typing a second.
+    await page.focus('#search-input');
+    await page.waitForTimeout(1000);
+    const time = (q: string) =>
+      page.evaluate(
+        (query) =>
+          new Promise<{ ms: number; results: number }>((done, fail) => {
+            const input = document.getElementById('search-input') as HTMLInputElement;
+            const list = document.getElementById('search-results') as HTMLElement;
+            const status = document.getElementById('search-status') as HTMLElement;
+            list.replaceChildren();
+            const start = performance.now();
+            const observer = new MutationObserver(() => {
+              if (list.querySelector('li') || /No skills match/.test(status.textContent ?? '')) {
+                observer.disconnect();
+                done({ ms: performance.now() - start, results: list.querySelectorAll('li').length });
+              }
+            });
+            observer.observe(list, { childList: true, subtree: true });
+            observer.observe(status, { childList: true, characterData: true, subtree: true });
+            setTimeout(() => fail(new Error(`no result for '${query}' within 30 s`)), 30_000);
+            input.value = query;
+            input.dispatchEvent(new Event('input', { bubbles: true }));
+          }),
+        q,
+      );
+    const first = await time(term);
+    // The same query again: the index and its fragments are loaded now.
+    const warm = await time(term);
+    await context.close();
+    return { firstResultMs: first.ms, warmMs: warm.ms, results: first.results };
+  };
+  try {
+    const runs = Number(args.runs ?? 3);
+    const out: Record<string, { firstResultMs: number; warmMs: number; results: number }> = {};
+    for (const [kind, term] of Object.entries(terms)) {
+      const samples = [];
+      for (let i = 0; i < runs; i++) samples.push(await measure(term));
+      out[kind] = { firstResultMs: median(samples.map((s) => s.firstResultMs)), warmMs: median(samples.map((s) => s.warmMs)), results: samples[0]?.results ?? 0 };
+    }
+    return { terms, ...out, note: 'includes the search box’s 150 ms input debounce' };
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+const TASKS: Record<string, (args: ChildArgs) => Promise<unknown>> = {
+  'hash-floor': taskHashFloor,
+  'index-build': taskIndexBuild,
+  'bare-astro': taskBareAstro,
+  runtime: taskRuntime,
+  browser: taskBrowser,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Parent: runs children, collects medians, writes the report.
+
+interface ChildRun<T> {
+  wallMs: number;
+  /** Peak RSS in KB of the process (or of its largest descendant, e.g. Pagefind), from /usr/bin/time. */
+  maxRssKb: number;
+  result: T;
+  stdout: string;
+}
+
+const TIME_BIN = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** Runs `argv` under /usr/bin/time (when present) and returns wall time, peak RSS and the task's result line. */
+async function runChild<T>(argv: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ChildRun<T>> {
+  const rssFile = join(os.tmpdir(), `skilldex-bench-${process.pid}-${Math.random().toString(36).slice(2)}.rss`);
+  const [cmd, ...rest] = TIME_BIN ? [TIME_BIN, '-f', '%M', '-o', rssFile, ...argv] : argv;
+  const start = performance.now();
+  return new Promise((done, fail) => {
+    const child = spawn(cmd as string, rest, { cwd: projectRoot, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20 * 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const wallMs = performance.now() - start;
+      let maxRssKb = Number.NaN;
+      try {
+        maxRssKb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
+        rmSync(rssFile, { force: true });
+      } catch {
+        // /usr/bin/time missing: the child reports its own maxRSS below.
+      }
+      const line = stdout.split('\n').find((l) => l.startsWith(RESULT_MARK));
+      let result: T = undefined as T;
+      if (line) result = JSON.parse(line.slice(RESULT_MARK.length)) as T;
+      if (code !== 0 && !line) return fail(new Error(`${argv.join(' ')} exited ${code}:\n${stderr.slice(-4000)}\n${stdout.slice(-2000)}`));
+      const own = (result as { maxRssKb?: number } | undefined)?.maxRssKb;
+      done({ wallMs, maxRssKb: Number.isFinite(maxRssKb) ? maxRssKb : (own ?? Number.NaN), result, stdout });
+    });
+  });
+}
+
+const node = process.execPath;
+const benchScript = fileURLToPath(import.meta.url);
+const child = <T>(task: string, args: ChildArgs, options?: { timeoutMs?: number }) => runChild<T>([node, benchScript, '--child', task, '--args', JSON.stringify(args)], options);
+
+function dirBytes(dir: string): { bytes: number; files: number } {
+  let bytes = 0;
+  let files = 0;
+  if (!existsSync(dir)) return { bytes, files };
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) {
+      bytes += statSync(join(entry.parentPath, entry.name)).size;
+      files++;
+    }
+  }
+  return { bytes, files };
+}
+
+const gz = (data: Uint8Array | string): number => gzipSync(data).length;
+
+function outputSizes(siteDir: string | undefined, registryDir: string, skills: number) {
+  const from = siteDir && existsSync(join(siteDir, 'index.json')) ? siteDir : registryDir;
+  const indexBytes = readFileSync(join(from, 'index.json'));
+  const index = JSON.parse(indexBytes.toString('utf8')) as { skills: { name: string; description: string }[] };
+  const floorText = index.skills.map((s) => `${s.name}\n${s.description}`).join('\n');
+  const wellKnown = readFileSync(join(from, '.well-known', 'agent-skills', 'index.json'));
+  const indexGz = gz(indexBytes);
+  const floorGz = gz(floorText);
+  const pagefind = siteDir ? dirBytes(join(siteDir, 'pagefind')) : undefined;
+  const site = siteDir ? dirBytes(siteDir) : undefined;
+  const registry = dirBytes(registryDir);
+  return {
+    indexJson: { bytes: indexBytes.length, gzipBytes: indexGz, bytesPerSkill: round(indexBytes.length / skills, 0), gzipBytesPerSkill: round(indexGz / skills, 0) },
+    wellKnownIndex: { bytes: wellKnown.length, gzipBytes: gz(wellKnown) },
+    nameDescriptionFloor: { bytes: Buffer.byteLength(floorText), gzipBytes: floorGz },
+    indexToFloorGzipRatio: round(indexGz / floorGz, 2),
+    registry: { bytes: registry.bytes, files: registry.files },
+    ...(pagefind ? { pagefind: { bytes: pagefind.bytes, files: pagefind.files } } : {}),
+    ...(site ? { site: { bytes: site.bytes, files: site.files } } : {}),
+  };
+}
+
+interface SizeResult {
+  n: number;
+  generated: { files: number; bytes: number; seconds: number };
+  index: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; runs: number[]; floorRuns: number[]; ok: boolean };
+  noop: { wallMs: number; fractionOfCold: number; runs: number[]; cache: unknown };
+  site?: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; breakdown: string; floorBreakdown: unknown; runs: number[]; floorRuns: number[] } | { error: string };
+  sizes: ReturnType<typeof outputSizes>;
+  runtime?: unknown;
+  browser?: unknown;
+}
+
+async function benchSize(n: number, runs: number, siteRuns: number, flags: { site: boolean; browser: boolean; work: string; log: (s: string) => void }): Promise<SizeResult> {
+  const { log, work } = flags;
+  const { generateRegistry } = await import('./generate-registry.ts');
+  const root = join(work, `gen-${n}`);
+  const genStart = performance.now();
+  const reg = await generateRegistry({ count: n, seed: SEED, out: root });
+  const genSeconds = (performance.now() - genStart) / 1000;
+  log(`N=${n}: generated ${reg.fileCount} files (${(reg.bytes / 1e6).toFixed(1)} MB) in ${genSeconds.toFixed(1)}s`);
+  const env = { SOURCE_DATE_EPOCH: '1767225600' };
+  process.env.SOURCE_DATE_EPOCH = env.SOURCE_DATE_EPOCH;
+
+  // 1 + 2: interleave floor, cold build and no-op rebuild in every run.
+  const floors: ChildRun<{ ms: number }>[] = [];
+  const colds: ChildRun<{ ok: boolean; errors: unknown[]; cache: unknown }>[] = [];
+  const noops: ChildRun<{ ok: boolean; cache: unknown }>[] = [];
+  const registryOut = join(work, `registry-${n}`);
+  for (let r = 0; r < runs; r++) {
+    floors.push(await child('hash-floor', { root }));
+    const cache = join(work, `cache-${n}.json`);
+    rmSync(registryOut, { recursive: true, force: true });
+    rmSync(cache, { force: true });
+    const cold = await child<{ ok: boolean; errors: unknown[]; cache: unknown }>('index-build', { root, out: registryOut, cache });
+    if (!cold.result?.ok) throw new Error(`index build failed at N=${n}: ${JSON.stringify(cold.result?.errors)}`);
+    colds.push(cold);
+    noops.push(await child('index-build', { root, out: registryOut, cache }));
+    log(`  run ${r + 1}: floor ${(floors.at(-1)!.wallMs / 1000).toFixed(2)}s, cold ${(cold.wallMs / 1000).toFixed(2)}s (${mb(cold.maxRssKb)} MB), no-op ${(noops.at(-1)!.wallMs / 1000).toFixed(2)}s`);
+  }
+  const coldMs = median(colds.map((c) => c.wallMs));
+  const floorMs = median(floors.map((c) => c.wallMs));
+  const noopMs = median(noops.map((c) => c.wallMs));
+  const result: SizeResult = {
+    n,
+    generated: { files: reg.fileCount, bytes: reg.bytes, seconds: round(genSeconds, 1) },
+    index: {
+      wallMs: round(coldMs, 0),
+      maxRssMb: mb(median(colds.map((c) => c.maxRssKb))),
+      floorMs: round(floorMs, 0),
+      floorRssMb: mb(median(floors.map((c) => c.maxRssKb))),
+      ratioToFloor: round(coldMs / floorMs, 2),
+      runs: colds.map((c) => round(c.wallMs, 0)),
+      floorRuns: floors.map((c) => round(c.wallMs, 0)),
+      ok: colds.every((c) => c.result.ok),
+    },
+    noop: { wallMs: round(noopMs, 0), fractionOfCold: round(noopMs / coldMs, 3), runs: noops.map((c) => round(c.wallMs, 0)), cache: noops.at(-1)?.result.cache },
+    sizes: outputSizes(undefined, registryOut, n),
+  };
+
+  // 3: site build against the bare-Astro floor.
+  const siteOut = join(work, `site-${n}`);
+  if (flags.site) {
+    try {
+      const sites: ChildRun<unknown>[] = [];
+      const bares: ChildRun<{ astroMs: number; pagefindMs: number; pages: number }>[] = [];
+      for (let r = 0; r < siteRuns; r++) {
+        bares.push(await child('bare-astro', { count: n, dir: join(work, `bare-astro-${n}`) }));
+        rmSync(siteOut, { recursive: true, force: true });
+        const argv = [node, join(projectRoot, 'scripts', 'build.ts'), '--root', root, '--out', siteOut];
+        // Astro keeps prerender chunks in the checkout's .astro/, which a concurrent site build
+        // (a test, another engineer) can clobber; one retry tells that apart from a real failure.
+        sites.push(await runChild(argv, { env }).catch((error: Error) => {
+          log(`  site build failed once, retrying: ${error.message.split('\n').find((l) => /Error/.test(l)) ?? ''}`);
+          rmSync(siteOut, { recursive: true, force: true });
+          return runChild(argv, { env });
+        }));
+        log(`  site run ${r + 1}: bare Astro+Pagefind ${(bares.at(-1)!.wallMs / 1000).toFixed(1)}s (${mb(bares.at(-1)!.maxRssKb)} MB), site ${(sites.at(-1)!.wallMs / 1000).toFixed(1)}s (${mb(sites.at(-1)!.maxRssKb)} MB)`);
+      }
+      const siteMs = median(sites.map((s) => s.wallMs));
+      const bareMs = median(bares.map((s) => s.wallMs));
+      result.site = {
+        wallMs: round(siteMs, 0),
+        maxRssMb: mb(median(sites.map((s) => s.maxRssKb))),
+        floorMs: round(bareMs, 0),
+        floorRssMb: mb(median(bares.map((s) => s.maxRssKb))),
+        ratioToFloor: round(siteMs / bareMs, 2),
+        breakdown: sites.at(-1)?.stdout.split('\n').find((l) => l.startsWith('built ')) ?? '',
+        floorBreakdown: bares.at(-1)?.result,
+        runs: sites.map((s) => round(s.wallMs, 0)),
+        floorRuns: bares.map((s) => round(s.wallMs, 0)),
+      };
+      rmSync(join(work, `bare-astro-${n}`), { recursive: true, force: true });
+      result.sizes = outputSizes(siteOut, registryOut, n);
+    } catch (error) {
+      result.site = { error: (error as Error).message.slice(0, 2000) };
+      log(`  site build failed: ${(error as Error).message.slice(0, 500)}`);
+    }
+  }
+
+  // 5: runtime over HTTP (served from the site when it exists, else the registry folder).
+  const served = existsSync(join(siteOut, 'index.json')) && result.site && !('error' in result.site) ? siteOut : registryOut;
+  const terms = { rare: reg.rareTerms.slice(0, 200), common: reg.commonTerms, cjk: reg.cjkTerms };
+  try {
+    result.runtime = (await child('runtime', { dir: served, terms: JSON.stringify(terms), skill: reg.twentyFileSkill, work })).result;
+  } catch (error) {
+    result.runtime = { error: (error as Error).message.slice(0, 2000) };
+  }
+
+  // 6: browser search on the site.
+  if (flags.browser && served === siteOut) {
+    try {
+      const browserTerms = { rare: reg.rareTerms[0] ?? 'zzz', common: reg.commonTerms[0] ?? 'data' };
+      result.browser = (await child('browser', { dir: siteOut, terms: JSON.stringify(browserTerms), runs: Math.max(1, Math.min(runs, 3)) })).result;
+    } catch (error) {
+      result.browser = { error: (error as Error).message.slice(0, 2000) };
+    }
+  }
+  return result;
+}
+
+function machine() {
+  return {
+    nproc: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    memoryGb: round(os.totalmem() / 1024 ** 3, 1),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    loadAverageAtStart: os.loadavg().map((x) => round(x, 2)),
+  };
+}
+
+const fmtS = (ms: number | undefined) => (ms === undefined || !Number.isFinite(ms) ? '–' : `${(ms / 1000).toFixed(2)} s`);
+const fmtMs = (ms: number | undefined) => (ms === undefined || !Number.isFinite(ms) ? '–' : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
+const fmtB = (b: number | undefined) => (b === undefined ? '–' : b > 1e6 ? `${(b / 1e6).toFixed(1)} MB` : `${(b / 1e3).toFixed(1)} kB`);
+
+/** The results as a Markdown table: one column per size, floors beside the figures. */
+export function renderMarkdown(results: { machine: ReturnType<typeof machine>; runs: number; sizes: SizeResult[]; finishedAt: string; totalSeconds: number }): string {
+  const cols = results.sizes;
+  const row = (label: string, cell: (s: SizeResult) => string) => `| ${label} | ${cols.map(cell).join(' | ')} |`;
+  const site = (s: SizeResult) => (s.site && !('error' in s.site) ? s.site : undefined);
+  const rt = (s: SizeResult) => s.runtime as { openMs?: number; searchMedianMs?: number; searchP95Ms?: number; installMs?: number; installFiles?: number; searchIndexMs?: number } | undefined;
+  const br = (s: SizeResult) => s.browser as { rare?: { firstResultMs: number; warmMs: number }; common?: { firstResultMs: number; warmMs: number } } | undefined;
+  const m = results.machine;
+  const lines = [
+    `Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGb} GB RAM, Node ${m.node}, ${m.platform}; load average at start ${m.loadAverageAtStart.join(' / ')}. Median of ${results.runs} run(s) unless noted; total ${Math.round(results.totalSeconds)} s.`,
+    '',
+    `| measure | ${cols.map((s) => `N = ${s.n.toLocaleString('en-US')}`).join(' | ')} |`,
+    `| --- | ${cols.map(() => '---').join(' | ')} |`,
+    row('index build (validate + scan + emit), wall', (s) => fmtS(s.index.wallMs)),
+    row('  floor: read + sha256 every file', (s) => fmtS(s.index.floorMs)),
+    row('  ratio to floor', (s) => `${s.index.ratioToFloor}×`),
+    row('  peak RSS (floor)', (s) => `${s.index.maxRssMb} MB (${s.index.floorRssMb} MB)`),
+    row('no-op rebuild, wall', (s) => fmtS(s.noop.wallMs)),
+    row('  fraction of cold', (s) => `${(s.noop.fractionOfCold * 100).toFixed(1)} %`),
+    row('full site build, wall', (s) => (site(s) ? fmtS(site(s)?.wallMs) : 'failed')),
+    row('  floor: bare Astro + Pagefind, N pages', (s) => fmtS(site(s)?.floorMs)),
+    row('  ratio to floor', (s) => (site(s) ? `${site(s)?.ratioToFloor}×` : '–')),
+    row('  peak RSS (floor)', (s) => (site(s) ? `${site(s)?.maxRssMb} MB (${site(s)?.floorRssMb} MB)` : '–')),
+    row('index.json raw / gzip', (s) => `${fmtB(s.sizes.indexJson.bytes)} / ${fmtB(s.sizes.indexJson.gzipBytes)}`),
+    row('  bytes per skill raw / gzip', (s) => `${s.sizes.indexJson.bytesPerSkill} / ${s.sizes.indexJson.gzipBytesPerSkill}`),
+    row('  gzip ratio to name+description floor', (s) => `${s.sizes.indexToFloorGzipRatio}× (floor ${fmtB(s.sizes.nameDescriptionFloor.gzipBytes)})`),
+    row('well-known index raw / gzip', (s) => `${fmtB(s.sizes.wellKnownIndex.bytes)} / ${fmtB(s.sizes.wellKnownIndex.gzipBytes)}`),
+    row('Pagefind bundle', (s) => (s.sizes.pagefind ? `${fmtB(s.sizes.pagefind.bytes)} (${s.sizes.pagefind.files} files)` : '–')),
+    row('total site', (s) => (s.sizes.site ? `${fmtB(s.sizes.site.bytes)} (${s.sizes.site.files} files)` : `registry only: ${fmtB(s.sizes.registry.bytes)}`)),
+    row('runtime: open registry over HTTP', (s) => fmtMs(rt(s)?.openMs)),
+    row('runtime: search median / p95 (1,000 queries)', (s) => `${fmtMs(rt(s)?.searchMedianMs)} / ${fmtMs(rt(s)?.searchP95Ms)}`),
+    row('  first search (builds the search index)', (s) => fmtMs(rt(s)?.searchIndexMs)),
+    row('runtime: install 20-file skill, verified', (s) => fmtMs(rt(s)?.installMs)),
+    row('browser: first result, rare term', (s) => fmtMs(br(s)?.rare?.firstResultMs)),
+    row('browser: first result, common term', (s) => fmtMs(br(s)?.common?.firstResultMs)),
+    '',
+    'Browser times run from the input event to the first result in the list and include the search box’s 150 ms debounce; the index was loaded on focus, one second earlier, as when a person starts typing.',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      child: { type: 'string' },
+      args: { type: 'string' },
+      sizes: { type: 'string', default: '1000,10000' },
+      runs: { type: 'string', default: '3' },
+      'site-runs': { type: 'string' },
+      quick: { type: 'boolean', default: false },
+      out: { type: 'string', default: join(projectRoot, 'bench') },
+      site: { type: 'boolean', default: true },
+      'no-site': { type: 'boolean', default: false },
+      browser: { type: 'boolean', default: true },
+      'no-browser': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.child) {
+    const task = TASKS[values.child];
+    if (!task) throw new Error(`unknown child task ${values.child}`);
+    const result = (await task(JSON.parse(values.args ?? '{}') as ChildArgs)) as Record<string, unknown>;
+    process.stdout.write(`${RESULT_MARK}${JSON.stringify({ ...result, maxRssKb: process.resourceUsage().maxRSS })}\n`);
+    process.exit(0); // Astro, Pagefind and Chromium may leave handles open.
+  }
+  if (values.help) {
+    console.log('Usage: node scripts/bench.ts [--sizes 1000,10000] [--runs 3] [--site-runs n] [--quick] [--out bench] [--no-site] [--no-browser]');
+    return;
+  }
+  const sizes = values.quick ? [200] : values.sizes.split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+  const runs = values.quick ? 1 : Math.max(1, Number(values.runs));
+  const outDir = resolve(values.out);
+  const work = join(outDir, 'work');
+  mkdirSync(work, { recursive: true });
+  const log = (s: string) => console.log(s);
+  const started = performance.now();
+  const info = machine();
+  log(`skilldex bench: sizes ${sizes.join(', ')}, ${runs} run(s), ${info.nproc} cores, ${info.memoryGb} GB, Node ${info.node}, load ${info.loadAverageAtStart.join(' ')}`);
+  const results: SizeResult[] = [];
+  for (const n of sizes) {
+    // Site builds at 10k take minutes; one run each keeps the bench inside its 15-minute budget.
+    const siteRuns = values['site-runs'] ? Number(values['site-runs']) : n >= 5000 ? 1 : runs;
+    results.push(await benchSize(n, runs, Math.max(1, Math.min(runs, siteRuns)), { site: values.site && !values['no-site'], browser: values.browser && !values['no-browser'], work, log }));
+  }
+  const report = { machine: info, runs, seed: SEED, sizes: results, finishedAt: new Date().toISOString(), totalSeconds: round((performance.now() - started) / 1000, 1) };
+  writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const md = renderMarkdown(report);
+  writeFileSync(join(outDir, 'results.md'), `# Skilldex benchmark results\n\nWritten by \`npm run bench\` (scripts/bench.ts); see README.md#performance.\n\n${md}`);
+  log('');
+  log(md);
+  log(`wrote ${relative(process.cwd(), join(outDir, 'results.json'))} and results.md in ${report.totalSeconds}s`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

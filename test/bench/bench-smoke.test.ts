@@ -1,0 +1,66 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * `npm run bench --quick` (N=200, one run) as a smoke test: the benchmark runs end to end and
+ * produces sane figures. How fast anything is, is not asserted: CI machines are noisy.
+ */
+const repo = join(import.meta.dirname, '..', '..');
+const out = mkdtempSync(join(tmpdir(), 'skilldex-bench-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+const positive = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x > 0;
+
+describe('npm run bench -- --quick', () => {
+  it('runs every measurement and writes results.json and results.md', () => {
+    const run = spawnSync(process.execPath, [join(repo, 'scripts', 'bench.ts'), '--quick', '--out', out], { cwd: repo, encoding: 'utf8', timeout: 200_000 });
+    expect(run.status, `${run.stderr}\n${run.stdout}`).toBe(0);
+    expect(run.stdout).toContain('| measure | N = 200 |');
+    expect(existsSync(join(out, 'results.md'))).toBe(true);
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+
+    expect(results.machine.nproc).toBeGreaterThan(0);
+    expect(results.machine.node).toMatch(/^v\d+/);
+    expect(results.runs).toBe(1);
+    expect(results.sizes).toHaveLength(1);
+    const s = results.sizes[0];
+    expect(s.n).toBe(200);
+    expect(s.generated.files).toBeGreaterThan(200);
+
+    // 1 and 2: index build against its floor, no-op rebuild from the cache.
+    expect(s.index.ok).toBe(true);
+    for (const x of [s.index.wallMs, s.index.floorMs, s.index.ratioToFloor, s.index.maxRssMb, s.noop.wallMs, s.noop.fractionOfCold]) expect(positive(x), JSON.stringify(s.index)).toBe(true);
+    expect(s.noop.cache).toMatchObject({ misses: 0, emitSkipped: true });
+
+    // 3: the site build and the bare-Astro floor.
+    expect(s.site.error).toBeUndefined();
+    for (const x of [s.site.wallMs, s.site.floorMs, s.site.ratioToFloor, s.site.maxRssMb, s.site.floorRssMb]) expect(positive(x), JSON.stringify(s.site)).toBe(true);
+    expect(s.site.floorBreakdown.pages).toBe(200);
+
+    // 4: sizes.
+    const z = s.sizes;
+    for (const x of [z.indexJson.bytes, z.indexJson.gzipBytes, z.indexJson.bytesPerSkill, z.wellKnownIndex.bytes, z.pagefind.bytes, z.site.bytes, z.nameDescriptionFloor.gzipBytes, z.indexToFloorGzipRatio]) expect(positive(x), JSON.stringify(z)).toBe(true);
+    expect(z.indexJson.gzipBytes).toBeLessThan(z.indexJson.bytes);
+    expect(z.site.bytes).toBeGreaterThan(z.pagefind.bytes);
+
+    // 5: runtime over HTTP.
+    const rt = s.runtime;
+    expect(rt.error).toBeUndefined();
+    for (const x of [rt.openMs, rt.searchMedianMs, rt.searchP95Ms, rt.installMs]) expect(positive(x), JSON.stringify(rt)).toBe(true);
+    expect(rt.queries).toBe(1000);
+    expect(rt.searchP95Ms).toBeGreaterThanOrEqual(rt.searchMedianMs);
+    expect(rt.installFiles).toBe(20);
+    expect(rt.averageHits).toBeGreaterThan(0);
+
+    // 6: Chromium found results for both terms.
+    const br = s.browser;
+    expect(br.error).toBeUndefined();
+    for (const kind of ['rare', 'common']) {
+      expect(positive(br[kind].firstResultMs), JSON.stringify(br)).toBe(true);
+      expect(br[kind].results).toBeGreaterThan(0);
+    }
+  }, 240_000);
+});

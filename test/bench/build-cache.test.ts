@@ -1,0 +1,116 @@
+import { appendFileSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateRegistry, type GeneratedRegistry } from '../../scripts/generate-registry.ts';
+import { buildRegistry } from '../../src/build/index.ts';
+import type { RegistryIndex } from '../../src/core/schemas/registry-index.ts';
+
+/** Every file under `dir` with its bytes, for byte-for-byte comparison of two outputs. */
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const abs = join(entry.parentPath, entry.name);
+    out.set(relative(dir, abs), readFileSync(abs).toString('base64'));
+  }
+  return out;
+}
+
+/** Backdates every file, so none is "racy" (modified within the cache's timestamp window). */
+function backdate(dir: string, seconds = 3600): void {
+  const when = Date.now() / 1000 - seconds;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) utimesSync(join(entry.parentPath, entry.name), when, when);
+  utimesSync(dir, when, when);
+}
+
+let work: string;
+let reg: GeneratedRegistry;
+const out = (name: string) => join(work, name);
+const cacheFile = () => join(work, 'cache.json');
+const build = (outDir: string, cache: string | false) => buildRegistry({ root: reg.root, outDir, cache, sourceDateEpoch: 1767225600 });
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'skilldex-cache-'));
+  reg = await generateRegistry({ count: 60, seed: 3, out: join(work, 'root') });
+  backdate(join(reg.root, 'skills'));
+}, 60_000);
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('build cache', () => {
+  it('a no-op rebuild reads nothing, rewrites nothing, and the output is byte-identical to a cold build', async () => {
+    const cold = await build(out('cold'), false);
+    expect(cold.ok).toBe(true);
+    expect(cold.cache).toBeUndefined();
+
+    const first = await build(out('cached'), cacheFile());
+    expect(first.cache).toMatchObject({ hits: 0, misses: 60, emitSkipped: false });
+    const again = await build(out('cached'), cacheFile());
+    expect(again.cache).toMatchObject({ hits: 60, misses: 0, scanHits: 60, emitSkipped: true });
+    // A fresh folder from a warm cache: nothing is re-read or re-scanned, but everything is written.
+    const elsewhere = await build(out('elsewhere'), cacheFile());
+    expect(elsewhere.cache).toMatchObject({ hits: 60, misses: 0, scanHits: 60, emitSkipped: false });
+
+    const expected = snapshot(out('cold'));
+    expect(expected.size).toBeGreaterThan(60 * 3);
+    expect(snapshot(out('cached'))).toEqual(expected);
+    expect(snapshot(out('elsewhere'))).toEqual(expected);
+    // The results handed to callers (the site build) match too.
+    for (const r of [again, elsewhere]) {
+      expect(r.index).toEqual(cold.index);
+      expect(r.manifests).toEqual(cold.manifests);
+      expect(r.diagnostics).toEqual(cold.diagnostics);
+      expect(r.notDiscoverable).toEqual(cold.notDiscoverable);
+    }
+  }, 120_000);
+
+  it('an edited skill is rebuilt and only its URLs change; the rest keep theirs (content addressing)', async () => {
+    const before = JSON.parse(readFileSync(join(out('cached'), 'index.json'), 'utf8')) as RegistryIndex;
+    const target = reg.skills.find((s) => s.kind === 'skill-md') as GeneratedRegistry['skills'][number];
+    const file = join(reg.root, target.dir, 'SKILL.md');
+    const size = statSync(file).size;
+    appendFileSync(file, '\nOne more line of instructions.\n');
+    expect(statSync(file).size).toBeGreaterThan(size);
+
+    const rebuilt = await build(out('cached'), cacheFile());
+    expect(rebuilt.cache).toMatchObject({ hits: 59, misses: 1, emitSkipped: false });
+    const cold = await build(out('cold-after'), false);
+    expect(snapshot(out('cached'))).toEqual(snapshot(out('cold-after')));
+
+    const after = JSON.parse(readFileSync(join(out('cached'), 'index.json'), 'utf8')) as RegistryIndex;
+    expect(after).toEqual(cold.index);
+    const byName = new Map(before.skills.map((s) => [s.name, s]));
+    let changed = 0;
+    for (const skill of after.skills) {
+      const old = byName.get(skill.name);
+      if (skill.name === target.name) {
+        changed++;
+        expect(skill.digest).not.toBe(old?.digest);
+        expect(skill.urls.files).not.toBe(old?.urls.files);
+        expect(skill.urls.archive).not.toBe(old?.urls.archive);
+        expect(skill.urls.manifest).toBe(old?.urls.manifest); // the one mutable per-skill file
+      } else {
+        expect(skill.urls).toEqual(old?.urls);
+        expect(skill.digest).toBe(old?.digest);
+      }
+    }
+    expect(changed).toBe(1);
+    // The old content-addressed files are gone from the output, never overwritten in place.
+    const oldFiles = byName.get(target.name)?.urls.files as string;
+    const listing = [...snapshot(out('cached')).keys()];
+    expect(listing.some((p) => p.startsWith(oldFiles))).toBe(false);
+  }, 120_000);
+
+  it('a skill added or removed misses only where it must', async () => {
+    const dropped = reg.skills.find((s) => s.kind === 'skill-md' && s.dir.split('/').length === 2) as GeneratedRegistry['skills'][number];
+    await rm(join(reg.root, dropped.dir), { recursive: true });
+    const result = await build(out('cached'), cacheFile());
+    expect(result.manifests.some((m) => m.name === dropped.name)).toBe(false);
+    expect(result.cache?.misses ?? 0).toBeLessThanOrEqual(1); // only the skill edited in the previous test, if racy
+    const cold = await build(out('cold-dropped'), false);
+    expect(snapshot(out('cached'))).toEqual(snapshot(out('cold-dropped')));
+  }, 120_000);
+});
