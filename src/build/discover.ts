@@ -60,11 +60,19 @@ export async function discoverSkills(root: string, skillsDir: string, sink: Diag
   }
 
   const dirs = [...byDir.keys()].sort();
+  const dirSet = new Set(dirs);
+  // The outermost enclosing skill folder, found by looking up each ancestor (the shortest sorts
+  // first), not by scanning every other folder: that was quadratic, a second at 10k skills and
+  // paid again by every no-op rebuild.
+  const outerOf = (dir: string): string | undefined => {
+    for (let i = dir.indexOf('/'); i !== -1; i = dir.indexOf('/', i + 1)) if (dirSet.has(dir.slice(0, i))) return dir.slice(0, i);
+    return undefined;
+  };
   const skillDirs: { dir: string; declaration: SkillSource['declaration'] }[] = [];
   for (const dir of dirs) {
     const rel = `${skillsDir}/${dir}`;
     const decl = byDir.get(dir) as Set<string>;
-    const outer = dirs.find((other) => other !== dir && dir.startsWith(`${other}/`));
+    const outer = outerOf(dir);
     const declFile = decl.has('skill.json') ? 'skill.json' : 'SKILL.md';
     if (outer) {
       sink.report('discovery/nested-skill', `${rel}/${declFile}`, START, `skill folder '${rel}' sits inside skill '${skillsDir}/${outer}'; it is published only as files of the outer skill`, { hint: 'move it to its own folder under skills/' });
