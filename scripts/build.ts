@@ -12,6 +12,7 @@
  *    HTML files can never end up in the search index).
  * 5. The browser runtime is bundled to /runtime/skilldex.js when the runtime provides a bundler.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import path from 'node:path';
@@ -109,14 +110,28 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   if (settings.siteUrl) process.env.SKILLDEX_SITE_URL = settings.siteUrl;
   await time('astro', async () => {
     const { build } = await import('astro');
-    await build({
-      root: projectRoot,
-      outDir,
-      // One cache per registry root, so concurrent builds (tests, bench) don't share state.
-      cacheDir: path.join(root, '.cache', 'skilldex', 'astro'),
-      logLevel: 'warn',
-      site: settings.siteUrl,
-    });
+    // Astro bundles the pages into `<cwd>/.astro/.prerender/` when outDir lies outside the working
+    // directory, so two concurrent builds (the test suite, the bench) would overwrite each other's
+    // chunks. Each build therefore runs from a working directory of its own, inside the project so
+    // the chunks still resolve node_modules.
+    const workDir = path.join(projectRoot, '.cache', 'skilldex-astro', createHash('sha256').update(outDir).digest('hex').slice(0, 16));
+    rmSync(workDir, { recursive: true, force: true });
+    mkdirSync(workDir, { recursive: true });
+    const previousCwd = process.cwd();
+    process.chdir(workDir);
+    try {
+      await build({
+        root: projectRoot,
+        outDir,
+        // One cache per registry root, so concurrent builds don't share state here either.
+        cacheDir: path.join(root, '.cache', 'skilldex', 'astro'),
+        logLevel: 'warn',
+        site: settings.siteUrl,
+      });
+    } finally {
+      process.chdir(previousCwd);
+      rmSync(workDir, { recursive: true, force: true });
+    }
   });
 
   // 3. Pagefind
