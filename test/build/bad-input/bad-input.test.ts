@@ -366,8 +366,8 @@ describe.each(CASES.map((c) => [c.id, c] as const))('bad input: %s', (_id, c) =>
     ctx.after = await treeListing(ctx.root);
   });
   afterAll(async () => {
-    await removeRoot(ctx.root);
-    await removeRoot(ctx.outDir);
+    if (ctx.root) await removeRoot(ctx.root);
+    if (ctx.outDir) await removeRoot(ctx.outDir);
   });
 
   const inBad = (file: string) => file === c.dir || file.startsWith(`${c.dir}/`) || (c.id === 'call-cycle' && file.startsWith('skills/pong/'));

@@ -15,7 +15,12 @@ export const FIXTURES = join(REPO, 'test', 'fixtures');
 /** Copies `fixture` (absolute) into a new temporary registry root and returns that root. */
 export async function materialise(fixture: string, prefix = 'skilldex-rules-'): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), prefix));
-  await cp(fixture, root, { recursive: true, verbatimSymlinks: true });
+  try {
+    await cp(fixture, root, { recursive: true, verbatimSymlinks: true });
+  } catch (error) {
+    await removeRoot(root);
+    throw error;
+  }
   return root;
 }
 

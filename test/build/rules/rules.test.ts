@@ -661,7 +661,9 @@ describe.each([...VALID.map((c) => ['valid', c.fixture, c] as const), ...INVALID
     await c.setup?.(ctx.root);
     ctx.result = await validateRegistry(ctx.root, { scan: false });
   });
-  afterAll(async () => removeRoot(ctx.root));
+  afterAll(async () => {
+    if (ctx.root) await removeRoot(ctx.root);
+  });
 
   it(`${c.fixture}: diagnostics`, async () => {
     await expect(snapshotOf(ctx.result, ctx.root)).toMatchFileSnapshot(join('..', '__snapshots__', 'rules', `${c.fixture}.json`));
