@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRegistry, validateRegistry } from '../../src/build/index.ts';
+import { askMissing } from '../../src/cli/commands/new.ts';
 import { scaffold, scaffoldNames } from '../../src/publish/scaffold.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
@@ -143,5 +144,23 @@ describe('skilldex new', () => {
     // Descriptions that are not plain YAML scalars are quoted by the yaml package.
     const md = scaffold({ name: 'quoted', format: 'skill-md', description: 'Use: when "quotes" and # hashes appear' }).files[0]?.content ?? '';
     expect(md.split('\n').slice(0, 4)).toEqual(['---', 'name: quoted', 'description: \'Use: when "quotes" and # hashes appear\'', '---']);
+  });
+
+  it('asks at a terminal only for what the flags left out, offering defaults', async () => {
+    const asked: string[] = [];
+    const replies: Record<string, string | undefined> = { 'Skill name': 'my-flow', Format: 'skill-json', Mode: 'composite', Description: 'Chains things.', Category: '', Skills: 'a,b' };
+    const answers = await askMissing({ category: 'workflow' }, async (text, fallback) => {
+      asked.push(`${text}${fallback ? ` [${fallback}]` : ''}`);
+      const key = Object.keys(replies).find((k) => text.startsWith(k));
+      return (key && replies[key]) || fallback;
+    });
+    expect(asked).toEqual([
+      'Skill name (kebab-case, e.g. text-stats)',
+      'Format: skill-md | package | skill-json | script [skill-md]',
+      'Mode: code | llm | composite [code]',
+      'Description: what it does and when to use it',
+      'Skills to call, comma-separated (Enter for an example)',
+    ]);
+    expect(answers).toEqual({ name: 'my-flow', format: 'skill-json', mode: 'composite', description: 'Chains things.', category: 'workflow', calls: 'a,b' });
   });
 });

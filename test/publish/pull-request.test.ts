@@ -221,6 +221,15 @@ describe('the PR check through the real CLI', () => {
     expect(bad.stdout).toContain('(CONTRIBUTING.md#publish-version-not-bumped)');
   });
 
+  it('narrows the report to the folders given as arguments', async () => {
+    const root = await branch('paths');
+    const alpha = run(root, '--no-scan', join(root, 'skills/alpha'));
+    expect(alpha.stdout).toBe('0 errors, 0 warnings\n');
+    const beta = run(root, '--no-scan', '--format', 'github', join(root, 'skills/beta'));
+    expect(beta.status).toBe(0);
+    expect(beta.stdout).toMatch(/^::warning file=skills\/beta\/SKILL\.md,line=5,col=6,title=frontmatter\/unknown-field::/);
+  });
+
   it('explains an unknown base ref as a usage error', async () => {
     const root = await branch('bad-ref');
     const result = run(root, '--changed-since', 'origin/nope', '--no-scan');

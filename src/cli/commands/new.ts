@@ -106,25 +106,30 @@ async function resolveCallees(skillsDir: string, list: string | undefined): Prom
   return pick.map((s) => ({ name: s.draft.name, input: s.draft.inputSchema as Record<string, unknown> | undefined }));
 }
 
-type Answers = { name?: unknown; format?: unknown; mode?: unknown; description?: unknown; category?: unknown; calls?: unknown };
+export type Answers = { name?: unknown; format?: unknown; mode?: unknown; description?: unknown; category?: unknown; calls?: unknown };
+export type Question = (text: string, fallback?: string) => Promise<string | undefined>;
 
-/** Asks for whatever the flags left out. */
+/** Asks at the terminal for whatever the flags left out. */
 async function ask(args: Answers): Promise<Answers> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
-    const question = async (text: string, fallback?: string) => {
+    return await askMissing(args, async (text, fallback) => {
       const answer = (await rl.question(`${text}${fallback ? ` ${style.dim(`(${fallback})`)}` : ''}: `)).trim();
       return answer || fallback;
-    };
-    const answers: Answers = { ...args };
-    answers.name ??= await question('Skill name (kebab-case, e.g. text-stats)');
-    answers.format ??= await question(`Format: ${SCAFFOLD_FORMATS.join(' | ')}`, 'skill-md');
-    if (answers.format === 'skill-json') answers.mode ??= await question(`Mode: ${FUNCTION_MODES.join(' | ')}`, 'code');
-    answers.description ??= await question('Description: what it does and when to use it');
-    answers.category ??= (await question('Category folder (Enter for none)')) || undefined;
-    if (answers.format === 'skill-json' && answers.mode === 'composite') answers.calls ??= (await question('Skills to call, comma-separated (Enter for an example)')) || undefined;
-    return answers;
+    });
   } finally {
     rl.close();
   }
+}
+
+/** The interview itself, separate from the terminal so it can be tested: only missing answers are asked for. */
+export async function askMissing(args: Answers, question: Question): Promise<Answers> {
+  const answers: Answers = { ...args };
+  answers.name ??= await question('Skill name (kebab-case, e.g. text-stats)');
+  answers.format ??= await question(`Format: ${SCAFFOLD_FORMATS.join(' | ')}`, 'skill-md');
+  if (answers.format === 'skill-json') answers.mode ??= await question(`Mode: ${FUNCTION_MODES.join(' | ')}`, 'code');
+  answers.description ??= await question('Description: what it does and when to use it');
+  answers.category ??= (await question('Category folder (Enter for none)')) || undefined;
+  if (answers.format === 'skill-json' && answers.mode === 'composite') answers.calls ??= (await question('Skills to call, comma-separated (Enter for an example)')) || undefined;
+  return answers;
 }
