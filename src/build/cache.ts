@@ -136,7 +136,7 @@ export class BuildCache {
   #next: Record<string, CachedSkill> = {};
   #emit: EmitRecord | undefined;
   /** Lookups answered from the cache / computed afresh, for reports and benchmarks. */
-  readonly stats = { hits: 0, misses: 0, scanHits: 0, emitSkipped: false };
+  readonly stats = { hits: 0, misses: 0, scanHits: 0, scanMisses: 0, emitSkipped: false };
 
   private constructor(file: string, salt: string, previous: CacheFile | undefined) {
     this.file = file;
@@ -197,6 +197,12 @@ export class BuildCache {
     return this.#next[dir];
   }
 
+  /** Attaches a fresh scan result to a skill's entry. */
+  recordScan(entry: CachedSkill, key: string, result: ScanResult): void {
+    entry.scan = { key, result };
+    this.stats.scanMisses++;
+  }
+
   /** True when `outDir` still holds exactly what a build with `key` wrote there. */
   emitted(outDir: string, key: string): EmitRecord | undefined {
     const last = this.#previous?.emit;
@@ -206,6 +212,7 @@ export class BuildCache {
     } catch {
       return undefined;
     }
+    this.#emit = last;
     return last;
   }
 
@@ -218,8 +225,18 @@ export class BuildCache {
     }
   }
 
-  /** Writes the cache atomically; a read-only checkout just keeps building without one. */
+  /**
+   * Writes the cache atomically; a read-only checkout just keeps building without one. A build
+   * that changed nothing leaves the file alone: rewriting megabytes would be most of its cost.
+   */
   save(): void {
+    const unchanged =
+      this.#previous !== undefined &&
+      this.stats.misses === 0 &&
+      this.stats.scanMisses === 0 &&
+      this.stats.emitSkipped &&
+      Object.keys(this.#next).length === Object.keys(this.#previous.skills).length;
+    if (unchanged) return;
     const data: CacheFile = { format: FORMAT, salt: this.#salt, startedAt: this.startedAt, skills: this.#next, ...(this.#emit ? { emit: this.#emit } : {}) };
     try {
       mkdirSync(dirname(this.file), { recursive: true });

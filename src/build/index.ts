@@ -101,10 +101,14 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   const latest = published.reduce((max, p) => (p.manifest.lastModified > max ? p.manifest.lastModified : max), new Date(fallbackEpoch * 1000).toISOString());
   const generatedAt = process.env.SOURCE_DATE_EPOCH ? new Date(fallbackEpoch * 1000).toISOString() : latest;
   await mkdir(options.outDir, { recursive: true });
-  // Everything writeRegistry is given (file bytes are covered by the manifests' digests): when
-  // the output folder still holds what this exact input produced, rewriting it changes nothing.
+  // What writeRegistry's output depends on: when the output folder still holds what this exact
+  // input produced, rewriting it changes nothing. A draft is a function of the skill's files
+  // (its digest), its folder, the config and the build code (the cache's salt), so the key
+  // needs only the small per-skill facts, not every manifest serialised.
   const outDir = resolve(options.outDir);
-  const emitKey = cache ? sha256HexSync(JSON.stringify([published.map((p) => p.manifest), config, generatedAt, latest])) : '';
+  const emitKey = cache
+    ? sha256HexSync(JSON.stringify([generatedAt, latest, published.map(({ manifest: m }) => [m.name, m.digest, m.sourcePath, m.calledBy, m.lastModified, m.diagnostics, m.scan])]))
+    : '';
   const previous = cache?.emitted(outDir, emitKey);
   let index: RegistryIndex;
   let notDiscoverable: WriteResult['notDiscoverable'];

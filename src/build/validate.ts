@@ -108,7 +108,7 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
         cache.stats.scanHits++;
       } else {
         m.scan = scanSkill({ name: m.draft.name, files: m.source.files.map((f) => ({ path: f.path, bytes: f.bytes })), knownNames }, { rules: config.scan.rules });
-        if (entry) entry.scan = { key, result: m.scan };
+        if (entry) cache?.recordScan(entry, key, m.scan);
       }
       if (VERDICT_RANK[m.scan.verdict] >= VERDICT_RANK[config.scan.blockOn]) {
         const worst = m.scan.findings[0];

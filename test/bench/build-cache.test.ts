@@ -50,6 +50,10 @@ describe('build cache', () => {
     expect(first.cache).toMatchObject({ hits: 0, misses: 60, emitSkipped: false });
     const again = await build(out('cached'), cacheFile());
     expect(again.cache).toMatchObject({ hits: 60, misses: 0, scanHits: 60, emitSkipped: true });
+    const cacheStamp = statSync(cacheFile()).mtimeMs;
+    const third = await build(out('cached'), cacheFile());
+    expect(third.cache).toMatchObject({ hits: 60, misses: 0, scanHits: 60, scanMisses: 0, emitSkipped: true });
+    expect(statSync(cacheFile()).mtimeMs).toBe(cacheStamp); // nothing changed, nothing rewritten
     // A fresh folder from a warm cache: nothing is re-read or re-scanned, but everything is written.
     const elsewhere = await build(out('elsewhere'), cacheFile());
     expect(elsewhere.cache).toMatchObject({ hits: 60, misses: 0, scanHits: 60, emitSkipped: false });
