@@ -25,8 +25,8 @@ export const dotenvNetwork = defineRule({
 });
 
 const CREDENTIAL_STORE =
-  /(?:^|[\s'"`/\\(=:,])(?:\.ssh(?=[/\\'"`\s)]|$)|\.ssh\/id_[a-z0-9]+|\.aws(?=[/\\'"`\s)]|$)|\.gnupg\b|\.kube\/config\b|\.docker\/config\.json\b|\.netrc\b|\.git-credentials\b|\.npmrc\b|\.pypirc\b|\.config\/(?:google-chrome|chromium|BraveSoftware|microsoft-edge)\b|\.mozilla\/firefox\b|Google\/Chrome\/(?:User Data|Default)|Application Support\/(?:Google\/Chrome|Firefox|BraveSoftware|Microsoft Edge)|Login Data\b|logins\.json\b|key[34]\.db\b|Local State\b|login\.keychain(?:-db)?\b|find-generic-password\b|wallet\.dat\b|\.electrum\b|Exodus\/exodus\.wallet|\.bash_history\b|\.zsh_history\b)/gm;
-const DOTENV = /(?:^|[\s'"`/\\(=,])\.env(?:\.(?:local|production|development|prod|dev))?(?=['"`\s),;]|$)/gm;
+  /(?<![\w.-])(?:\.ssh(?=[/\\'"`\s)]|$)|\.ssh\/id_[a-z0-9]+|\.aws(?=[/\\'"`\s)]|$)|\.gnupg\b|\.kube\/config\b|\.docker\/config\.json\b|\.netrc\b|\.git-credentials\b|\.npmrc\b|\.pypirc\b|\.config\/(?:google-chrome|chromium|BraveSoftware|microsoft-edge)\b|\.mozilla\/firefox\b|Google\/Chrome\/(?:User Data|Default)|Application Support\/(?:Google\/Chrome|Firefox|BraveSoftware|Microsoft Edge)|Login Data\b|logins\.json\b|key[34]\.db\b|Local State\b|login\.keychain(?:-db)?\b|find-generic-password\b|wallet\.dat\b|\.electrum\b|Exodus\/exodus\.wallet|\.bash_history\b|\.zsh_history\b)/gm;
+const DOTENV = /(?<![\w.$-])\.env(?:\.(?:local|production|development|prod|dev))?(?=['"`\s),;]|$)/gm;
 const NETWORK =
   /\b(?:curl|wget|requests\.(?:get|post|put|patch)|urllib\.request|urlopen|httpx\.|aiohttp|http\.client|fetch\s*\(|axios|XMLHttpRequest|sendBeacon|new\s+WebSocket|https?\.request|https?\.get|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|Net\.WebClient|UploadString|UploadFile|socket\.connect|socket\.create_connection|smtplib|ftplib|paramiko|nc\s+-|ncat|netcat|scp\s|rsync\s|\/dev\/tcp\/)/g;
 
@@ -53,13 +53,12 @@ function checkPair(rule: SecurityRule, pattern: RegExp) {
     if (!network) return;
     const where = positionAt(file, network.offset);
     forEachMatch(pattern, file.text, (m) => {
-      const lead = /^[\s'"`/\\(=:,]?/.exec(m[0])![0].length;
-      if (!counts(file, m.index + lead)) return;
+      if (!counts(file, m.index)) return;
       emit({
         rule,
-        offset: m.index + lead,
-        evidence: lineAt(file, m.index + lead).trim(),
-        detail: `\`${m[0].slice(lead)}\` is read in a file that also calls the network (\`${network.text.trim()}\` at line ${where.line}).`,
+        offset: m.index,
+        evidence: lineAt(file, m.index).trim(),
+        detail: `\`${m[0]}\` is read in a file that also calls the network (\`${network.text.trim()}\` at line ${where.line}).`,
       });
     });
   };

@@ -1,4 +1,4 @@
-import { forEachMatch } from '../document.ts';
+import { forEachPatternMatch, gapped, type Pattern } from '../pattern.ts';
 import { defineRule, type TextCheck } from '../rule.ts';
 
 export const destructiveCommand = defineRule({
@@ -17,19 +17,19 @@ const SYSTEM_DIR = String.raw`/(?:etc|usr|bin|sbin|lib|lib64|boot|var|home|root|
 // The target must end the argument: `~/` or `/*` still count, `~/project/tmp` does not.
 const TARGET_END = String.raw`/?\*?["']?(?=[\s;&|)\x60]|$)`;
 
-export const DESTRUCTIVE_PATTERNS: readonly RegExp[] = [
+export const DESTRUCTIVE_PATTERNS: readonly Pattern[] = [
   new RegExp(String.raw`\brm\s+(?:-{1,2}[A-Za-z-]+\s+){0,8}?(?:-[A-Za-z]*[rR][A-Za-z]*|--recursive)\s+(?:-{1,2}[A-Za-z-]+\s+){0,8}(?:--\s+)?["']?(?:${HOME}|${SYSTEM_DIR})${TARGET_END}`, 'gm'),
   /\bmkfs(?:\.[a-z0-9]+)?\s+(?:-\S+\s+)*\/dev\//gm,
-  /\bdd\b[^\n]{0,200}?\bof=\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d|xvd[a-z]|vd[a-z])/gm,
+  gapped(/\bdd\b/g, /\bof=\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d|xvd[a-z]|vd[a-z])/g, 200),
   /(?<![<>])>\s*\/dev\/(?:sd[a-z]|nvme\d+n\d|disk\d)\b/gm,
   /\bchmod\s+(?:-[A-Za-z]*R[A-Za-z]*\s+|--recursive\s+)(?:0?777|a\+rwx|ugo\+rwx)\s+\/(?:\*|etc|usr|bin|var|home)?(?=[\s;&|]|$)/gm,
   /\bchmod\s+(?:0?777|a\+rwx)\s+-R\s+\/(?=[\s;&|]|$)/gm,
   /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/gm,
   /\b(?:rd|rmdir)\s+\/s\s+\/q\s+[A-Za-z]:\\(?:Windows|Users)?\\?(?=[\s"]|$)/gim,
-  /\bRemove-Item\b[^\n]{0,100}?-Recurse\b[^\n]{0,100}?(?:\$env:USERPROFILE|\$HOME|~|[A-Za-z]:\\(?:Windows|Users)?)\\?["']?(?=\s|$)/gim,
-  /\bfind\s+(?:\/|~|\$HOME)\s[^\n]{0,100}?-delete\b/gm,
+  gapped(/\bRemove-Item\b/gi, /(?:\$env:USERPROFILE|\$HOME|~|[A-Za-z]:\\(?:Windows|Users)?)\\?["']?(?=\s|$)/gim, 200, { gapMust: /-Recurse\b/i }),
+  gapped(/\bfind\s+(?:\/|~|\$HOME)\s/g, /-delete\b/g, 100),
 ];
 
 export const checkDestructive: TextCheck = (file, emit) => {
-  for (const re of DESTRUCTIVE_PATTERNS) forEachMatch(re, file.text, (m) => emit({ rule: destructiveCommand, offset: m.index, evidence: m[0] }));
+  for (const p of DESTRUCTIVE_PATTERNS) forEachPatternMatch(p, file.text, (start, end) => emit({ rule: destructiveCommand, offset: start, evidence: file.text.slice(start, end) }));
 };

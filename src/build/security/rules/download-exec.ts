@@ -1,4 +1,4 @@
-import { forEachMatch } from '../document.ts';
+import { forEachPatternMatch, gapped, type Pattern } from '../pattern.ts';
 import { defineRule, type TextCheck } from '../rule.ts';
 
 export const downloadPipeShell = defineRule({
@@ -14,8 +14,6 @@ export const downloadPipeShell = defineRule({
     'the tool from their package manager. If a download is unavoidable, pin it and verify a checksum before running it.',
 });
 
-// A gap that may cross a shell line continuation (`\` + newline) but never an ordinary newline.
-const GAP = String.raw`(?:[^\n]|\\\r?\n){0,300}?`;
 const SUDO = String.raw`(?:sudo\s+(?:-[A-Za-z]+\s+)*)?(?:env\s+)?`;
 const SHELL = String.raw`(?:(?:ba|z|da|k|fi|tc|c)?sh|source)\b`;
 // An interpreter reads a script from stdin only when given no script argument (or `-`).
@@ -23,25 +21,31 @@ const INTERPRETER = String.raw`(?:python[0-9.]*|perl|ruby|node|php|pwsh|powershe
 const FETCHER = String.raw`(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|net\.webclient|curl|wget)`;
 
 /** Patterns for "fetch and execute"; also used to recognise decoded payloads. */
-export const DOWNLOAD_EXEC_PATTERNS: readonly RegExp[] = [
-  new RegExp(String.raw`\b(?:curl|wget|fetch)\b${GAP}\|\s*${SUDO}(?:${SHELL}|${INTERPRETER})`, 'gim'),
+export const DOWNLOAD_EXEC_PATTERNS: readonly Pattern[] = [
+  gapped(/\b(?:curl|wget|fetch)\b/gi, new RegExp(String.raw`\|\s*${SUDO}(?:${SHELL}|${INTERPRETER})`, 'gim'), 300, { continuation: true }),
   new RegExp(String.raw`(?:\b(?:ba|z|k)?sh|\bsource|(?:^|[\s;&])\.)\s+<\(\s*${SUDO}(?:curl|wget)\b`, 'gim'),
   new RegExp(String.raw`(?:\b(?:ba|z)?sh\s+-c|\beval)\s+["']?(?:\$\(|\x60)\s*(?:curl|wget)\b`, 'gim'),
-  new RegExp(String.raw`\b(?:iex|invoke-expression)\b[^\n]{0,200}?\b${FETCHER}\b`, 'gim'),
-  new RegExp(String.raw`\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b[^\n]{0,300}?\|\s*(?:iex|invoke-expression)\b`, 'gim'),
-  new RegExp(String.raw`(?<![.\w])(?:exec|eval)\s*\([^\n]{0,120}?\b(?:urlopen|urllib\.request|requests\.get|httpx\.get|fetch|axios)\b`, 'gm'),
-  new RegExp(String.raw`\b(?:curl|wget)\b${GAP}(?:&&|;)\s*${SUDO}(?:chmod\s+(?:[ugoa]*\+x|[0-7]?7[0-7]{2})\b|(?:ba|z)?sh\s+[\w./~-]|\./[\w.-])`, 'gim'),
+  gapped(/\b(?:iex|invoke-expression)\b/gi, new RegExp(String.raw`\b${FETCHER}\b`, 'gi'), 200),
+  gapped(/\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b/gi, /\|\s*(?:iex|invoke-expression)\b/gi, 300),
+  gapped(/(?<![.\w])(?:exec|eval)\s*\(/g, /\b(?:urlopen|urllib\.request|requests\.get|httpx\.get|fetch|axios)\b/g, 120),
+  gapped(
+    /\b(?:curl|wget)\b/gi,
+    new RegExp(String.raw`(?:&&|;)\s*${SUDO}(?:chmod\s+(?:[ugoa]*\+x|[0-7]?7[0-7]{2})\b|(?:ba|z)?sh\s+[\w./~-]|\./[\w.-])`, 'gim'),
+    300,
+    { continuation: true },
+  ),
 ];
 
 export const checkDownloadExec: TextCheck = (file, emit) => {
   const seen = new Set<number>();
-  for (const re of DOWNLOAD_EXEC_PATTERNS) {
-    forEachMatch(re, file.text, (m) => {
+  for (const pattern of DOWNLOAD_EXEC_PATTERNS) {
+    forEachPatternMatch(pattern, file.text, (start, end) => {
+      const text = file.text.slice(start, end);
       // Skip a leading separator the pattern consumed, so the column points at the command.
-      const lead = /^[\s;&]*/.exec(m[0])![0].length;
-      if (seen.has(m.index + lead)) return;
-      seen.add(m.index + lead);
-      emit({ rule: downloadPipeShell, offset: m.index + lead, evidence: m[0].slice(lead) });
+      const lead = /^[\s;&]*/.exec(text)![0].length;
+      if (seen.has(start + lead)) return;
+      seen.add(start + lead);
+      emit({ rule: downloadPipeShell, offset: start + lead, evidence: text.slice(lead) });
     });
   }
 };

@@ -76,7 +76,8 @@ export const checkHiddenUnicode: TextCheck = (file, emit) => {
     while (i < t.length) {
       const next = t.codePointAt(i)!;
       if (classify(next) !== cls) break;
-      run.push(next);
+      // Keep enough to decode and show; a megabyte-long run is still walked but not stored.
+      if (run.length < 4096) run.push(next);
       i += next > 0xffff ? 2 : 1;
     }
     report(t, start, i, cls, run, emit);

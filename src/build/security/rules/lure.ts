@@ -1,6 +1,6 @@
 import { lineIndexAt, type SkillTextFile } from '../document.ts';
 import { defineRule, type TextCheck } from '../rule.ts';
-import { findUrls } from './network.ts';
+import { urlsIn } from './network.ts';
 
 export const prerequisiteLure = defineRule({
   id: 'lure/prerequisite-download',
@@ -24,10 +24,12 @@ const LURE_PHRASE =
 
 export const checkPrerequisiteLure: TextCheck = (file, emit) => {
   if (file.kind !== 'markdown' && file.kind !== 'text') return;
-  for (const u of findUrls(file.text)) {
+  let headings: (string | undefined)[] | undefined;
+  for (const u of urlsIn(file)) {
     const path = u.path.replace(/[?#].*$/, '');
     if (!ARCHIVE.test(path)) continue;
-    const heading = headingAbove(file, u.offset);
+    headings ??= headingsByLine(file);
+    const heading = headings[lineIndexAt(file, u.offset)];
     const near = file.text.slice(Math.max(0, u.offset - 300), u.offset + u.url.length + 200);
     if ((heading !== undefined && LURE_HEADING.test(heading)) || LURE_PHRASE.test(near)) {
       emit({ rule: prerequisiteLure, offset: u.offset, evidence: u.url, detail: heading ? `Linked under the heading "${heading.trim()}".` : undefined });
@@ -35,14 +37,16 @@ export const checkPrerequisiteLure: TextCheck = (file, emit) => {
   }
 };
 
-/** Text of the nearest Markdown heading above an offset, skipping fenced code. Looks back at most 400 lines. */
-function headingAbove(file: SkillTextFile, offset: number): string | undefined {
-  if (file.kind !== 'markdown') return undefined;
-  const line = lineIndexAt(file, offset);
-  for (let i = line; i >= 0 && i > line - 400; i--) {
-    if (file.fenced[i] === 1) continue;
-    const m = HEADING.exec(file.text.slice(file.lineStarts[i], file.lineStarts[i]! + 128));
-    if (m) return m[1]!.split('\n')[0];
+/** For each line of a Markdown file, the text of the nearest heading above it (fenced code skipped); one pass. */
+function headingsByLine(file: SkillTextFile): (string | undefined)[] {
+  const out: (string | undefined)[] = new Array(file.lineStarts.length);
+  let current: string | undefined;
+  for (let i = 0; i < file.lineStarts.length; i++) {
+    if (file.kind === 'markdown' && file.fenced[i] !== 1) {
+      const m = HEADING.exec(file.text.slice(file.lineStarts[i], file.lineStarts[i]! + 128));
+      if (m) current = m[1]!.split('\n')[0];
+    }
+    out[i] = current;
   }
-  return undefined;
+  return out;
 }

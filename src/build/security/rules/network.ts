@@ -56,9 +56,21 @@ const EXFIL_HOSTS = [
   'trycloudflare.com', 'interact.sh', 'oast.fun', 'oast.pro', 'oast.live', 'oast.site', 'oast.online', 'oast.me',
   'burpcollaborator.net', 'canarytokens.com', 'localtunnel.me', 'loca.lt', 'serveo.net', 'hookbin.com', 'beeceptor.com',
 ];
+const EXFIL_PATH_HOSTS = new Set(['discord.com', 'discordapp.com', 'api.telegram.org', 'hooks.slack.com']);
 const EXFIL_PATHS = [/^(?:discord|discordapp)\.com\/api\/webhooks\//i, /^api\.telegram\.org\/bot/i, /^hooks\.slack\.com\/services\//i];
 
-const hostIn = (host: string, list: readonly string[]): boolean => list.some((h) => host === h || host.endsWith(`.${h}`));
+const PASTE = new Set(PASTE_HOSTS);
+const SHORTENER = new Set(SHORTENER_HOSTS);
+const EXFIL = new Set(EXFIL_HOSTS);
+
+/** True when the host or one of its parent domains is in the set (`a.b.ngrok.io` → `ngrok.io`). */
+function hostIn(host: string, set: ReadonlySet<string>): boolean {
+  for (let i = -1; ; ) {
+    if (set.has(host.slice(i + 1))) return true;
+    i = host.indexOf('.', i + 1);
+    if (i === -1) return false;
+  }
+}
 
 // The authority part stops at the first character that cannot be in a host, so every start costs
 // at most 260 steps and matched text is never rescanned.
@@ -69,6 +81,15 @@ export interface UrlMatch {
   url: string;
   host: string;
   path: string;
+}
+
+const cache = new WeakMap<SkillTextFile, UrlMatch[]>();
+
+/** Every URL in a file, with its host lower-cased and trailing punctuation trimmed; computed once per file. */
+export function urlsIn(file: SkillTextFile): UrlMatch[] {
+  let urls = cache.get(file);
+  if (!urls) cache.set(file, (urls = findUrls(file.text)));
+  return urls;
 }
 
 /** Every URL in a text, with its host lower-cased and trailing punctuation trimmed from the path. */
@@ -83,16 +104,16 @@ export function findUrls(text: string): UrlMatch[] {
 }
 
 export const checkUrls: TextCheck = (file, emit) => {
-  for (const u of findUrls(file.text)) checkUrl(file, u, emit);
+  for (const u of urlsIn(file)) checkUrl(file, u, emit);
 };
 
 function checkUrl(_file: SkillTextFile, u: UrlMatch, emit: Emit): void {
   const ip = classifyIp(u.host);
   if (ip === 'public') emit({ rule: rawIpUrl, offset: u.offset, evidence: u.url });
   else if (ip === 'private') emit({ rule: rawIpUrl, offset: u.offset, evidence: u.url, ceiling: 'info', detail: 'The address is in a private network range.' });
-  if (hostIn(u.host, PASTE_HOSTS)) emit({ rule: pasteSiteUrl, offset: u.offset, evidence: u.url });
-  if (hostIn(u.host, SHORTENER_HOSTS)) emit({ rule: urlShortener, offset: u.offset, evidence: u.url });
-  if (hostIn(u.host, EXFIL_HOSTS) || EXFIL_PATHS.some((re) => re.test(`${u.host}${u.path}`))) {
+  if (hostIn(u.host, PASTE)) emit({ rule: pasteSiteUrl, offset: u.offset, evidence: u.url });
+  if (hostIn(u.host, SHORTENER)) emit({ rule: urlShortener, offset: u.offset, evidence: u.url });
+  if (hostIn(u.host, EXFIL) || (EXFIL_PATH_HOSTS.has(u.host) && EXFIL_PATHS.some((re) => re.test(`${u.host}${u.path}`)))) {
     emit({ rule: exfiltrationEndpoint, offset: u.offset, evidence: u.url });
   }
 }

@@ -1,4 +1,5 @@
 import { forEachMatch, lineAt, type SkillTextFile } from '../document.ts';
+import { forEachPatternMatch, gapped, type Pattern } from '../pattern.ts';
 import { defineRule, type Emit, type TextCheck } from '../rule.ts';
 import { DOWNLOAD_EXEC_PATTERNS } from './download-exec.ts';
 import { DESTRUCTIVE_PATTERNS } from './destructive.ts';
@@ -44,35 +45,39 @@ export const encodedCommand = defineRule({
   fix: 'Remove the encoded command. If the skill needs to run something, write it in plain text so it can be reviewed.',
 });
 
-const BASE64_TO_SHELL: readonly RegExp[] = [
-  /\b(?:base64\s+(?:-d|--decode|-D)|openssl\s+(?:base64|enc)\s+[^\n|]{0,40}?-d|xxd\s+-r(?:\s+-p)?)\b[^\n]{0,200}?\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl)\b/gm,
-  /\beval\s+["']?\$\([^\n]{0,300}?\bbase64\s+(?:-d|--decode|-D)\b/gm,
-  /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,60}?\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16}/gim,
-  /\bFromBase64String\b[^\n]{0,300}?\b(?:iex|invoke-expression)\b/gim,
-  /\b(?:iex|invoke-expression)\b[^\n]{0,300}?\bFromBase64String\b/gim,
+const BASE64_TO_SHELL: readonly Pattern[] = [
+  gapped(
+    /\b(?:base64\s+(?:-d|--decode|-D)|openssl\s+(?:base64|enc)\s+[^\n|]{0,40}?-d|xxd\s+-r(?:\s+-p)?)\b/g,
+    /\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl)\b/g,
+    200,
+  ),
+  gapped(/\beval\s+["']?\$\(/g, /\bbase64\s+(?:-d|--decode|-D)\b/g, 300),
+  gapped(/\b(?:powershell|pwsh)(?:\.exe)?\b/gi, /\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16}/gi, 60),
+  gapped(/\bFromBase64String\b/gi, /\b(?:iex|invoke-expression)\b/gi, 300),
+  gapped(/\b(?:iex|invoke-expression)\b/gi, /\bFromBase64String\b/gi, 300),
 ];
 
 const DECODERS = String.raw`(?:atob|Buffer\.from|fromCharCode|unescape|decodeURIComponent|b64decode|b32decode|b16decode|a85decode|b85decode|decodebytes|decodestring|unhexlify|fromhex|decompress|inflate|inflateSync|gunzipSync|marshal\.loads|codecs\.decode|rot_?13)`;
-const EVAL_DECODED: readonly RegExp[] = [
+const EVAL_DECODED: readonly Pattern[] = [
   // `eval(`/`exec(` (not a `.exec(` method such as RegExp#exec) with a decoder inside its argument.
-  new RegExp(String.raw`(?<![.\w$])(?:eval|exec|execfile)\s*\([^\n]{0,200}?\b${DECODERS}\b`, 'gm'),
-  new RegExp(String.raw`(?<![.\w$])(?:new\s+)?Function\s*\([^\n]{0,200}?\b${DECODERS}\b`, 'gm'),
-  new RegExp(String.raw`(?<![.\w$])exec\s*\(\s*compile\s*\(`, 'gm'),
-  new RegExp(String.raw`\b(?:setTimeout|setInterval)\s*\(\s*(?:atob|unescape|String\.fromCharCode)\s*\(`, 'gm'),
-  new RegExp(String.raw`__import__\(\s*['"](?:base64|zlib|marshal|codecs)['"]\s*\)[^\n]{0,200}?\b(?:exec|eval)\b`, 'gm'),
+  gapped(/(?<![.\w$])(?:eval|exec|execfile)\s*\(/g, new RegExp(String.raw`\b${DECODERS}\b`, 'g'), 200),
+  gapped(/(?<![.\w$])(?:new\s+)?Function\s*\(/g, new RegExp(String.raw`\b${DECODERS}\b`, 'g'), 200),
+  /(?<![.\w$])exec\s*\(\s*compile\s*\(/g,
+  /\b(?:setTimeout|setInterval)\s*\(\s*(?:atob|unescape|String\.fromCharCode)\s*\(/g,
+  gapped(/__import__\(\s*['"](?:base64|zlib|marshal|codecs)['"]\s*\)/g, /\b(?:exec|eval)\b/g, 200),
 ];
 
 export const checkBase64ToShell: TextCheck = (file, emit) => {
-  for (const re of BASE64_TO_SHELL) forEachMatch(re, file.text, (m) => emit({ rule: base64ToShell, offset: m.index, evidence: lineAt(file, m.index).trim() }));
+  for (const p of BASE64_TO_SHELL) forEachPatternMatch(p, file.text, (start) => emit({ rule: base64ToShell, offset: start, evidence: lineAt(file, start).trim() }));
 };
 
 export const checkEvalDecoded: TextCheck = (file, emit) => {
   const seen = new Set<number>();
-  for (const re of EVAL_DECODED) {
-    forEachMatch(re, file.text, (m) => {
-      if (seen.has(m.index)) return;
-      seen.add(m.index);
-      emit({ rule: evalDecoded, offset: m.index, evidence: file.text.slice(m.index, m.index + 200).split('\n')[0]! });
+  for (const p of EVAL_DECODED) {
+    forEachPatternMatch(p, file.text, (start) => {
+      if (seen.has(start)) return;
+      seen.add(start);
+      emit({ rule: evalDecoded, offset: start, evidence: file.text.slice(start, start + 200).split('\n')[0]! });
     });
   }
 };
@@ -165,40 +170,59 @@ function reportHiddenCommand(file: SkillTextFile, offset: number, run: string, d
   return true;
 }
 
+/** Cheap prefilter: decoded data without any command word cannot match the command patterns. */
+const COMMAND_WORD = /\b(?:curl|wget|fetch|iex|invoke-expression|iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|exec|eval|sh|bash|zsh|source|rm|mkfs(?:\.\w+)?|dd|chmod|rd|rmdir|remove-item|find|base64|openssl|xxd|powershell|pwsh|frombase64string)\b|:\(\)|>\s*\/dev\//i;
+
 /** The first download-exec or destructive command in decoded text, if any. */
 export function findCommand(text: string): string | undefined {
-  for (const re of [...DOWNLOAD_EXEC_PATTERNS, ...BASE64_TO_SHELL, ...DESTRUCTIVE_PATTERNS]) {
-    re.lastIndex = 0;
-    const m = re.exec(text);
-    re.lastIndex = 0;
-    if (m) return m[0];
+  if (!COMMAND_WORD.test(text)) return undefined;
+  for (const p of [...DOWNLOAD_EXEC_PATTERNS, ...BASE64_TO_SHELL, ...DESTRUCTIVE_PATTERNS]) {
+    let found: string | undefined;
+    forEachPatternMatch(p, text, (start, end) => {
+      found ??= text.slice(start, end);
+    });
+    if (found !== undefined) return found;
   }
   return undefined;
 }
 
-const printable = (s: string): boolean => {
-  let ok = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if ((c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x0d || c === 0x09 || c >= 0xa0) ok++;
-  }
-  return s.length > 0 && ok / s.length >= 0.9;
-};
+const B64_VALUE = new Int16Array(128).fill(-1);
+for (const [i, c] of Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/').entries()) B64_VALUE[c.charCodeAt(0)] = i;
+B64_VALUE[0x2d] = 62; // `-` (base64url)
+B64_VALUE[0x5f] = 63; // `_` (base64url)
 
+/** Text only: at least 90% printable ASCII, whitespace or UTF-8 lead/continuation bytes. */
+function textBytes(bytes: Uint8Array): string | undefined {
+  let ok = 0;
+  for (const b of bytes) if ((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x0d || b === 0x09 || b >= 0x80) ok++;
+  if (bytes.length === 0 || ok / bytes.length < 0.9) return undefined;
+  const text = new TextDecoder('utf-8').decode(bytes);
+  return text.includes('\uFFFD') && (text.match(/\uFFFD/g)?.length ?? 0) > text.length / 20 ? undefined : text;
+}
+
+/** A hand-written decoder: one pass, no exceptions, and it accepts standard and URL-safe alphabets. */
 function decodeBase64(run: string): string | undefined {
-  const std = run.replaceAll('-', '+').replaceAll('_', '/').replace(/=+$/, '');
-  const usable = std.slice(0, std.length - (std.length % 4 === 1 ? 1 : 0));
-  try {
-    const text = new TextDecoder('utf-8').decode(Uint8Array.from(atob(usable + '='.repeat((4 - (usable.length % 4)) % 4)), (c) => c.charCodeAt(0)));
-    return printable(text) ? text : undefined;
-  } catch {
-    return undefined;
+  const bytes = new Uint8Array(Math.floor((run.length * 3) / 4));
+  let n = 0;
+  let acc = 0;
+  let bits = 0;
+  for (let i = 0; i < run.length; i++) {
+    const c = run.charCodeAt(i);
+    if (c === 0x3d) break;
+    const v = c < 128 ? B64_VALUE[c]! : -1;
+    if (v < 0) return undefined;
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[n++] = (acc >> bits) & 0xff;
+    }
   }
+  return textBytes(bytes.subarray(0, n));
 }
 
 function decodeHex(run: string): string | undefined {
   const bytes = new Uint8Array(run.length >> 1);
   for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(run.slice(i * 2, i * 2 + 2), 16);
-  const text = new TextDecoder('utf-8').decode(bytes);
-  return printable(text) ? text : undefined;
+  return textBytes(bytes);
 }

@@ -1,4 +1,4 @@
-import { forEachMatch } from '../document.ts';
+import { forEachPatternMatch, gapped, type Pattern } from '../pattern.ts';
 import { defineRule, type TextCheck } from '../rule.ts';
 
 export const tlsDisabled = defineRule({
@@ -13,12 +13,12 @@ export const tlsDisabled = defineRule({
   fix: 'Keep verification on. For a private CA, point the client at the CA bundle (`verify="/path/ca.pem"`, `NODE_EXTRA_CA_CERTS`).',
 });
 
-const TLS_OFF: readonly RegExp[] = [
+const TLS_OFF: readonly Pattern[] = [
   /\bverify\s*=\s*False\b/g,
   /\brejectUnauthorized\s*[:=]\s*false\b/g,
   /\bNODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*["']?0\b/g,
-  /\bcurl\b[^\n]{0,200}?\s(?:-[A-Za-z]*k[A-Za-z]*|--insecure)(?=\s|$)/gm,
-  /\bwget\b[^\n]{0,200}?\s--no-check-certificate\b/gm,
+  gapped(/\bcurl\b/g, /\s(?:-[A-Za-z]*k[A-Za-z]*|--insecure)(?=\s|$)/gm, 200, { continuation: true }),
+  gapped(/\bwget\b/g, /\s--no-check-certificate\b/g, 200, { continuation: true }),
   /\bssl\._create_unverified_context\b|\bcert_reqs\s*=\s*(?:ssl\.)?CERT_NONE\b|\bcheck_hostname\s*=\s*False\b/g,
   /\bInsecureSkipVerify\s*:\s*true\b/g,
   /\bPYTHONHTTPSVERIFY\s*=\s*["']?0\b/g,
@@ -28,5 +28,5 @@ const TLS_OFF: readonly RegExp[] = [
 ];
 
 export const checkTlsDisabled: TextCheck = (file, emit) => {
-  for (const re of TLS_OFF) forEachMatch(re, file.text, (m) => emit({ rule: tlsDisabled, offset: m.index, evidence: m[0] }));
+  for (const p of TLS_OFF) forEachPatternMatch(p, file.text, (start, end) => emit({ rule: tlsDisabled, offset: start, evidence: file.text.slice(start, end) }));
 };
