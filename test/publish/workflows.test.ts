@@ -53,7 +53,7 @@ describe('GitHub workflows', () => {
     // No `${{ }}` expression is spliced into a shell script (expression injection).
     for (const s of all) expect(s.run ?? '').not.toContain('${{');
     const order = all.map((s) => s.run ?? s.uses?.split('@')[0]);
-    expect(order).toEqual(['actions/checkout', 'actions/setup-node', 'npm ci --no-audit --no-fund', validate?.run, 'npm run build', 'actions/upload-artifact']);
+    expect(order).toEqual(['actions/checkout', 'actions/setup-node', 'npm install --no-audit --no-fund', validate?.run, 'npm run build', 'actions/upload-artifact']);
     expect(all.at(-1)?.with).toMatchObject({ path: 'dist', 'if-no-files-found': 'error' });
   });
 
