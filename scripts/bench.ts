@@ -377,6 +377,9 @@ function outputSizes(siteDir: string | undefined, registryDir: string, skills: n
 
 interface SizeResult {
   n: number;
+  /** When this size was measured (sizes not run again are carried over from the previous results.json). */
+  measuredAt?: string;
+  loadAverage?: number[];
   generated: { files: number; bytes: number; seconds: number };
   index: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; runs: number[]; floorRuns: number[]; ok: boolean };
   noop: { wallMs: number; fractionOfCold: number; runs: number[]; cache: unknown };
@@ -518,6 +521,9 @@ export function renderMarkdown(results: { machine: ReturnType<typeof machine>; r
   const br = (s: SizeResult) => s.browser as { rare?: { firstResultMs: number; warmMs: number }; common?: { firstResultMs: number; warmMs: number } } | undefined;
   const m = results.machine;
   const lines = [
+    ...(cols.some((s) => s.measuredAt)
+      ? [`Measured: ${cols.map((s) => `N = ${s.n} at ${s.measuredAt?.slice(0, 16).replace('T', ' ')} UTC (1-min load average ${s.loadAverage?.join(' → ') ?? '?'})`).join('; ')}.`, '']
+      : []),
     `Machine: ${m.nproc} cores (${m.cpu}), ${m.memoryGb} GB RAM, Node ${m.node}, ${m.platform}; load average at start ${m.loadAverageAtStart.join(' / ')}. Median of ${results.runs} run(s) unless noted; total ${Math.round(results.totalSeconds)} s.`,
     '',
     `| measure | ${cols.map((s) => `N = ${s.n.toLocaleString('en-US')}`).join(' | ')} |`,
@@ -591,10 +597,24 @@ async function main(): Promise<void> {
   for (const n of sizes) {
     // Site builds at 10k take minutes; one run each keeps the bench inside its 15-minute budget.
     const siteRuns = values['site-runs'] ? Number(values['site-runs']) : n >= 5000 ? 1 : runs;
-    results.push(await benchSize(n, runs, Math.max(1, Math.min(runs, siteRuns)), { site: values.site && !values['no-site'], browser: values.browser && !values['no-browser'], work, log }));
+    const loadBefore = os.loadavg()[0] as number;
+    const measured = await benchSize(n, runs, Math.max(1, Math.min(runs, siteRuns)), { site: values.site && !values['no-site'], browser: values.browser && !values['no-browser'], work, log });
+    results.push({ ...measured, measuredAt: new Date().toISOString(), loadAverage: [round(loadBefore, 2), round(os.loadavg()[0] as number, 2)] });
+  }
+  // Sizes not measured this time keep their previous figures (each carries its measuredAt), so
+  // `--sizes 1000` refreshes one column without throwing away the 10k one.
+  const resultsFile = join(outDir, 'results.json');
+  if (!values.quick && existsSync(resultsFile)) {
+    try {
+      const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as { sizes?: SizeResult[] };
+      for (const old of previous.sizes ?? []) if (!results.some((r) => r.n === old.n)) results.push(old);
+      results.sort((a, b) => a.n - b.n);
+    } catch {
+      // An unreadable previous file is simply replaced.
+    }
   }
   const report = { machine: info, runs, seed: SEED, sizes: results, finishedAt: new Date().toISOString(), totalSeconds: round((performance.now() - started) / 1000, 1) };
-  writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
   const md = renderMarkdown(report);
   writeFileSync(join(outDir, 'results.md'), `# Skilldex benchmark results\n\nWritten by \`npm run bench\` (scripts/bench.ts); see README.md#performance.\n\n${md}`);
   log('');
