@@ -13,7 +13,7 @@
  * 5. The browser runtime is bundled to /runtime/skilldex.js when the runtime provides a bundler.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -152,9 +152,10 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
  * `--out` must not delete someone's project.
  */
 function prepareOutDir(outDir: string, root: string): void {
+  const ownership = path.join(projectRoot, '.cache', 'skilldex-outdirs', createHash('sha256').update(outDir).digest('hex').slice(0, 16));
   if (existsSync(outDir)) {
     const entries = readdirSync(outDir);
-    const looksBuilt = entries.includes('index.html') || entries.includes('index.json') || entries.includes('pagefind');
+    const looksBuilt = existsSync(ownership) || entries.includes('index.html') || entries.includes('index.json') || entries.includes('pagefind');
     const dangerous = outDir === root || outDir === projectRoot || root.startsWith(outDir + path.sep) || projectRoot.startsWith(outDir + path.sep);
     if (dangerous || (entries.length > 0 && !looksBuilt)) {
       throw new SiteBuildError('E_OUT_DIR', `Refusing to empty ${outDir}: it is not empty and does not look like a Skilldex build. Choose another --out.`);
@@ -162,6 +163,10 @@ function prepareOutDir(outDir: string, root: string): void {
     rmSync(outDir, { recursive: true, force: true });
   }
   mkdirSync(outDir, { recursive: true });
+  // Remembers (outside the output, which Astro empties) that this folder is ours, so whatever a
+  // failed build leaves behind can be replaced by the next one.
+  mkdirSync(path.dirname(ownership), { recursive: true });
+  writeFileSync(ownership, `${outDir}\n`);
 }
 
 async function readSettings(root: string): Promise<SiteSettings> {
