@@ -1,5 +1,5 @@
 import type { RegistryConfig } from '../core/schemas/config.ts';
-import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import type { Diagnostic, RuleSeverity } from '../core/schemas/diagnostic.ts';
 import type { Position } from './parse/source-text.ts';
 import { RULES_BY_ID } from './rules/catalog.ts';
 
@@ -18,11 +18,15 @@ export class DiagnosticSink {
     this.#overrides = overrides;
   }
 
-  report(rule: string, file: string, at: Position, message: string, options: { hint?: string; skill?: string } = {}): void {
+  /**
+   * Records a problem and returns the severity it ended up with, so a rule can tell whether the
+   * registry's config made it blocking.
+   */
+  report(rule: string, file: string, at: Position, message: string, options: { hint?: string; skill?: string } = {}): RuleSeverity {
     const info = RULES_BY_ID.get(rule);
     if (!info) throw new Error(`unknown rule id '${rule}' (add it to src/build/rules/catalog.ts)`);
     const severity = this.#overrides[rule] ?? info.severity;
-    if (severity === 'off') return;
+    if (severity === 'off') return severity;
     this.diagnostics.push({
       rule,
       severity,
@@ -33,6 +37,7 @@ export class DiagnosticSink {
       ...(options.hint ? { hint: options.hint } : {}),
       ...(options.skill ? { skill: options.skill } : {}),
     });
+    return severity;
   }
 
   hasErrors(filter: (d: Diagnostic) => boolean = () => true): boolean {

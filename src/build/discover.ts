@@ -37,17 +37,39 @@ const IGNORED = new Set(['node_modules', '__pycache__']);
  */
 export async function discoverSkills(root: string, skillsDir: string, sink: DiagnosticSink): Promise<{ dir: string; declaration: SkillSource['declaration'] }[]> {
   const base = join(root, skillsDir);
-  const found = await fg(DECLARATIONS.map((d) => `**/${d}`), {
+  // onlyFiles is off so a SKILL.md that is a symlink or a folder is seen and reported rather
+  // than silently missing; links are never followed.
+  const entries = await fg([...DECLARATIONS.map((d) => `**/${d}`), '*', '*/*'], {
     cwd: base,
     dot: false,
-    onlyFiles: true,
+    onlyFiles: false,
+    objectMode: true,
     followSymbolicLinks: false,
     ignore: ['**/node_modules/**'],
     caseSensitiveMatch: true,
   }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [] as string[];
+    if (error.code === 'ENOENT') return [];
     throw error;
   });
+  const found: string[] = [];
+  const problems: { entry: (typeof entries)[number]; rel: string }[] = [];
+  for (const entry of entries) {
+    const rel = `${skillsDir}/${entry.path}`;
+    const isDeclaration = (DECLARATIONS as readonly string[]).includes(entry.name);
+    if (entry.dirent.isSymbolicLink() || (isDeclaration && !entry.dirent.isFile())) problems.push({ entry, rel });
+    else if (isDeclaration) found.push(entry.path);
+  }
+  // Links inside a skill folder are reported when the folder is read; here only the ones that
+  // stand where a skill or its declaration should be.
+  const skillFolders = new Set(found.map((p) => posix.dirname(p)));
+  for (const { entry, rel } of problems) {
+    if (skillFolders.has(posix.dirname(entry.path))) continue;
+    if (entry.dirent.isSymbolicLink()) {
+      sink.report('files/symlink', rel, START, `'${rel}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the real file or folder' });
+    } else {
+      sink.report('files/special', rel, START, `'${rel}' is not a regular file`, { hint: `make ${entry.name} a file` });
+    }
+  }
   found.sort();
 
   const byDir = new Map<string, Set<string>>();

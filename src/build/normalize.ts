@@ -3,7 +3,7 @@ import type { EntryLanguage, SkillAction, SkillEntry, SkillManifest } from '../c
 import type { SkillSource } from './discover.ts';
 import { treeDigestSync } from './hash.ts';
 import type { ParsedSkillJson } from './rules/skill-json.ts';
-import { normaliseResourcePath, type ParsedSkillMd } from './rules/skill-md.ts';
+import { entryCandidates, normaliseResourcePath, type ParsedSkillMd } from './rules/skill-md.ts';
 import { extensionOf } from './rules/files.ts';
 import { skillUrls } from './emit/layout.ts';
 
@@ -67,9 +67,10 @@ export function manifestFromSkillMd(src: SkillSource, parsed: ParsedSkillMd): Dr
   const metadata = fm.metadata;
   const metaString = (key: string) => (metadata && typeof metadata[key] === 'string' ? (metadata[key] as string) : undefined);
   const declaredEntry = fm.resources?.entry ? normaliseResourcePath(fm.resources.entry) : undefined;
-  const scripts = src.files.filter((f) => f.path.startsWith('scripts/') && LANGUAGES[extensionOf(f.path)]);
-  // A protocol skill may omit resources.entry when it has exactly one script and declares actions.
-  const entry = entryFor(src, declaredEntry ?? (fm.actions && scripts.length === 1 ? scripts[0]?.path : undefined));
+  // Seed 001: an extended package names its entry in resources.entry only when scripts/ offers
+  // several; a single program there is the entry. Plain skills' scripts are tools, not entries.
+  const candidates = entryCandidates(src);
+  const entry = entryFor(src, declaredEntry ?? (parsed.isPackage && candidates.length === 1 ? candidates[0] : undefined));
   const allowed = fm['allowed-tools'];
   const extra = Object.fromEntries(Object.entries(fm).filter(([k]) => !MAPPED_FRONTMATTER.has(k)));
   const { files, digest, urls, sourcePath } = common(src, name);

@@ -78,7 +78,10 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
     let locate: RegistryMember['locate'] = () => START;
     if (declaration === 'SKILL.md') {
       const parsed = checkSkillMd(source, config, sink);
-      if (parsed) draft = manifestFromSkillMd(source, parsed);
+      if (parsed) {
+        draft = manifestFromSkillMd(source, parsed);
+        locate = parsed.locate;
+      }
     } else {
       const parsed = checkSkillJson(source, config, sink);
       if (parsed) {
@@ -89,8 +92,6 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
     if (draft) members.push({ draft, file: `${dir}/${declaration}`, locate, source, scan: { verdict: 'pass', rulesVersion: '', findings: [] } });
     if (cache && stamps) cache.record(cacheEntryOf(source, stamps, sink.diagnostics.slice(reportedBefore), draft, locate));
   }
-
-  const registryRejects = checkRegistry(members, sink);
 
   if (options.scan !== false) {
     // Loaded on demand: `validate --no-scan` and the runtime never pay for the scanner.
@@ -118,29 +119,44 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
     }
   }
 
-  const diagnostics = sortDiagnostics(sink.diagnostics);
-  // Group errors by skill folder once; a 10,000-skill registry must not scan the list per skill.
+  // Registry-wide rules run last, so a skill calling one that its own errors keep out is caught.
   const dirs = new Set(sources.map((s) => s.dir));
-  const errorsByDir = new Map<string, Diagnostic[]>();
+  const blockedDirs = new Set<string>();
+  for (const d of sink.diagnostics) {
+    const dir = d.severity === 'error' ? skillDirOf(d.file, dirs) : undefined;
+    if (dir) blockedDirs.add(dir);
+  }
+  const registryRejects = checkRegistry(members, sink, new Set(members.filter((m) => blockedDirs.has(m.source.dir))));
+
+  const diagnostics = sortDiagnostics(sink.diagnostics);
+  // Group by skill folder once; a 10,000-skill registry must not scan the list per skill.
+  const byDir = new Map<string, Diagnostic[]>();
   for (const d of diagnostics) {
-    if (d.severity !== 'error') continue;
     const dir = skillDirOf(d.file, dirs);
-    if (dir) errorsByDir.set(dir, [...(errorsByDir.get(dir) ?? []), d]);
+    if (dir) byDir.set(dir, [...(byDir.get(dir) ?? []), d]);
   }
   const memberBySource = new Map(members.map((m) => [m.source, m]));
   const accepted: ValidatedSkill[] = [];
   const rejected: RejectedSkill[] = [];
   for (const source of sources) {
     const member = memberBySource.get(source);
-    const errors = errorsByDir.get(source.dir) ?? [];
+    const own = byDir.get(source.dir) ?? [];
+    const errors = own.filter((d) => d.severity === 'error');
     if (member && errors.length === 0 && !registryRejects.has(member)) accepted.push(member);
-    else rejected.push({ dir: source.dir, ...(member ? { name: member.draft.name } : {}), errors });
+    // A skill refused for a problem its registry downgraded still says why (e.g. an unusable name).
+    else rejected.push({ dir: source.dir, ...(member ? { name: member.draft.name } : {}), errors: errors.length > 0 ? errors : own });
   }
-  // Folders refused before they were read (nested, ambiguous, too deep) are rejected too.
+  // Folders refused before they were read (nested, ambiguous, too deep, a linked folder or
+  // declaration) are rejected too, with their reasons.
+  const rejectedDirs = new Set(rejected.map((r) => r.dir));
   for (const d of diagnostics) {
-    if (d.severity === 'error' && d.rule.startsWith('discovery/')) {
-      const dir = d.file.slice(0, d.file.lastIndexOf('/'));
-      if (!rejected.some((r) => r.dir === dir)) rejected.push({ dir, errors: [d] });
+    if (d.severity !== 'error' || skillDirOf(d.file, dirs)) continue;
+    const base = d.file.slice(d.file.lastIndexOf('/') + 1);
+    const dir = base === 'SKILL.md' || base === 'skill.json' ? d.file.slice(0, d.file.lastIndexOf('/')) : d.file;
+    if (rejectedDirs.has(dir)) rejected.find((r) => r.dir === dir)?.errors.push(d);
+    else {
+      rejectedDirs.add(dir);
+      rejected.push({ dir, errors: [d] });
     }
   }
   accepted.sort((a, b) => (a.draft.name < b.draft.name ? -1 : a.draft.name > b.draft.name ? 1 : 0));

@@ -44,6 +44,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${await renderUsage(command, root)}\n`);
     return EXIT.ok;
   }
+  const unknown = await unknownFlag(command, argv.slice(1));
+  if (unknown) {
+    err(`${style.red('error', process.stderr)} unknown option '${unknown}' for 'skilldex ${sub}'`);
+    err(`hint: see 'skilldex ${sub} --help'`);
+    return EXIT.usage;
+  }
   try {
     const { result } = await runCommand(command, { rawArgs: argv.slice(1) });
     return typeof result === 'number' ? result : EXIT.ok;
@@ -53,12 +59,36 @@ export async function main(argv: string[]): Promise<number> {
       if (error.hint) err(`hint: ${error.hint}`);
       return error.exitCode;
     }
-    // citty raises its own errors for bad usage (unknown flag, missing positional).
-    if (error instanceof Error && (error as { code?: string }).code?.startsWith('E_')) {
+    // citty raises CLIError for bad usage (missing positional, enum value not allowed).
+    if (error instanceof Error && error.name === 'CLIError') {
       err(`${style.red('error', process.stderr)} ${error.message}`);
       err(`hint: see 'skilldex ${sub} --help'`);
       return EXIT.usage;
     }
     throw error;
   }
+}
+
+/**
+ * citty ignores options it does not know; a typo like `--formt json` would then silently run
+ * with defaults. Returns the first option no argument of the command declares.
+ */
+async function unknownFlag(command: CommandDef<any>, args: readonly string[]): Promise<string | undefined> {
+  const defs = (typeof command.args === 'function' ? await command.args() : await command.args) ?? {};
+  const known = new Set<string>(['help', 'h']);
+  const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  for (const [name, def] of Object.entries(defs as Record<string, { type?: string; alias?: string | string[] }>)) {
+    if (def.type === 'positional') continue;
+    for (const n of [name, kebab(name), ...[def.alias ?? []].flat()]) {
+      known.add(n);
+      if (def.type === 'boolean') known.add(`no-${n}`);
+    }
+  }
+  for (const arg of args) {
+    if (arg === '--') break;
+    const match = /^--?([^=]+)/.exec(arg);
+    if (!match || /^-\d/.test(arg)) continue;
+    if (!known.has(match[1] as string)) return arg.split('=')[0];
+  }
+  return undefined;
 }

@@ -1,4 +1,5 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { bracketDepthExceeds } from './nesting.ts';
 import { nodeOffset } from './node-position.ts';
 import type { Limits } from '../../core/schemas/config.ts';
 import { positionAt, type Position, type SourceText } from './source-text.ts';
@@ -77,6 +78,11 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
     return withBody(undefined);
   }
 
+  const deep = bracketDepthExceeds(yamlText, limits.maxDepth);
+  if (deep !== undefined) {
+    problems.push({ rule: 'frontmatter/too-deep', offset: yamlStart + deep, message: `values nest deeper than ${limits.maxDepth} levels`, hint: 'flatten the structure' });
+    return withBody(undefined);
+  }
   const doc = parseDocument(yamlText, { schema: 'core', uniqueKeys: true, prettyErrors: false, strict: true });
   for (const error of doc.errors) {
     problems.push({ rule: 'frontmatter/yaml', offset: yamlStart + (error.pos[0] ?? 0), message: `YAML: ${firstLine(error.message)}`, hint: 'fix the YAML syntax; quote values that contain `: ` or start with a special character' });

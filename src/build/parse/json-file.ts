@@ -1,4 +1,5 @@
 import { parseDocument, type Document } from 'yaml';
+import { bracketDepthExceeds } from './nesting.ts';
 import { nodeOffset } from './node-position.ts';
 import type { Limits } from '../../core/schemas/config.ts';
 import { FORBIDDEN_KEYS, type ParseProblem } from './frontmatter.ts';
@@ -18,6 +19,11 @@ export interface JsonFile {
  */
 export function parseJsonFile(source: SourceText, limits: Pick<Limits, 'maxDepth'>, rulePrefix = 'skill-json'): JsonFile {
   const problems: ParseProblem[] = [];
+  const deep = bracketDepthExceeds(source.text, limits.maxDepth + 1);
+  if (deep !== undefined) {
+    problems.push({ rule: `${rulePrefix}/too-deep`, offset: deep, message: `values nest deeper than ${limits.maxDepth} levels`, hint: 'flatten the structure' });
+    return { data: undefined, problems, locate: () => positionAt(source, deep) };
+  }
   let data: unknown;
   try {
     data = JSON.parse(source.text);

@@ -60,17 +60,34 @@ export function positionAt(source: SourceText, offset: number): Position {
   return { line: lo + 1, column: offset - (starts[lo] as number) + 1 };
 }
 
+/** Offset of the first byte that breaks UTF-8 (RFC 3629 table 3.7, including second-byte ranges). */
 function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i] as number;
-    const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
-    if (need < 0) return i;
-    for (let k = 1; k <= need; k++) {
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    // [length, lowest second byte, highest second byte]
+    const shape: [number, number, number] | undefined =
+      b >= 0xc2 && b <= 0xdf ? [2, 0x80, 0xbf]
+      : b === 0xe0 ? [3, 0xa0, 0xbf]
+      : b === 0xed ? [3, 0x80, 0x9f]
+      : b >= 0xe1 && b <= 0xef ? [3, 0x80, 0xbf]
+      : b === 0xf0 ? [4, 0x90, 0xbf]
+      : b >= 0xf1 && b <= 0xf3 ? [4, 0x80, 0xbf]
+      : b === 0xf4 ? [4, 0x80, 0x8f]
+      : undefined;
+    if (!shape) return i;
+    const [length, low, high] = shape;
+    const second = bytes[i + 1];
+    if (second === undefined || second < low || second > high) return i;
+    for (let k = 2; k < length; k++) {
       const c = bytes[i + k];
       if (c === undefined || (c & 0xc0) !== 0x80) return i;
     }
-    i += need + 1;
+    i += length;
   }
   return i;
 }

@@ -1,4 +1,5 @@
-import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_NAME_LENGTH } from '../../core/names.ts';
+import { FUNCTION_NAME, MAX_NAME_LENGTH } from '../../core/names.ts';
+import { pathProblem } from '../../core/paths.ts';
 import type { Position } from '../parse/source-text.ts';
 import type { DiagnosticSink } from '../diagnostics.ts';
 
@@ -13,39 +14,40 @@ export function checkName(
   sink: DiagnosticSink,
 ): name is string {
   const { file, at, skill } = where;
+  // A name problem blocks the skill only when the registry keeps the rule at `error`…
+  let ok = true;
+  const fail = (severity: string) => {
+    if (severity === 'error') ok = false;
+  };
   if (typeof name !== 'string' || name.trim() === '') {
     sink.report('name/required', file, at, 'missing required field: name', { hint: format === 'skill-md' ? `add \`name: ${where.folderName}\`` : 'add a snake_case "name"', skill });
     return false;
   }
-  let ok = true;
+  // …but a name that cannot be a URL path segment is never published, whatever the config says.
+  const unsafe = name.includes('/') || pathProblem(name) !== undefined;
+  if (unsafe) ok = false;
   if (name.length > MAX_NAME_LENGTH) {
-    sink.report('name/length', file, at, `Skill name '${name.slice(0, 20)}…' exceeds ${MAX_NAME_LENGTH} character limit (${name.length} chars)`, { hint: 'shorten the name', skill });
-    ok = false;
+    fail(sink.report('name/length', file, at, `Skill name '${name.slice(0, 20)}…' exceeds ${MAX_NAME_LENGTH} character limit (${name.length} chars)`, { hint: 'shorten the name', skill }));
   }
   if (format === 'skill-json') {
     if (!FUNCTION_NAME.test(name)) {
-      sink.report('name/charset', file, at, `function name '${name}' must be snake_case (^[a-z][a-z0-9_]*$)`, { hint: `try '${name.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^[^a-z]+/, '')}'`, skill });
-      ok = false;
+      fail(sink.report('name/charset', file, at, `function name '${name}' must be snake_case (^[a-z][a-z0-9_]*$)`, { hint: `try '${name.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^[^a-z]+/, '')}'`, skill }));
     }
     return ok;
   }
   if (/[^a-z0-9-]/.test(name)) {
-    sink.report('name/charset', file, at, `Skill name '${name}' must contain only lowercase letters, digits and hyphens`, { hint: `try '${name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '')}'`, skill });
-    ok = false;
+    fail(sink.report('name/charset', file, at, `Skill name '${name}' must contain only lowercase letters, digits and hyphens`, { hint: `try '${name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '')}'`, skill }));
   }
   if (name.startsWith('-') || name.endsWith('-')) {
-    sink.report('name/hyphens', file, at, 'Skill name cannot start or end with a hyphen', { hint: 'remove the leading or trailing hyphen', skill });
-    ok = false;
+    fail(sink.report('name/hyphens', file, at, 'Skill name cannot start or end with a hyphen', { hint: 'remove the leading or trailing hyphen', skill }));
   }
   if (name.includes('--')) {
-    sink.report('name/hyphens', file, at, 'Skill name cannot contain consecutive hyphens', { hint: 'use single hyphens between words', skill });
-    ok = false;
+    fail(sink.report('name/hyphens', file, at, 'Skill name cannot contain consecutive hyphens', { hint: 'use single hyphens between words', skill }));
   }
   if (name !== where.folderName) {
-    sink.report('name/folder-mismatch', file, at, `Directory name '${where.folderName}' must match skill name '${name}'`, { hint: `rename the folder to '${name}' or set \`name: ${where.folderName}\``, skill });
-    ok = false;
+    fail(sink.report('name/folder-mismatch', file, at, `Directory name '${where.folderName}' must match skill name '${name}'`, { hint: `rename the folder to '${name}' or set \`name: ${where.folderName}\``, skill }));
   }
-  return ok && AGENT_SKILL_NAME.test(name);
+  return ok;
 }
 
 export function checkDescription(description: unknown, where: { file: string; at: Position; skill: string }, sink: DiagnosticSink): description is string {
@@ -54,8 +56,8 @@ export function checkDescription(description: unknown, where: { file: string; at
     return false;
   }
   if (description.length > 1024) {
-    sink.report('description/length', where.file, where.at, `Description exceeds 1024 character limit (${description.length} chars)`, { hint: 'move detail into the body; keep the description to what and when', skill: where.skill });
-    return false;
+    const severity = sink.report('description/length', where.file, where.at, `Description exceeds 1024 character limit (${description.length} chars)`, { hint: 'move detail into the body; keep the description to what and when', skill: where.skill });
+    return severity !== 'error';
   }
   return true;
 }

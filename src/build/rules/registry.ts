@@ -15,8 +15,8 @@ export interface RegistryMember {
  * `code_review` / `code-review` cross-format collision. Returns the members that should be
  * rejected (in lenient mode the first of a duplicate pair, by path, is kept).
  */
-export function checkRegistry(members: readonly RegistryMember[], sink: DiagnosticSink): Set<RegistryMember> {
-  const rejected = new Set<RegistryMember>();
+export function checkRegistry(members: readonly RegistryMember[], sink: DiagnosticSink, blocked: ReadonlySet<RegistryMember> = new Set()): Set<RegistryMember> {
+  const rejected = new Set<RegistryMember>(blocked);
   const byKey = new Map<string, RegistryMember>();
   for (const m of [...members].sort((a, b) => (a.file < b.file ? -1 : 1))) {
     const key = nameKey(m.draft.name);
@@ -40,21 +40,27 @@ export function checkRegistry(members: readonly RegistryMember[], sink: Diagnost
     }
   }
 
-  const live = [...byKey.values()].filter((m) => !rejected.has(m));
-  const byName = new Map(live.map((m) => [m.draft.name, m]));
-  for (const m of live) {
-    m.draft.calls.forEach((callee, i) => {
-      if (!byName.has(callee)) {
-        sink.report('registry/unknown-call', m.file, m.locate(['calls', i]), `'${m.draft.name}' calls '${callee}', which is not in the registry`, { hint: 'fix the name or add the skill', skill: m.draft.name });
-        rejected.add(m);
-      }
-    });
-  }
-  for (const cycle of findCycles(live.map((m) => m.draft))) {
+  const byName = new Map([...byKey.values()].map((m) => [m.draft.name, m]));
+  const live = () => [...byKey.values()].filter((m) => !rejected.has(m));
+  for (const cycle of findCycles(live().map((m) => m.draft))) {
     for (const name of cycle) {
       const m = byName.get(name) as RegistryMember;
       sink.report('registry/call-cycle', m.file, m.locate(['calls']), `calls form a cycle: ${[...cycle, cycle[0]].join(' → ')}`, { hint: 'a skill may not call itself, directly or through others', skill: name });
       rejected.add(m);
+    }
+  }
+  // A caller of a missing or rejected skill cannot run, so it is rejected too — until nothing changes.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const m of live()) {
+      m.draft.calls.forEach((callee, i) => {
+        const target = byName.get(callee);
+        if (target && !rejected.has(target)) return;
+        const why = target ? `'${callee}' (${target.file}), which is rejected; see its errors` : `'${callee}', which is not in the registry`;
+        sink.report('registry/unknown-call', m.file, m.locate(['calls', i]), `'${m.draft.name}' calls ${why}`, { hint: target ? `fix ${target.file} first` : 'fix the name or add the skill', skill: m.draft.name });
+        rejected.add(m);
+        changed = true;
+      });
     }
   }
   return rejected;

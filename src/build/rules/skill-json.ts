@@ -32,7 +32,7 @@ export function checkSkillJson(src: SkillSource, config: RegistryConfig, sink: D
   }
   if (parsed.data === undefined) return undefined;
   if (!parsed.data || typeof parsed.data !== 'object' || Array.isArray(parsed.data)) {
-    sink.report('skill-json/meta-schema', file, parsed.locate([]), 'skill.json must be a JSON object', { skill: src.folderName });
+    sink.report('skill-json/meta-schema', file, parsed.locate([]), 'skill.json must be a JSON object', { hint: 'wrap the fields in { … }; see seed 000 §4 for the field table', skill: src.folderName });
     return undefined;
   }
   const data = parsed.data as Record<string, unknown>;
@@ -50,7 +50,7 @@ export function checkSkillJson(src: SkillSource, config: RegistryConfig, sink: D
       if (path[0] === 'name' || path[0] === 'description') continue;
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) report('skill-json/meta-schema', [...path, key], `unknown field '${key}' (the skill.json meta-schema has additionalProperties: false)`, 'remove it, or keep custom data in another file');
-      } else if (issue.code === 'invalid_type' && issue.input === undefined) {
+      } else if (issue.code === 'invalid_type' && !hasPath(data, path)) {
         report('skill-json/meta-schema', path, `missing required field '${path.join('.')}'`, 'see the field table in seed 000 §4 / CONTRIBUTING.md');
       } else {
         report('skill-json/meta-schema', path, `${path.join('.') || 'skill.json'}: ${issue.message}`, 'see the field table in CONTRIBUTING.md');
@@ -122,4 +122,13 @@ function checkPipeline(manifest: SkillJson, report: Report): void {
     earlier.add(step.step);
   });
   if (manifest.outputMapping) checkTemplates(manifest.outputMapping, ['outputMapping'], manifest.pipeline?.length ?? 0);
+}
+
+function hasPath(data: unknown, path: readonly PropertyKey[]): boolean {
+  let node = data;
+  for (const key of path) {
+    if (!node || typeof node !== 'object' || !Object.hasOwn(node, key)) return false;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return true;
 }

@@ -15,6 +15,8 @@ export interface ParsedSkillMd {
   /** True when the frontmatter uses seed 001's extended fields. */
   isPackage: boolean;
   source: SourceText;
+  /** Position of a frontmatter value, for registry-wide rules reported later. */
+  locate: Frontmatter['locate'];
 }
 
 /**
@@ -56,35 +58,50 @@ export function checkSkillMd(src: SkillSource, config: RegistryConfig, sink: Dia
     }
   }
 
-  const typed = SkillMdFrontmatter.safeParse(data);
+  let typed = SkillMdFrontmatter.safeParse(data);
   if (!typed.success) {
     const seen = new Set<string>();
+    const tolerated = new Set<string>();
+    let blocking = false;
     for (const issue of typed.error.issues) {
       const path = issue.path as (string | number)[];
-      if (path[0] === 'name' || path[0] === 'description') continue; // own rules above
+      if (path[0] === 'name' || path[0] === 'description') {
+        blocking = true; // reported by their own rules above
+        continue;
+      }
       const key = path.join('.');
       if (seen.has(key)) continue;
       seen.add(key);
-      report('frontmatter/field-type', path, `${key || 'frontmatter'}: ${issue.message}`, 'see the field table in CONTRIBUTING.md');
+      const severity = sink.report('frontmatter/field-type', file, at(path), `${key || 'frontmatter'}: ${issue.message}`, { hint: 'see the field table in CONTRIBUTING.md', skill });
+      if (severity === 'error') blocking = true;
+      else tolerated.add(String(path[0]));
     }
+    // A registry that downgrades field-type problems still gets a manifest: without the bad fields.
+    if (!blocking) typed = SkillMdFrontmatter.safeParse(Object.fromEntries(Object.entries(data).filter(([k]) => !tolerated.has(k))));
   }
 
   const isPackage = PACKAGE_FIELDS.some((f) => f in data);
-  if (isPackage) checkPackage(src, fm, config, report);
+  if (isPackage) checkPackage(src, fm, config, report, sink, skill);
 
-  const bodyLines = fm.body.split('\n').length;
+  const bodyLines = fm.body.replace(/\r?\n$/, '').split('\n').length;
   if (fm.body.trim() === '') report('body/empty', [], 'the SKILL.md body is empty', 'write the instructions an agent follows after loading the skill');
   else if (bodyLines > config.limits.maxBodyLines) {
     sink.report('body/too-long', file, positionAt(source, fm.bodyOffset), `the body has ${bodyLines} lines (guidance: under ${config.limits.maxBodyLines})`, { hint: 'move detail into references/ and link to it', skill });
   }
 
   if (!typed.success || !nameOk || !descriptionOk) return undefined;
-  return { frontmatter: typed.data, body: fm.body, isPackage, source };
+  return { frontmatter: typed.data, body: fm.body, isPackage, source, locate: fm.locate };
 }
 
 type Report = (rule: string, path: (string | number)[], message: string, hint?: string) => void;
 
-function checkPackage(src: SkillSource, fm: Frontmatter, config: RegistryConfig, report: Report): void {
+/** Programs directly under scripts/ (not helpers in subfolders): the candidates for a package's entry. */
+export function entryCandidates(src: SkillSource): string[] {
+  return src.files.map((f) => f.path).filter((p) => /^scripts\/[^/]+$/.test(p) && ENTRY_EXTENSIONS.has(extensionOf(p)));
+}
+const ENTRY_EXTENSIONS = new Set(['py', 'sh', 'bash', 'js', 'mjs', 'cjs', 'ts', 'mts']);
+
+function checkPackage(src: SkillSource, fm: Frontmatter, config: RegistryConfig, report: Report, sink: DiagnosticSink, skill: string): void {
   const data = fm.data as Record<string, unknown>;
   if (typeof data.version === 'string' && !semver.valid(data.version)) {
     report('package/version', ['version'], `version '${data.version}' is not a semantic version`, 'use MAJOR.MINOR.PATCH, e.g. 1.0.0');
@@ -99,6 +116,10 @@ function checkPackage(src: SkillSource, fm: Frontmatter, config: RegistryConfig,
 
   const resources = data.resources;
   if (!resources || typeof resources !== 'object') return;
+  const candidates = entryCandidates(src);
+  if (!(resources as { entry?: unknown }).entry && candidates.length > 1) {
+    report('package/entry-missing', ['resources'], `scripts/ holds ${candidates.length} programs (${candidates.join(', ')}) and resources.entry names none`, 'set resources.entry to the script that runs the skill');
+  }
   const paths = new Set(src.files.map((f) => f.path));
   const folders = new Set(src.files.flatMap((f) => f.path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
   for (const [group, value] of Object.entries(resources)) {
@@ -116,7 +137,7 @@ function checkPackage(src: SkillSource, fm: Frontmatter, config: RegistryConfig,
   }
   for (const f of src.files) {
     if (CODE_EXTENSIONS.has(extensionOf(f.path)) && !f.path.startsWith('scripts/') && !f.path.startsWith('tests/')) {
-      report('package/code-outside-scripts', [], `executable code '${f.path}' lies outside scripts/`, 'move it under scripts/; packages that declare resources keep all code there');
+      sink.report('package/code-outside-scripts', `${src.dir}/${f.path}`, { line: 1, column: 1 }, `executable code '${f.path}' lies outside scripts/`, { hint: 'move it under scripts/; packages that declare resources keep all code there', skill });
     }
   }
 }

@@ -485,7 +485,8 @@ const INVALID: RuleCase[] = [
   {
     fixture: 'package-code-outside-scripts',
     covers: ['package/code-outside-scripts'],
-    expect: [E('package/code-outside-scripts', 'loose/SKILL.md', 2), E('package/code-outside-scripts', 'loose/SKILL.md', 2)],
+    // Reported on the offending files themselves, so a reviewer lands on the code to move.
+    expect: [E('package/code-outside-scripts', 'loose/helper.py', 1), E('package/code-outside-scripts', 'loose/lib/util.js', 1)],
     accepted: [],
     checks: {
       'names each file': (ctx) => expect(message(ctx, 'package/code-outside-scripts')).toEqual(["executable code 'helper.py' lies outside scripts/", "executable code 'lib/util.js' lies outside scripts/"]),
@@ -619,7 +620,7 @@ const INVALID: RuleCase[] = [
   {
     fixture: 'registry-call-cycle',
     covers: ['registry/call-cycle'],
-    expect: [E('registry/call-cycle', 'narcissus/skill.json', 25), E('registry/call-cycle', 'ping/skill.json', 25), E('registry/call-cycle', 'pong/skill.json', 25)],
+    expect: [E('registry/unknown-call', 'bystander/skill.json', 26), E('registry/call-cycle', 'narcissus/skill.json', 25), E('registry/call-cycle', 'ping/skill.json', 25), E('registry/call-cycle', 'pong/skill.json', 25)],
     // bystander calls ping, which is rejected: it cannot run, so it must not be published either.
     accepted: [],
     checks: {
