@@ -1,0 +1,61 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPreview, type PreviewServer } from '../../scripts/preview.ts';
+
+let dir: string;
+let server: PreviewServer;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'skilldex-preview-'));
+  const write = (file: string, body: string) => {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), body);
+  };
+  write('index.html', '<h1>home</h1>');
+  write('404.html', '<h1>Page not found</h1>');
+  write('skills/demo/index.html', '<h1>demo</h1>');
+  write('skills/demo.json', '{}');
+  write('skills/demo/0123456789abcdef/logo.svg', '<svg><script>alert(1)</script></svg>');
+  write('skills/demo/0123456789abcdef/scripts/run me.sh', 'echo hi');
+  write('pagefind/wasm.en.pagefind', 'x');
+  server = await startPreview({ dir, port: 0 });
+});
+
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const get = (p: string) => fetch(new URL(p, server.url), { redirect: 'manual' });
+
+describe('preview server', () => {
+  it('serves folders through index.html and redirects to the trailing slash', async () => {
+    expect(await (await get('/')).text()).toBe('<h1>home</h1>');
+    const redirect = await get('/skills/demo');
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.get('location')).toBe('/skills/demo/');
+    expect((await get('/skills/demo/')).headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+
+  it('answers unknown paths with 404.html and status 404', async () => {
+    const response = await get('/no/such/page/');
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain('Page not found');
+  });
+
+  it('sends content types the browser needs', async () => {
+    expect((await get('/skills/demo.json')).headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect((await get('/pagefind/wasm.en.pagefind')).headers.get('content-type')).toBe('application/octet-stream');
+    expect((await get('/skills/demo/0123456789abcdef/scripts/run%20me.sh')).status).toBe(200);
+  });
+
+  it('sandboxes raw skill files and refuses to leave its folder', async () => {
+    const svg = await get('/skills/demo/0123456789abcdef/logo.svg');
+    expect(svg.headers.get('content-security-policy')).toContain('sandbox');
+    expect(svg.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await get('/skills/demo/')).headers.get('content-security-policy')).toBeNull();
+    expect([403, 404]).toContain((await get('/..%2f..%2fetc%2fpasswd')).status);
+  });
+});
