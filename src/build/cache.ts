@@ -71,7 +71,7 @@ export interface CachedSkill {
   /** Diagnostics reported while reading, checking files and parsing this skill (severities resolved). */
   diagnostics: Diagnostic[];
   draft?: DraftManifest;
-  /** skill.json positions that registry-wide rules may report at, keyed by JSON path. */
+  /** Positions in the declaration that registry-wide rules may report at, keyed by path. */
   positions?: Record<string, Position>;
   scan?: { key: string; result: ScanResult };
 }
@@ -312,7 +312,7 @@ export function imitationCandidates(names: readonly string[], skeleton: (name: s
 export function cacheEntryOf(source: SkillSource, stamps: SourceStamps, diagnostics: Diagnostic[], draft: DraftManifest | undefined, locate: (path: readonly (string | number)[]) => Position): CachedSkill {
   const hexOf = new Map(source.files.map((f) => [f.path, f.hex]));
   let positions: Record<string, Position> | undefined;
-  if (draft && source.declaration === 'skill.json') {
+  if (draft) {
     // Registry rules report at these paths only (rules/registry.ts); keep their positions.
     const paths: (string | number)[][] = [['name'], ['calls'], ...draft.calls.map((_, i) => ['calls', i])];
     positions = Object.fromEntries(paths.map((p) => [positionKey(p), locate(p)]));

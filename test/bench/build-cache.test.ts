@@ -1,4 +1,4 @@
-import { appendFileSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -116,5 +116,32 @@ describe('build cache', () => {
     expect(result.cache?.misses ?? 0).toBeLessThanOrEqual(1); // only the skill edited in the previous test, if racy
     const cold = await build(out('cold-dropped'), false);
     expect(snapshot(out('cached'))).toEqual(snapshot(out('cold-dropped')));
+  }, 120_000);
+
+  it('registry-wide diagnostics from cached skills point where a cold build points', async () => {
+    // Two folders declaring one name, and a composite calling a missing function: registry rules
+    // report these at positions inside files the cached build never reads.
+    const root = join(work, 'dupes');
+    cpSync(reg.root, root, { recursive: true });
+    const plain = reg.skills.findLast((s) => s.kind === 'skill-md' && s.dir.split('/').length === 2 && existsSync(join(root, s.dir))) as GeneratedRegistry['skills'][number];
+    const copy = join(root, 'skills', 'zz-copies', plain.name);
+    mkdirSync(copy, { recursive: true });
+    cpSync(join(root, plain.dir), copy, { recursive: true });
+    const composite = reg.skills.find((s) => s.kind === 'json-composite') as GeneratedRegistry['skills'][number];
+    const jsonFile = join(root, composite.dir, 'skill.json');
+    const json = JSON.parse(readFileSync(jsonFile, 'utf8'));
+    json.calls.push('no_such_function');
+    writeFileSync(jsonFile, `${JSON.stringify(json, null, 2)}\n`);
+    backdate(join(root, 'skills'));
+    const run = (cache: string | false) => buildRegistry({ root, outDir: join(work, `dupes-${cache === false ? 'cold' : 'cached'}`), cache, lenient: true, sourceDateEpoch: 1767225600 });
+    const cold = await run(false);
+    const registryRules = cold.diagnostics.filter((d) => d.rule.startsWith('registry/'));
+    expect(registryRules.map((d) => d.rule).sort()).toEqual(expect.arrayContaining(['registry/duplicate-name', 'registry/unknown-call']));
+    await run(join(work, 'dupes-cache.json'));
+    const cached = await run(join(work, 'dupes-cache.json'));
+    expect(cached.cache).toMatchObject({ misses: 0 });
+    expect(cached.diagnostics).toEqual(cold.diagnostics);
+    expect(cached.rejected).toEqual(cold.rejected);
+    expect(snapshot(join(work, 'dupes-cached'))).toEqual(snapshot(join(work, 'dupes-cold')));
   }, 120_000);
 });
