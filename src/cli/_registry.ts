@@ -1,11 +1,9 @@
-import { SkilldexError } from '../skilldex-error.ts';
-import type { NodeRegistry } from './node-registry.ts';
-import { openRegistry } from './open-registry.ts';
+import type { NodeRegistry } from '../runtime/node/node-registry.ts';
+import { openRegistry } from '../runtime/node/open-registry.ts';
 
 /**
- * What the agent-side CLI commands share: the `--registry`, `--cache-dir` and `--json` flags and
- * the mapping from runtime errors to CLI failures. (It lives here, beside the runtime it wraps,
- * so each command file stays a thin citty definition.)
+ * What the agent-side CLI commands share: the `--registry`, `--cache-dir` and `--json` flags.
+ * Runtime errors (`SkilldexError`) are turned into exit codes by `main.ts`, like every other.
  */
 export const registryArgs = {
   registry: { type: 'string', description: 'Registry URL or build folder (default: $SKILLDEX_REGISTRY)', valueHint: 'url|dir' },
@@ -26,12 +24,6 @@ export interface RegistryArgValues {
  */
 export function openRegistryFromArgs(args: RegistryArgValues): Promise<NodeRegistry> {
   return openRegistry(args.registry || process.env.SKILLDEX_REGISTRY, args['cache-dir'] ? { cacheDir: args['cache-dir'] } : {});
-}
-
-/** A runtime error as the CLI reports it: stable code, message, hint. Undefined for bugs. */
-export function cliFailure(error: unknown): { code: string; message: string; hint?: string } | undefined {
-  if (!(error instanceof SkilldexError)) return undefined;
-  return { code: `E_${error.code}`, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
 }
 
 /** Formats a byte count for progress lines: `1.2 MB`. */

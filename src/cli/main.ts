@@ -1,4 +1,5 @@
 import { type CommandDef, runCommand, renderUsage } from 'citty';
+import { SkilldexError } from '../runtime/skilldex-error.ts';
 import { CliError, EXIT } from './_errors.ts';
 import { err, style } from './_output.ts';
 
@@ -54,6 +55,11 @@ export async function main(argv: string[]): Promise<number> {
     const { result } = await runCommand(command, { rawArgs: argv.slice(1) });
     return typeof result === 'number' ? result : EXIT.ok;
   } catch (error) {
+    if (error instanceof SkilldexError) {
+      err(`${style.red('error', process.stderr)} ${error.message} [${error.code}]`);
+      if (error.hint) err(`hint: ${error.hint}`);
+      return EXIT.failure;
+    }
     if (error instanceof CliError) {
       err(`${style.red('error', process.stderr)} ${error.message}`);
       if (error.hint) err(`hint: ${error.hint}`);

@@ -1,7 +1,6 @@
 import { defineCommand } from 'citty';
-import { CliError } from '../_errors.ts';
 import { out, outJson } from '../_output.ts';
-import { cliFailure, openRegistryFromArgs, registryArgs } from '../../runtime/node/cli-support.ts';
+import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
   meta: { name: 'assets', description: "List a skill's references/, assets/ and scripts/, print one of them, or give a script's local path" },
@@ -13,29 +12,23 @@ export default defineCommand({
     ...registryArgs,
   },
   async run({ args }) {
-    try {
-      const registry = await openRegistryFromArgs(args);
-      const name = String(args.name);
-      if (args['script-path']) {
-        const path = await registry.scriptPath(name, String(args['script-path']), args.dir ? { dir: String(args.dir) } : {});
-        if (args.json) outJson({ name, script: args['script-path'], path });
-        else out(path);
-        return 0;
-      }
-      if (args.path) {
-        const bytes = await registry.loadAssetBytes(name, String(args.path));
-        if (args.json) outJson({ name, path: args.path, content: new TextDecoder().decode(bytes) });
-        else process.stdout.write(bytes);
-        return 0;
-      }
-      const assets = await registry.listAssets(name);
-      if (args.json) outJson({ name, assets });
-      else for (const asset of assets) out(asset);
+    const registry = await openRegistryFromArgs(args);
+    const name = String(args.name);
+    if (args['script-path']) {
+      const path = await registry.scriptPath(name, String(args['script-path']), args.dir ? { dir: String(args.dir) } : {});
+      if (args.json) outJson({ name, script: args['script-path'], path });
+      else out(path);
       return 0;
-    } catch (error) {
-      const failure = cliFailure(error);
-      if (failure) throw new CliError(failure.code, failure.message, { hint: failure.hint });
-      throw error;
     }
+    if (args.path) {
+      const bytes = await registry.loadAssetBytes(name, String(args.path));
+      if (args.json) outJson({ name, path: args.path, content: new TextDecoder().decode(bytes) });
+      else process.stdout.write(bytes);
+      return 0;
+    }
+    const assets = await registry.listAssets(name);
+    if (args.json) outJson({ name, assets });
+    else for (const asset of assets) out(asset);
+    return 0;
   },
 });

@@ -1,8 +1,7 @@
 import { defineCommand } from 'citty';
 import { functionSignature } from '../../core/signature.ts';
-import { CliError } from '../_errors.ts';
 import { out, outJson, style } from '../_output.ts';
-import { cliFailure, formatBytes, openRegistryFromArgs, registryArgs } from '../../runtime/node/cli-support.ts';
+import { formatBytes, openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
   meta: { name: 'info', description: "Show a skill's manifest: signature, entry, actions, files, digest and scan verdict" },
@@ -11,44 +10,38 @@ export default defineCommand({
     ...registryArgs,
   },
   async run({ args }) {
-    try {
-      const registry = await openRegistryFromArgs(args);
-      const m = await registry.manifest(String(args.name));
-      if (args.json) {
-        outJson(m);
-        return 0;
-      }
-      const row = (label: string, value: string | undefined) => {
-        if (value) out(`${style.dim(label.padEnd(10))} ${value}`);
-      };
-      out(`${style.bold(m.name)} ${m.version} — ${m.title}`);
-      out(m.description);
-      out();
-      row('format', `${m.format} · mode ${m.mode}${m.type ? ` · type ${m.type}` : ''}`);
-      row('category', m.category);
-      row('tags', m.tags.join(', '));
-      row('license', m.license);
-      row('author', m.author);
-      if (m.inputSchema || m.outputSchema) row('signature', functionSignature(m.name, m.inputSchema, m.outputSchema));
-      if (m.entry) row('entry', `${m.entry.path} (${m.entry.runner}, ${m.entry.language})`);
-      if (m.actions?.length) row('actions', m.actions.map((a) => a.name).join(', '));
-      if (m.pipeline?.length) row('pipeline', m.pipeline.map((s) => `${s.step}:${s.skill}`).join(' → '));
-      row('calls', m.calls.join(', '));
-      row('called by', m.calledBy.join(', '));
-      row('limits', `timeout ${m.timeoutMs} ms · retry ${m.retry}`);
-      row('files', `${m.files.length} (${formatBytes(m.files.reduce((n, f) => n + f.size, 0))})`);
-      row('digest', m.digest);
-      if (m.scan) {
-        const verdict = m.scan.verdict === 'pass' ? style.green(m.scan.verdict) : m.scan.verdict === 'fail' ? style.red(m.scan.verdict) : style.yellow(m.scan.verdict);
-        row('scan', `${verdict} (${m.scan.findings.length} finding${m.scan.findings.length === 1 ? '' : 's'})`);
-        for (const f of m.scan.findings) out(`           ${f.severity} ${f.rule} ${f.file}:${f.line} ${f.message}`);
-      }
-      row('install', `skilldex install ${m.name} --to claude`);
+    const registry = await openRegistryFromArgs(args);
+    const m = await registry.manifest(String(args.name));
+    if (args.json) {
+      outJson(m);
       return 0;
-    } catch (error) {
-      const failure = cliFailure(error);
-      if (failure) throw new CliError(failure.code, failure.message, { hint: failure.hint });
-      throw error;
     }
+    const row = (label: string, value: string | undefined) => {
+      if (value) out(`${style.dim(label.padEnd(10))} ${value}`);
+    };
+    out(`${style.bold(m.name)} ${m.version} — ${m.title}`);
+    out(m.description);
+    out();
+    row('format', `${m.format} · mode ${m.mode}${m.type ? ` · type ${m.type}` : ''}`);
+    row('category', m.category);
+    row('tags', m.tags.join(', '));
+    row('license', m.license);
+    row('author', m.author);
+    if (m.inputSchema || m.outputSchema) row('signature', functionSignature(m.name, m.inputSchema, m.outputSchema));
+    if (m.entry) row('entry', `${m.entry.path} (${m.entry.runner}, ${m.entry.language})`);
+    if (m.actions?.length) row('actions', m.actions.map((a) => a.name).join(', '));
+    if (m.pipeline?.length) row('pipeline', m.pipeline.map((s) => `${s.step}:${s.skill}`).join(' → '));
+    row('calls', m.calls.join(', '));
+    row('called by', m.calledBy.join(', '));
+    row('limits', `timeout ${m.timeoutMs} ms · retry ${m.retry}`);
+    row('files', `${m.files.length} (${formatBytes(m.files.reduce((n, f) => n + f.size, 0))})`);
+    row('digest', m.digest);
+    if (m.scan) {
+      const verdict = m.scan.verdict === 'pass' ? style.green(m.scan.verdict) : m.scan.verdict === 'fail' ? style.red(m.scan.verdict) : style.yellow(m.scan.verdict);
+      row('scan', `${verdict} (${m.scan.findings.length} finding${m.scan.findings.length === 1 ? '' : 's'})`);
+      for (const f of m.scan.findings) out(`           ${f.severity} ${f.rule} ${f.file}:${f.line} ${f.message}`);
+    }
+    row('install', `skilldex install ${m.name} --to claude`);
+    return 0;
   },
 });

@@ -1,7 +1,7 @@
 import { defineCommand } from 'citty';
 import { CliError } from '../_errors.ts';
 import { err, outJson, out, style } from '../_output.ts';
-import { cliFailure, formatBytes, openRegistryFromArgs, registryArgs } from '../../runtime/node/cli-support.ts';
+import { formatBytes, openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
   meta: { name: 'install', description: 'Download, verify (every sha256 and the tree digest) and install a skill into a folder or an agent folder' },
@@ -14,28 +14,22 @@ export default defineCommand({
   },
   async run({ args }) {
     if (args.via !== 'archive' && args.via !== 'files') throw new CliError('E_USAGE', `--via must be archive or files, not '${args.via}'`, { exitCode: 2 });
-    try {
-      const registry = await openRegistryFromArgs(args);
-      const tty = process.stderr.isTTY;
-      let shown = 0;
-      const onProgress = (received: number, total: number | undefined) => {
-        // Progress only for downloads worth watching; a redraw per chunk only on a terminal.
-        if (received - shown < 256 * 1024 && received !== total) return;
-        shown = received;
-        const line = `downloading ${formatBytes(received)}${total ? ` of ${formatBytes(total)}` : ''}`;
-        if (tty) process.stderr.write(`\r${line}`);
-        else if (total && received === total && total > 256 * 1024) err(line);
-      };
-      const result = await registry.install(String(args.name), String(args.dir), { to: args.to, via: args.via, onProgress });
-      if (tty && shown > 0) process.stderr.write('\n');
-      if (args.json) outJson(result);
-      else if (result.changed) out(`${style.green('installed')} ${result.name} → ${result.dir} (${result.files} files, verified ${result.digest})`);
-      else out(`${result.name} is already installed at ${result.dir} (verified ${result.digest})`);
-      return 0;
-    } catch (error) {
-      const failure = cliFailure(error);
-      if (failure) throw new CliError(failure.code, failure.message, { hint: failure.hint });
-      throw error;
-    }
+    const registry = await openRegistryFromArgs(args);
+    const tty = process.stderr.isTTY;
+    let shown = 0;
+    const onProgress = (received: number, total: number | undefined) => {
+      // Progress only for downloads worth watching; a redraw per chunk only on a terminal.
+      if (received - shown < 256 * 1024 && received !== total) return;
+      shown = received;
+      const line = `downloading ${formatBytes(received)}${total ? ` of ${formatBytes(total)}` : ''}`;
+      if (tty) process.stderr.write(`\r${line}`);
+      else if (total && received === total && total > 256 * 1024) err(line);
+    };
+    const result = await registry.install(String(args.name), String(args.dir), { to: args.to, via: args.via, onProgress });
+    if (tty && shown > 0) process.stderr.write('\n');
+    if (args.json) outJson(result);
+    else if (result.changed) out(`${style.green('installed')} ${result.name} → ${result.dir} (${result.files} files, verified ${result.digest})`);
+    else out(`${result.name} is already installed at ${result.dir} (verified ${result.digest})`);
+    return 0;
   },
 });

@@ -1,7 +1,6 @@
 import { defineCommand } from 'citty';
-import { CliError } from '../_errors.ts';
 import { outJson } from '../_output.ts';
-import { cliFailure, openRegistryFromArgs, registryArgs } from '../../runtime/node/cli-support.ts';
+import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
   meta: { name: 'load', description: "Print a skill's instructions as seed 003's '# Skill: <name>' (or the raw SKILL.md / prompt.md)" },
@@ -11,20 +10,14 @@ export default defineCommand({
     ...registryArgs,
   },
   async run({ args }) {
-    try {
-      const registry = await openRegistryFromArgs(args);
-      const skill = await registry.load(String(args.name));
-      if (args.json) {
-        outJson({ name: skill.name, format: skill.format, mode: skill.mode, skillMd: skill.skillMd, prompt: skill.prompt, body: skill.body, text: skill.text, manifest: skill.manifest });
-      } else {
-        const text = args.raw ? (skill.format === 'skill-json' ? (skill.prompt ?? skill.body) : (skill.skillMd ?? skill.body)) : skill.text;
-        process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-      }
-      return 0;
-    } catch (error) {
-      const failure = cliFailure(error);
-      if (failure) throw new CliError(failure.code, failure.message, { hint: failure.hint });
-      throw error;
+    const registry = await openRegistryFromArgs(args);
+    const skill = await registry.load(String(args.name));
+    if (args.json) {
+      outJson({ name: skill.name, format: skill.format, mode: skill.mode, skillMd: skill.skillMd, prompt: skill.prompt, body: skill.body, text: skill.text, manifest: skill.manifest });
+    } else {
+      const text = args.raw ? (skill.format === 'skill-json' ? (skill.prompt ?? skill.body) : (skill.skillMd ?? skill.body)) : skill.text;
+      process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     }
+    return 0;
   },
 });

@@ -2,7 +2,7 @@ import { defineCommand } from 'citty';
 import { PROMPT_STYLES, type PromptStyle } from '../../core/prompt.ts';
 import { CliError } from '../_errors.ts';
 import { out } from '../_output.ts';
-import { cliFailure, openRegistryFromArgs, registryArgs } from '../../runtime/node/cli-support.ts';
+import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
   meta: { name: 'prompt', description: 'Print the skills block for a system prompt: <available_skills> (Agent Skills) or <available-skills> (seed 003)' },
@@ -15,16 +15,10 @@ export default defineCommand({
   },
   async run({ args }) {
     if (!PROMPT_STYLES.includes(args.style as PromptStyle)) throw new CliError('E_USAGE', `--style must be one of ${PROMPT_STYLES.join(', ')}`, { exitCode: 2 });
-    try {
-      const registry = await openRegistryFromArgs(args);
-      const names = (args._ as string[]).filter(Boolean);
-      const selection = args.query !== undefined ? registry.search(String(args.query), { limit: Number(args.limit) || 10 }).map((hit) => hit.skill) : names.length > 0 ? names : undefined;
-      out(registry.toPrompt(selection, { style: args.style as PromptStyle }));
-      return 0;
-    } catch (error) {
-      const failure = cliFailure(error);
-      if (failure) throw new CliError(failure.code, failure.message, { hint: failure.hint });
-      throw error;
-    }
+    const registry = await openRegistryFromArgs(args);
+    const names = (args._ as string[]).filter(Boolean);
+    const selection = args.query !== undefined ? registry.search(String(args.query), { limit: Number(args.limit) || 10 }).map((hit) => hit.skill) : names.length > 0 ? names : undefined;
+    out(registry.toPrompt(selection, { style: args.style as PromptStyle }));
+    return 0;
   },
 });

@@ -4,7 +4,7 @@ import { toProtocolEnvelope } from '../../runtime/protocol-envelope.ts';
 import { defaultAction } from '../../runtime/node/run.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { outJson } from '../_output.ts';
-import { cliFailure, openRegistryFromArgs, registryArgs } from '../../runtime/node/cli-support.ts';
+import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 async function readInput(args: { input?: string; 'input-file'?: string }): Promise<unknown> {
   let text = args.input;
@@ -46,24 +46,18 @@ export default defineCommand({
     const input = await readInput(args);
     const timeoutMs = args.timeout === undefined ? undefined : Number(args.timeout);
     if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0)) throw new CliError('E_USAGE', `--timeout must be a positive number of milliseconds`, { exitCode: 2 });
-    try {
-      const registry = await openRegistryFromArgs(args);
-      const started = performance.now();
-      const outcome = await registry.run(String(args.name), input, {
-        action: args.action,
-        timeoutMs,
-        allowUnsafe: args['allow-unsafe'],
-        debug: args.debug,
-        onStderr: args.quiet ? undefined : (text) => process.stderr.write(text),
-      });
-      const manifest = registry.find(String(args.name)) ? await registry.manifest(String(args.name)) : undefined;
-      const action = manifest ? defaultAction(manifest, args.action ?? ((input as { action?: unknown })?.action as string | undefined)) : (args.action ?? 'run');
-      outJson(args.protocol ? toProtocolEnvelope(outcome, action, Math.round(performance.now() - started)) : outcome);
-      return outcome.status === 'error' ? EXIT.failure : EXIT.ok;
-    } catch (error) {
-      const failure = cliFailure(error);
-      if (failure) throw new CliError(failure.code, failure.message, { hint: failure.hint });
-      throw error;
-    }
+    const registry = await openRegistryFromArgs(args);
+    const started = performance.now();
+    const outcome = await registry.run(String(args.name), input, {
+      action: args.action,
+      timeoutMs,
+      allowUnsafe: args['allow-unsafe'],
+      debug: args.debug,
+      onStderr: args.quiet ? undefined : (text) => process.stderr.write(text),
+    });
+    const manifest = registry.find(String(args.name)) ? await registry.manifest(String(args.name)) : undefined;
+    const action = manifest ? defaultAction(manifest, args.action ?? ((input as { action?: unknown })?.action as string | undefined)) : (args.action ?? 'run');
+    outJson(args.protocol ? toProtocolEnvelope(outcome, action, Math.round(performance.now() - started)) : outcome);
+    return outcome.status === 'error' ? EXIT.failure : EXIT.ok;
   },
 });

@@ -1,7 +1,7 @@
 import { defineCommand } from 'citty';
 import { CliError } from '../_errors.ts';
 import { err, out, outJson, style } from '../_output.ts';
-import { cliFailure, openRegistryFromArgs, registryArgs } from '../../runtime/node/cli-support.ts';
+import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 const list = (value: unknown): string[] => (typeof value === 'string' && value !== '' ? value.split(',').map((s) => s.trim()).filter(Boolean) : []);
 
@@ -17,27 +17,21 @@ export default defineCommand({
     ...registryArgs,
   },
   async run({ args }) {
-    try {
-      const registry = await openRegistryFromArgs(args);
-      const limit = Number(args.limit);
-      if (!Number.isInteger(limit) || limit < 1) throw new CliError('E_USAGE', `--limit must be a positive integer, not '${args.limit}'`, { exitCode: 2 });
-      const options = { limit, tags: list(args.tag), category: args.category, format: args.format as never, mode: args.mode as never };
-      if (args.json) {
-        outJson(registry.search(String(args.query), { ...options, shape: 'matched_skills' }));
-        return 0;
-      }
-      const hits = registry.search(String(args.query), options);
-      if (hits.length === 0) err(`no skills match '${String(args.query)}'`);
-      const width = Math.max(...hits.map((hit) => hit.skill.name.length), 0);
-      for (const { skill } of hits) {
-        const description = skill.description.length > 100 ? `${skill.description.slice(0, 99)}…` : skill.description;
-        out(`${style.bold(skill.name.padEnd(width))}  ${description} ${style.dim(`[${skill.format}, ${skill.mode}]`)}`);
-      }
+    const registry = await openRegistryFromArgs(args);
+    const limit = Number(args.limit);
+    if (!Number.isInteger(limit) || limit < 1) throw new CliError('E_USAGE', `--limit must be a positive integer, not '${args.limit}'`, { exitCode: 2 });
+    const options = { limit, tags: list(args.tag), category: args.category, format: args.format as never, mode: args.mode as never };
+    if (args.json) {
+      outJson(registry.search(String(args.query), { ...options, shape: 'matched_skills' }));
       return 0;
-    } catch (error) {
-      const failure = cliFailure(error);
-      if (failure) throw new CliError(failure.code, failure.message, { hint: failure.hint });
-      throw error;
     }
+    const hits = registry.search(String(args.query), options);
+    if (hits.length === 0) err(`no skills match '${String(args.query)}'`);
+    const width = Math.max(...hits.map((hit) => hit.skill.name.length), 0);
+    for (const { skill } of hits) {
+      const description = skill.description.length > 100 ? `${skill.description.slice(0, 99)}…` : skill.description;
+      out(`${style.bold(skill.name.padEnd(width))}  ${description} ${style.dim(`[${skill.format}, ${skill.mode}]`)}`);
+    }
+    return 0;
   },
 });
