@@ -113,6 +113,9 @@ async function run() {
     return li;
   });
   list.replaceChildren(...items);
+  // Which search the list shows; lets tests (and styles) tell fresh results from stale ones.
+  list.dataset.query = query;
+  list.dataset.filters = JSON.stringify(filters);
   root.classList.toggle('has-results', true);
   const n = search.results.length;
   status.textContent = n === 0 ? 'No skills match.' : `${n} ${n === 1 ? 'skill matches' : 'skills match'}${n > 20 ? ', showing the best 20' : ''}.`;

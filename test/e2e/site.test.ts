@@ -181,11 +181,12 @@ describe('catalog site', () => {
   it('searches in English and in Chinese from the English home page, with filters', async () => {
     const page = await open('/');
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    const hits = () => page.locator('#search-results a').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
     const search = async (query: string) => {
       await page.fill('#search-input', query);
-      await page.waitForFunction((q) => document.querySelector('#search-status')?.textContent !== '' && (document.querySelector('#search-input') as HTMLInputElement).value === q, query);
-      await page.waitForTimeout(400);
-      return page.locator('#search-results a').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+      // search.js stamps the list with the query it shows, so stale results can't be read.
+      await page.waitForFunction((q) => (document.querySelector('#search-results') as HTMLElement).dataset.query === q, query);
+      return hits();
     };
     expect(await search('code review')).toContain('/skills/code_review/');
     expect((await search('长期记忆'))[0]).toBe('/skills/memory-recall/');
@@ -196,8 +197,8 @@ describe('catalog site', () => {
     // A filter narrows the results: mode=llm keeps only llm skills.
     const all = await search('text');
     await page.selectOption('#search-filter-mode', 'llm');
-    await page.waitForTimeout(600);
-    const llmOnly = await page.locator('#search-results a').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+    await page.waitForFunction(() => (document.querySelector('#search-results') as HTMLElement).dataset.filters === '{"mode":"llm"}');
+    const llmOnly = await hits();
     const llmNames = new Set(index.skills.filter((s) => s.mode === 'llm').map((s) => `/skills/${s.name}/`));
     expect(llmOnly.length).toBeGreaterThan(0);
     expect(llmOnly.length).toBeLessThan(all.length);
@@ -287,7 +288,8 @@ describe('catalog site', () => {
     // Search results render excerpts as text.
     await open('/', page);
     await page.fill('#search-input', 'hostile');
-    await page.waitForSelector('#search-results a');
+    await page.waitForFunction(() => (document.querySelector('#search-results') as HTMLElement).dataset.query === 'hostile');
+    expect(await page.locator('#search-results a[href="/skills/xss-probe/"]').count()).toBe(1);
     expect(await xssCount(page)).toBe(0);
     // Raw files are served sandboxed: an SVG with script, opened directly, runs nothing. (A page
     // of its own: Chromium reports the blocked script as a console error, which is the point.)
