@@ -1,7 +1,7 @@
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { Diagnostic, RuleSeverity } from '../core/schemas/diagnostic.ts';
 import type { Position } from './parse/source-text.ts';
-import { RULES_BY_ID } from './rules/catalog.ts';
+import { RULES_BY_ID, type RuleInfo } from './rules/catalog.ts';
 
 /** Where the rules table lives, so every hint can point at the rule's documentation. */
 export const RULES_DOC = 'CONTRIBUTING.md#rules';
@@ -25,23 +25,9 @@ export class DiagnosticSink {
   report(rule: string, file: string, at: Position, message: string, options: { hint?: string; skill?: string } = {}): RuleSeverity {
     const info = RULES_BY_ID.get(rule);
     if (!info) throw new Error(`unknown rule id '${rule}' (add it to src/build/rules/catalog.ts)`);
-    const severity = this.#overrides[rule] ?? info.severity;
-    if (severity === 'off') return severity;
-    this.diagnostics.push({
-      rule,
-      severity,
-      file,
-      line: at.line,
-      column: at.column,
-      message,
-      ...(options.hint ? { hint: options.hint } : {}),
-      ...(options.skill ? { skill: options.skill } : {}),
-    });
-    return severity;
-  }
-
-  hasErrors(filter: (d: Diagnostic) => boolean = () => true): boolean {
-    return this.diagnostics.some((d) => d.severity === 'error' && filter(d));
+    const diagnostic = resolveDiagnostic(info, this.#overrides, file, at, message, options);
+    if (diagnostic) this.diagnostics.push(diagnostic);
+    return diagnostic?.severity ?? 'off';
   }
 }
 
@@ -50,4 +36,30 @@ export const START: Position = { line: 1, column: 1 };
 /** Stable order for output: by file, then line, column and rule. */
 export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   return [...list].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0)));
+}
+
+/**
+ * A diagnostic for `rule` with the registry's severity override applied, or undefined when the
+ * registry turned the rule off. Shared by the build's sink and the pull-request rules.
+ */
+export function resolveDiagnostic(
+  info: RuleInfo,
+  overrides: RegistryConfig['rules'],
+  file: string,
+  at: Position,
+  message: string,
+  options: { hint?: string; skill?: string } = {},
+): Diagnostic | undefined {
+  const severity = overrides[info.id] ?? info.severity;
+  if (severity === 'off') return undefined;
+  return {
+    rule: info.id,
+    severity,
+    file,
+    line: at.line,
+    column: at.column,
+    message,
+    ...(options.hint ? { hint: options.hint } : {}),
+    ...(options.skill ? { skill: options.skill } : {}),
+  };
 }

@@ -1,6 +1,7 @@
 import type { RuleInfo } from '../build/rules/catalog.ts';
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import { resolveDiagnostic } from '../build/diagnostics.ts';
 
 /**
  * Rules that only make sense for a pull request: they compare the working tree with a base
@@ -29,7 +30,7 @@ export const PUBLISH_RULES: readonly RuleInfo[] = [
 const BY_ID: ReadonlyMap<string, RuleInfo> = new Map(PUBLISH_RULES.map((r) => [r.id, r]));
 
 /**
- * Makes a publish diagnostic, resolving the configured severity the way the build's
+ * Makes a publish diagnostic, resolving the configured severity exactly as the build's
  * `DiagnosticSink` does. Returns undefined when the registry turned the rule off.
  *
  * @example
@@ -45,16 +46,5 @@ export function publishDiagnostic(
 ): Diagnostic | undefined {
   const info = BY_ID.get(rule);
   if (!info) throw new Error(`unknown publish rule id '${rule}' (add it to src/publish/rules.ts)`);
-  const severity = overrides[rule] ?? info.severity;
-  if (severity === 'off') return undefined;
-  return {
-    rule,
-    severity,
-    file,
-    line: at.line,
-    column: at.column,
-    message,
-    ...(options.hint ? { hint: options.hint } : {}),
-    ...(options.skill ? { skill: options.skill } : {}),
-  };
+  return resolveDiagnostic(info, overrides, file, at, message, options);
 }
