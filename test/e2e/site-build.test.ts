@@ -2,10 +2,11 @@
  * `node scripts/build.ts` as a user runs it: the failures it must report before any page is built.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFixtureRegistry } from '../fixtures/site/registry.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 let work: string;
@@ -37,6 +38,24 @@ describe('scripts/build.ts', () => {
     const run = build(['--root', work, '--out', out, '--registry', work]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('E_OUT_DIR');
+  });
+
+  it('publishes an already-built registry with --registry', () => {
+    // The hand-written registry in test/fixtures/site holds what the examples may not: a Japanese
+    // llm skill and an extended package with triggers, security policy, resources and ABP tools.
+    const registry = path.join(work, 'registry');
+    mkdirSync(registry);
+    const index = writeFixtureRegistry(registry);
+    const out = path.join(work, 'out-registry');
+    const run = build(['--root', work, '--out', out, '--registry', registry]);
+    expect(run.status, run.stderr).toBe(0);
+    for (const skill of index.skills) expect(readFileSync(path.join(out, skill.urls.page, 'index.html'), 'utf8')).toContain('data-pagefind-body');
+    expect(readFileSync(path.join(out, 'skills/translate-ja/index.html'), 'utf8')).toMatch(/^<!DOCTYPE html><html lang="ja">/);
+    const pkg = readFileSync(path.join(out, 'skills/memory-search/index.html'), 'utf8');
+    expect(pkg).toMatch(/^<!DOCTYPE html><html lang="zh">/);
+    for (const heading of ['Triggers', 'Security policy', 'Resources', 'ABP tools']) expect(pkg).toContain(`<h3>${heading}`);
+    expect(pkg).toContain('<code>search(query: string) → array</code>');
+    expect(readFileSync(path.join(out, 'skills/code_review/index.html'), 'utf8')).toContain('href="/skills/review_pipeline/"');
   });
 
   it('explains a --registry folder without index.json', () => {
