@@ -453,6 +453,8 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
       for (let r = 0; r < siteRuns; r++) {
         bares.push(await child('bare-astro', { count: n, dir: join(work, `bare-astro-${n}`) }));
         rmSync(siteOut, { recursive: true, force: true });
+        // A cold site build: without the registry's build cache (<root>/.cache) from the last run.
+        rmSync(join(root, '.cache'), { recursive: true, force: true });
         const argv = [node, join(projectRoot, 'scripts', 'build.ts'), '--root', root, '--out', siteOut];
         // Astro keeps prerender chunks in the checkout's .astro/, which a concurrent site build
         // (a test, another engineer) can clobber; one retry tells that apart from a real failure.
