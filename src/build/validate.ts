@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import type { ScanResult, ScanVerdict } from '../core/schemas/scan.ts';
@@ -45,6 +46,8 @@ export interface ValidateOptions {
 }
 
 const VERDICT_RANK: Record<ScanVerdict, number> = { pass: 0, review: 1, warn: 2, fail: 3 };
+/** Skill folders read at once. */
+const READ_CONCURRENCY = 16;
 
 /**
  * Validates every skill under the registry root in one pass and reports every problem.
@@ -58,8 +61,21 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
   const members: ValidatedSkill[] = [];
   const sources: SkillSource[] = [];
   const cache = options.cache;
-  for (const { dir, declaration } of found) {
-    const hit = cache?.lookup(root, dir, declaration);
+  // Reading is I/O-bound: several folders are read at once, each reporting into its own sink,
+  // and then checked one by one in discovery order, so results do not depend on timing.
+  const limit = pLimit(READ_CONCURRENCY);
+  const hits = found.map(({ dir, declaration }) => cache?.lookup(root, dir, declaration));
+  const reads = found.map(({ dir, declaration }, i) =>
+    hits[i]
+      ? undefined
+      : limit(async () => {
+          const local = new DiagnosticSink(config.rules);
+          const stamps: SourceStamps | undefined = cache ? { dirs: [], files: [] } : undefined;
+          return { local, stamps, source: await readSkillSource(root, dir, declaration, config.limits, local, stamps) };
+        }),
+  );
+  for (const [i, { dir, declaration }] of found.entries()) {
+    const hit = hits[i];
     if (hit) {
       // Unchanged since the last build: its own diagnostics and draft stand; nothing is read.
       const source = sourceFromCache(root, hit);
@@ -69,28 +85,27 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
       if (hit.draft) members.push({ draft: hit.draft, file: `${dir}/${declaration}`, locate: locateFrom(hit.positions), source, scan: { verdict: 'pass', rulesVersion: '', findings: [] } });
       continue;
     }
-    const stamps: SourceStamps | undefined = cache ? { dirs: [], files: [] } : undefined;
-    const reportedBefore = sink.diagnostics.length;
-    const source = await readSkillSource(root, dir, declaration, config.limits, sink, stamps);
+    const { local, stamps, source } = await (reads[i] as NonNullable<(typeof reads)[number]>);
     sources.push(source);
-    checkFiles(source, sink, source.folderName);
+    checkFiles(source, local, source.folderName);
     let draft: DraftManifest | undefined;
     let locate: RegistryMember['locate'] = () => START;
     if (declaration === 'SKILL.md') {
-      const parsed = checkSkillMd(source, config, sink);
+      const parsed = checkSkillMd(source, config, local);
       if (parsed) {
         draft = manifestFromSkillMd(source, parsed);
         locate = parsed.locate;
       }
     } else {
-      const parsed = checkSkillJson(source, config, sink);
+      const parsed = checkSkillJson(source, config, local);
       if (parsed) {
         draft = manifestFromSkillJson(source, parsed);
         locate = parsed.locate;
       }
     }
+    sink.diagnostics.push(...local.diagnostics);
     if (draft) members.push({ draft, file: `${dir}/${declaration}`, locate, source, scan: { verdict: 'pass', rulesVersion: '', findings: [] } });
-    if (cache && stamps) cache.record(cacheEntryOf(source, stamps, sink.diagnostics.slice(reportedBefore), draft, locate));
+    if (cache && stamps) cache.record(cacheEntryOf(source, stamps, local.diagnostics, draft, locate));
   }
 
   if (options.scan !== false) {

@@ -1,4 +1,5 @@
 import { mkdir, readFile, rm, writeFile, stat } from 'node:fs/promises';
+import pLimit from 'p-limit';
 import { dirname, join } from 'node:path';
 import { AGENT_SKILL_NAME, MAX_NAME_LENGTH, toKebab } from '../../core/names.ts';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
@@ -24,6 +25,9 @@ export interface WriteResult {
   /** Files written (relative to outDir), in order. */
   written: string[];
 }
+
+/** Skills written at once. */
+const WRITE_CONCURRENCY = 16;
 
 /** Remembers what the last build wrote, so stale files can be removed and nothing else. */
 const STATE_FILE = '.skilldex-build.json';
@@ -52,40 +56,16 @@ export async function writeRegistry(outDir: string, skills: readonly PublishedSk
   const legacy: DiscoveryIndexV1 = { skills: [] };
   const notDiscoverable: WriteResult['notDiscoverable'] = [];
 
-  for (const { manifest: m, files } of skills) {
-    for (const f of files) await put(`${m.urls.files}${f.path}`, f.bytes, true);
-    const archivePath = m.urls.archive;
-    const archiveExists = await exists(join(outDir, archivePath));
-    const archive = archiveExists ? new Uint8Array(await readFile(join(outDir, archivePath))) : await createArchive(files);
-    await put(archivePath, archive, true);
-    await put(m.urls.manifest, json(m));
-    entries.push(indexEntry(m));
-
-    // Discovery indexes: Agent Skills clients need a valid kebab name and a SKILL.md at the root.
-    const wkName = m.format === 'skill-json' ? toKebab(m.name) : m.name;
-    const reason = !AGENT_SKILL_NAME.test(wkName) || wkName.length > MAX_NAME_LENGTH ? `name '${wkName}' is not a valid Agent Skills name` : m.description.length > 1024 ? 'description is longer than 1024 characters' : undefined;
-    if (reason) {
-      notDiscoverable.push({ name: m.name, reason });
-      continue;
+  // Skills are written several at a time (the work is I/O) and collected back in their order.
+  const limit = pLimit(WRITE_CONCURRENCY);
+  const emitted = await Promise.all(skills.map((skill) => limit(() => emitSkill(skill, config, put, outDir))));
+  for (const e of emitted) {
+    entries.push(e.entry);
+    if ('reason' in e) notDiscoverable.push({ name: e.entry.name, reason: e.reason });
+    else {
+      discovery.skills.push(e.discovery);
+      legacy.skills.push(e.legacy);
     }
-    let agentFiles: readonly ArchiveFile[] = files;
-    if (m.format === 'skill-json') {
-      const skillMd = new TextEncoder().encode(agentSkillMarkdown(m, config.siteUrl));
-      agentFiles = [{ path: 'SKILL.md', bytes: skillMd }, ...files];
-    }
-    if (m.format !== 'skill-json' && files.length === 1) {
-      const only = files[0] as ArchiveFile;
-      discovery.skills.push({ name: wkName, type: 'skill-md', description: m.description, url: `../../${m.urls.files}SKILL.md`, digest: `sha256:${sha256HexSync(only.bytes)}` });
-    } else if (m.format !== 'skill-json') {
-      discovery.skills.push({ name: wkName, type: 'archive', description: m.description, url: `../../${archivePath}`, digest: `sha256:${sha256HexSync(archive)}` });
-    } else {
-      const rel = `${WELL_KNOWN_V2}/${wkName}/${archivePath.split('/').pop()}`;
-      const agentArchive = await createArchive(agentFiles);
-      await put(rel, agentArchive);
-      discovery.skills.push({ name: wkName, type: 'archive', description: m.description, url: `${wkName}/${archivePath.split('/').pop()}`, digest: `sha256:${sha256HexSync(agentArchive)}` });
-    }
-    for (const f of agentFiles) await put(`${WELL_KNOWN_V1}/${wkName}/${f.path}`, f.bytes);
-    legacy.skills.push({ name: wkName, description: m.description, files: agentFiles.map((f) => f.path) });
   }
 
   const index: RegistryIndex = {
@@ -110,6 +90,44 @@ export async function writeRegistry(outDir: string, skills: readonly PublishedSk
   const list = [...written].sort();
   await writeFile(join(outDir, STATE_FILE), json(list));
   return { index, discovery, notDiscoverable, written: list };
+}
+
+type Put = (rel: string, data: string | Uint8Array, immutable?: boolean) => Promise<void>;
+type Emitted =
+  | { entry: IndexEntry; reason: string }
+  | { entry: IndexEntry; discovery: DiscoveryIndexV2['skills'][number]; legacy: DiscoveryIndexV1['skills'][number] };
+
+/** Writes one skill's files, archive and manifest, and its discovery artifacts. */
+async function emitSkill({ manifest: m, files }: PublishedSkill, config: RegistryConfig, put: Put, outDir: string): Promise<Emitted> {
+  for (const f of files) await put(`${m.urls.files}${f.path}`, f.bytes, true);
+  const archivePath = m.urls.archive;
+  const archiveExists = await exists(join(outDir, archivePath));
+  const archive = archiveExists ? new Uint8Array(await readFile(join(outDir, archivePath))) : await createArchive(files);
+  await put(archivePath, archive, true);
+  await put(m.urls.manifest, json(m));
+  const entry = indexEntry(m);
+
+  // Discovery indexes: Agent Skills clients need a valid kebab name and a SKILL.md at the root.
+  const wkName = m.format === 'skill-json' ? toKebab(m.name) : m.name;
+  const reason = !AGENT_SKILL_NAME.test(wkName) || wkName.length > MAX_NAME_LENGTH ? `name '${wkName}' is not a valid Agent Skills name` : m.description.length > 1024 ? 'description is longer than 1024 characters' : undefined;
+  if (reason) return { entry, reason };
+  let agentFiles: readonly ArchiveFile[] = files;
+  let discovery: DiscoveryIndexV2['skills'][number];
+  if (m.format === 'skill-json') {
+    const skillMd = new TextEncoder().encode(agentSkillMarkdown(m, config.siteUrl));
+    agentFiles = [{ path: 'SKILL.md', bytes: skillMd }, ...files];
+    const archiveName = archivePath.split('/').pop() as string;
+    const agentArchive = await createArchive(agentFiles);
+    await put(`${WELL_KNOWN_V2}/${wkName}/${archiveName}`, agentArchive);
+    discovery = { name: wkName, type: 'archive', description: m.description, url: `${wkName}/${archiveName}`, digest: `sha256:${sha256HexSync(agentArchive)}` };
+  } else if (files.length === 1) {
+    const only = files[0] as ArchiveFile;
+    discovery = { name: wkName, type: 'skill-md', description: m.description, url: `../../${m.urls.files}SKILL.md`, digest: `sha256:${sha256HexSync(only.bytes)}` };
+  } else {
+    discovery = { name: wkName, type: 'archive', description: m.description, url: `../../${archivePath}`, digest: `sha256:${sha256HexSync(archive)}` };
+  }
+  for (const f of agentFiles) await put(`${WELL_KNOWN_V1}/${wkName}/${f.path}`, f.bytes);
+  return { entry, discovery, legacy: { name: wkName, description: m.description, files: agentFiles.map((f) => f.path) } };
 }
 
 /** The index.json entry: seed 003's fields plus what a client needs to fetch and verify. */

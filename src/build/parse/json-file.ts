@@ -1,8 +1,7 @@
-import { parseDocument, type Document } from 'yaml';
-import { bracketDepthExceeds } from './nesting.ts';
-import { nodeOffset } from './node-position.ts';
+import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
 import type { Limits } from '../../core/schemas/config.ts';
 import { FORBIDDEN_KEYS, type ParseProblem } from './frontmatter.ts';
+import { bracketDepthExceeds } from './nesting.ts';
 import { positionAt, type Position, type SourceText } from './source-text.ts';
 
 export interface JsonFile {
@@ -13,9 +12,9 @@ export interface JsonFile {
 }
 
 /**
- * Parses a JSON file (skill.json) with positions for every problem. JSON.parse decides
- * validity; the YAML parser (JSON is a subset of YAML 1.2) supplies node positions and
- * catches duplicate keys, which JSON.parse would silently collapse.
+ * Parses a JSON file (skill.json, the config) with positions for every problem. JSON.parse
+ * decides validity (jsonc-parser alone would accept comments and trailing commas); jsonc-parser's
+ * syntax tree supplies offsets and shows duplicate keys, which JSON.parse silently collapses.
  */
 export function parseJsonFile(source: SourceText, limits: Pick<Limits, 'maxDepth'>, rulePrefix = 'skill-json'): JsonFile {
   const problems: ParseProblem[] = [];
@@ -35,34 +34,39 @@ export function parseJsonFile(source: SourceText, limits: Pick<Limits, 'maxDepth
     return { data: undefined, problems, locate: () => positionAt(source, Math.min(offset, source.text.length)) };
   }
 
-  let doc: Document | undefined = parseDocument(source.text, { uniqueKeys: true, schema: 'core' });
-  const duplicate = doc.errors.find((e) => e.code === 'DUPLICATE_KEY');
-  if (duplicate) {
-    problems.push({ rule: `${rulePrefix}/syntax`, offset: duplicate.pos[0], message: 'duplicate key in JSON object', hint: 'remove one of the two entries; JSON parsers keep only the last' });
-  }
-  if (doc.errors.length > 0) doc = undefined;
-  const locate = (path: readonly (string | number)[]) => positionAt(source, doc ? nodeOffset(doc, path) : 0);
+  const root = parseTree(source.text);
+  const locate = (path: readonly (string | number)[]) => positionAt(source, root ? nodeAt(root, path).offset : 0);
+  if (root) walk(root, 0);
+  return { data: problems.length > 0 ? undefined : data, problems, locate };
 
-  const walk = (value: unknown, path: (string | number)[]): void => {
-    if (path.length > limits.maxDepth) {
-      const { line, column } = locate(path);
-      problems.push({ rule: `${rulePrefix}/too-deep`, offset: offsetOf(source, line, column), message: `values nest deeper than ${limits.maxDepth} levels`, hint: 'flatten the structure' });
+  function walk(node: Node, depth: number): void {
+    if (depth > limits.maxDepth) {
+      problems.push({ rule: `${rulePrefix}/too-deep`, offset: node.offset, message: `values nest deeper than ${limits.maxDepth} levels`, hint: 'flatten the structure' });
       return;
     }
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
-    else if (value && typeof value === 'object') {
-      for (const key of Object.keys(value)) {
-        if (FORBIDDEN_KEYS.has(key)) {
-          const { line, column } = locate([...path, key]);
-          problems.push({ rule: `${rulePrefix}/forbidden-key`, offset: offsetOf(source, line, column), message: `key '${key}' is not allowed`, hint: 'rename the key; `__proto__`, `constructor` and `prototype` are refused to prevent prototype pollution' });
-        } else walk((value as Record<string, unknown>)[key], [...path, key]);
+    if (node.type === 'array') for (const child of node.children ?? []) walk(child, depth + 1);
+    if (node.type !== 'object') return;
+    const seen = new Set<string>();
+    for (const property of node.children ?? []) {
+      const [key, value] = property.children ?? [];
+      if (!key) continue;
+      const name = String(key.value);
+      if (FORBIDDEN_KEYS.has(name)) {
+        problems.push({ rule: `${rulePrefix}/forbidden-key`, offset: key.offset, message: `key '${name}' is not allowed`, hint: 'rename the key; `__proto__`, `constructor` and `prototype` are refused to prevent prototype pollution' });
+        continue;
       }
+      if (seen.has(name)) problems.push({ rule: `${rulePrefix}/syntax`, offset: key.offset, message: 'duplicate key in JSON object', hint: 'remove one of the two entries; JSON parsers keep only the last' });
+      seen.add(name);
+      if (value) walk(value, depth + 1);
     }
-  };
-  walk(data, []);
-  return { data: problems.length > 0 ? undefined : data, problems, locate };
+  }
 }
 
-function offsetOf(source: SourceText, line: number, column: number): number {
-  return (source.lineStarts[line - 1] ?? 0) + column - 1;
+/** The node at `path`, or the deepest existing ancestor, so a diagnostic always points somewhere useful. */
+function nodeAt(root: Node, path: readonly (string | number)[]): Node {
+  for (let n = path.length; n > 0; n--) {
+    const node = findNodeAtLocation(root, path.slice(0, n) as (string | number)[]);
+    if (node) return node;
+  }
+  return root;
 }

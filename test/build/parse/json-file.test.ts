@@ -49,7 +49,7 @@ describe('parseJsonFile', () => {
 
   it('refuses __proto__, constructor and prototype at any depth without polluting Object.prototype', () => {
     const r = parse('{\n  "__proto__": {"polluted": true},\n  "a": [{"constructor": 1}],\n  "b": {"c": {"prototype": 2}}\n}\n');
-    expect(r.problemsAt).toEqual(['skill-json/forbidden-key 2:16', 'skill-json/forbidden-key 3:25', 'skill-json/forbidden-key 4:28']);
+    expect(r.problemsAt).toEqual(['skill-json/forbidden-key 2:3', 'skill-json/forbidden-key 3:10', 'skill-json/forbidden-key 4:15']);
     expect(r.data).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('polluted');
