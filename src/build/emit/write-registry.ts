@@ -42,15 +42,20 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
  */
 export async function writeRegistry(outDir: string, skills: readonly PublishedSkill[], config: RegistryConfig, times: { generatedAt: string; updatedAt: string }): Promise<WriteResult> {
   const written = new Set<string>();
+  const previous = await readState(outDir);
+  const previouslyWritten = new Set(previous);
+  const made = new Map<string, Promise<unknown>>();
   const put = async (rel: string, data: string | Uint8Array, immutable = false) => {
     written.add(rel);
     const abs = join(outDir, rel);
-    if (immutable && (await exists(abs))) return;
-    await mkdir(dirname(abs), { recursive: true });
+    // A content-addressed file the last build wrote cannot differ; only those are checked.
+    if (immutable && previouslyWritten.has(rel) && (await exists(abs))) return;
+    const dir = dirname(abs);
+    if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));
+    await made.get(dir);
     await writeFile(abs, data);
   };
 
-  const previous = await readState(outDir);
   const entries: IndexEntry[] = [];
   const discovery: DiscoveryIndexV2 = { $schema: DISCOVERY_SCHEMA_URL, skills: [] };
   const legacy: DiscoveryIndexV1 = { skills: [] };
@@ -101,8 +106,7 @@ type Emitted =
 async function emitSkill({ manifest: m, files }: PublishedSkill, config: RegistryConfig, put: Put, outDir: string): Promise<Emitted> {
   for (const f of files) await put(`${m.urls.files}${f.path}`, f.bytes, true);
   const archivePath = m.urls.archive;
-  const archiveExists = await exists(join(outDir, archivePath));
-  const archive = archiveExists ? new Uint8Array(await readFile(join(outDir, archivePath))) : await createArchive(files);
+  const archive = (await exists(join(outDir, archivePath))) ? new Uint8Array(await readFile(join(outDir, archivePath))) : await createArchive(files);
   await put(archivePath, archive, true);
   await put(m.urls.manifest, json(m));
   const entry = indexEntry(m);
