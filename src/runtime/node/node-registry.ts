@@ -40,6 +40,7 @@ const decoder = new TextDecoder();
 export class NodeRegistry extends Registry {
   /** Holds the HTTP cache (`http/`) and the verified copies skills run from (`skills/`). */
   readonly cacheDir: string;
+  readonly #preparing = new Map<string, Promise<string>>();
 
   constructor(index: RegistryIndex, transport: RegistryTransport, cacheDir: string) {
     super(index, transport, zodShapeCheck);
@@ -92,15 +93,22 @@ export class NodeRegistry extends Registry {
   async runnableDir(name: string): Promise<string> {
     const manifest = await this.manifest(name);
     const dest = join(this.cacheDir, 'skills', manifest.name, digestPrefix(manifest.digest));
-    try {
-      await verifyInstalled(manifest, dest);
+    // Parallel runs of one skill in this process share one preparation: two concurrent writers
+    // would swap the folder under a run that already started from it.
+    const pending = this.#preparing.get(dest);
+    if (pending) return pending;
+    const preparing = (async () => {
+      try {
+        await verifyInstalled(manifest, dest);
+      } catch {
+        const files = await this.verifiedFiles(manifest.name);
+        await writeSkillDir(manifest, files, dest, { readOnly: true });
+        await verifyInstalled(manifest, dest);
+      }
       return dest;
-    } catch {
-      const files = await this.verifiedFiles(manifest.name);
-      await writeSkillDir(manifest, files, dest, { readOnly: true });
-      await verifyInstalled(manifest, dest);
-      return dest;
-    }
+    })().finally(() => this.#preparing.delete(dest));
+    this.#preparing.set(dest, preparing);
+    return preparing;
   }
 
   /**
