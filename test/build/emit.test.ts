@@ -90,14 +90,16 @@ describe('emitted registry', () => {
       const extract = tar.extract();
       extract.on('entry', (header, stream, next) => {
         const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('data', (c: unknown) => {
+          chunks.push(c as Buffer);
+        });
         stream.on('end', () => {
           if (header.type === 'file') fromArchive.set(header.name, Buffer.concat(chunks));
           expect(header.mtime?.getTime()).toBe(0);
           next();
         });
       });
-      const done = new Promise((resolve) => extract.on('finish', resolve));
+      const done = new Promise<void>((resolve) => extract.on('finish', () => resolve()));
       extract.end(gunzipSync(await readFile(join(a, entry.urls.archive))));
       await done;
       expect([...fromArchive.keys()].sort()).toEqual(entry.files.map((f) => f.path).sort());

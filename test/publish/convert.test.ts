@@ -1,13 +1,12 @@
-import { execFile } from 'node:child_process';
 import { access, cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateRegistry } from '../../src/build/index.ts';
 import { skillJsonToSkillMd, skillMdToSkillJson } from '../../src/publish/convert.ts';
+import { runSkilldex } from '../helpers/cli.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
-const CLI = join(REPO, 'bin', 'skilldex.mjs');
 const FIXTURE = join(REPO, 'test/fixtures/publish/convert');
 
 const temps: string[] = [];
@@ -22,12 +21,7 @@ async function copyFixture(): Promise<string> {
   return root;
 }
 
-function skilldex(cwd: string, ...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ status: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
-  });
-}
+const skilldex = (cwd: string, ...args: string[]) => runSkilldex(cwd, args);
 
 const exists = (p: string) => access(p).then(() => true, () => false);
 

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,9 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildRegistry, validateRegistry } from '../../src/build/index.ts';
 import { planMigration, securityFromPermissions } from '../../src/publish/migrate.ts';
+import { runSkilldex } from '../helpers/cli.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
-const CLI = join(REPO, 'bin', 'skilldex.mjs');
 const FIXTURE = join(REPO, 'test/fixtures/publish/legacy');
 const MIGRATED = ['data-processor', 'notes-only', 'preference-recorder', 'weather-query'];
 
@@ -24,12 +23,7 @@ async function copyFixture(): Promise<string> {
   return root;
 }
 
-function skilldex(cwd: string, ...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ status: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
-  });
-}
+const skilldex = (cwd: string, ...args: string[]) => runSkilldex(cwd, args);
 
 /** Every file under a folder with its bytes, to prove a dry run wrote nothing. */
 async function tree(dir: string): Promise<Record<string, string>> {

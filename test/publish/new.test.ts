@@ -7,17 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRegistry, validateRegistry } from '../../src/build/index.ts';
 import { askMissing } from '../../src/cli/commands/new.ts';
 import { scaffold, scaffoldNames } from '../../src/publish/scaffold.ts';
+import { runSkilldex } from '../helpers/cli.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
-const CLI = join(REPO, 'bin', 'skilldex.mjs');
 const ENV = { ...process.env, NO_COLOR: '1', CI: 'true' };
 
-function skilldex(cwd: string, ...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, env: ENV, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ status: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
-  });
-}
+const skilldex = (cwd: string, ...args: string[]) => runSkilldex(cwd, args, ENV);
 
 let root: string;
 beforeAll(async () => {
