@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatServer, type ChatServer } from '../runtime/_chat-server.ts';
 import { buildExamples, REPO_ROOT, tempDir } from '../runtime/_registries.ts';
-import { serveDirectory, type StaticServer } from '../runtime/_static-server.ts';
+import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 
 /** The real CLI (bin/skilldex.mjs) against a registry served over HTTP on 127.0.0.1. */
 let server: StaticServer;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRegistry } from '../../src/build/index.ts';
 import type { DiscoveryIndexV2 } from '../../src/core/schemas/registry-index.ts';
-import { serveStatic, type StaticServer } from '../helpers/static-server.ts';
+import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 
 /**
  * The `skills` npm CLI (what `npx skills add <url>` runs) installs from a served build. This is
@@ -24,7 +24,7 @@ beforeAll(async () => {
   const result = await buildRegistry({ root: repo, outDir: out, sourceDateEpoch: 1_700_000_000 });
   expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   discovery = JSON.parse(await readFile(join(out, '.well-known/agent-skills/index.json'), 'utf8')) as DiscoveryIndexV2;
-  server = await serveStatic(out);
+  server = await serveDirectory(out);
 });
 
 afterAll(async () => {

@@ -1,62 +1,67 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.json': 'application/json', '.js': 'text/javascript', '.css': 'text/css',
-  '.md': 'text/markdown; charset=utf-8', '.txt': 'text/plain; charset=utf-8', '.gz': 'application/gzip', '.svg': 'image/svg+xml',
-  '.png': 'image/png', '.xml': 'application/xml', '.ts': 'text/plain; charset=utf-8', '.py': 'text/plain; charset=utf-8',
-};
+export interface RequestRecord {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  status: number;
+}
 
 export interface StaticServer {
   url: string;
-  server: Server;
-  /** Requests served, for tests of caching behaviour. */
-  requests: { method: string; path: string; status: number }[];
+  requests: RequestRecord[];
+  /** Serve without ETag / Last-Modified (to test that such responses are not cached). */
+  setValidators(on: boolean): void;
   close(): Promise<void>;
 }
 
 /**
- * A real HTTP server on 127.0.0.1 serving a folder, with ETag / If-None-Match (304) so client
- * caching is exercised for real.
+ * A real static file server on 127.0.0.1, like a CDN in front of a built registry: strong ETags
+ * from the content, Last-Modified from the file, and 304 for matching conditional requests. It
+ * reads files on every request, so a test can change (tamper with) a file while it runs.
  */
-export async function serveStatic(root: string): Promise<StaticServer> {
-  const requests: StaticServer['requests'] = [];
+export async function serveDirectory(root: string): Promise<StaticServer> {
+  const requests: RequestRecord[] = [];
+  let validators = true;
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const finish = (status: number) => requests.push({ method: req.method ?? 'GET', path, status });
-    let file = normalize(join(root, path));
-    if (!file.startsWith(root + sep) && file !== root) {
+    const record = (status: number) => requests.push({ method: req.method ?? 'GET', path, headers: req.headers, status });
+    const file = normalize(join(root, path.endsWith('/') ? `${path}index.json` : path));
+    if (!file.startsWith(root + sep)) {
+      record(403);
       res.writeHead(403).end();
-      return finish(403);
+      return;
     }
     try {
-      let info = await stat(file);
-      if (info.isDirectory()) {
-        file = join(file, 'index.html');
-        info = await stat(file);
-      }
-      const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
-      if (req.headers['if-none-match'] === etag) {
+      const [body, info] = await Promise.all([readFile(file), stat(file)]);
+      const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
+      const lastModified = info.mtime.toUTCString();
+      const headers: Record<string, string> = { 'content-type': file.endsWith('.json') ? 'application/json' : 'application/octet-stream', 'content-length': String(body.length) };
+      if (validators) Object.assign(headers, { etag, 'last-modified': lastModified });
+      if (validators && req.headers['if-none-match'] === etag) {
+        record(304);
         res.writeHead(304, { etag }).end();
-        return finish(304);
+        return;
       }
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-length': info.size, etag, 'last-modified': info.mtime.toUTCString() });
-      createReadStream(file).pipe(res);
-      finish(200);
+      record(200);
+      res.writeHead(200, headers).end(body);
     } catch {
+      record(404);
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      finish(404);
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
-    server,
+    url: `http://127.0.0.1:${port}/`,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    setValidators: (on) => {
+      validators = on;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_FORMAT_VERSION } from '../../src/core/schemas/registry-index.ts';
 import { bundleBrowserRuntime, SUPPORTED_INDEX_MAJOR } from '../../src/runtime/node/index.ts';
 import { buildExamples, tempDir } from './_registries.ts';
-import { serveDirectory, type StaticServer } from './_static-server.ts';
+import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 
 let server: StaticServer;
 let outFile: string;

@@ -8,7 +8,7 @@ import { sha256Hex, treeDigest } from '../../src/core/digest.ts';
 import { SkilldexError } from '../../src/runtime/index.ts';
 import { openRegistry } from '../../src/runtime/node/index.ts';
 import { buildExamples, tempDir } from './_registries.ts';
-import { serveDirectory, type StaticServer } from './_static-server.ts';
+import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 
 let dir: string;
 let server: StaticServer;

@@ -5,7 +5,7 @@ import { escapeHtml } from '../../src/core/prompt.ts';
 import { openRegistry as openBrowserRegistry, SkilldexError } from '../../src/runtime/index.ts';
 import { type NodeRegistry, openRegistry } from '../../src/runtime/node/index.ts';
 import { buildExamples, tempDir } from './_registries.ts';
-import { serveDirectory, type StaticServer } from './_static-server.ts';
+import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 
 let dir: string;
 let server: StaticServer;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeRegistry, openRegistry, providerFromEnv } from '../../src/runtime/node/index.ts';
 import { type ChatServer, startChatServer } from './_chat-server.ts';
 import { buildExamples, tempDir } from './_registries.ts';
-import { serveDirectory, type StaticServer } from './_static-server.ts';
+import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 
 /**
  * Every example skill in skills/, run through the runtime from a registry served over HTTP: code

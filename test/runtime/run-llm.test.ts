@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chatCompletionsProvider, type NodeRegistry, openRegistry, parseModelJson } from '../../src/runtime/node/index.ts';
 import { type ChatServer, startChatServer } from './_chat-server.ts';
 import { buildExamples, tempDir } from './_registries.ts';
-import { serveDirectory, type StaticServer } from './_static-server.ts';
+import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 
 let server: StaticServer;
 let chat: ChatServer;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeRegistry, openRegistry } from '../../src/runtime/node/index.ts';
 import { buildFixtures, tempDir } from './_registries.ts';
-import { serveDirectory, type StaticServer } from './_static-server.ts';
+import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 
 let server: StaticServer;
 let registry: NodeRegistry;
