@@ -32,6 +32,7 @@ import { extname, join, normalize, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { closeServer } from './preview.ts';
 
 const projectRoot = resolve(fileURLToPath(import.meta.url), '..', '..');
 const SEED = 20261122;
@@ -216,7 +217,7 @@ async function taskRuntime(args: ChildArgs): Promise<unknown> {
       installFiles: files,
     };
   } finally {
-    server.close();
+    await closeServer(server);
   }
 }
 
@@ -277,7 +278,7 @@ async function taskBrowser(args: ChildArgs): Promise<unknown> {
     return { terms, ...out, note: 'includes the search box’s 150 ms input debounce' };
   } finally {
     await browser.close();
-    server.close();
+    await closeServer(server);
   }
 }
 

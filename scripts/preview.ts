@@ -75,8 +75,20 @@ export async function startPreview(options: { dir: string; port?: number; host?:
   return {
     url: `http://${host}:${port}/`,
     server,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => closeServer(server),
   };
+}
+
+/**
+ * Stops the server and drops every open connection. `server.close()` alone waits for keep-alive
+ * and speculative (preconnect) sockets a browser still holds, which Node only reaps after its
+ * 60 s headers timeout.
+ */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }
 
 async function serve(root: string, method: string, rawUrl: string, res: ServerResponse): Promise<void> {

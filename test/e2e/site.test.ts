@@ -3,7 +3,7 @@
  * fixtures (an XSS probe and a Chinese skill) once, serves the result with scripts/preview.ts on
  * 127.0.0.1 and drives Debian's Chromium through playwright-core.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,14 +57,29 @@ function makeRepo(root: string): void {
   git(['commit', '-q', '-m', 'xss-probe'], '2026-04-01T00:00:00Z');
 }
 
-function build(root: string, out: string, env: Record<string, string> = {}): string {
-  const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.ts'), '--root', root, '--out', out], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', SKILLDEX_PAGE_SIZE: String(PAGE_SIZE), ...env },
+/** A full site build takes seconds; a hung one is killed with its output instead of stalling the suite. */
+const BUILD_TIMEOUT_MS = 150_000;
+
+/** Runs scripts/build.ts in a child process, asynchronously so the preview server keeps answering. */
+function build(root: string, out: string, env: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [path.join(repoRoot, 'scripts/build.ts'), '--root', root, '--out', out],
+      {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        timeout: BUILD_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+        maxBuffer: 16 * 1024 * 1024,
+        env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', SKILLDEX_PAGE_SIZE: String(PAGE_SIZE), ...env },
+      },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`site build failed (${error.killed ? `killed after ${BUILD_TIMEOUT_MS} ms` : `exit ${String(error.code)}`}):\n${stdout}\n${stderr}`));
+        else resolve(`${stdout}${stderr}`);
+      },
+    );
   });
-  if (run.status !== 0) throw new Error(`site build failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
-  return `${run.stdout}${run.stderr}`;
 }
 
 function manifest(name: string): SkillManifest {
@@ -111,7 +126,7 @@ beforeAll(async () => {
   mkdirSync(root);
   makeRepo(root);
   dist = path.join(work, 'dist');
-  buildLog = build(root, dist);
+  buildLog = await build(root, dist);
   index = JSON.parse(readFileSync(path.join(dist, 'index.json'), 'utf8')) as RegistryIndex;
   preview = await startPreview({ dir: dist, port: 0 });
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -377,7 +392,7 @@ describe('catalog site', () => {
     mkdirSync(root);
     cpSync(path.join(repoRoot, 'skills'), path.join(root, 'skills'), { recursive: true });
     const out = path.join(work, 'dist-examples');
-    build(root, out, { SKILLDEX_PAGE_SIZE: '' });
+    await build(root, out, { SKILLDEX_PAGE_SIZE: '' });
     const server = await startPreview({ dir: out, port: 0 });
     try {
       const page = await newPage();
@@ -393,7 +408,7 @@ describe('catalog site', () => {
     } finally {
       await server.close();
     }
-  });
+  }, BUILD_TIMEOUT_MS + 30_000);
 
   it('is navigable by keyboard with a visible focus ring', async () => {
     const page = await open('/');
@@ -406,9 +421,9 @@ describe('catalog site', () => {
     await page.close();
   });
 
-  it('builds byte-identical output from the same input', () => {
+  it('builds byte-identical output from the same input', async () => {
     const again = path.join(work, 'dist-again');
-    build(path.join(work, 'repo'), again);
+    await build(path.join(work, 'repo'), again);
     const digestTree = (dir: string) =>
       readdirSync(dir, { recursive: true, encoding: 'utf8' })
         .filter((f) => statSync(path.join(dir, f)).isFile())
@@ -418,7 +433,7 @@ describe('catalog site', () => {
     const second = digestTree(again);
     expect(second.length).toBe(first.size);
     expect(second.filter((line) => !first.has(line)), 'files that differ between two builds').toEqual([]);
-  });
+  }, BUILD_TIMEOUT_MS + 30_000);
 
   it('logged no console errors on any page it visited', () => {
     expect(visited.size).toBeGreaterThan(10);

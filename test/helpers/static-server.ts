@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
+import { closeServer } from '../../scripts/preview.ts';
 
 export interface RequestRecord {
   method: string;
@@ -62,6 +63,6 @@ export async function serveDirectory(root: string): Promise<StaticServer> {
     setValidators: (on) => {
       validators = on;
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => closeServer(server),
   };
 }

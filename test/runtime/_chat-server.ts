@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer } from '../../scripts/preview.ts';
 
 export interface ChatCall {
   authorization: string | undefined;
@@ -55,6 +56,6 @@ export async function startChatServer(): Promise<ChatServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   state.baseUrl = `http://127.0.0.1:${port}/v1`;
-  state.close = () => new Promise((resolve) => server.close(() => resolve()));
+  state.close = () => closeServer(server);
   return state;
 }

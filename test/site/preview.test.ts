@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,5 +58,19 @@ describe('preview server', () => {
     expect(svg.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await get('/skills/demo/')).headers.get('content-security-policy')).toBeNull();
     expect([403, 404]).toContain((await get('/..%2f..%2fetc%2fpasswd')).status);
+  });
+
+  it('closes at once, even while a browser holds a half-open connection', async () => {
+    // Chromium keeps keep-alive and preconnect sockets; a plain server.close() waits for Node's
+    // 60 s headers timeout on them, which stalled a browser test past its own timeout.
+    const other = await startPreview({ dir, port: 0 });
+    const socket = connect(Number(new URL(other.url).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const started = performance.now();
+    const closed = await Promise.race([other.close().then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 5_000))]);
+    socket.destroy();
+    expect(closed).toBe(true);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
