@@ -2,6 +2,8 @@ import pLimit from 'p-limit';
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import type { ScanResult, ScanVerdict } from '../core/schemas/scan.ts';
+import type { ScanInput } from './security/scan.ts';
+import { createScanPool } from './security/pool.ts';
 import { cacheEntryOf, imitationCandidates, locateFrom, sourceFromCache, type BuildCache, type SourceStamps } from './cache.ts';
 import { loadConfig } from './config.ts';
 import { discoverSkills, readSkillSource, type SkillSource } from './discover.ts';
@@ -48,6 +50,8 @@ export interface ValidateOptions {
 const VERDICT_RANK: Record<ScanVerdict, number> = { pass: 0, review: 1, warn: 2, fail: 3 };
 /** Skill folders read at once. */
 const READ_CONCURRENCY = 16;
+/** Below this many skills to scan, worker threads cost more to start than they save. */
+const POOL_MIN_SCANS = 32;
 
 /**
  * Validates every skill under the registry root in one pass and reports every problem.
@@ -74,64 +78,92 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
           return { local, stamps, source: await readSkillSource(root, dir, declaration, config.limits, local, stamps) };
         }),
   );
-  for (const [i, { dir, declaration }] of found.entries()) {
-    const hit = hits[i];
-    if (hit) {
-      // Unchanged since the last build: its own diagnostics and draft stand; nothing is read.
-      const source = sourceFromCache(root, hit);
+  // A large cold build scans on worker threads while this thread reads and parses the next
+  // skills; a handful of skills is scanned inline (starting workers would cost more).
+  const scanning = options.scan !== false;
+  const pool = scanning && hits.filter((h) => !h).length >= POOL_MIN_SCANS ? createScanPool() : undefined;
+  /** Scans started early, without the names (typosquatting is checked once every name is known). */
+  const started = new Map<SkillSource, Promise<ScanResult | undefined>>();
+  const scanInput = (m: ValidatedSkill, knownNames?: readonly string[]): ScanInput => ({
+    name: m.draft.name,
+    files: m.source.files.map((f) => ({ path: f.path, bytes: f.bytes })),
+    ...(knownNames ? { knownNames } : {}),
+  });
+  try {
+    for (const [i, { dir, declaration }] of found.entries()) {
+      const hit = hits[i];
+      if (hit) {
+        // Unchanged since the last build: its own diagnostics and draft stand; nothing is read.
+        const source = sourceFromCache(root, hit);
+        sources.push(source);
+        sink.diagnostics.push(...hit.diagnostics);
+        cache?.record(hit);
+        if (hit.draft) members.push({ draft: hit.draft, file: `${dir}/${declaration}`, locate: locateFrom(hit.positions), source, scan: { verdict: 'pass', rulesVersion: '', findings: [] } });
+        continue;
+      }
+      const { local, stamps, source } = await (reads[i] as NonNullable<(typeof reads)[number]>);
       sources.push(source);
-      sink.diagnostics.push(...hit.diagnostics);
-      cache?.record(hit);
-      if (hit.draft) members.push({ draft: hit.draft, file: `${dir}/${declaration}`, locate: locateFrom(hit.positions), source, scan: { verdict: 'pass', rulesVersion: '', findings: [] } });
-      continue;
-    }
-    const { local, stamps, source } = await (reads[i] as NonNullable<(typeof reads)[number]>);
-    sources.push(source);
-    checkFiles(source, local, source.folderName);
-    let draft: DraftManifest | undefined;
-    let locate: RegistryMember['locate'] = () => START;
-    if (declaration === 'SKILL.md') {
-      const parsed = checkSkillMd(source, config, local);
-      if (parsed) {
-        draft = manifestFromSkillMd(source, parsed);
-        locate = parsed.locate;
-      }
-    } else {
-      const parsed = checkSkillJson(source, config, local);
-      if (parsed) {
-        draft = manifestFromSkillJson(source, parsed);
-        locate = parsed.locate;
-      }
-    }
-    sink.diagnostics.push(...local.diagnostics);
-    if (draft) members.push({ draft, file: `${dir}/${declaration}`, locate, source, scan: { verdict: 'pass', rulesVersion: '', findings: [] } });
-    if (cache && stamps) cache.record(cacheEntryOf(source, stamps, local.diagnostics, draft, locate));
-  }
-
-  if (options.scan !== false) {
-    // Loaded on demand: `validate --no-scan` and the runtime never pay for the scanner.
-    const { scanSkill } = await import('./security/index.ts');
-    const { confusableSkeleton } = await import('./security/unicode.ts');
-    // Only the names the typosquatting rule could match are passed: same verdicts and evidence,
-    // without comparing every pair of skills (quadratic: minutes at 10,000 skills).
-    const candidatesOf = imitationCandidates(members.map((m) => m.draft.name), confusableSkeleton);
-    for (const m of members) {
-      const knownNames = candidatesOf(m.draft.name);
-      const entry = cache?.recorded(m.source.dir);
-      const key = entry ? sha256HexSync(JSON.stringify([m.draft.name, m.draft.digest, knownNames])) : '';
-      if (cache && entry?.scan?.key === key) {
-        m.scan = entry.scan.result;
-        cache.stats.scanHits++;
+      checkFiles(source, local, source.folderName);
+      let draft: DraftManifest | undefined;
+      let locate: RegistryMember['locate'] = () => START;
+      if (declaration === 'SKILL.md') {
+        const parsed = checkSkillMd(source, config, local);
+        if (parsed) {
+          draft = manifestFromSkillMd(source, parsed);
+          locate = parsed.locate;
+        }
       } else {
-        m.scan = scanSkill({ name: m.draft.name, files: m.source.files.map((f) => ({ path: f.path, bytes: f.bytes })), knownNames }, { rules: config.scan.rules });
-        if (entry) cache?.recordScan(entry, key, m.scan);
+        const parsed = checkSkillJson(source, config, local);
+        if (parsed) {
+          draft = manifestFromSkillJson(source, parsed);
+          locate = parsed.locate;
+        }
       }
-      if (VERDICT_RANK[m.scan.verdict] >= VERDICT_RANK[config.scan.blockOn]) {
-        const worst = m.scan.findings[0];
-        const where = worst ? `${m.source.dir}/${worst.file}` : m.file;
-        sink.report('security/blocked', where, worst ?? START, `security scan verdict '${m.scan.verdict}' blocks publication${worst ? `: ${worst.rule} — ${worst.message}` : ''}`, { hint: `run 'skilldex scan ${m.source.dir}' for every finding; see docs/security.md to appeal a false positive`, skill: m.draft.name });
+      sink.diagnostics.push(...local.diagnostics);
+      if (draft) {
+        const member: ValidatedSkill = { draft, file: `${dir}/${declaration}`, locate, source, scan: { verdict: 'pass', rulesVersion: '', findings: [] } };
+        members.push(member);
+        // A failed worker is not a verdict: the skill is scanned again inline below.
+        if (pool) started.set(source, pool.scan(scanInput(member), { rules: config.scan.rules }).catch(() => undefined));
+      }
+      if (cache && stamps) cache.record(cacheEntryOf(source, stamps, local.diagnostics, draft, locate));
+    }
+
+    if (scanning) {
+      const { scanSkill } = await import('./security/index.ts');
+      const { imitatedNames } = await import('./security/rules/typosquat.ts');
+      const { confusableSkeleton } = await import('./security/unicode.ts');
+      // Only the names the typosquatting rule could match are passed: same verdicts and evidence,
+      // without comparing every pair of skills (quadratic: minutes at 10,000 skills).
+      const candidatesOf = imitationCandidates(members.map((m) => m.draft.name), confusableSkeleton);
+      const results = await Promise.all(
+        members.map(async (m): Promise<ScanResult> => {
+          const knownNames = candidatesOf(m.draft.name);
+          const entry = cache?.recorded(m.source.dir);
+          const key = entry ? sha256HexSync(JSON.stringify([m.draft.name, m.draft.digest, knownNames])) : '';
+          if (cache && entry?.scan?.key === key) {
+            cache.stats.scanHits++;
+            return entry.scan.result;
+          }
+          // A scan without the names equals the full one unless the name imitates another skill.
+          const early = imitatedNames(m.draft.name, knownNames).length === 0 ? await started.get(m.source) : undefined;
+          const options = { rules: config.scan.rules };
+          const result = early ?? (pool ? await pool.scan(scanInput(m, knownNames), options).catch(() => undefined) : undefined) ?? scanSkill(scanInput(m, knownNames), options);
+          if (entry) cache?.recordScan(entry, key, result);
+          return result;
+        }),
+      );
+      for (const [i, m] of members.entries()) {
+        m.scan = results[i] as ScanResult;
+        if (VERDICT_RANK[m.scan.verdict] >= VERDICT_RANK[config.scan.blockOn]) {
+          const worst = m.scan.findings[0];
+          const where = worst ? `${m.source.dir}/${worst.file}` : m.file;
+          sink.report('security/blocked', where, worst ?? START, `security scan verdict '${m.scan.verdict}' blocks publication${worst ? `: ${worst.rule} — ${worst.message}` : ''}`, { hint: `run 'skilldex scan ${m.source.dir}' for every finding; see docs/security.md to appeal a false positive`, skill: m.draft.name });
+        }
       }
     }
+  } finally {
+    await pool?.close();
   }
 
   // Registry-wide rules run last, so a skill calling one that its own errors keep out is caught.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -129,6 +129,31 @@ describe('emitted registry', () => {
     expect(files.some((f) => f.startsWith('skills/beta'))).toBe(false);
     expect(files.some((f) => f.startsWith('skills/alpha/'))).toBe(true);
     expect(files).toContain('unrelated.txt');
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('links the 0.1.0 mirror to the content-addressed files, and a changed skill never alters an earlier file', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'skilldex-mirror-'));
+    const out = join(root, 'out');
+    const write = async (body: string) => {
+      await mkdir(join(root, 'skills', 'alpha', 'references'), { recursive: true });
+      await writeFile(join(root, 'skills', 'alpha', 'SKILL.md'), `---\nname: alpha\ndescription: Does alpha things when asked.\n---\n# Alpha\n\n${body}\n`);
+      await writeFile(join(root, 'skills', 'alpha', 'references', 'notes.md'), `# Notes\n\n${body}\n`);
+    };
+    await write('First version.');
+    const first = await buildRegistry({ root, outDir: out, sourceDateEpoch: 0 });
+    const rawPath = (result: typeof first, file: string) => join(out, `${result.manifests[0]!.urls.files}${file}`);
+    for (const file of ['SKILL.md', 'references/notes.md']) {
+      expect((await stat(join(out, '.well-known/skills/alpha', file))).ino, file).toBe((await stat(rawPath(first, file))).ino);
+    }
+    // A host that keeps serving the first version's URL holds its file; the next build must not touch it.
+    const kept = join(root, 'kept-SKILL.md');
+    await link(rawPath(first, 'SKILL.md'), kept);
+    await write('Second version.');
+    const second = await buildRegistry({ root, outDir: out, sourceDateEpoch: 0 });
+    expect(await readFile(kept, 'utf8')).toContain('First version.');
+    expect(await readFile(join(out, '.well-known/skills/alpha/SKILL.md'), 'utf8')).toContain('Second version.');
+    expect(await readFile(rawPath(second, 'SKILL.md'), 'utf8')).toContain('Second version.');
     await rm(root, { recursive: true, force: true });
   });
 

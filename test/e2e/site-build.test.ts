@@ -2,7 +2,7 @@
  * `node scripts/build.ts` as a user runs it: the failures it must report before any page is built.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +56,11 @@ describe('scripts/build.ts', () => {
     for (const heading of ['Triggers', 'Security policy', 'Resources', 'ABP tools']) expect(pkg).toContain(`<h3>${heading}`);
     expect(pkg).toContain('<code>search(query: string) → array</code>');
     expect(readFileSync(path.join(out, 'skills/code_review/index.html'), 'utf8')).toContain('href="/skills/review_pipeline/"');
+    // The caller's registry is copied into the site, never moved out of its folder.
+    for (const skill of index.skills) {
+      expect(existsSync(path.join(registry, skill.urls.manifest)), skill.urls.manifest).toBe(true);
+      expect(readFileSync(path.join(out, skill.urls.manifest), 'utf8')).toBe(readFileSync(path.join(registry, skill.urls.manifest), 'utf8'));
+    }
   });
 
   it('explains a --registry folder without index.json', () => {

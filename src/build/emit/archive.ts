@@ -1,10 +1,13 @@
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
 import tar from 'tar-stream';
 
 export interface ArchiveFile {
   path: string;
   bytes: Uint8Array;
 }
+
+const gzip = promisify(gzipCallback);
 
 /** Scripts keep their executable bit; it is derived from content so the archive stays reproducible. */
 const modeOf = (bytes: Uint8Array): number => (bytes[0] === 0x23 && bytes[1] === 0x21 ? 0o755 : 0o644);
@@ -39,6 +42,7 @@ export async function createArchive(files: readonly ArchiveFile[]): Promise<Uint
   }
   pack.finalize();
   await done;
-  // Default compression: level 9 took three times as long for a few percent.
-  return new Uint8Array(gzipSync(Buffer.concat(chunks)));
+  // Default compression: level 9 took three times as long for a few percent. Compressing on the
+  // thread pool lets the build go on reading and writing meanwhile.
+  return new Uint8Array(await gzip(Buffer.concat(chunks)));
 }

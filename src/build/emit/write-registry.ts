@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile, stat } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, writeFile, stat } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { dirname, join } from 'node:path';
 import { AGENT_SKILL_NAME, MAX_NAME_LENGTH, toKebab } from '../../core/names.ts';
@@ -45,15 +45,37 @@ export async function writeRegistry(outDir: string, skills: readonly PublishedSk
   const previous = await readState(outDir);
   const previouslyWritten = new Set(previous);
   const made = new Map<string, Promise<unknown>>();
-  const put = async (rel: string, data: string | Uint8Array, immutable = false) => {
+  const ensureDir = async (abs: string) => {
+    const dir = dirname(abs);
+    if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));
+    await made.get(dir);
+  };
+  const put: Put = async (rel, data, immutable = false) => {
     written.add(rel);
     const abs = join(outDir, rel);
     // A content-addressed file the last build wrote cannot differ; only those are checked.
     if (immutable && previouslyWritten.has(rel) && (await exists(abs))) return;
-    const dir = dirname(abs);
-    if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));
-    await made.get(dir);
+    await ensureDir(abs);
     await writeFile(abs, data);
+  };
+  // The 0.1.0 mirror repeats every file of every skill under a fixed path. Where the bytes are a
+  // content-addressed file already written, the mirror is a hard link to it: a third of the
+  // build's output is then never written. A mirror path is always unlinked first, so a write or
+  // link there can never reach the immutable file a previous build linked it to.
+  const mirror: Mirror = async (rel, bytes, sameAs) => {
+    written.add(rel);
+    const abs = join(outDir, rel);
+    await ensureDir(abs);
+    await rm(abs, { force: true });
+    if (sameAs) {
+      try {
+        await link(join(outDir, sameAs), abs);
+        return;
+      } catch {
+        // No hard links on this file system: a copy serves the same bytes.
+      }
+    }
+    await writeFile(abs, bytes);
   };
 
   const entries: IndexEntry[] = [];
@@ -63,7 +85,7 @@ export async function writeRegistry(outDir: string, skills: readonly PublishedSk
 
   // Skills are written several at a time (the work is I/O) and collected back in their order.
   const limit = pLimit(WRITE_CONCURRENCY);
-  const emitted = await Promise.all(skills.map((skill) => limit(() => emitSkill(skill, config, put, outDir))));
+  const emitted = await Promise.all(skills.map((skill) => limit(() => emitSkill(skill, config, { put, mirror }, outDir))));
   for (const e of emitted) {
     entries.push(e.entry);
     if ('reason' in e) notDiscoverable.push({ name: e.entry.name, reason: e.reason });
@@ -98,12 +120,14 @@ export async function writeRegistry(outDir: string, skills: readonly PublishedSk
 }
 
 type Put = (rel: string, data: string | Uint8Array, immutable?: boolean) => Promise<void>;
+/** Writes a 0.1.0 mirror file, as a hard link to `sameAs` (relative to the output) when given. */
+type Mirror = (rel: string, bytes: Uint8Array, sameAs?: string) => Promise<void>;
 type Emitted =
   | { entry: IndexEntry; reason: string }
   | { entry: IndexEntry; discovery: DiscoveryIndexV2['skills'][number]; legacy: DiscoveryIndexV1['skills'][number] };
 
 /** Writes one skill's files, archive and manifest, and its discovery artifacts. */
-async function emitSkill({ manifest: m, files }: PublishedSkill, config: RegistryConfig, put: Put, outDir: string): Promise<Emitted> {
+async function emitSkill({ manifest: m, files }: PublishedSkill, config: RegistryConfig, { put, mirror }: { put: Put; mirror: Mirror }, outDir: string): Promise<Emitted> {
   for (const f of files) await put(`${m.urls.files}${f.path}`, f.bytes, true);
   const archivePath = m.urls.archive;
   const archive = (await exists(join(outDir, archivePath))) ? new Uint8Array(await readFile(join(outDir, archivePath))) : await createArchive(files);
@@ -130,7 +154,8 @@ async function emitSkill({ manifest: m, files }: PublishedSkill, config: Registr
   } else {
     discovery = { name: wkName, type: 'archive', description: m.description, url: `../../${archivePath}`, digest: `sha256:${sha256HexSync(archive)}` };
   }
-  for (const f of agentFiles) await put(`${WELL_KNOWN_V1}/${wkName}/${f.path}`, f.bytes);
+  const published = new Set(files);
+  for (const f of agentFiles) await mirror(`${WELL_KNOWN_V1}/${wkName}/${f.path}`, f.bytes, published.has(f) ? `${m.urls.files}${f.path}` : undefined);
   return { entry, discovery, legacy: { name: wkName, description: m.description, files: agentFiles.map((f) => f.path) } };
 }
 
