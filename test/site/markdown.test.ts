@@ -55,4 +55,17 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown('## Hidden Unicode', { headingIds: true })).toContain('id="hidden-unicode"');
     expect(renderMarkdown('## Hidden Unicode')).not.toContain('id=');
   });
+
+  it('keeps the options of each document to itself (one shared processor renders them all)', () => {
+    const doc = '# Title\n\n[notes](references/notes.md)';
+    const a = renderMarkdown(doc, { filesBase: 'skills/a/0000000000000000/', demoteHeadings: 2 });
+    const b = renderMarkdown(doc, { filesBase: 'skills/b/1111111111111111/' });
+    const plain = renderMarkdown(doc);
+    expect(a).toContain('href="/skills/a/0000000000000000/references/notes.md"');
+    expect(a).toContain('<h3>');
+    expect(b).toContain('href="/skills/b/1111111111111111/references/notes.md"');
+    expect(b).toContain('<h1>');
+    expect(plain).toContain('href="references/notes.md"');
+    expect(renderMarkdown(doc, { filesBase: 'skills/a/0000000000000000/', demoteHeadings: 2 })).toBe(a);
+  });
 });

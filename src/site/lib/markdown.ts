@@ -5,7 +5,7 @@ import rehypeStringify from 'rehype-stringify';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
-import { unified } from 'unified';
+import { unified, type Transformer } from 'unified';
 import { ruleAnchor } from './text.ts';
 
 /**
@@ -43,21 +43,34 @@ const schema = {
   protocols: { ...defaultSchema.protocols, href: ['http', 'https', 'mailto'], src: ['http', 'https'] },
 };
 
-export function renderMarkdown(markdown: string, options: RenderOptions = {}): string {
-  const processor = unified()
+/**
+ * One processor for every document: building it (plugins attached, highlight.js grammars
+ * registered) cost more than rendering a typical skill page. Per-document options travel in the
+ * file's data, which is all `rehypeSkillLinks` reads.
+ */
+let processor: ReturnType<typeof createProcessor> | undefined;
+
+function createProcessor() {
+  return unified()
     .use(remarkParse)
     .use(remarkGfm)
     .use(remarkRehype)
     .use(rehypeSanitize, schema)
-    .use(rehypeSkillLinks, options)
+    .use(rehypeSkillLinks)
     .use(rehypeHighlight, { detect: false })
-    .use(rehypeStringify);
-  return String(processor.processSync(markdown));
+    .use(rehypeStringify)
+    .freeze();
+}
+
+export function renderMarkdown(markdown: string, options: RenderOptions = {}): string {
+  processor ??= createProcessor();
+  return String(processor.processSync({ value: markdown, data: { renderOptions: options } }));
 }
 
 /** Rewrites relative URLs to the skill's raw files and neutralises remote images. */
-function rehypeSkillLinks(options: RenderOptions) {
-  return (tree: Root) => {
+function rehypeSkillLinks() {
+  return (tree: Root, file: Parameters<Transformer<Root>>[1]) => {
+    const options = (file.data as { renderOptions?: RenderOptions }).renderOptions ?? {};
     walk(tree, (node, parent, index) => {
       if (node.tagName === 'a') {
         const href = node.properties.href;
