@@ -15,14 +15,15 @@
  *      20-file skill with verification;
  *   6. Chromium: from typing a query on the site to the first result, rare and common term.
  * Times are medians of `--runs` repetitions, with floors and measurements interleaved so that
- * noise from other work on the machine hits both alike. Results go to bench/results.json and
- * bench/results.md; scratch goes to bench/work/ (gitignored).
+ * noise from other work on the machine hits both alike, and the page cache's dirty pages flushed
+ * (`sync`) before each one so no measurement pays for the writes of the one before. Results go
+ * to bench/results.json and bench/results.md; scratch goes to bench/work/ (gitignored).
  *
  * The site build and the bare-Astro floor at 10k take minutes each, so they run
  * `min(runs, siteRuns)` times (default 1 at N ≥ 5,000) to keep the whole bench under 15 minutes
  * on a 2-core machine.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -307,6 +308,9 @@ const TIME_BIN = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 async function runChild<T>(argv: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ChildRun<T>> {
   const rssFile = join(os.tmpdir(), `skilldex-bench-${process.pid}-${Math.random().toString(36).slice(2)}.rss`);
   const [cmd, ...rest] = TIME_BIN ? [TIME_BIN, '-f', '%M', '-o', rssFile, ...argv] : argv;
+  // Flush what earlier measurements wrote: otherwise the kernel writes it back during this one,
+  // and successive cold builds of 10k skills (~100k files each) measured 36 s, 42 s, 52 s.
+  spawnSync('sync');
   const start = performance.now();
   return new Promise((done, fail) => {
     const child = spawn(cmd as string, rest, { cwd: projectRoot, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
