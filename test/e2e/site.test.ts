@@ -220,6 +220,20 @@ describe('catalog site', () => {
     for (const hit of llmOnly) expect(llmNames.has(hit), hit).toBe(true);
     expect(await xssCount(page)).toBe(0);
     await page.screenshot({ path: path.join(results, 'site-search.png'), fullPage: true });
+
+    // The filter options are written at build time (loading Pagefind's filter index slows every
+    // search down); they must be exactly the values and counts Pagefind holds.
+    const options = await page.locator('select[data-filter]').evaluateAll((selects) =>
+      Object.fromEntries(selects.map((s) => [(s as HTMLSelectElement).dataset.filter, [...(s as HTMLSelectElement).options].slice(1).map((o) => `${o.value}=${o.textContent}`).sort()])),
+    );
+    // A string, so the test runner does not rewrite the browser's import().
+    const fromPagefind = (await page.evaluate(`(async () => {
+      const pf = await import('/pagefind/pagefind.js');
+      const available = await pf.filters();
+      return Object.fromEntries(Object.entries(available).map(([facet, values]) => [facet, Object.entries(values).map(([v, n]) => v + '=' + v + ' (' + n + ')').sort()]));
+    })()`)) as Record<string, string[]>;
+    expect(Object.keys(options).sort()).toEqual(Object.keys(fromPagefind).sort());
+    for (const facet of Object.keys(options)) expect(options[facet], facet).toEqual(fromPagefind[facet]);
     await page.close();
   });
 
