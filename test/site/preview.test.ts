@@ -64,12 +64,19 @@ describe('preview server', () => {
     // Chromium keeps keep-alive and preconnect sockets; a plain server.close() waits for Node's
     // 60 s headers timeout on them, which stalled a browser test past its own timeout.
     const other = await startPreview({ dir, port: 0 });
-    const socket = connect(Number(new URL(other.url).port), '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const open = async () => {
+      const socket = connect(Number(new URL(other.url).port), '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      return socket;
+    };
+    // A preconnected socket that has sent nothing yet, and one in the middle of its headers.
+    const preconnect = await open();
+    const halfway = await open();
+    halfway.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     const started = performance.now();
     const closed = await Promise.race([other.close().then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 5_000))]);
-    socket.destroy();
+    preconnect.destroy();
+    halfway.destroy();
     expect(closed).toBe(true);
     expect(performance.now() - started).toBeLessThan(5_000);
   });
