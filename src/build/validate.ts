@@ -3,7 +3,7 @@ import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import type { ScanResult, ScanVerdict } from '../core/schemas/scan.ts';
 import type { ScanInput } from './security/scan.ts';
-import { createScanPool } from './security/pool.ts';
+import { createScanPool, type ScanPool } from './security/pool.ts';
 import { cacheEntryOf, imitationCandidates, locateFrom, sourceFromCache, type BuildCache, type SourceStamps } from './cache.ts';
 import { loadConfig } from './config.ts';
 import { discoverSkills, readSkillSource, type SkillSource } from './discover.ts';
@@ -81,7 +81,7 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
   // A large cold build scans on worker threads while this thread reads and parses the next
   // skills; a handful of skills is scanned inline (starting workers would cost more).
   const scanning = options.scan !== false;
-  const pool = scanning && hits.filter((h) => !h).length >= POOL_MIN_SCANS ? createScanPool() : undefined;
+  const pool = scanning && hits.filter((h) => !h).length >= POOL_MIN_SCANS ? tryCreateScanPool() : undefined;
   /** Scans started early, without the names (typosquatting is checked once every name is known). */
   const started = new Map<SkillSource, Promise<ScanResult | undefined>>();
   const scanInput = (m: ValidatedSkill, knownNames?: readonly string[]): ScanInput => ({
@@ -209,6 +209,15 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
   accepted.sort((a, b) => (a.draft.name < b.draft.name ? -1 : a.draft.name > b.draft.name ? 1 : 0));
   rejected.sort((a, b) => (a.dir < b.dir ? -1 : 1));
   return { config, accepted, rejected, diagnostics };
+}
+
+/** A pool, or none where threads cannot start (every skill is then scanned inline, as a small build is). */
+function tryCreateScanPool(): ScanPool | undefined {
+  try {
+    return createScanPool();
+  } catch {
+    return undefined;
+  }
 }
 
 /** The skill folder a diagnostic's file belongs to: `skills/<name>` or `skills/<category>/<name>`. */
