@@ -130,6 +130,7 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
     }
 
     if (scanning) {
+      // Loaded on demand: `validate --no-scan` and the runtime never pay for the scanner.
       const { scanSkill } = await import('./security/index.ts');
       const { imitatedNames } = await import('./security/rules/typosquat.ts');
       const { confusableSkeleton } = await import('./security/unicode.ts');

@@ -40,7 +40,6 @@ export function createScanPool(size = defaultPoolSize()): ScanPool {
   const running = new Map<Worker, Job>();
   let nextId = 0;
   let closed = false;
-
   let alive = size;
 
   const dispatch = () => {
