@@ -28,6 +28,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import module from 'node:module';
 import os from 'node:os';
 import { extname, join, normalize, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -589,6 +590,9 @@ async function main(): Promise<void> {
     },
   });
   if (values.child) {
+    // Children start the way `skilldex` does (bin/skilldex.mjs), with Node's compile cache, so a
+    // no-op rebuild is not mostly type-stripping the same modules again.
+    module.enableCompileCache?.();
     const task = TASKS[values.child];
     if (!task) throw new Error(`unknown child task ${values.child}`);
     const result = (await task(JSON.parse(values.args ?? '{}') as ChildArgs)) as Record<string, unknown>;

@@ -8,13 +8,14 @@
  *    `--registry` skips this step and publishes an already-built registry folder instead.
  * 2. Astro renders the site; pages read the staged registry from disk (SKILLDEX_REGISTRY_DIR).
  * 3. Pagefind indexes the skill pages (only those) through its Node API; any error fails the build.
- * 4. The staged registry files are copied next to the pages (after indexing, so a skill's own
- *    HTML files can never end up in the search index).
+ * 4. The staged registry files are moved next to the pages (copied, for `--registry`), after
+ *    indexing, so a skill's own HTML files can never end up in the search index.
  * 5. The browser runtime is bundled to /runtime/skilldex.js when the runtime provides a bundler.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cp, readdir, rename } from 'node:fs/promises';
+import module from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -296,6 +297,8 @@ async function main(): Promise<number> {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // As bin/skilldex.mjs does: reuse compiled (and type-stripped) modules across runs.
+  module.enableCompileCache?.();
   process.exitCode = await main();
   // Astro and Pagefind may leave handles open; the build is done.
   process.exit();
