@@ -146,9 +146,9 @@ const TEXT_INPUT = {
   required: ['text'],
 };
 
-function packageFiles({ name, title, description, category }: TemplateContext): ScaffoldFile[] {
-  const snake = name.replace(/-/g, '_');
-  const fields = {
+/** The frontmatter fields every extended-package template starts with. */
+function packageIdentity({ name, title, description, category }: TemplateContext) {
+  return {
     name,
     displayName: title,
     description,
@@ -156,6 +156,14 @@ function packageFiles({ name, title, description, category }: TemplateContext): 
     type: 'direct',
     ...(category ? { category } : {}),
     tags: [],
+  };
+}
+
+function packageFiles(context: TemplateContext): ScaffoldFile[] {
+  const { name, title } = context;
+  const snake = name.replace(/-/g, '_');
+  const fields = {
+    ...packageIdentity(context),
     capabilities: [snake],
     triggers: { intents: [snake], phrases: [title.toLowerCase()], priority: 0.5 },
     input_schema: TEXT_INPUT,
@@ -231,15 +239,10 @@ export async function execute(
   ];
 }
 
-function scriptFiles({ name, title, description, category }: TemplateContext): ScaffoldFile[] {
+function scriptFiles(context: TemplateContext): ScaffoldFile[] {
+  const { name, title } = context;
   const fields = {
-    name,
-    displayName: title,
-    description,
-    version: '1.0.0',
-    type: 'direct',
-    ...(category ? { category } : {}),
-    tags: [],
+    ...packageIdentity(context),
     actions: [
       { name: 'analyze', description: 'Count the characters, words and lines of `text`.' },
       { name: 'report', description: 'Render those counts as a Markdown report titled `title`.' },
