@@ -1,25 +1,15 @@
-import { access, cp, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validateRegistry } from '../../src/build/index.ts';
 import { skillJsonToSkillMd, skillMdToSkillJson } from '../../src/publish/convert.ts';
 import { runSkilldex } from '../helpers/cli.ts';
+import { fixtureCopier } from '../helpers/fixture-copies.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const FIXTURE = join(REPO, 'test/fixtures/publish/convert');
 
-const temps: string[] = [];
-afterEach(async () => {
-  for (const t of temps.splice(0)) await rm(t, { recursive: true, force: true });
-});
-
-async function copyFixture(): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'skilldex-convert-'));
-  temps.push(root);
-  await cp(FIXTURE, root, { recursive: true });
-  return root;
-}
+const copyFixture = fixtureCopier(FIXTURE, 'skilldex-convert-');
 
 const skilldex = (cwd: string, ...args: string[]) => runSkilldex(cwd, args);
 

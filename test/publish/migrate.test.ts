@@ -1,27 +1,17 @@
-import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildRegistry, validateRegistry } from '../../src/build/index.ts';
 import { planMigration, securityFromPermissions } from '../../src/publish/migrate.ts';
 import { runSkilldex } from '../helpers/cli.ts';
+import { fixtureCopier } from '../helpers/fixture-copies.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const FIXTURE = join(REPO, 'test/fixtures/publish/legacy');
 const MIGRATED = ['data-processor', 'notes-only', 'preference-recorder', 'weather-query'];
 
-const temps: string[] = [];
-afterEach(async () => {
-  for (const t of temps.splice(0)) await rm(t, { recursive: true, force: true });
-});
-
-async function copyFixture(): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'skilldex-migrate-'));
-  temps.push(root);
-  await cp(FIXTURE, root, { recursive: true });
-  return root;
-}
+const copyFixture = fixtureCopier(FIXTURE, 'skilldex-migrate-');
 
 const skilldex = (cwd: string, ...args: string[]) => runSkilldex(cwd, args);
 
