@@ -77,7 +77,7 @@ export const RULES: readonly RuleInfo[] = [
   rule('registry/duplicate-name', 'error', 'Two skills share a name after case-folding and NFC normalisation.'),
   rule('registry/unknown-call', 'error', 'A `calls` entry names no skill in the registry.'),
   rule('registry/call-cycle', 'error', '`calls` form a cycle.'),
-  rule('registry/cross-format-collision', 'warning', 'A skill.json name and a SKILL.md name differ only by `_` and `-`.'),
+  rule('registry/cross-format-collision', 'error', 'Two skills are published under one discovery name (`code_review` and `code-review`); neither is published.'),
   // Security scan
   rule('security/blocked', 'error', 'The security scan verdict is at or above `scan.blockOn`.'),
 ];

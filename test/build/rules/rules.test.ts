@@ -633,8 +633,14 @@ const INVALID: RuleCase[] = [
   {
     fixture: 'registry-cross-format-collision',
     covers: ['registry/cross-format-collision'],
-    expect: [W('registry/cross-format-collision', 'code_review/skill.json', 2)],
-    accepted: ['code-review', 'code_review'],
+    // A newcomer must not take the other's place in the discovery indexes: neither is published.
+    expect: [E('registry/cross-format-collision', 'code-review/SKILL.md', 2), E('registry/cross-format-collision', 'code_review/skill.json', 2)],
+    accepted: [],
+    checks: {
+      'each names the other and the shared published name': (ctx) => {
+        expect(message(ctx, 'registry/cross-format-collision', 'skills/code_review/skill.json')).toEqual(["'code_review' is published as 'code-review', as is 'code-review' (skills/code-review/SKILL.md)"]);
+      },
+    },
   },
 
   // config severity overrides
@@ -717,6 +723,24 @@ describe('lenient build of a registry with a call cycle', () => {
       const published = new Set(result.manifests.map((m) => m.name));
       const dangling = result.manifests.flatMap((m) => m.calls.filter((c) => !published.has(c)).map((c) => `${m.name} → ${c}`));
       expect(dangling).toEqual([]);
+    } finally {
+      await removeRoot(root);
+      await removeRoot(outDir);
+    }
+  });
+});
+
+describe('lenient build of a registry where two skills share a discovery name', () => {
+  it('publishes neither in index.json or the discovery indexes, and mirrors no file under that name', async () => {
+    const root = await materialise(join(FIXTURES, 'rules', 'registry-cross-format-collision'));
+    const outDir = join(root, '..', `${root.split('/').pop()}-out`);
+    try {
+      const result = await buildRegistry({ root, outDir, lenient: true, scan: false });
+      expect(result.manifests.map((m) => m.name)).toEqual([]);
+      const { readFile, readdir } = await import('node:fs/promises');
+      const discovery = JSON.parse(await readFile(join(outDir, '.well-known/agent-skills/index.json'), 'utf8')) as { skills: { name: string }[] };
+      expect(discovery.skills).toEqual([]);
+      expect(await readdir(join(outDir, '.well-known/skills'))).toEqual(['index.json']);
     } finally {
       await removeRoot(root);
       await removeRoot(outDir);
