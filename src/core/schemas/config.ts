@@ -36,7 +36,16 @@ export const RegistryConfig = z
       .object({ url: z.string(), branch: z.string().default('main') })
       .optional(),
     /** Folder holding the skills, relative to the config file. */
-    skillsDir: z.string().default('skills'),
+    // A pull request that points this at `..` or `/etc` would publish files from outside the
+    // repository; only a plain relative path below the root is accepted.
+    skillsDir: z
+      .string()
+      .min(1)
+      .max(200)
+      .refine((p) => /^[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*\/?$/.test(p) && !p.split('/').some((s) => s === '.' || s === '..'), {
+        message: 'must be a relative folder below the registry root (letters, digits, `.`, `_`, `-`, `/`; no `..`)',
+      })
+      .default('skills'),
     /** Per-rule severity overrides, ESLint style: `{"frontmatter/unknown-field": "error"}`. */
     rules: z.record(z.string(), RuleSeverity).default({}),
     /** Extended-package fields that must be present (seed 001 marks many as required; the default asks for none). */
