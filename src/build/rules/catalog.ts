@@ -51,6 +51,7 @@ export const RULES: readonly RuleInfo[] = [
   rule('metadata/nested', 'warning', '`metadata` should map strings to strings; nested values are accepted.'),
   rule('body/empty', 'warning', 'The SKILL.md body is empty; agents get no instructions.'),
   rule('body/too-long', 'warning', 'The body is longer than `limits.maxBodyLines` lines; move detail into references/.'),
+  rule('body/too-large', 'warning', 'The body is more than `limits.maxBodyTokens` estimated tokens (default 5,000); move detail into references/.'),
   // Extended package (seed 001)
   rule('package/version', 'error', '`version` must be a semantic version.'),
   rule('package/required-field', 'error', 'A field the registry config lists in `requiredPackageFields` is missing.'),

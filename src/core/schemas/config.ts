@@ -21,6 +21,8 @@ export const Limits = z.object({
   maxAliases: z.number().int().nonnegative().default(100),
   /** SKILL.md body lines before `body/too-long` warns (spec guidance: 500). */
   maxBodyLines: z.number().int().positive().default(500),
+  /** Estimated model tokens in a SKILL.md body before `body/too-large` warns (Agent Skills guidance: under 5,000). */
+  maxBodyTokens: z.number().int().positive().default(5000),
 });
 export type Limits = z.infer<typeof Limits>;
 

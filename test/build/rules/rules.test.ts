@@ -169,6 +169,12 @@ const VALID: RuleCase[] = [
     accepted: ['exact'],
   },
   {
+    fixture: 'body-tokens-valid',
+    covers: ['body/too-large'],
+    expect: [],
+    accepted: ['exact'],
+  },
+  {
     fixture: 'unknown-field-off',
     covers: ['frontmatter/unknown-field'],
     expect: [],
@@ -458,6 +464,19 @@ const INVALID: RuleCase[] = [
       'counts the lines of the body, not the empty string after its final newline': (ctx) => {
         expect(message(ctx, 'body/too-long', 'skills/five/SKILL.md')[0]).toMatch(/^the body has 5 lines/);
         expect(message(ctx, 'body/too-long', 'skills/verbose/SKILL.md')[0]).toMatch(/^the body has 4 lines/);
+      },
+    },
+  },
+  {
+    fixture: 'body-too-large',
+    covers: ['body/too-large'],
+    // One line of prose, and Chinese at about one token a character: few lines, many tokens.
+    expect: [W('body/too-large', 'cjk-long/SKILL.md', 5), W('body/too-large', 'one-line/SKILL.md', 5)],
+    accepted: ['cjk-long', 'one-line'],
+    checks: {
+      'gives the estimate and the budget': (ctx) => {
+        expect(message(ctx, 'body/too-large', 'skills/one-line/SKILL.md')).toEqual(['the body is about 102 tokens (guidance: under 100); agents load all of it']);
+        expect(message(ctx, 'body/too-large', 'skills/cjk-long/SKILL.md')[0]).toMatch(/^the body is about 102 tokens/);
       },
     },
   },
