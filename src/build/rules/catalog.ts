@@ -81,6 +81,7 @@ export const RULES: readonly RuleInfo[] = [
   rule('registry/cross-format-collision', 'error', 'Two skills are published under one discovery name (`code_review` and `code-review`); neither is published.'),
   // Security scan
   rule('security/blocked', 'error', 'The security scan verdict is at or above `scan.blockOn`.'),
+  rule('security/finding', 'warning', 'A security scan finding at `warn` or above that does not block; the message names the scanner rule.'),
 ];
 
 export const RULES_BY_ID: ReadonlyMap<string, RuleInfo> = new Map(RULES.map((r) => [r.id, r]));

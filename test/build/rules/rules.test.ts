@@ -713,7 +713,8 @@ describe.each([...VALID.map((c) => ['valid', c.fixture, c] as const), ...INVALID
 });
 
 describe('rule catalog coverage', () => {
-  const ids = RULES.map((r) => r.id).filter((id) => id !== 'security/blocked');
+  // The security gate's rules depend on the scanner's verdicts: test/build/scan-findings.test.ts covers them with the real CLI.
+  const ids = RULES.map((r) => r.id).filter((id) => id !== 'security/blocked' && id !== 'security/finding');
 
   it.each(ids)('%s has a valid fixture and an invalid fixture that triggers it', (id) => {
     expect(VALID.filter((c) => c.covers.includes(id)).map((c) => c.fixture), 'valid fixtures').not.toEqual([]);
