@@ -13,7 +13,7 @@ export const COMMANDS = [
   // registry side
   'build', 'validate', 'scan', 'new', 'migrate', 'convert',
   // agent side
-  'search', 'info', 'load', 'assets', 'install', 'run', 'prompt',
+  'search', 'info', 'load', 'assets', 'install', 'run', 'prompt', 'mcp',
 ] as const;
 
 const root: CommandDef = {

@@ -1,0 +1,97 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { defineCommand } from 'citty';
+import { serveMcpHttp } from '../../mcp/http.ts';
+import { LiveRegistry } from '../../mcp/live-registry.ts';
+import { createMcpServer, type McpServerOptions } from '../../mcp/server.ts';
+import { LineLimit } from '../../mcp/stdio-line-limit.ts';
+import { SkilldexError } from '../../runtime/skilldex-error.ts';
+import { CliError } from '../_errors.ts';
+import { err } from '../_output.ts';
+import { registryArgs } from '../_registry.ts';
+
+/** Largest single MCP message accepted, on stdio and over HTTP. */
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+const { json: _json, ...registryOnly } = registryArgs;
+
+const usage = (message: string): never => {
+  throw new CliError('E_USAGE', message, { exitCode: 2, hint: "see 'skilldex mcp --help'" });
+};
+
+const positiveInt = (value: string | undefined, flag: string, max: number): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > max) usage(`${flag} must be a whole number from 0 to ${max}, not '${value}'`);
+  return n;
+};
+
+/** Logs go to stderr: on stdio, stdout carries only protocol messages. */
+const logError = (error: unknown): void => {
+  if (error instanceof SkilldexError) err(`skilldex mcp: ${error.message} [${error.code}]${error.hint ? ` (hint: ${error.hint})` : ''}`);
+  else err(`skilldex mcp: ${error instanceof Error ? error.message : String(error)}`);
+};
+
+export default defineCommand({
+  meta: { name: 'mcp', description: 'Serve a registry to AI agents over the Model Context Protocol (stdio, or Streamable HTTP with --http); see docs/mcp.md' },
+  args: {
+    http: { type: 'string', description: 'Serve Streamable HTTP on this port (0: any free port) at /mcp instead of stdio', valueHint: 'port' },
+    host: { type: 'string', description: 'With --http: the address to bind (default 127.0.0.1, local clients only)', default: '127.0.0.1' },
+    'allow-run': { type: 'boolean', description: 'Let clients run skills (run_skill and, with --expose-skills, the skill tools)', default: false },
+    'expose-skills': { type: 'boolean', description: 'Offer every typed skill (functions, protocol actions, ABP tools) as an MCP tool of its own', default: false },
+    'install-root': { type: 'string', description: 'The only folder install_skill may write into (without it, installs are refused)', valueHint: 'dir' },
+    poll: { type: 'string', description: 'Revalidate the registry index every N seconds and notify clients of changes (0: only when a client lists)', default: '60' },
+    ...registryOnly,
+  },
+  async run({ args }) {
+    const port = positiveInt(args.http, '--http', 65535);
+    const poll = positiveInt(args.poll, '--poll', 86_400) ?? 60;
+    if (args.http === undefined && args.host !== '127.0.0.1') usage('--host only applies with --http <port>');
+    const live = await LiveRegistry.open(args.registry || process.env.SKILLDEX_REGISTRY, { cacheDir: args['cache-dir'], onError: logError });
+    live.poll(poll);
+    const options: McpServerOptions = {
+      allowRun: args['allow-run'],
+      exposeSkills: args['expose-skills'],
+      installRoot: args['install-root'],
+      version: '0.1.0',
+      onError: logError,
+    };
+    const what = `${live.current.list().length} skills from ${live.current.root}${options.allowRun ? ', running allowed' : ''}${options.installRoot ? `, installs into ${options.installRoot}` : ''}`;
+
+    if (port !== undefined) {
+      const listener = await serveMcpHttp({ host: args.host, port, newServer: () => createMcpServer(live, options), maxBodyBytes: MAX_MESSAGE_BYTES }).catch((error: NodeJS.ErrnoException) => {
+        throw new CliError('E_LISTEN', `cannot listen on ${args.host}:${port}: ${error.code ?? error.message}`, { hint: 'pick another port with --http, or 0 for any free one' });
+      });
+      err(`skilldex MCP server on ${listener.url} (${what})`);
+      await new Promise<void>((resolve) => {
+        const stop = () => void listener.close().finally(resolve);
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      live.close();
+      return 0;
+    }
+
+    const server = createMcpServer(live, options);
+    const input = new LineLimit(MAX_MESSAGE_BYTES, (id) => {
+      // Without an id there is no request to answer; the client's own timeout applies.
+      if (id === undefined) return err(`skilldex mcp: dropped a message larger than ${MAX_MESSAGE_BYTES} bytes`);
+      void transport.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: `message larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB; send smaller arguments` } });
+    });
+    const transport = new StdioServerTransport(input, process.stdout);
+    const closed = new Promise<void>((resolve) => {
+      server.onclose = ((previous) => () => {
+        previous?.();
+        resolve();
+      })(server.onclose);
+    });
+    process.stdin.pipe(input);
+    // The client closing stdin is the end of the session (MCP's stdio shutdown).
+    process.stdin.once('end', () => void server.close());
+    await server.connect(transport);
+    err(`skilldex MCP server on stdio (${what})`);
+    await closed;
+    live.close();
+    return 0;
+  },
+});

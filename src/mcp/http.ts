@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+
+export interface McpHttpOptions {
+  /** 127.0.0.1 unless the user chose otherwise. */
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** One MCP server per session (they share the registry). */
+  newServer: () => Server;
+  /** Largest request body accepted. */
+  maxBodyBytes?: number;
+}
+
+export interface McpHttpListener {
+  /** The endpoint, e.g. `http://127.0.0.1:3333/mcp`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export const MCP_HTTP_PATH = '/mcp';
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+const jsonRpcError = (res: ServerResponse, status: number, code: number, message: string): void => {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+};
+
+/**
+ * A server bound to loopback only answers requests that name loopback in `Host` (and, from a
+ * browser, in `Origin`): otherwise any web page could reach it through DNS rebinding.
+ */
+export function loopbackRequestAllowed(headers: IncomingMessage['headers']): boolean {
+  const hostname = (value: string): string => value.replace(/:\d+$/, '').toLowerCase();
+  if (!headers.host || !LOOPBACK_NAMES.has(hostname(headers.host))) return false;
+  const origin = headers.origin;
+  if (origin === undefined || origin === 'null') return origin === undefined;
+  try {
+    return LOOPBACK_NAMES.has(new URL(origin).hostname.toLowerCase());
+  } catch {
+    return false;
+  }
+}
+
+async function readJsonBody(req: IncomingMessage, limit: number): Promise<{ ok: true; value: unknown } | { ok: false; status: number; message: string }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return { ok: false, status: 413, message: `request body larger than ${limit} bytes` };
+    chunks.push(chunk);
+  }
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+  } catch (error) {
+    return { ok: false, status: 400, message: `request body is not JSON: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * Serves MCP over Streamable HTTP at `/mcp`, one stateful session (with its own `Server`) per
+ * client, so list-changed notifications reach each client on its event stream.
+ *
+ * @example
+ * const http = await serveMcpHttp({ host: '127.0.0.1', port: 3333, newServer: () => createMcpServer(live) });
+ * console.error(`MCP on ${http.url}`);
+ */
+export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpListener> {
+  const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const loopbackOnly = LOOPBACK_NAMES.has(options.host.toLowerCase());
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (new URL(req.url ?? '/', 'http://x').pathname !== MCP_HTTP_PATH) return void res.writeHead(404, { 'content-type': 'text/plain' }).end(`the MCP endpoint is ${MCP_HTTP_PATH}\n`);
+    if (loopbackOnly && !loopbackRequestAllowed(req.headers)) return jsonRpcError(res, 403, -32000, 'Host or Origin is not loopback; this server only answers local clients');
+    const sessionId = req.headers['mcp-session-id'];
+    const session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (req.method === 'POST') {
+      const body = await readJsonBody(req, limit);
+      if (!body.ok) return jsonRpcError(res, body.status, body.status === 413 ? -32600 : -32700, body.message);
+      if (session) return session.handleRequest(req, res, body.value);
+      if (sessionId !== undefined) return jsonRpcError(res, 404, -32001, 'unknown or expired session; initialize again');
+      if (!isInitializeRequest(body.value)) return jsonRpcError(res, 400, -32000, 'no session: the first request must be initialize');
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void sessions.set(id, transport),
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+      };
+      await options.newServer().connect(transport);
+      return transport.handleRequest(req, res, body.value);
+    }
+    if (req.method === 'GET' || req.method === 'DELETE') {
+      if (!session) return jsonRpcError(res, sessionId === undefined ? 400 : 404, -32000, 'missing or unknown Mcp-Session-Id');
+      return session.handleRequest(req, res);
+    }
+    res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) jsonRpcError(res, 500, -32603, `internal error: ${(error as Error).message}`);
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${shownHost}:${port}${MCP_HTTP_PATH}`,
+    async close() {
+      await Promise.all([...sessions.values()].map((transport) => transport.close().catch(() => {})));
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

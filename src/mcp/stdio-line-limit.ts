@@ -1,0 +1,67 @@
+import { Transform, type TransformCallback } from 'node:stream';
+
+const EDGE = 256;
+
+/**
+ * The id of a JSON-RPC request from the first and last bytes of its line: clients put `id` either
+ * first (`{"jsonrpc":"2.0","id":7,…`) or last (`…,"jsonrpc":"2.0","id":7}`), so the edges are
+ * enough to answer a message too large to parse.
+ *
+ * @example
+ * requestIdAtEdges('{"method":"tools/call"', ',"jsonrpc":"2.0","id":7}\n'); // 7
+ */
+export function requestIdAtEdges(head: string, tail: string): string | number | undefined {
+  const match = /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d{1,15}|"[^"\\]{0,100}")/.exec(head) ?? /"id"\s*:\s*(-?\d{1,15}|"[^"\\]{0,100}")\s*\}\s*$/.exec(tail);
+  return match ? (JSON.parse(match[1] as string) as string | number) : undefined;
+}
+
+/**
+ * Sits between stdin and the SDK's stdio transport and passes only whole lines of at most
+ * `maxLineBytes`. The SDK closes the connection when its buffer overflows; here an oversized
+ * message is dropped (memory stays bounded) and reported with the request id found at its edges,
+ * so the client gets an error for that request and the server keeps serving.
+ */
+export class LineLimit extends Transform {
+  readonly #max: number;
+  readonly #onOversize: (id: string | number | undefined) => void;
+  #pending: Buffer[] = [];
+  #size = 0;
+  #dropping = false;
+  #head = '';
+  #tail = '';
+
+  constructor(maxLineBytes: number, onOversize: (id: string | number | undefined) => void) {
+    super();
+    this.#max = maxLineBytes;
+    this.#onOversize = onOversize;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(10, start);
+      const end = newline === -1 ? chunk.length : newline + 1;
+      const piece = chunk.subarray(start, end);
+      start = end;
+      if (this.#dropping) this.#tail = (this.#tail + piece.toString('latin1')).slice(-EDGE);
+      else if (this.#size + piece.length > this.#max) {
+        this.#dropping = true;
+        this.#head = Buffer.concat([...this.#pending, piece]).subarray(0, EDGE).toString('latin1');
+        this.#tail = piece.toString('latin1').slice(-EDGE);
+        this.#pending = [];
+        this.#size = 0;
+      } else {
+        this.#pending.push(piece);
+        this.#size += piece.length;
+      }
+      if (newline === -1) break;
+      if (this.#dropping) {
+        this.#dropping = false;
+        this.#onOversize(requestIdAtEdges(this.#head, this.#tail));
+      } else this.push(Buffer.concat(this.#pending));
+      this.#pending = [];
+      this.#size = 0;
+    }
+    callback();
+  }
+}
