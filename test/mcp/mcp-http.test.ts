@@ -1,0 +1,109 @@
+import { cp } from 'node:fs/promises';
+import { request } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
+import { buildExamples, buildFixtures, tempDir } from '../runtime/_registries.ts';
+import { call, startHttpServer, textOf } from './_mcp.ts';
+
+let served: string;
+let fixtures: string;
+let registry: StaticServer;
+let server: Awaited<ReturnType<typeof startHttpServer>>;
+
+beforeAll(async () => {
+  served = await tempDir('mcp-served');
+  await cp(await buildExamples(), served, { recursive: true });
+  fixtures = await buildFixtures();
+  registry = await serveDirectory(served);
+  server = await startHttpServer(['--registry', registry.url, '--cache-dir', await tempDir('mcp-http-cache'), '--poll', '0']);
+}, 120_000);
+
+afterAll(async () => {
+  await registry?.close();
+});
+
+/** A raw HTTP request to the server, for what the SDK client never sends. */
+const raw = (url: string, options: { method: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> =>
+  new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+
+describe('skilldex mcp --http (Streamable HTTP, SDK client)', () => {
+  it('binds 127.0.0.1 and serves tools, resources and prompts', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = new Client({ name: 'skilldex-http-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('search_skills');
+      const found = await call(client, 'search_skills', { query: '中文 校对' });
+      expect((found.structuredContent as { results: { name: string }[] }).results[0]?.name).toBe('chinese-proofreading');
+      const read = await client.readResource({ uri: 'skill://unit-converter/SKILL.md' });
+      expect(read.contents[0]?.text).toMatch(/^---\nname: unit-converter\n/);
+      const prompt = await client.getPrompt({ name: 'semver-tool' });
+      expect(prompt.messages[0]?.content).toMatchObject({ type: 'text', text: expect.stringMatching(/^# Skill: semver-tool\n\n/) });
+      const bad = await call(client, 'load_skill_asset', { name: 'unit-converter', path: '../../index.json' });
+      expect(bad.isError).toBe(true);
+      expect(textOf(bad)).toMatch(/\[INVALID_PATH\]/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('tells a connected client when the registry index changes (tools, resources and prompts list_changed)', async () => {
+    const client = new Client({ name: 'skilldex-http-watch', version: '1.0.0' });
+    const seen = new Set<string>();
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void seen.add('tools'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void seen.add('resources'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => void seen.add('prompts'));
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    try {
+      const before = (await call(client, 'list_skills')).structuredContent as { total: number; skills: { name: string }[] };
+      expect(before.total).toBe(15);
+      expect(seen.size).toBe(0);
+      // Publish another build over the served folder: a new index.json (new ETag) and its files.
+      await cp(fixtures, served, { recursive: true });
+      const after = (await call(client, 'list_skills')).structuredContent as { total: number; skills: { name: string }[] };
+      expect(after.skills.map((s) => s.name)).toContain('greeter');
+      expect(after.skills.map((s) => s.name)).not.toContain('unit-converter');
+      await expect.poll(() => [...seen].sort(), { timeout: 10_000 }).toEqual(['prompts', 'resources', 'tools']);
+      // The index is revalidated with ETag: unchanged, it is answered 304.
+      const indexRequests = registry.requests.filter((r) => r.path === '/index.json');
+      expect(indexRequests.some((r) => r.status === 304)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses non-loopback Host headers, requests without a session, and oversized bodies', async () => {
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const rebinding = await raw(server.url, { method: 'POST', headers: { host: 'evil.example' }, body: initialize });
+    expect(rebinding.status).toBe(403);
+    expect(JSON.parse(rebinding.body).error.message).toMatch(/loopback/);
+    const foreignOrigin = await raw(server.url, { method: 'POST', headers: { origin: 'https://evil.example' }, body: initialize });
+    expect(foreignOrigin.status).toBe(403);
+    const noSession = await raw(server.url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+    expect(noSession.status).toBe(400);
+    expect(JSON.parse(noSession.body).error.message).toMatch(/initialize/);
+    const huge = await raw(server.url, { method: 'POST', body: `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"x":"${'z'.repeat(5 * 1024 * 1024)}"}}` });
+    expect(huge.status).toBe(413);
+    const notJson = await raw(server.url, { method: 'POST', body: '{not json' });
+    expect(notJson.status).toBe(400);
+    expect(JSON.parse(notJson.body).error.code).toBe(-32700);
+    const ok = await raw(server.url, { method: 'POST', body: initialize });
+    expect(ok.status).toBe(200);
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    expect(await server.stop()).toBe(0);
+  });
+});
