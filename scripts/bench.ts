@@ -284,12 +284,82 @@ async function taskBrowser(args: ChildArgs): Promise<unknown> {
   }
 }
 
+/**
+ * The MCP server (`skilldex mcp`, the real CLI) over a registry served on 127.0.0.1: startup from
+ * spawn to the initialize response, with a cold and a warm HTTP cache, against `skilldex --version`
+ * (the same CLI start with no registry); then search_skills latency over 1,000 queries against a
+ * ping round trip (the protocol's own floor).
+ */
+async function taskMcp(args: ChildArgs): Promise<unknown> {
+  const dir = resolve(String(args.dir));
+  const terms = JSON.parse(String(args.terms)) as { rare: string[]; common: string[]; cjk: string[] };
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const cli = join(projectRoot, 'bin/skilldex.mjs');
+  const { url, server } = await serve(dir);
+  const scratch = join(String(args.work), 'mcp');
+  rmSync(scratch, { recursive: true, force: true });
+  const connect = async (cacheDir: string) => {
+    const client = new Client({ name: 'bench', version: '1' });
+    const start = performance.now();
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--registry', url, '--cache-dir', cacheDir, '--poll', '0'], stderr: 'ignore' }));
+    return { client, ms: performance.now() - start };
+  };
+  try {
+    const floors: number[] = [];
+    const cold: number[] = [];
+    const warm: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const start = performance.now();
+      spawnSync(process.execPath, [cli, '--version']);
+      floors.push(performance.now() - start);
+      const cacheDir = join(scratch, `cache-${i}`);
+      const first = await connect(cacheDir);
+      cold.push(first.ms);
+      await first.client.close();
+      const second = await connect(cacheDir);
+      warm.push(second.ms);
+      await second.client.close();
+    }
+    const { client } = await connect(join(scratch, 'cache-0'));
+    const pings: number[] = [];
+    const latencies: number[] = [];
+    try {
+      await client.callTool({ name: 'search_skills', arguments: { query: 'warm up' } });
+      for (let i = 0; i < 200; i++) {
+        const start = performance.now();
+        await client.ping();
+        pings.push(performance.now() - start);
+      }
+      for (const query of queryMix(terms, 1000)) {
+        const start = performance.now();
+        await client.callTool({ name: 'search_skills', arguments: { query, limit: 10 } });
+        latencies.push(performance.now() - start);
+      }
+    } finally {
+      await client.close();
+    }
+    return {
+      startupColdMs: median(cold),
+      startupWarmMs: median(warm),
+      cliStartFloorMs: median(floors),
+      searchMedianMs: median(latencies),
+      searchP95Ms: quantile(latencies, 0.95),
+      pingMedianMs: median(pings),
+      queries: latencies.length,
+    };
+  } finally {
+    await closeServer(server);
+  }
+}
+
 const TASKS: Record<string, (args: ChildArgs) => Promise<unknown>> = {
   'hash-floor': taskHashFloor,
   'index-build': taskIndexBuild,
   'bare-astro': taskBareAstro,
   runtime: taskRuntime,
   browser: taskBrowser,
+  mcp: taskMcp,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -393,6 +463,7 @@ interface SizeResult {
   sizes: ReturnType<typeof outputSizes>;
   runtime?: unknown;
   browser?: unknown;
+  mcp?: unknown;
 }
 
 async function benchSize(n: number, runs: number, siteRuns: number, flags: { site: boolean; browser: boolean; work: string; log: (s: string) => void }): Promise<SizeResult> {
@@ -501,6 +572,13 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
     result.runtime = { error: (error as Error).message.slice(0, 2000) };
   }
 
+  // 5b: the MCP server over the same registry.
+  try {
+    result.mcp = (await child('mcp', { dir: served, terms: JSON.stringify(terms), work })).result;
+  } catch (error) {
+    result.mcp = { error: (error as Error).message.slice(0, 2000) };
+  }
+
   // 6: browser search on the site.
   if (flags.browser && served === siteOut) {
     try {
@@ -534,6 +612,7 @@ export function renderMarkdown(results: { machine: ReturnType<typeof machine>; r
   const row = (label: string, cell: (s: SizeResult) => string) => `| ${label} | ${cols.map(cell).join(' | ')} |`;
   const site = (s: SizeResult) => (s.site && !('error' in s.site) ? s.site : undefined);
   const rt = (s: SizeResult) => s.runtime as { openMs?: number; searchMedianMs?: number; searchP95Ms?: number; installMs?: number; installFiles?: number; searchIndexMs?: number } | undefined;
+  const mcp = (s: SizeResult) => s.mcp as { startupColdMs?: number; startupWarmMs?: number; cliStartFloorMs?: number; searchMedianMs?: number; searchP95Ms?: number; pingMedianMs?: number } | undefined;
   const br = (s: SizeResult) => s.browser as { rare?: { firstResultMs: number; warmMs: number }; common?: { firstResultMs: number; warmMs: number } } | undefined;
   const m = results.machine;
   const lines = [
@@ -564,6 +643,10 @@ export function renderMarkdown(results: { machine: ReturnType<typeof machine>; r
     row('runtime: search median / p95 (1,000 queries)', (s) => `${fmtMs(rt(s)?.searchMedianMs)} / ${fmtMs(rt(s)?.searchP95Ms)}`),
     row('  first search (builds the search index)', (s) => fmtMs(rt(s)?.searchIndexMs)),
     row('runtime: install 20-file skill, verified', (s) => fmtMs(rt(s)?.installMs)),
+    row('MCP server: spawn to initialize, cold / warm cache', (s) => `${fmtMs(mcp(s)?.startupColdMs)} / ${fmtMs(mcp(s)?.startupWarmMs)}`),
+    row('  floor: `skilldex --version`', (s) => fmtMs(mcp(s)?.cliStartFloorMs)),
+    row('MCP search_skills median / p95 (1,000 calls)', (s) => `${fmtMs(mcp(s)?.searchMedianMs)} / ${fmtMs(mcp(s)?.searchP95Ms)}`),
+    row('  floor: MCP ping round trip', (s) => fmtMs(mcp(s)?.pingMedianMs)),
     row('browser: first result, rare term', (s) => fmtMs(br(s)?.rare?.firstResultMs)),
     row('browser: first result, common term', (s) => fmtMs(br(s)?.common?.firstResultMs)),
     '',

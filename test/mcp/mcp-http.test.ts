@@ -48,7 +48,7 @@ describe('skilldex mcp --http (Streamable HTTP, SDK client)', () => {
       const found = await call(client, 'search_skills', { query: '中文 校对' });
       expect((found.structuredContent as { results: { name: string }[] }).results[0]?.name).toBe('chinese-proofreading');
       const read = await client.readResource({ uri: 'skill://unit-converter/SKILL.md' });
-      expect(read.contents[0]?.text).toMatch(/^---\nname: unit-converter\n/);
+      expect(read.contents[0]).toMatchObject({ text: expect.stringMatching(/^---\nname: unit-converter\n/) });
       const prompt = await client.getPrompt({ name: 'semver-tool' });
       expect(prompt.messages[0]?.content).toMatchObject({ type: 'text', text: expect.stringMatching(/^# Skill: semver-tool\n\n/) });
       const bad = await call(client, 'load_skill_asset', { name: 'unit-converter', path: '../../index.json' });
