@@ -13,17 +13,15 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import pLimit from 'p-limit';
-import { z } from 'zod';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
-import type { IndexEntry } from '../core/schemas/registry-index.ts';
 import type { NodeRegistry } from '../runtime/node/node-registry.ts';
 import { SkilldexError } from '../runtime/skilldex-error.ts';
+import { type BuiltinTool, builtinTools, jsonSchema } from './builtin-tools.ts';
 import { inputProblem } from './input-limits.ts';
-import { resolveInstallTarget } from './install-target.ts';
 import type { LiveRegistry } from './live-registry.ts';
-import { mimeType, parseSkillUri, skillUri } from './skill-uri.ts';
+import { mimeType, parseSkillUri, skillUri, textOrBlob } from './skill-uri.ts';
 import { type SkillTool, skillTools } from './skill-tools.ts';
-import * as shapes from './tool-schemas.ts';
+import { describeError, RUN_OFF, structured, toolError } from './tool-results.ts';
 
 export interface McpServerOptions {
   /** Let clients run skills (`run_skill` and the skills' own tools). Off by default. */
@@ -42,50 +40,6 @@ export interface McpServerOptions {
 const PAGE_SIZE = 1000;
 /** The MCP error code for an unknown resource (see the specification's resources page). */
 const RESOURCE_NOT_FOUND = -32002;
-const RUN_OFF = 'running skills is off on this server; start it with --allow-run to allow it';
-
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * A JSON Schema for the tool list: without `$schema`, which the SDK's draft-07 validator rejects,
- * and in zod's `input` form, which does not forbid extra properties — clients validate structured
- * content against output schemas, and an outcome may carry fields a newer runtime adds.
- */
-const jsonSchema = (schema: z.ZodType): Tool['inputSchema'] => {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest as Tool['inputSchema'];
-};
-
-const summary = (entry: IndexEntry): shapes.SkillSummary => ({
-  name: entry.name,
-  title: entry.title,
-  description: entry.description,
-  version: entry.version,
-  format: entry.format,
-  mode: entry.mode,
-  ...(entry.category ? { category: entry.category } : {}),
-  tags: entry.tags,
-});
-
-/** What an error says to an agent: message, code and hint, never a stack. */
-const describeError = (error: unknown): string => {
-  if (error instanceof SkilldexError) return `${error.message} [${error.code}]${error.hint ? `\nhint: ${error.hint}` : ''}`;
-  if (error instanceof McpError) return error.message;
-  return `internal error: ${error instanceof Error ? error.message : String(error)}`;
-};
-
-const toolError = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
-const structured = (value: Record<string, unknown>, text = JSON.stringify(value, null, 2)): CallToolResult => ({ structuredContent: value, content: [{ type: 'text', text }] });
-
-interface BuiltinTool {
-  name: string;
-  title: string;
-  description: string;
-  input: z.ZodType;
-  output: z.ZodType;
-  readOnly: boolean;
-  run(args: any, registry: NodeRegistry): Promise<CallToolResult>;
-}
 
 /** The typed entry points of a registry's skills, computed once per index (manifests are fetched). */
 const skillToolCache = new WeakMap<NodeRegistry, Promise<SkillTool[]>>();
@@ -113,118 +67,7 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     },
   );
 
-  const builtins: BuiltinTool[] = [
-    {
-      name: 'list_skills',
-      title: 'List skills',
-      description: 'Every skill in the registry: name, title, description, version, format, mode, category and tags.',
-      input: shapes.ListSkillsInput,
-      output: shapes.ListSkillsOutput,
-      readOnly: true,
-      async run(_args, registry) {
-        const skills = registry.list().map(summary);
-        return structured({ registry: registry.root, total: skills.length, skills });
-      },
-    },
-    {
-      name: 'search_skills',
-      title: 'Search skills',
-      description: 'Ranks the skills against a query (names, titles, descriptions, tags, keywords; Chinese and Japanese too), optionally filtered by tags, category, format or mode.',
-      input: shapes.SearchSkillsInput,
-      output: shapes.SearchSkillsOutput,
-      readOnly: true,
-      async run(args: z.output<typeof shapes.SearchSkillsInput>, registry) {
-        const results = registry.search(args.query, { limit: args.limit, ...args.filters }).map((hit) => ({ ...summary(hit.skill), score: Number(hit.score.toFixed(4)) }));
-        return structured({ results });
-      },
-    },
-    {
-      name: 'load_skill',
-      title: 'Load a skill',
-      description: "A skill's instructions to follow, as '# Skill: <name>' followed by the body (for typed skills: signature, input and output schema). Verified against the registry's digests.",
-      input: shapes.LoadSkillInput,
-      output: shapes.LoadSkillOutput,
-      readOnly: true,
-      async run(args: z.output<typeof shapes.LoadSkillInput>, registry) {
-        const skill = await registry.load(args.name);
-        return structured({ name: skill.name, format: skill.format, mode: skill.mode, text: skill.text }, skill.text);
-      },
-    },
-    {
-      name: 'list_skill_assets',
-      title: "List a skill's assets",
-      description: "The files under a skill's references/, assets/ and scripts/ folders.",
-      input: shapes.ListSkillAssetsInput,
-      output: shapes.ListSkillAssetsOutput,
-      readOnly: true,
-      async run(args: z.output<typeof shapes.ListSkillAssetsInput>, registry) {
-        const name = registry.entry(args.name).name;
-        return structured({ name, assets: await registry.listAssets(name) });
-      },
-    },
-    {
-      name: 'load_skill_asset',
-      title: 'Read a skill asset',
-      description: "One file under a skill's references/, assets/ or scripts/ (no '..', no absolute paths), verified. Text comes as UTF-8, anything else as base64.",
-      input: shapes.LoadSkillAssetInput,
-      output: shapes.LoadSkillAssetOutput,
-      readOnly: true,
-      async run(args: z.output<typeof shapes.LoadSkillAssetInput>, registry) {
-        const name = registry.entry(args.name).name;
-        const bytes = await registry.loadAssetBytes(name, args.path);
-        let text: string | undefined;
-        try {
-          text = decoder.decode(bytes);
-        } catch {
-          text = undefined;
-        }
-        if (text !== undefined) return structured({ name, path: args.path, encoding: 'utf-8', content: text }, text);
-        const content = Buffer.from(bytes).toString('base64');
-        return { structuredContent: { name, path: args.path, encoding: 'base64', content }, content: [{ type: 'resource', resource: { uri: skillUri(name, args.path), mimeType: mimeType(args.path), blob: content } }] };
-      },
-    },
-    {
-      name: 'get_skill_script_path',
-      title: "Get a skill script's local path",
-      description: "The absolute path of scripts/<script> in a verified copy of the skill in this server's cache, to run with your own tools.",
-      input: shapes.GetSkillScriptPathInput,
-      output: shapes.GetSkillScriptPathOutput,
-      readOnly: false,
-      async run(args: z.output<typeof shapes.GetSkillScriptPathInput>, registry) {
-        const name = registry.entry(args.name).name;
-        const path = await registry.scriptPath(name, args.script);
-        return structured({ name, script: args.script, path }, path);
-      },
-    },
-    {
-      name: 'install_skill',
-      title: 'Install a skill',
-      description: `Downloads a skill, verifies every file's sha256 and the tree digest, and installs it into an agent folder (claude: .claude/skills, agents: .agents/skills) or a folder, inside this server's install root${options.installRoot ? '' : ' (none configured: start the server with --install-root <dir> to allow installs)'}.`,
-      input: shapes.InstallSkillInput,
-      output: shapes.InstallSkillOutput,
-      readOnly: false,
-      async run(args: z.output<typeof shapes.InstallSkillInput>, registry) {
-        if (!options.installRoot) return toolError('installing is off on this server; start it with --install-root <dir> to allow installs into that folder');
-        const name = registry.entry(args.name).name;
-        const target = await resolveInstallTarget(options.installRoot, args.target, name);
-        const result = await registry.install(name, target.dir, target.to ? { to: target.to } : {});
-        return structured({ ...result });
-      },
-    },
-    {
-      name: 'run_skill',
-      title: 'Run a skill',
-      description: `Runs a skill from a verified copy (sandboxed child process with a timeout and output cap; skills the registry's scan failed are refused) and returns its outcome {status, output, error, warnings}.${options.allowRun ? '' : ' Off on this server (start it with --allow-run).'}`,
-      input: shapes.RunSkillInput,
-      output: shapes.RunSkillOutput,
-      readOnly: false,
-      async run(args: z.output<typeof shapes.RunSkillInput>, registry) {
-        if (!options.allowRun) return toolError(RUN_OFF);
-        const outcome = await registry.run(args.name, args.input ?? {}, { action: args.action });
-        return { ...structured(outcome as Record<string, unknown>), ...(outcome.status === 'error' ? { isError: true } : {}) };
-      },
-    },
-  ];
+  const builtins = builtinTools(options);
   const builtinByName = new Map(builtins.map((tool) => [tool.name, tool]));
   const builtinList: Tool[] = builtins.map((tool) => ({
     name: tool.name,
@@ -342,12 +185,7 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
       const missing = error instanceof SkilldexError && (error.code === 'SKILL_NOT_FOUND' || error.code === 'ASSET_NOT_FOUND');
       throw new McpError(missing ? RESOURCE_NOT_FOUND : ErrorCode.InternalError, describeError(error), { uri });
     }
-    const type = mimeType(target.path);
-    try {
-      return { contents: [{ uri, mimeType: type, text: decoder.decode(bytes) }] };
-    } catch {
-      return { contents: [{ uri, mimeType: type, blob: Buffer.from(bytes).toString('base64') }] };
-    }
+    return { contents: [{ uri, mimeType: mimeType(target.path), ...textOrBlob(bytes) }] };
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async (request) => {

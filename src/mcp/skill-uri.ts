@@ -52,3 +52,20 @@ const MIME: Record<string, string> = {
 
 /** A MIME type from the file extension (application/octet-stream when unknown). */
 export const mimeType = (path: string): string => MIME[/\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A file's bytes as MCP carries them: `text` when they are valid UTF-8, else base64 `blob`.
+ *
+ * @example
+ * textOrBlob(new TextEncoder().encode('hi')); // { text: 'hi' }
+ * textOrBlob(new Uint8Array([0xff]));         // { blob: '/w==' }
+ */
+export function textOrBlob(bytes: Uint8Array): { text: string } | { blob: string } {
+  try {
+    return { text: utf8.decode(bytes) };
+  } catch {
+    return { blob: Buffer.from(bytes).toString('base64') };
+  }
+}

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_TOOL_NAME } from '../../src/mcp/tool-names.ts';
-import { REPO } from '../helpers/cli.ts';
+import { REPO, runSkilldex } from '../helpers/cli.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 import { buildExamples, tempDir } from '../runtime/_registries.ts';
 import { call, connectStdio, textOf } from './_mcp.ts';
@@ -198,5 +198,21 @@ describe('skilldex mcp over stdio (SDK client, real CLI process, registry over H
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('skilldex mcp usage errors', () => {
+  it('exits 2 on bad flags and 1 on a missing registry, with a hint and no stack', async () => {
+    const badPort = await runSkilldex(REPO, ['mcp', '--registry', registry.url, '--http', 'eighty']);
+    expect(badPort.status).toBe(2);
+    expect(badPort.stderr).toMatch(/--http must be a whole number from 0 to 65535, not 'eighty'\nhint: see 'skilldex mcp --help'/);
+    const hostWithoutHttp = await runSkilldex(REPO, ['mcp', '--registry', registry.url, '--host', '0.0.0.0']);
+    expect(hostWithoutHttp.status).toBe(2);
+    const unknownFlag = await runSkilldex(REPO, ['mcp', '--registry', registry.url, '--alow-run']);
+    expect(unknownFlag.status).toBe(2);
+    const missing = await runSkilldex(REPO, ['mcp', '--registry', '/nonexistent/registry']);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/registry folder \/nonexistent\/registry does not exist \[NO_REGISTRY\]\nhint: /);
+    for (const result of [badPort, hostWithoutHttp, unknownFlag, missing]) expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -1,0 +1,18 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SkilldexError } from '../runtime/skilldex-error.ts';
+
+/** What an error says to an agent: message, code and hint, never a stack. */
+export const describeError = (error: unknown): string => {
+  if (error instanceof SkilldexError) return `${error.message} [${error.code}]${error.hint ? `\nhint: ${error.hint}` : ''}`;
+  if (error instanceof McpError) return error.message;
+  return `internal error: ${error instanceof Error ? error.message : String(error)}`;
+};
+
+/** A failed tool call: `isError` with a text the agent can act on. */
+export const toolError = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
+
+/** A successful tool call: structured content, plus a text rendering for clients that ignore it. */
+export const structured = (value: Record<string, unknown>, text = JSON.stringify(value, null, 2)): CallToolResult => ({ structuredContent: value, content: [{ type: 'text', text }] });
+
+export const RUN_OFF = 'running skills is off on this server; start it with --allow-run to allow it';
