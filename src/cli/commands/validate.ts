@@ -54,7 +54,7 @@ export default defineCommand({
           ...(indexLocation !== undefined ? { index: indexLocation } : {}),
           changes: check.changes,
           diagnostics,
-          ...(server && repository && sha ? { rulesDoc: `${server}/${repository}/blob/${sha}/CONTRIBUTING.md` } : {}),
+          ...(server && repository && sha ? { rulesDoc: `${server}/${repository}/blob/${sha}/docs/rules.md` } : {}),
         });
         await appendFile(resolve(String(args.summary)), `${markdown}\n`);
       }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """
-json-toolkit: validate, format, query and diff JSON (seed 004 protocol).
+json-toolkit: validate, format, query and diff JSON (the Skilldex script protocol).
 
 Input (stdin JSON):
     {"action": "validate" | "format" | "query" | "diff", "params": {...}, "context": {...}}
