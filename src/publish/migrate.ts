@@ -10,8 +10,8 @@ import { CODE_EXTENSIONS, extensionOf } from '../build/rules/files.ts';
 /**
  * `skilldex migrate` (docs/extended-package.md#migrating-legacy-packages): a legacy skill — one SKILL.md with TypeScript
  * code blocks, or METADATA.yml plus scripts/main.ts — becomes an extended package: code under
- * scripts/, `resources.entry` filled, `permissions` folded into `security`, and the fields seed
- * 001 marks as required given sensible defaults. Pure: a plan of file operations; the command
+ * scripts/, `resources.entry` filled, `permissions` folded into `security`, and the fields the
+ * package format lists as required given sensible defaults. Pure: a plan of file operations; the command
  * carries it out (or only prints it with --dry-run).
  */
 

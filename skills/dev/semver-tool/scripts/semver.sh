@@ -9,7 +9,7 @@
 set -u
 
 SKILL_NAME="semver-tool"
-SKILL_VERSION="1.0.0"
+SKILL_VERSION="1.0.1"
 ACTIONS='["parse","compare","bump","sort"]'
 TAB=$(printf '\t')
 
