@@ -11,7 +11,9 @@ import { COMMANDS } from './main.ts';
  * while the file is stale.
  */
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** Table-cell text: pipes escaped, and `<…>` (placeholders such as `<name>`) kept from being read as HTML. */
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const code = (text: string) => `\`${text.replace(/\|/g, '\\|')}\``;
 
 function flagName(name: string, def: ArgDef): string {
   if (def.type === 'positional') return def.required === false ? `[${name}]` : `<${name}>`;
@@ -31,10 +33,10 @@ export function commandReference(name: string, command: CommandDef<any>): string
   const args = Object.entries((command.args ?? {}) as Record<string, ArgDef>);
   const positionals = args.filter(([, def]) => def.type === 'positional').map(([n, def]) => flagName(n, def));
   const meta = command.meta as { description?: string };
-  const lines = [`### skilldex ${name}`, '', `${meta.description ?? ''}.`.replace(/\.\.$/, '.'), '', '```', ['skilldex', name, ...positionals, '[options]'].join(' '), '```'];
+  const lines = [`### skilldex ${name}`, '', cell(`${meta.description ?? ''}.`.replace(/\.\.$/, '.')), '', '```', ['skilldex', name, ...positionals, '[options]'].join(' '), '```'];
   if (args.length > 0) {
     lines.push('', '| argument | default | what it does |', '| --- | --- | --- |');
-    for (const [n, def] of args) lines.push(`| \`${cell(flagName(n, def))}\` | ${cell(defaultOf(def))} | ${cell(def.description ?? '')} |`);
+    for (const [n, def] of args) lines.push(`| ${code(flagName(n, def))} | ${defaultOf(def)} | ${cell(def.description ?? '')} |`);
   }
   return lines.join('\n');
 }

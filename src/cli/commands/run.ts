@@ -29,7 +29,7 @@ async function readInput(args: { input?: string; 'input-file'?: string }): Promi
 }
 
 export default defineCommand({
-  meta: { name: 'run', description: 'Run a skill from a verified copy and print its SkillExecutionOutcome (or, with --protocol, a script-protocol envelope; see docs/cli.md)' },
+  meta: { name: 'run', description: 'Run a skill from a verified copy and print its SkillExecutionOutcome (or, with --protocol, an envelope of the script protocol: docs/script-protocol.md)' },
   args: {
     name: { type: 'positional', description: 'Skill name (case-insensitive)', required: true },
     input: { type: 'string', description: "Input as JSON, e.g. '{\"text\": \"…\"}'" },
