@@ -29,7 +29,7 @@ function defaultOf(def: ArgDef): string {
 }
 
 /** One command's section: its description, usage line and a table of its arguments. */
-export function commandReference(name: string, command: CommandDef<any>): string {
+function commandReference(name: string, command: CommandDef<any>): string {
   const args = Object.entries((command.args ?? {}) as Record<string, ArgDef>);
   const positionals = args.filter(([, def]) => def.type === 'positional').map(([n, def]) => flagName(n, def));
   const meta = command.meta as { description?: string };
