@@ -11,7 +11,7 @@ const load = (name: string) => () => import(`./commands/${name}.ts`).then((m: { 
 
 export const COMMANDS = [
   // registry side
-  'build', 'validate', 'scan', 'new', 'migrate', 'convert',
+  'build', 'validate', 'scan', 'new', 'migrate', 'convert', 'keygen',
   // agent side
   'search', 'info', 'load', 'assets', 'install', 'run', 'prompt',
 ] as const;
