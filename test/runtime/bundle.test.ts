@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_FORMAT_VERSION } from '../../src/core/schemas/registry-index.ts';
-import { bundleBrowserRuntime, SUPPORTED_INDEX_MAJOR } from '../../src/runtime/node/index.ts';
+import { SUPPORTED_INDEX_MAJOR } from '../../src/runtime/node/index.ts';
+import { bundleBrowserRuntime } from '../../scripts/bundle-runtime.ts';
 import { buildExamples, tempDir } from './_registries.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 
