@@ -209,6 +209,12 @@ describe.each([
       verdict: 'fail',
     });
   });
+
+  it('is require()-able from CommonJS too (Node loads ES modules synchronously for require)', async () => {
+    const script = join(consumer, `require-${version}.cjs`);
+    await writeFile(script, "const { openRegistry } = require('skilldex'); const node = require('skilldex/node'); console.log(typeof openRegistry, typeof node.runSkill);");
+    expect((await ok(nodeBinary(), [script], consumer, env())).trim()).toBe('function function');
+  });
 });
 
 describe('the installed types', () => {
