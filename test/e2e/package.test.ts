@@ -202,7 +202,7 @@ describe.each([
     const dest = join(work, `library-${version}`);
     const result = JSON.parse(await ok(nodeBinary(), [script, server.url, dest], consumer, env()));
     expect(result).toMatchObject({
-      schema: ['RegistryConfig'],
+      schema: ['RegistryConfig', 'RegistryKey'],
       found: [{ name: 'semver-tool' }],
       heading: '# Skill: semver-tool',
       missing: 'SKILL_NOT_FOUND',
