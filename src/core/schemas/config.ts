@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Sha256Digest } from './digest.ts';
+import { RegistryKey } from './signing.ts';
 import { RuleSeverity } from './diagnostic.ts';
 import { FindingSeverity, ScanVerdict } from './scan.ts';
 
@@ -68,7 +69,7 @@ export const RegistryConfig = z
       .default('skills'),
     /** Per-rule severity overrides, ESLint style: `{"frontmatter/unknown-field": "error"}`. */
     rules: z.record(z.string(), RuleSeverity).default({}),
-    /** Extended-package fields that must be present (seed 001 marks many as required; the default asks for none). */
+    /** Extended-package fields that must be present (the package format lists many as required; the default asks for none). */
     requiredPackageFields: z.array(z.string()).default([]),
     limits: Limits.default(Limits.parse({})),
     scan: z
@@ -85,6 +86,12 @@ export const RegistryConfig = z
         allow: z.array(ScanAllowance).default([]),
       })
       .default({ rules: {}, blockOn: 'fail', allow: [] }),
+    /**
+     * The registry's signing keys (public halves only; the private key comes from the
+     * SKILLDEX_SIGNING_KEY secret). Published as keys.json; `index.jws.json` is signed by every
+     * active key given to the build. See docs/security.md#the-chain-of-trust.
+     */
+    signing: z.object({ keys: z.array(RegistryKey).default([]) }).default({ keys: [] }),
   })
   .meta({ id: 'RegistryConfig', title: 'skilldex.config.json' });
 export type RegistryConfig = z.infer<typeof RegistryConfig>;
