@@ -16,7 +16,8 @@ export interface VerificationProblem {
   actual?: string;
 }
 
-const failure = (skill: string, problems: VerificationProblem[]): SkilldexError =>
+/** The `VERIFICATION_FAILED` error for a skill's download, listing the first problems. */
+export const failure = (skill: string, problems: VerificationProblem[]): SkilldexError =>
   new SkilldexError(
     'VERIFICATION_FAILED',
     `${skill}: downloaded files do not match the manifest (${problems

@@ -1,13 +1,13 @@
 import { link, mkdir, readFile, rm, writeFile, stat } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { dirname, join } from 'node:path';
-import { AGENT_SKILL_NAME, MAX_NAME_LENGTH, toKebab } from '../../core/names.ts';
+import { AGENT_SKILL_NAME, MAX_NAME_LENGTH } from '../../core/names.ts';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import { publishedJsonSchemas } from '../../core/schemas/json-schemas.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { DISCOVERY_SCHEMA_URL, INDEX_FORMAT_VERSION, type DiscoveryIndexV1, type DiscoveryIndexV2, type IndexEntry, type RegistryIndex } from '../../core/schemas/registry-index.ts';
 import { sha256HexSync } from '../hash.ts';
-import { agentSkillMarkdown } from './agent-skill.ts';
+import { agentSkillMarkdown, agentSkillName } from '../../core/agent-skill-md.ts';
 import { createArchive, type ArchiveFile } from './archive.ts';
 import { INDEX_FILE, INDEX_SCHEMA_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
 
@@ -136,7 +136,7 @@ async function emitSkill({ manifest: m, files }: PublishedSkill, config: Registr
   const entry = indexEntry(m);
 
   // Discovery indexes: Agent Skills clients need a valid kebab name and a SKILL.md at the root.
-  const wkName = m.format === 'skill-json' ? toKebab(m.name) : m.name;
+  const wkName = agentSkillName(m);
   const reason = !AGENT_SKILL_NAME.test(wkName) || wkName.length > MAX_NAME_LENGTH ? `name '${wkName}' is not a valid Agent Skills name` : m.description.length > 1024 ? 'description is longer than 1024 characters' : undefined;
   if (reason) return { entry, reason };
   let agentFiles: readonly ArchiveFile[] = files;

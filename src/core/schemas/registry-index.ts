@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ScanResult } from './scan.ts';
-import { SkillFile, SkillFormat, SkillMode, SkillUrls } from './manifest.ts';
+import { SkillFile, SkillFormat, SkillMode, SkillName, SkillUrls } from './manifest.ts';
 
 /**
  * `index.json`: a superset of seed 003's skills index. Clients check `version`'s major before
@@ -11,7 +11,7 @@ export const INDEX_FORMAT_VERSION = '1.0.0';
 export const IndexEntry = z
   .object({
     // seed 003
-    name: z.string(),
+    name: SkillName,
     title: z.string(),
     description: z.string(),
     version: z.string(),
