@@ -1,4 +1,5 @@
 import { PUBLISHED_NAME } from '../core/names.ts';
+import { isSafeSkillPath } from '../core/paths.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { RegistryIndex } from '../core/schemas/registry-index.ts';
 
@@ -30,7 +31,7 @@ const optional = (rule: Rule): Rule => (v) => v === undefined || rule(v);
 const oneOf = (...values: string[]): Rule => (v) => typeof v === 'string' && values.includes(v);
 const shape = (fields: Record<string, Rule>): Rule => (v) => isObject(v) && Object.entries(fields).every(([k, rule]) => rule(v[k]));
 
-const file = shape({ path: isString, size: isNumber, digest: isDigest });
+const file = shape({ path: (v) => typeof v === 'string' && isSafeSkillPath(v), size: isNumber, digest: isDigest });
 const urls = shape({ page: isString, manifest: isString, files: isString, archive: isString });
 const format = oneOf('skill-md', 'package', 'skill-json');
 const mode = oneOf('instructions', 'code', 'llm', 'composite');

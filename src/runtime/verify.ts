@@ -1,3 +1,4 @@
+import { visibleControls } from '../core/control-chars.ts';
 import { sha256Hex, treeDigest } from '../core/digest.ts';
 import { pathProblem } from '../core/paths.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
@@ -22,7 +23,7 @@ export const failure = (skill: string, problems: VerificationProblem[]): Skillde
     'VERIFICATION_FAILED',
     `${skill}: downloaded files do not match the manifest (${problems
       .slice(0, 5)
-      .map((p) => `${p.path}: ${p.problem}`)
+      .map((p) => `${visibleControls(p.path)}: ${p.problem}`)
       .join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''})`,
     { details: problems, hint: 'nothing was written; the registry or a cache between you and it serves altered files — report it to the registry maintainers' },
   );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PUBLISHED_NAME } from '../names.ts';
+import { isSafeSkillPath } from '../paths.ts';
 import { Diagnostic } from './diagnostic.ts';
 import { ScanResult } from './scan.ts';
 import { Abp, Resources, SecurityPolicy, Triggers } from './skill-md.ts';
@@ -40,7 +41,7 @@ export type SkillEntry = z.infer<typeof SkillEntry>;
 
 export const SkillFile = z.object({
   /** Path inside the skill folder, `/`-separated, following the discovery RFC path rules. */
-  path: z.string(),
+  path: z.string().regex(/^[\x20-\x7e]+$/).refine(isSafeSkillPath, 'must be a relative path of printable ASCII without `.`/`..` segments or `\\ ? # [ ]`'),
   size: z.number().int().nonnegative(),
   /** `sha256:<hex>` of the raw bytes. */
   digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),

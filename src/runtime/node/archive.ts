@@ -45,12 +45,12 @@ export async function readSkillArchive(gz: Uint8Array, name = 'archive', maxTarB
       }
       if (type !== 'file' && type !== 'contiguous-file') {
         entry.resume();
-        throw new SkilldexError('VERIFICATION_FAILED', `${name}: archive entry '${path}' is a ${type}; only regular files are allowed`);
+        throw new SkilldexError('VERIFICATION_FAILED', `${name}: archive entry ${JSON.stringify(path)} is a ${type}; only regular files are allowed`);
       }
       const chunks: Buffer[] = [];
       for await (const chunk of entry) chunks.push(chunk as Buffer);
       const key = path.replace(/^\.\//, '');
-      if (files.has(key)) throw new SkilldexError('VERIFICATION_FAILED', `${name}: archive holds '${key}' twice`);
+      if (files.has(key)) throw new SkilldexError('VERIFICATION_FAILED', `${name}: archive holds ${JSON.stringify(key)} twice`);
       files.set(key, new Uint8Array(Buffer.concat(chunks)));
     }
   })();
