@@ -96,7 +96,10 @@ export function parseRegistryIndex(bytes: Uint8Array, where: string, shapes: Sha
   }
   const parsed = shapes.index(raw);
   if (!parsed.ok) {
-    throw new SkilldexError('INDEX_INVALID', `${where}: index.json does not match the RegistryIndex schema (${parsed.issues.slice(0, 3).join('; ')})`, { details: parsed.issues });
+    throw new SkilldexError('INDEX_INVALID', `${where}: index.json does not match the RegistryIndex schema (${parsed.issues.slice(0, 3).join('; ')})`, {
+      details: parsed.issues,
+      hint: 'nothing was read from this registry; if it is yours, rebuild it with this version of skilldex, else report it to its maintainers',
+    });
   }
   return parsed.value;
 }
@@ -217,7 +220,10 @@ export class Registry {
     const raw = parseJsonDocument(bytes, entry.urls.manifest, 'MANIFEST_INVALID');
     const parsed = this.#shapes.manifest(raw);
     if (!parsed.ok) {
-      throw new SkilldexError('MANIFEST_INVALID', `${entry.urls.manifest} does not match the SkillManifest schema (${parsed.issues.slice(0, 3).join('; ')})`, { details: parsed.issues });
+      throw new SkilldexError('MANIFEST_INVALID', `${entry.urls.manifest} does not match the SkillManifest schema (${parsed.issues.slice(0, 3).join('; ')})`, {
+        details: parsed.issues,
+        hint: 'nothing of this skill was used; if the registry is yours, rebuild it with this version of skilldex, else report it to its maintainers',
+      });
     }
     const manifest = parsed.value;
     if (manifest.name !== entry.name || manifest.digest !== entry.digest) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fetchWithinOrigin, httpError, readBody, registryBaseUrl, registryUrl, type RegistryTransport } from '../transport.ts';
 import { bracketDepthExceeds, MAX_JSON_DEPTH } from '../../core/json-depth.ts';
 import { writeFileAtomic } from './atomic-write.ts';
+import { fsError } from './fs-error.ts';
 
 /** What the cache remembers about one URL besides its body. */
 interface CacheMeta {
@@ -46,9 +47,10 @@ export function cachedHttpTransport(url: string, options: { cacheDir: string; fe
     await forget(key);
     return undefined;
   };
+  // Best effort: an entry that cannot be removed is still never used (its hash no longer matches).
   const forget = async (key: string): Promise<void> => {
-    await rm(join(dir, `${key}.json`), { force: true });
-    await rm(join(dir, `${key}.body`), { force: true });
+    await rm(join(dir, `${key}.json`), { force: true }).catch(() => {});
+    await rm(join(dir, `${key}.body`), { force: true }).catch(() => {});
   };
 
   return {
@@ -91,8 +93,12 @@ export function cachedHttpTransport(url: string, options: { cacheDir: string; fe
       const etag = validator('etag');
       const lastModified = validator('last-modified');
       if (etag || lastModified) {
-        await writeFileAtomic(join(dir, `${key}.body`), body);
-        await writeFileAtomic(join(dir, `${key}.json`), JSON.stringify({ url: target, etag, lastModified, sha256: sha256(body) } satisfies CacheMeta));
+        try {
+          await writeFileAtomic(join(dir, `${key}.body`), body);
+          await writeFileAtomic(join(dir, `${key}.json`), JSON.stringify({ url: target, etag, lastModified, sha256: sha256(body) } satisfies CacheMeta));
+        } catch (error) {
+          throw fsError(error, dir);
+        }
       } else {
         await forget(key);
       }
