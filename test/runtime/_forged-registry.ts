@@ -38,7 +38,9 @@ export async function forgeRegistry(skills: ForgedSkill[], registry: { url?: str
     const listed = files.map((f) => ({ path: f.path, size: f.bytes.length, digest: `sha256:${hex(f.bytes)}` }));
     const digest = treeDigest(files.map((f) => ({ path: f.path, hex: hex(f.bytes) })));
     const d16 = digest.slice(7, 23);
-    const urls = { page: `skills/${skill.name}/`, manifest: `skills/${skill.name}.json`, files: `skills/${skill.name}/${d16}/`, archive: `skills/${skill.name}/${d16}.tar.gz` };
+    // URLs are independent of the name: a forged name reaches the client's paths, never a URL check.
+    const slug = skill.name.replace(/[^A-Za-z0-9_-]/g, '_');
+    const urls = { page: `skills/${slug}/`, manifest: `skills/${slug}.json`, files: `skills/${slug}/${d16}/`, archive: `skills/${slug}/${d16}.tar.gz` };
     const format = skill.format ?? 'skill-md';
     const manifest: Record<string, any> = {
       name: skill.name,

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endless, forgeRegistry, type ForgedServer, type ForgedSkill, mount, serveForged } from './_forged-registry.ts';
 import { REPO_ROOT, tempDir } from './_registries.ts';
@@ -92,30 +92,17 @@ describe('skill names used as paths', () => {
     expect(await readdir(join(base, 'project'))).toEqual([]);
   });
 
-  it('refuses an absolute skill name for install, and for assets --script-path (the run copy)', async () => {
+  it('refuses an absolute name for install, and a climbing name for assets --script-path (the run copy)', async () => {
     const base = await tempDir('abs');
     const target = join(base, 'target');
-    const skill = SKILL(target);
-    skill.files['scripts/run.sh'] = '#!/bin/sh\necho hi\n';
-    const { url } = await registry([skill]);
+    // From <cache>/skills/<name>/<digest> this name climbs to <base>/run-copy.
+    const climbing = relative(join(cacheDir, 'skills'), join(base, 'run-copy'));
+    const script = (name: string): ForgedSkill => ({ ...SKILL(name), files: { ...SKILL(name).files, 'scripts/run.sh': '#!/bin/sh\necho hi\n' } });
+    const { url } = await registry([script(target), script(climbing)]);
     const install = await skilldex(['install', target, '--dir', join(base, 'project'), '--registry', url]);
     expectRefusal(install, 'INDEX_INVALID');
-    const script = await skilldex(['assets', target, '--script-path', 'run.sh', '--registry', url]);
-    expectRefusal(script, 'INDEX_INVALID');
-    expect(await readdir(base)).toEqual([]);
-  });
-
-  it('refuses a manifest whose name climbs out of the cache even when the index entry is clean', async () => {
-    const base = await tempDir('manifest-name');
-    const skill = SKILL('clean');
-    skill.files['scripts/run.sh'] = '#!/bin/sh\necho hi\n';
-    const { url, prefix, files } = await registry([skill]);
-    // The index says `clean`; the manifest (served at the index's URL for it) says `../../../x`.
-    const manifest = JSON.parse(new TextDecoder().decode(files.get('skills/clean.json')));
-    manifest.name = `../../../${base.slice(1)}/x`;
-    server.set(`${prefix}skills/clean.json`, JSON.stringify(manifest));
-    const run = await skilldex(['assets', 'clean', '--script-path', 'run.sh', '--registry', url]);
-    expectRefusal(run, 'MANIFEST_INVALID');
+    const runCopy = await skilldex(['assets', climbing, '--script-path', 'run.sh', '--registry', url]);
+    expectRefusal(runCopy, 'INDEX_INVALID');
     expect(await readdir(base)).toEqual([]);
   });
 });
@@ -123,7 +110,7 @@ describe('skill names used as paths', () => {
 describe('URLs in a manifest', () => {
   it.each([
     ['a tab before //other-host', (o: string) => `\t//${o.slice(7)}x.tar.gz`],
-    ['a tab inside the scheme', (o: string) => `h\ttp://${o.slice(7)}x.tar.gz`],
+    ['a tab inside the scheme', (o: string) => `ht\ttp://${o.slice(7)}x.tar.gz`],
     ['a newline before //other-host', (o: string) => `\n//${o.slice(7)}x.tar.gz`],
     ['a space before //other-host', (o: string) => ` //${o.slice(7)}x.tar.gz`],
   ])('refuses an archive URL with %s, and asks the other host for nothing', async (_what, forge) => {
