@@ -80,8 +80,9 @@ function functionBody(manifest: SkillManifest, prompt: string | undefined): stri
 export const SUPPORTED_INDEX_MAJOR = '1';
 
 /**
- * The most bytes a client reads for index.json, and for one manifest: a 10,000-skill index is
- * about 25 MB. Everything else a registry serves is capped by the size its manifest declares.
+ * The most bytes a client reads for index.json, and for one manifest. The example registry's
+ * index takes about 2 KB a skill, so 10,000 skills come to about 20 MB. Everything else a
+ * registry serves is capped by the sizes its manifest declares.
  */
 export const DEFAULT_MAX_INDEX_BYTES = 64 * 1024 * 1024;
 

@@ -11,7 +11,7 @@ import { closeServer } from '../../scripts/preview.ts';
 
 export interface ForgedSkill {
   name: string;
-  files: Record<string, string>;
+  files: Record<string, string | Uint8Array>;
   format?: 'skill-md' | 'package' | 'skill-json';
   mode?: 'instructions' | 'code' | 'llm' | 'composite';
   description?: string;
@@ -34,7 +34,7 @@ export async function forgeRegistry(skills: ForgedSkill[], registry: { url?: str
   const out = new Map<string, Uint8Array>();
   const entries = [];
   for (const skill of skills) {
-    const files = Object.entries(skill.files).map(([path, text]) => ({ path, bytes: new TextEncoder().encode(text) }));
+    const files = Object.entries(skill.files).map(([path, content]) => ({ path, bytes: typeof content === 'string' ? new TextEncoder().encode(content) : content }));
     const listed = files.map((f) => ({ path: f.path, size: f.bytes.length, digest: `sha256:${hex(f.bytes)}` }));
     const digest = treeDigest(files.map((f) => ({ path: f.path, hex: hex(f.bytes) })));
     const d16 = digest.slice(7, 23);

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,6 +172,12 @@ describe('bodies larger than declared', () => {
     expectRefusal(run, 'RESPONSE_TOO_LARGE');
     expect(sent.bytes).toBeLessThan(16 * 1024 * 1024);
     expect(await readdir(project)).toEqual([]);
+    // The cap follows from the declared sizes with room for tar and gzip: incompressible files fit.
+    const noise = { ...SKILL('noise'), files: { ...SKILL('noise').files, 'assets/noise.bin': randomBytes(300_000), 'assets/deep/er/path/x.bin': randomBytes(1) } };
+    const { url: noiseUrl } = await registry([noise]);
+    const ok = await skilldex(['install', 'noise', '--dir', project, '--via', 'archive', '--registry', noiseUrl]);
+    expect(ok.stderr).not.toContain('error');
+    expect(ok.code).toBe(0);
   });
 
   it('stops reading an endless raw file at its declared size', async () => {
