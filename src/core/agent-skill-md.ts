@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { toKebab } from './names.ts';
+import { discoveryName } from './names.ts';
 import { functionSignature } from './signature.ts';
 import type { SkillManifest } from './schemas/manifest.ts';
 
@@ -9,9 +9,6 @@ import type { SkillManifest } from './schemas/manifest.ts';
  * is left out rather than escaped.
  */
 const SHELL_SAFE_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:\/[A-Za-z0-9._~\/-]*)?$/;
-
-/** The folder (and Agent Skills name) of a skill: a skill.json function's kebab-case form, else its name. */
-export const agentSkillName = (m: Pick<SkillManifest, 'name' | 'format'>): string => (m.format === 'skill-json' ? toKebab(m.name) : m.name);
 
 /**
  * The SKILL.md that represents a skill.json function skill to Agent Skills clients (discovery
@@ -26,7 +23,7 @@ export const agentSkillName = (m: Pick<SkillManifest, 'name' | 'format'>): strin
 export function agentSkillMarkdown(m: SkillManifest, registryUrl: string | undefined): string {
   const frontmatter = stringify(
     {
-      name: agentSkillName(m),
+      name: discoveryName(m.name, m.format),
       description: m.description,
       ...(m.license ? { license: m.license } : {}),
       metadata: { 'skilldex-function': m.name, 'skilldex-mode': m.mode, version: m.version, ...(m.category ? { category: m.category } : {}) },

@@ -19,6 +19,6 @@ export function checkControlChars(data: Record<string, unknown>, report: Report)
     const found = CONTROL_CHARS.exec(value);
     if (!found) continue;
     const code = (found[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
-    report('text/control-chars', path, `${path.join('.')} contains the control character U+${code} at character ${found.index + 1}`, 'remove it: terminals act on control characters (docs/rules.md#text-control-chars)');
+    report('text/control-chars', path, `${path.join('.')} contains the control character U+${code} at character ${found.index + 1}`, 'remove it: terminals act on control characters (ESC starts escape sequences, CR overwrites the line)');
   }
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import { agentSkillMarkdown, agentSkillName } from '../../core/agent-skill-md.ts';
+import { agentSkillMarkdown } from '../../core/agent-skill-md.ts';
 import { digestPrefix } from '../../core/digest.ts';
+import { discoveryName } from '../../core/names.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { RegistryIndex } from '../../core/schemas/registry-index.ts';
 import type { SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
@@ -86,7 +87,7 @@ export class NodeRegistry extends Registry {
    */
   async install(name: string, dir: string = process.cwd(), options: InstallOptions = {}): Promise<InstallResult> {
     const manifest = await this.manifest(name);
-    const dest = installDestination(dir, agentSkillName(manifest), options.to);
+    const dest = installDestination(dir, discoveryName(manifest.name, manifest.format), options.to);
     const files = await this.verifiedFiles(manifest.name, options);
     const generated = this.#generatedFiles(manifest);
     const { changed } = await writeSkillDir(manifest, files, dest, { generated }).catch((error: unknown) => {
