@@ -9,7 +9,7 @@ import { parseJsonDocument } from './json-document.ts';
 import { type ShapeCheck, structuralShapeCheck } from './shape-check.ts';
 import { SkilldexError } from './skilldex-error.ts';
 import { checkRegistryPath, type RegistryTransport, type TransportReadOptions } from './transport.ts';
-import { failure, verifyFile, verifySkillFiles } from './verify.ts';
+import { verificationFailure, verifyFile, verifySkillFiles } from './verify.ts';
 
 export interface SearchOptions {
   /** At most this many results (default 10). */
@@ -267,7 +267,7 @@ export class Registry {
       return await this.transport.read(checkRegistryPath(`${manifest.urls.files}${file.path}`), { ...options, maxBytes: file.size });
     } catch (error) {
       if (!(error instanceof SkilldexError) || error.code !== 'RESPONSE_TOO_LARGE') throw error;
-      throw failure(manifest.name, [{ path: file.path, problem: 'size-mismatch', expected: String(file.size), actual: `more than ${file.size}` }]);
+      throw verificationFailure(manifest.name, [{ path: file.path, problem: 'size-mismatch', expected: String(file.size), actual: `more than ${file.size}` }]);
     }
   }
 

@@ -18,7 +18,7 @@ export interface VerificationProblem {
 }
 
 /** The `VERIFICATION_FAILED` error for a skill's download, listing the first problems. */
-export const failure = (skill: string, problems: VerificationProblem[]): SkilldexError =>
+export const verificationFailure = (skill: string, problems: VerificationProblem[]): SkilldexError =>
   new SkilldexError(
     'VERIFICATION_FAILED',
     `${skill}: downloaded files do not match the manifest (${problems
@@ -36,9 +36,9 @@ export const failure = (skill: string, problems: VerificationProblem[]): Skillde
  */
 export async function verifyFile(manifest: SkillManifest, path: string, bytes: Uint8Array): Promise<void> {
   const entry = manifest.files.find((file) => file.path === path);
-  if (!entry) throw failure(manifest.name, [{ path, problem: 'unexpected' }]);
+  if (!entry) throw verificationFailure(manifest.name, [{ path, problem: 'unexpected' }]);
   const actual = `sha256:${await sha256Hex(bytes)}`;
-  if (actual !== entry.digest) throw failure(manifest.name, [{ path, problem: 'digest-mismatch', expected: entry.digest, actual }]);
+  if (actual !== entry.digest) throw verificationFailure(manifest.name, [{ path, problem: 'digest-mismatch', expected: entry.digest, actual }]);
 }
 
 /**
@@ -73,5 +73,5 @@ export async function verifySkillFiles(manifest: SkillManifest, files: ReadonlyM
     const tree = await treeDigest(hexes);
     if (tree !== manifest.digest) problems.push({ path: '(tree)', problem: 'tree-digest-mismatch', expected: manifest.digest, actual: tree });
   }
-  if (problems.length > 0) throw failure(manifest.name, problems);
+  if (problems.length > 0) throw verificationFailure(manifest.name, problems);
 }
