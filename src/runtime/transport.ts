@@ -104,7 +104,11 @@ export async function readBody(response: Response, onProgress?: TransportReadOpt
     await response.body?.cancel().catch(() => {});
     throw tooLarge(target, maxBytes);
   }
-  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  if (!response.body) {
+    const whole = new Uint8Array(await response.arrayBuffer());
+    if (whole.length > maxBytes) throw tooLarge(target, maxBytes);
+    return whole;
+  }
   const chunks: Uint8Array[] = [];
   let received = 0;
   const reader = response.body.getReader();
