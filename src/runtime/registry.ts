@@ -27,7 +27,7 @@ export interface SearchResult {
   score: number;
 }
 
-/** Seed 003's `skill search` output. */
+/** The skills index's `skill search` output. */
 export interface MatchedSkills {
   matched_skills: { name: string; description: string }[];
 }
@@ -44,7 +44,7 @@ export interface LoadedSkill {
   prompt?: string;
   /** The Markdown an agent follows: the SKILL.md body, or for skill.json the signature plus the prompt. */
   body: string;
-  /** Seed 003's rendering: `# Skill: <name>` + blank line + body. */
+  /** The skills index's `skill load` rendering: `# Skill: <name>` + blank line + body. */
   text: string;
 }
 
@@ -151,9 +151,9 @@ export class Registry {
   }
 
   /**
-   * The index entry for `name` (case-insensitive, seed 002), or undefined. A skill.json function
-   * is also found by its kebab-case form (`code-review` for `code_review`), the name Agent Skills
-   * clients and the installed folder use, unless that spelling is ambiguous.
+   * The index entry for `name` (case-insensitive), or undefined. A skill.json function is also
+   * found by its kebab-case form (`code-review` for `code_review`), the name Agent Skills clients
+   * and the installed folder use, unless that spelling is ambiguous.
    */
   find(name: string): IndexEntry | undefined {
     const key = name.toLowerCase();
@@ -175,7 +175,7 @@ export class Registry {
 
   /**
    * Ranks skills against a query (BM25F over name, title, description, tags and keywords; Chinese
-   * and Japanese split into character bigrams). `shape: 'matched_skills'` returns seed 003's
+   * and Japanese split into character bigrams). `shape: 'matched_skills'` returns the skills index's
    * `{matched_skills: [{name, description}]}`.
    *
    * @example
@@ -286,7 +286,7 @@ export class Registry {
   }
 
   /**
-   * Loads a skill for an agent to follow (seed 002 `load_skill`, seed 003 `skill load`). The
+   * Loads a skill for an agent to follow (`load_skill`, `skill load`). The
    * name is matched case-insensitively.
    *
    * @example
@@ -304,7 +304,7 @@ export class Registry {
   }
 
   /**
-   * Seed 002 `list_skill_assets`: the files under references/, assets/ and scripts/.
+   * `list_skill_assets`: the files under references/, assets/ and scripts/.
    *
    * @example
    * await registry.listAssets('file-diff'); // ['references/FORMS.md', 'scripts/compare.py']
@@ -315,7 +315,7 @@ export class Registry {
   }
 
   /**
-   * Seed 002 `load_skill_asset`: the bytes of one asset, verified. Paths outside references/,
+   * `load_skill_asset`: the bytes of one asset, verified. Paths outside references/,
    * assets/ and scripts/, and every traversal trick, are refused before any request is made.
    */
   async loadAssetBytes(name: string, relPath: string): Promise<Uint8Array> {
@@ -324,7 +324,7 @@ export class Registry {
   }
 
   /**
-   * Seed 002 `load_skill_asset` as text (UTF-8).
+   * `load_skill_asset` as text (UTF-8).
    *
    * @example
    * await registry.loadAsset('pdf', 'references/FORMS.md');
@@ -339,7 +339,7 @@ export class Registry {
   }
 
   /**
-   * The skills list for a system prompt: Agent Skills `<available_skills>` (default) or seed 003
+   * The skills list for a system prompt: Agent Skills `<available_skills>` (default) or the skills index's
    * `<available-skills>`. With no names, every skill in the registry.
    *
    * @example

@@ -451,7 +451,7 @@ const INVALID: RuleCase[] = [
       'names the field, the character and where it is, and links the rule': (ctx) => {
         expect(message(ctx, 'text/control-chars', 'skills/osc-title/SKILL.md')).toEqual(['description contains the control character U+001B at character 15']);
         expect(message(ctx, 'text/control-chars', 'skills/esc-tag/SKILL.md')).toEqual(['tags.1 contains the control character U+001B at character 1']);
-        expect(formatHuman(ctx.result.diagnostics.filter((d) => d.rule === 'text/control-chars'))).toContain('(CONTRIBUTING.md#text-control-chars)');
+        expect(formatHuman(ctx.result.diagnostics.filter((d) => d.rule === 'text/control-chars'))).toContain('docs/rules.md#text-control-chars');
       },
     },
   },
