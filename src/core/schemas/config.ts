@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Sha256Digest } from './digest.ts';
+import { RegistryKey } from './signing.ts';
 import { RuleSeverity } from './diagnostic.ts';
 import { FindingSeverity, ScanVerdict } from './scan.ts';
 
@@ -85,6 +86,12 @@ export const RegistryConfig = z
         allow: z.array(ScanAllowance).default([]),
       })
       .default({ rules: {}, blockOn: 'fail', allow: [] }),
+    /**
+     * The registry's signing keys (public halves only; the private key comes from the
+     * SKILLDEX_SIGNING_KEY secret). Published as keys.json; `index.jws.json` is signed by every
+     * active key given to the build. See docs/security.md#the-chain-of-trust.
+     */
+    signing: z.object({ keys: z.array(RegistryKey).default([]) }).default({ keys: [] }),
   })
   .meta({ id: 'RegistryConfig', title: 'skilldex.config.json' });
 export type RegistryConfig = z.infer<typeof RegistryConfig>;

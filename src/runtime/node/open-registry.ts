@@ -33,7 +33,7 @@ function maxIndexBytesFromEnv(env: NodeJS.ProcessEnv = process.env): number {
  * by local folder (the output of `skilldex build`). Without an argument, `$SKILLDEX_REGISTRY`.
  *
  * @example
- * import { openRegistry } from 'skilldex/runtime/node';
+ * import { openRegistry } from 'skilldex/node';
  * const registry = await openRegistry('https://skills.example.org/');
  * await registry.install('pdf', process.cwd(), { to: 'claude' });
  * const outcome = await registry.run('semver-tool', { a: '1.2.0', b: '1.10.0' }, { action: 'compare' });
