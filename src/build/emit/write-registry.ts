@@ -9,7 +9,7 @@ import type { KeysDocument } from '../../core/schemas/signing.ts';
 import { keyIdOf } from '../../core/signing.ts';
 import { DISCOVERY_SCHEMA_URL, INDEX_FORMAT_VERSION, type DiscoveryIndexV1, type DiscoveryIndexV2, type IndexEntry, type RegistryIndex } from '../../core/schemas/registry-index.ts';
 import { sha256HexSync } from '../hash.ts';
-import { agentSkillMarkdown } from './agent-skill.ts';
+import { agentSkillMarkdown } from '../../core/agent-skill-md.ts';
 import { createArchive, type ArchiveFile } from './archive.ts';
 import { INDEX_FILE, INDEX_SCHEMA_FILE, KEYS_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
 import { signIndex, type SigningKey } from './sign.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Sha256Digest } from './digest.ts';
 import { ScanResult } from './scan.ts';
-import { SkillFile, SkillFormat, SkillMode, SkillUrls } from './manifest.ts';
+import { SkillFile, SkillFormat, SkillMode, SkillName, SkillUrls } from './manifest.ts';
 
 /**
  * `index.json`: a superset of the common skills index shape (docs/registry-format.md). Clients check `version`'s major before
@@ -14,7 +14,7 @@ export const INDEX_FORMAT_VERSION = '1.1.0';
 export const IndexEntry = z
   .object({
     // the common skills index fields
-    name: z.string(),
+    name: SkillName,
     title: z.string(),
     description: z.string(),
     version: z.string(),
