@@ -1,5 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { discoveryName } from '../core/names.ts';
 import type { IndexEntry } from '../core/schemas/registry-index.ts';
 import type { NodeRegistry } from '../runtime/node/node-registry.ts';
 import { resolveInstallTarget } from './install-target.ts';
@@ -129,15 +130,15 @@ export function builtinTools(options: { allowRun?: boolean; installRoot?: string
     {
       name: 'install_skill',
       title: 'Install a skill',
-      description: `Downloads a skill, verifies every file's sha256 and the tree digest, and installs it into an agent folder (claude: .claude/skills, agents: .agents/skills) or a folder, inside this server's install root${options.installRoot ? '' : ' (none configured: start the server with --install-root <dir> to allow installs)'}.`,
+      description: `Downloads a skill, verifies every file's sha256 and the tree digest, and installs it into an agent's folder (claude: .claude/skills, agents: .agents/skills, cursor, codex, …) or a folder, inside this server's install root${options.installRoot ? '' : ' (none configured: start the server with --install-root <dir> to allow installs)'}.`,
       input: shapes.InstallSkillInput,
       output: shapes.InstallSkillOutput,
       readOnly: false,
       async run(args: z.output<typeof shapes.InstallSkillInput>, registry) {
         if (!options.installRoot) return toolError('installing is off on this server; start it with --install-root <dir> to allow installs into that folder');
-        const name = registry.entry(args.name).name;
-        const target = await resolveInstallTarget(options.installRoot, args.target, name);
-        const result = await registry.install(name, target.dir, target.to ? { to: target.to } : {});
+        const manifest = await registry.manifest(args.name);
+        const target = await resolveInstallTarget(options.installRoot, args.target, discoveryName(manifest.name, manifest.format));
+        const result = await registry.install(manifest.name, target.dir, target.to ? { to: target.to } : {});
         return structured({ ...result });
       },
     },

@@ -37,7 +37,7 @@ export class LiveRegistry {
   static async open(urlOrDir: string | undefined, options: { cacheDir?: string; onError?: (error: unknown) => void } = {}): Promise<LiveRegistry> {
     const registry = await openRegistry(urlOrDir, options.cacheDir ? { cacheDir: options.cacheDir } : {});
     // Revalidated at once: a 304 (or a local read), so the digest is of the bytes just parsed.
-    const digest = sha256(await registry.transport.read('index.json'));
+    const digest = sha256(await registry.transport.read('index.json', { maxBytes: registry.maxDocumentBytes }));
     return new LiveRegistry(registry, digest, options.onError ?? (() => {}));
   }
 
@@ -69,12 +69,12 @@ export class LiveRegistry {
 
   async #refresh(): Promise<boolean> {
     try {
-      const transport = this.#current.transport;
-      const bytes = await transport.read('index.json');
+      const { transport, cacheDir, maxDocumentBytes } = this.#current;
+      const bytes = await transport.read('index.json', { maxBytes: maxDocumentBytes });
       const digest = sha256(bytes);
       if (digest === this.#digest) return false;
       const index = parseRegistryIndex(bytes, transport.root, zodShapeCheck);
-      this.#current = new NodeRegistry(index, transport, this.#current.cacheDir);
+      this.#current = new NodeRegistry(index, transport, cacheDir, maxDocumentBytes);
       this.#digest = digest;
     } catch (error) {
       this.#onError(error);

@@ -73,7 +73,7 @@ export const GetSkillScriptPathOutput = z.object({ name: z.string(), script: z.s
 
 export const InstallSkillInput = z.object({
   name: SkillName,
-  target: z.string().min(1).max(1024).describe('An agent folder (claude for .claude/skills, agents for .agents/skills) or a folder inside the install root.'),
+  target: z.string().min(1).max(1024).describe("An agent (claude for .claude/skills, agents for .agents/skills, cursor, codex, … or the agent's folder itself) or a folder inside the install root."),
 });
 export const InstallSkillOutput = z.object({ name: z.string(), dir: z.string(), digest: z.string(), files: z.number().int(), changed: z.boolean() });
 
