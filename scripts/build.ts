@@ -160,6 +160,8 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   // next build empties it), so it is moved, not copied: copying ~100k files took 26 s at 10k
   // skills. A registry passed with --registry belongs to the caller and is copied.
   await time('registry files', () => (options.registryDir ? cp(registryDir, outDir, { recursive: true, force: true, errorOnExist: false }) : moveInto(registryDir, outDir)));
+  // buildRegistry's list of what it wrote serves its next build in the staging folder, not readers.
+  rmSync(path.join(outDir, '.skilldex-build.json'), { force: true });
 
   // 5. Browser runtime
   await time('runtime', () => bundleRuntime(outDir, log));
