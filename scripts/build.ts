@@ -15,7 +15,7 @@
  * 4. The staged registry files are moved next to the pages (copied, for `--registry`), after
  *    indexing, so a skill's own HTML files can never end up in the search index.
  * 5. The browser runtime is bundled to /runtime/skilldex.js when the runtime provides a bundler.
- * 6. Images beside the docs/*.md pages are copied to /docs/, where the rendered pages link them.
+ * 6. Files beside the docs/*.md pages (images) are copied to /docs/, where the rendered pages link them.
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import type { RegistryConfig } from '../src/core/schemas/config.ts';
 import type { Diagnostic } from '../src/core/schemas/diagnostic.ts';
-import { DOC_IMAGE } from '../src/site/lib/docs.ts';
+import { isDocAsset } from '../src/site/lib/docs.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -166,7 +166,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   // 5. Browser runtime
   await time('runtime', () => bundleRuntime(outDir, log));
 
-  // 6. Images of the docs pages
+  // 6. Images and other files of the docs pages
   copyDocImages(docsDir, path.join(outDir, 'docs'));
 
   // A registry without skills has no skills/ folder at all.
@@ -307,11 +307,11 @@ async function indexSearch(outDir: string): Promise<number> {
   }
 }
 
-/** Copies the images under docs/ (regular files only, no dot-folders) to the site's /docs/. */
+/** Copies the files beside the docs pages (regular files only, no dot-folders) to the site's /docs/. */
 function copyDocImages(from: string, to: string): void {
   if (!existsSync(from)) return;
   for (const entry of readdirSync(from, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !DOC_IMAGE.test(entry.name)) continue;
+    if (!entry.isFile() || !isDocAsset(entry.name)) continue;
     const relative = path.relative(from, path.join(entry.parentPath, entry.name));
     if (relative.split(path.sep).some((segment) => segment.startsWith('.'))) continue;
     mkdirSync(path.dirname(path.join(to, relative)), { recursive: true });

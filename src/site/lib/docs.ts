@@ -19,8 +19,14 @@ export interface DocPage {
   markdown: string;
 }
 
-/** Image files next to the pages that scripts/build.ts copies into `/docs/`, so pages can show them. */
-export const DOC_IMAGE = /\.(png|jpe?g|gif|webp|avif|svg)$/i;
+/**
+ * Files beside the pages that scripts/build.ts copies into `/docs/`, so a page's images and
+ * example files resolve: everything but the Markdown (rendered instead) and HTML (which could
+ * take the place of a rendered page).
+ */
+export function isDocAsset(fileName: string): boolean {
+  return !/\.(md|html?)$/i.test(fileName) && !fileName.startsWith('.');
+}
 
 let pages: DocPage[] | undefined;
 
