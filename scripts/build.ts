@@ -27,7 +27,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import type { RegistryConfig } from '../src/core/schemas/config.ts';
 import type { Diagnostic } from '../src/core/schemas/diagnostic.ts';
-import { isDocAsset } from '../src/site/lib/docs.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -167,7 +166,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   await time('runtime', () => bundleRuntime(outDir, log));
 
   // 6. Images and other files of the docs pages
-  copyDocImages(docsDir, path.join(outDir, 'docs'));
+  copyDocAssets(docsDir, path.join(outDir, 'docs'));
 
   // A registry without skills has no skills/ folder at all.
   const skillsDir = path.join(outDir, 'skills');
@@ -307,11 +306,15 @@ async function indexSearch(outDir: string): Promise<number> {
   }
 }
 
-/** Copies the files beside the docs pages (regular files only, no dot-folders) to the site's /docs/. */
-function copyDocImages(from: string, to: string): void {
+/**
+ * Copies the files beside the docs pages to the site's /docs/, so their images and example files
+ * resolve: regular files only, no dot-paths, and neither Markdown (rendered into pages instead)
+ * nor HTML (which could take the place of a rendered page).
+ */
+function copyDocAssets(from: string, to: string): void {
   if (!existsSync(from)) return;
   for (const entry of readdirSync(from, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !isDocAsset(entry.name)) continue;
+    if (!entry.isFile() || /\.(md|html?)$/i.test(entry.name)) continue;
     const relative = path.relative(from, path.join(entry.parentPath, entry.name));
     if (relative.split(path.sep).some((segment) => segment.startsWith('.'))) continue;
     mkdirSync(path.dirname(path.join(to, relative)), { recursive: true });

@@ -15,6 +15,7 @@ import { extract } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiscoveryIndexV2, RegistryIndex } from '../../src/core/schemas/registry-index.ts';
 import { startPreview, type PreviewServer } from '../../scripts/preview.ts';
+import { docPageSlug } from '../../src/site/lib/markdown.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const results = path.join(repoRoot, 'test-results');
@@ -211,7 +212,7 @@ describe('the site under a sub-path', () => {
     await page.waitForURL(`${siteUrl}docs/`);
     const links = await page.locator('.doc-list a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).pathname));
     expect(links.length).toBe(docs.length);
-    for (const file of docs) expect(links, file).toContain(`${BASE}docs/${file.replace(/\.md$/, '').toLowerCase()}/`);
+    for (const file of docs) expect(links, file).toContain(`${BASE}docs/${docPageSlug(file)}/`);
     const title = await page.locator('.doc-list a').first().textContent();
     await page.locator('.doc-list a').first().click();
     await page.waitForURL(`${siteUrl}docs/*/`);

@@ -45,6 +45,9 @@ describe('renderMarkdown', () => {
     // Nothing is published for Markdown in sub-folders or for files outside docs/: text, not a 404.
     expect(html).not.toMatch(/href="[^"]*(guides|README|src\/x)/);
     expect(html).toContain('readme');
+    // Written for this site: `/index.json` is the site's own, under its base path.
+    expect(renderMarkdown('[index](/index.json) [proto](//cdn.example/x)', { filesBase: '/repo/docs/', siteBase: '/repo/', markdownPages: true })).toContain('href="/repo/index.json"');
+    expect(renderMarkdown('[proto](//cdn.example/x)', { filesBase: '/repo/docs/', siteBase: '/repo/' })).toContain('href="//cdn.example/x"');
     expect(renderMarkdown('## Hosting on Netlify', { headingIds: true, markdownPages: true, filesBase: '/docs/' })).toContain('id="hosting-on-netlify"');
   });
 

@@ -19,15 +19,6 @@ export interface DocPage {
   markdown: string;
 }
 
-/**
- * Files beside the pages that scripts/build.ts copies into `/docs/`, so a page's images and
- * example files resolve: everything but the Markdown (rendered instead) and HTML (which could
- * take the place of a rendered page).
- */
-export function isDocAsset(fileName: string): boolean {
-  return !/\.(md|html?)$/i.test(fileName) && !fileName.startsWith('.');
-}
-
 let pages: DocPage[] | undefined;
 
 export function docPages(): DocPage[] {

@@ -30,6 +30,12 @@ export interface RenderOptions {
    * to that file's page (`<filesBase>hosting/#netlify`) rather than to the raw file.
    */
   markdownPages?: boolean;
+  /**
+   * The site's base path (`/` or `/repo/`), for documents written for this site: a link such as
+   * `/index.json` then means the site's own file and gets the base. Without it, site-absolute
+   * links are kept as written.
+   */
+  siteBase?: string;
   /** Folder of the document inside the skill, for resolving `./` and `../` (default: the root). */
   docDir?: string;
   /**
@@ -127,7 +133,8 @@ function isRemote(url: string): boolean {
  * With `markdownPages`, `guide.md` → `<filesBase>guide/` (see `docPageSlug`).
  */
 function rewriteRelative(url: string, options: RenderOptions): string | null {
-  if (url.startsWith('#') || url.startsWith('/')) return url;
+  if (url.startsWith('#')) return url;
+  if (url.startsWith('/')) return options.siteBase && !url.startsWith('//') ? `${options.siteBase}${url.slice(1)}` : url;
   if (options.filesBase === undefined) return url;
   const match = /^([^?#]*)(.*)$/.exec(url)!;
   let pathPart = match[1]!;
