@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscoveryIndexV2, RegistryIndex } from '../../src/core/schemas/registry-index.ts';
+import { docPageSlug } from '../../src/site/lib/markdown.ts';
 import { writeFixtureRegistry } from '../fixtures/site/registry.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -85,6 +86,11 @@ describe('scripts/build.ts', () => {
       expect(existsSync(path.join(out, page)), page).toBe(true);
     }
     expect(readdirSync(out)).not.toContain('skills');
+    // The docs pages are there whatever the registry holds, with the files beside them.
+    for (const file of readdirSync(path.join(repoRoot, 'docs'))) {
+      if (file.endsWith('.md')) expect(existsSync(path.join(out, 'docs', docPageSlug(file), 'index.html')), file).toBe(true);
+      else if (!file.endsWith('.html')) expect(readFileSync(path.join(out, 'docs', file)).equals(readFileSync(path.join(repoRoot, 'docs', file))), file).toBe(true);
+    }
   });
 
   it('warns once, with a hint, when the registry has no siteUrl', () => {
