@@ -2,8 +2,9 @@
  * The site deployed under a sub-path, as GitHub Pages serves a project site
  * (`https://user.github.io/repo/`): builds the example skills with `SKILLDEX_SITE_URL` set the way
  * the deploy workflow sets it, serves `dist/` under `/repo/` with scripts/preview.ts, and crawls
- * every internal link in Chromium. Then packs the Pages artifact with the workflow's own script
- * and checks that the discovery index and every file it names are in it.
+ * every internal link in Chromium. Then packs the Pages artifact with the workflow's own script,
+ * checks that the discovery index and every file it names are in it, and installs every skill from
+ * it, unpacked under /repo/, with the real `skills` client.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -283,10 +284,33 @@ describe('the site under a sub-path', () => {
       expect(entry, `${skill.name}: ${file}`).toBeDefined();
       expect(`sha256:${createHash('sha256').update(entry!.bytes).digest('hex')}`, file).toBe(skill.digest);
     }
-    // The whole site is in it, byte for byte.
+    // The whole site is in it.
     const built = readdirSync(dist, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dist, path.join(e.parentPath, e.name)));
     expect(built.filter((f) => !entries.has(f.split(path.sep).join('/')))).toEqual([]);
-  });
+
+    // Unpacked and served under /repo/ as Pages would, it is a registry the real `skills` client
+    // installs every skill from.
+    const deployed = path.join(work, 'deployed');
+    mkdirSync(deployed);
+    execFileSync('tar', ['-xf', tar, '-C', deployed]);
+    const pages = await startPreview({ dir: deployed, port: 0, base: BASE });
+    const project = path.join(work, 'project');
+    mkdirSync(project);
+    try {
+      const run = await new Promise<{ status: number; output: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [path.join(repoRoot, 'node_modules/skills/bin/cli.mjs'), 'add', pages.url, '--skill', '*', '--agent', 'claude-code', '-y', '--copy'],
+          { cwd: project, timeout: 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, DISABLE_TELEMETRY: '1', DO_NOT_TRACK: '1', CI: '1', NO_COLOR: '1' } },
+          (error, stdout, stderr) => resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}`.slice(-4000) }),
+        );
+      });
+      expect(run.status, run.output).toBe(0);
+      expect(readdirSync(path.join(project, '.claude/skills')).sort()).toEqual(discovery.skills.map((s) => s.name).sort());
+    } finally {
+      await pages.close();
+    }
+  }, 150_000);
 
   it('logged no console errors', () => {
     expect(consoleProblems).toEqual([]);
