@@ -17,7 +17,7 @@ export const COMMANDS = [
 ] as const;
 
 const root: CommandDef = {
-  meta: { name: 'skilldex', version: '0.1.0', description: 'A static registry for AI-agent skills.' },
+  meta: { name: 'skilldex', version: '0.1.0', description: 'A static registry for AI-agent skills. Reference: docs/cli.md' },
   subCommands: Object.fromEntries(COMMANDS.map((name) => [name, load(name)])),
 };
 
