@@ -49,7 +49,11 @@ function describe(markdown: string, file: string): { title: string; summary: str
   const paragraph: string[] = [];
   let inFence = false;
   for (const line of lines.slice(heading + 1)) {
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    if (/^\s*(```|~~~)/.test(line)) {
+      if (paragraph.length) break;
+      inFence = !inFence;
+      continue;
+    }
     if (inFence) continue;
     if (!line.trim() || /^\s*(#|<|>|\||[-*+] |\d+\. |!\[)/.test(line)) {
       if (paragraph.length) break;
@@ -64,6 +68,8 @@ function describe(markdown: string, file: string): { title: string; summary: str
 function plain(text: string): string {
   return text
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[`*_]/g, '')
+    .replace(/`/g, '')
+    // Emphasis only where it wraps words: the `_` of node_modules stays.
+    .replace(/(^|[^\w*])(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\2(?![\w*])/g, '$1$3')
     .trim();
 }
