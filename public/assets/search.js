@@ -10,12 +10,12 @@
 // Results are rendered with DOM APIs only (textContent), never innerHTML: titles and excerpts
 // come from skill authors.
 //
-// The site may live under a sub-path (https://user.github.io/repo/): the page names its Pagefind
-// bundle in data-bundle and its base path on <html data-base>, and result URLs get that base.
+// The site may live under a sub-path (https://user.github.io/repo/): the page names its base path
+// on <html data-base>, and both the Pagefind bundle and the result URLs sit under it.
 
-const root = document.getElementById('search');
-const BUNDLE = root.dataset.bundle;
 const BASE = document.documentElement.dataset.base || '/';
+const BUNDLE = `${BASE}pagefind/`;
+const root = document.getElementById('search');
 const FIRST_SHOWN = 5;
 const MAX_SHOWN = 20;
 const input = document.getElementById('search-input');
