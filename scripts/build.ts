@@ -14,7 +14,7 @@
  * 3. Pagefind indexes the skill pages (only those) through its Node API; any error fails the build.
  * 4. The staged registry files are moved next to the pages (copied, for `--registry`), after
  *    indexing, so a skill's own HTML files can never end up in the search index.
- * 5. The browser runtime is bundled to /runtime/skilldex.js when the runtime provides a bundler.
+ * 5. The browser runtime is bundled to /runtime/skilldex.js (scripts/bundle-runtime.ts).
  * 6. Files beside the docs/*.md pages (images) are copied to /docs/, where the rendered pages link them.
  */
 import { createHash } from 'node:crypto';
@@ -27,6 +27,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import type { RegistryConfig } from '../src/core/schemas/config.ts';
 import type { Diagnostic } from '../src/core/schemas/diagnostic.ts';
+import { bundleBrowserRuntime } from './bundle-runtime.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -163,7 +164,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   rmSync(path.join(outDir, '.skilldex-build.json'), { force: true });
 
   // 5. Browser runtime
-  await time('runtime', () => bundleRuntime(outDir, log));
+  await time('runtime', () => bundleBrowserRuntime(path.join(outDir, 'runtime', 'skilldex.js')));
 
   // 6. Images and other files of the docs pages
   copyDocAssets(docsDir, path.join(outDir, 'docs'));
@@ -320,19 +321,6 @@ function copyDocAssets(from: string, to: string): void {
     mkdirSync(path.dirname(path.join(to, relative)), { recursive: true });
     copyFileSync(path.join(from, relative), path.join(to, relative));
   }
-}
-
-async function bundleRuntime(outDir: string, log: (line: string) => void): Promise<void> {
-  const bundler = path.join(projectRoot, 'src', 'runtime', 'node', 'bundle.ts');
-  if (!existsSync(bundler)) {
-    log('runtime: src/runtime/node/bundle.ts not present yet; /runtime/skilldex.js skipped');
-    return;
-  }
-  const mod = (await import(pathToFileURL(bundler).href)) as { bundleBrowserRuntime?: (outFile: string) => Promise<unknown> };
-  if (typeof mod.bundleBrowserRuntime !== 'function') throw new SiteBuildError('E_RUNTIME', `${bundler} does not export bundleBrowserRuntime(outFile).`);
-  const outFile = path.join(outDir, 'runtime', 'skilldex.js');
-  mkdirSync(path.dirname(outFile), { recursive: true });
-  await mod.bundleBrowserRuntime(outFile);
 }
 
 async function main(): Promise<number> {
