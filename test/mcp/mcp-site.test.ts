@@ -32,7 +32,9 @@ describe('McpSetup on skill pages', () => {
 
     const html = readFileSync(join(out, 'skills/semver-tool/index.html'), 'utf8');
     expect(html).toContain('Use from an MCP client');
-    expect(html).toContain('href="https://github.com/example/skills/blob/main/docs/mcp.md"');
+    // It links the site's own page for docs/mcp.md.
+    expect(html).toContain('href="/docs/mcp/"');
+    expect(readFileSync(join(out, 'docs/mcp/index.html'), 'utf8')).toContain('Using a registry from MCP clients');
 
     const preview = await startPreview({ dir: out, port: 0 });
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
