@@ -48,7 +48,9 @@ export function mcpLaunchArgs(options: McpClientSetupOptions): { command: string
 export function mcpClientSetups(options: McpClientSetupOptions): McpClientSetup[] {
   const name = options.serverName ?? 'skilldex';
   const launch = mcpLaunchArgs(options);
-  const json = (value: unknown) => JSON.stringify(value, null, 2);
+  // Indented JSON with each array of plain values on one line, as people write these files. Raw
+  // newlines never occur inside JSON strings, so `,\n` only ever separates elements.
+  const json = (value: unknown) => JSON.stringify(value, null, 2).replace(/\[\n\s+([^[\]{}]*?)\n\s*\]/g, (_, items: string) => `[${items.split(/,\n\s+/).join(', ')}]`);
   return [
     {
       id: 'claude-desktop',

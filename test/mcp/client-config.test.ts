@@ -30,3 +30,15 @@ describe('mcpClientSetups', () => {
     }
   });
 });
+
+describe('mcpClientSetups JSON', () => {
+  it('keeps arrays of plain values on one line, and any URL still round-trips exactly', () => {
+    for (const registryUrl of ['https://skills.example.org/', 'https://x.example/[a]{b}, "c"\\n', "https://x.example/a,\nb"]) {
+      for (const setup of mcpClientSetups({ registryUrl, packageName: 'skilldex' }).filter((s) => s.language === 'json')) {
+        const parsed = JSON.parse(setup.text) as Record<string, Record<string, { args: string[] }>>;
+        expect(Object.values(Object.values(parsed)[0] ?? {})[0]?.args.at(-1)).toBe(registryUrl);
+      }
+    }
+    expect(mcpClientSetups({ registryUrl: 'https://skills.example.org/', packageName: 'skilldex' })[3]?.text).toContain('"args": ["-y", "skilldex", "mcp", "--registry", "https://skills.example.org/"]');
+  });
+});
