@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_RETRY, MAX_TIMEOUT_MS } from './run-limits.ts';
 import { Diagnostic } from './diagnostic.ts';
 import { ScanResult } from './scan.ts';
 import { Abp, Resources, SecurityPolicy, Triggers } from './skill-md.ts';
@@ -100,8 +101,8 @@ export const SkillManifest = z
     pipeline: z.array(PipelineStep).optional(),
     outputMapping: z.record(z.string(), z.unknown()).optional(),
     /** Milliseconds. From skill.json `timeout`, `security.timeout_ms`, or the seed 004 default of 300 s. */
-    timeoutMs: z.number().int().positive(),
-    retry: z.number().int().nonnegative(),
+    timeoutMs: z.number().int().positive().max(MAX_TIMEOUT_MS),
+    retry: z.number().int().nonnegative().max(MAX_RETRY),
     /** `skill:<name>:<script>` for every script under scripts/ (seed 003). */
     tools: z.array(z.string()),
     triggers: Triggers.optional(),
