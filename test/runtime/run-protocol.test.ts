@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeRegistry, openRegistry } from '../../src/runtime/node/index.ts';
+import { processesWith } from './_processes.ts';
 import { buildFixtures, tempDir } from './_registries.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 
@@ -14,22 +14,6 @@ beforeAll(async () => {
   registry = await openRegistry(server.url, { cacheDir: await tempDir('cache') });
 });
 afterAll(() => server.close());
-
-/** Host processes whose command line contains `needle` (zombies count as gone). */
-export function processesWith(needle: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z') continue;
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) found.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return found;
-}
 
 describe('seed 004 protocol scripts', () => {
   it('kills a script that sleeps past its timeout together with its grandchildren, setsid ones included', async () => {
@@ -44,6 +28,16 @@ describe('seed 004 protocol scripts', () => {
     // The kernel tears the sandbox's PID namespace down when its first process dies; give it a moment.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(processesWith(`60.${tag}`)).toEqual([]);
+  });
+
+  it('treats the timeout as a deadline for the whole run, retries included', async () => {
+    const started = performance.now();
+    // Four tries of a script that always times out would take 4 × 1.5 s without a shared deadline.
+    const outcome = await registry.run('sleeper', { tag: '1' }, { retry: 3, timeoutMs: 1500 });
+    const elapsed = performance.now() - started;
+    expect(outcome.error?.code).toBe('TIMEOUT');
+    expect(elapsed).toBeLessThan(3000);
+    expect(outcome.error?.message).toContain('the timeout covers retries');
   });
 
   it('stops a script at the 10 MB output cap', async () => {
