@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, readdir } from 'node:fs/promises';
+import { chown, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtures, REPO_ROOT, tempDir } from './_registries.ts';
@@ -22,8 +22,11 @@ interface Cli {
   stderrSoFar(): string;
 }
 
-function skilldex(args: string[], env: Record<string, string> = {}): Cli {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/skilldex.mjs'), 'run', ...args], {
+function skilldex(args: string[], env: Record<string, string> = {}, asUser?: number): Cli {
+  const argv = [process.execPath, join(REPO_ROOT, 'bin/skilldex.mjs'), 'run', ...args];
+  // setpriv (util-linux) drops to another uid, so the sandbox is also proven without root.
+  const command = asUser === undefined ? argv : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', '--', ...argv];
+  const child = spawn(command[0] as string, command.slice(1), {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', SKILLDEX_REGISTRY: server.url, SKILLDEX_CACHE_DIR: cacheDir, ...env },
   });
   let stdout = '';
@@ -74,6 +77,27 @@ describe('skilldex run confines the skill', () => {
       expect((await readdir(tmp)).filter((f) => f.startsWith('skilldex-run-'))).toEqual([]);
     });
   }
+
+  it('confines the skill the same way for an unprivileged user', async () => {
+    // As root, the run drops to nobody; as anyone else, the test already is unprivileged.
+    const uid = process.getuid?.() === 0 ? 65534 : undefined;
+    const home = await tempDir('cli-unprivileged');
+    for (const dir of ['cache', 'tmp']) {
+      await mkdir(join(home, dir));
+      if (uid !== undefined) await chown(join(home, dir), uid, uid);
+    }
+    if (uid !== undefined) await chown(home, uid, uid);
+    // The system python3: a pyenv install under /root is not readable by nobody.
+    const env = { PATH: '/usr/bin:/bin', HOME: home, TMPDIR: join(home, 'tmp'), SKILLDEX_CACHE_DIR: join(home, 'cache'), OPENAI_API_KEY: 'sk-proj-unprivileged-0123456789' };
+    const result = await skilldex(['escape-artist', '--action', 'attempt', '--input', '{"alloc_mb": 512, "connect": 9}'], env, uid).done;
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout).output as { uid: number; pids: string[]; connect: string; alloc: string };
+    expect(report.uid).toBe(65534);
+    expect(report.pids.length).toBeLessThanOrEqual(3);
+    expect(report.connect).toMatch(/^error: /);
+    expect(report.alloc).toMatch(/^error: MemoryError/);
+    expect(result.stdout).not.toContain(env.OPENAI_API_KEY);
+  });
 
   it('refuses without bubblewrap, saying how to install it; --unsandboxed runs unconfined', async () => {
     const bin = await tempDir('cli-no-bwrap');
