@@ -98,9 +98,9 @@ describe('a Python script under a strict declared policy', () => {
 
   it('cannot read or write outside its folder, and under filesystem: none cannot write at all', async () => {
     const target = join(outsideDir, 'escaped-python.txt');
-    const report = await attempt('escape-artist', { read: [privateFile, '/etc/passwd', '/root/.bashrc'], write: [target, '/work/x', '/tmp/x', '/skill/x', '/x'] });
+    const report = await attempt('escape-artist', { read: [privateFile, '/etc/passwd', '/root/.bashrc'], write: [target, '/work/x', '/tmp/x', '/skill/x', '/x', '/dev/shm/x'] });
     for (const path of [privateFile, '/etc/passwd', '/root/.bashrc']) expect(report.read[path]).toMatch(/^error: FileNotFoundError/);
-    for (const path of [target, '/work/x', '/tmp/x', '/skill/x', '/x']) expect(report.write[path]).toMatch(/^error: (OSError|PermissionError|FileNotFoundError)/);
+    for (const path of [target, '/work/x', '/tmp/x', '/skill/x', '/x', '/dev/shm/x']) expect(report.write[path]).toMatch(/^error: (OSError|PermissionError|FileNotFoundError)/);
     expect(existsSync(target)).toBe(false);
     const unconfined = await attempt('escape-artist', { read: [privateFile], write: [target] }, { unsandboxed: true });
     expect(unconfined.read[privateFile]).toBe('private data of the user');

@@ -70,8 +70,10 @@ export function bwrapArgs(layout: SandboxLayout): string[] {
   args.push(layout.writable ? '--bind' : '--ro-bind', layout.workDir, WORK_MOUNT);
   args.push(layout.writable ? '--bind' : '--ro-bind', layout.tmpDir, TMP_MOUNT);
   if (layout.node) args.push('--ro-bind', layout.node.binary, NODE_MOUNT, '--ro-bind', layout.node.harness, HARNESS_MOUNT);
-  // bwrap builds the view on a writable tmpfs; without this a skill could still write there.
+  // bwrap builds the view on a writable tmpfs, and /dev (with /dev/shm) is another one; without
+  // these a skill could still write there.
   args.push('--remount-ro', '/');
+  if (!layout.writable) args.push('--remount-ro', '/dev');
   args.push('--chdir', WORK_MOUNT, '--clearenv');
   for (const [key, value] of Object.entries(layout.env).sort(([a], [b]) => a.localeCompare(b))) args.push('--setenv', key, value);
   return args;
