@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeRegistry, openRegistry } from '../../src/runtime/node/index.ts';
+import { createRunSandbox } from '../../src/runtime/node/run-sandbox.ts';
 import { buildFixtures, tempDir } from './_registries.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 
@@ -119,6 +120,21 @@ describe('a Python script under a strict declared policy', () => {
     const report = await attempt('escape-artist', { alloc_mb: 512 });
     expect(report.alloc).toMatch(/^error: MemoryError/);
     expect((await attempt('escape-artist', { alloc_mb: 512 }, { unsandboxed: true })).alloc).toBe(`ok: ${512 * 1024 * 1024} bytes`);
+  });
+});
+
+describe('the sandbox process itself', () => {
+  it('starts bwrap with none of the skill\'s variables: a declared LD_PRELOAD applies inside only', async () => {
+    const sandbox = await createRunSandbox(await tempDir('skill'), { policy: { environment: { LD_PRELOAD: '/skill/evil.so' } }, language: 'shell' });
+    try {
+      const plan = sandbox.plan('shell', '/skill/run.sh');
+      expect(plan.env).toEqual({ PATH: '/usr/bin:/bin' });
+      expect(plan.args.join(' ')).toContain('--clearenv');
+      expect(plan.args.join(' ')).toContain('--setenv LD_PRELOAD /skill/evil.so');
+      expect(plan.args.slice(plan.args.indexOf('--'))).toEqual(['--', '/bin/sh', '/skill/run.sh']);
+    } finally {
+      await sandbox.dispose();
+    }
   });
 });
 

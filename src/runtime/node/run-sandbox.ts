@@ -135,8 +135,10 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
     plan: (lang, script) => {
       const inner = interpreterCommand(lang, script, { node: NODE_MOUNT, python: python?.executable ?? 'python3', sh: '/bin/sh', skill: SKILL_MOUNT, work: WORK_MOUNT, harness: HARNESS_MOUNT, memoryMb });
       const limited = memoryMb === undefined ? [inner.command, ...inner.args] : withAddressSpaceLimit(lang === 'python' || lang === 'shell' ? memoryMb : memoryMb + NODE_ADDRESS_SPACE_RESERVE_MB, [inner.command, ...inner.args]);
-      // bwrap itself gets the same minimal environment: nothing of the runner's reaches the sandbox.
-      return { command: bwrap, args: [...sandboxArgs, '--', ...limited], cwd: root, env };
+      // bwrap runs on the host, so it gets none of the skill's variables: a declared LD_PRELOAD
+      // would otherwise load a library of the skill's choosing outside the sandbox. The skill's
+      // environment is set inside only (--clearenv, --setenv).
+      return { command: bwrap, args: [...sandboxArgs, '--', ...limited], cwd: root, env: { PATH: '/usr/bin:/bin' } };
     },
   };
 }
