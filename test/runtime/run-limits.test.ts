@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildRegistry } from '../../src/build/index.ts';
 import { enforcedPolicy } from '../../src/core/enforced-policy.ts';
+import { allowedBy, isInternalAddress, parseAllowlist } from '../../src/runtime/node/sandbox/network-allowlist.ts';
 import { tempDir } from './_registries.ts';
 
 /** The bounds on timeout and retry, reported by the build at the line that asks for too much. */
@@ -43,16 +44,39 @@ describe('enforcedPolicy', () => {
     expect(strict.filesystem.note).toContain('can write nowhere');
   });
 
-  it('does not claim a network allowlist is enforced', () => {
+  it('describes an allowlist as HTTP(S) through the filtering proxy', () => {
     const open = enforcedPolicy({ network: 'allowlist', network_allowlist: ['https://api.example.com'], requires_filesystem: true });
-    expect(open.network.enforced).toBe(false);
-    expect(open.network_allowlist).toEqual({ enforced: false, note: 'not filtered: declaring an allowlist opens the network to every host' });
+    expect(open.network).toEqual({ enforced: true, note: 'only HTTP and HTTPS to the listed hosts, through a filtering proxy; nothing else leaves the sandbox' });
     expect(open.filesystem.note).toContain('writes only a fresh work folder');
+    // An allowlist policy with an empty list is no network at all.
+    expect(enforcedPolicy({ network: 'allowlist', network_allowlist: [] }).network.note).toContain('no network');
   });
 
   it('describes the defaults of an undeclared policy: no network, a writable work folder', () => {
     const none = enforcedPolicy(undefined);
     expect(none.network).toEqual({ enforced: true, note: 'no network: the run has its own empty network namespace' });
     expect(none.requires_filesystem.note).toBe('a fresh writable work folder');
+  });
+});
+
+describe('network allowlist rules', () => {
+  it('reads origins and bare hosts, with default and explicit ports and *. wildcards', () => {
+    const { rules, invalid } = parseAllowlist(['https://api.example.com', 'http://127.0.0.1:8080', '*.cdn.example.org', 'files.example.net:8443', 'not a host', 'ftp://x.example']);
+    expect(invalid).toEqual(['not a host', 'ftp://x.example']);
+    expect(allowedBy(rules, 'API.example.com', 443)?.host).toBe('api.example.com');
+    expect(allowedBy(rules, 'api.example.com', 80)).toBeUndefined();
+    expect(allowedBy(rules, '127.0.0.1', 8080)?.literal).toBe(true);
+    expect(allowedBy(rules, 'a.cdn.example.org', 443)).toBeDefined();
+    expect(allowedBy(rules, 'cdn.example.org', 443)).toBeUndefined();
+    expect(allowedBy(rules, 'evilcdn.example.org', 443)).toBeUndefined();
+    expect(allowedBy(rules, 'files.example.net', 8443)).toBeDefined();
+    expect(allowedBy(rules, 'files.example.net', 443)).toBeUndefined();
+  });
+
+  it('treats loopback, private and link-local addresses as internal', () => {
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1']) {
+      expect(isInternalAddress(address)).toBe(true);
+    }
+    for (const address of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111']) expect(isInternalAddress(address)).toBe(false);
   });
 });

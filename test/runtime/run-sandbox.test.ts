@@ -1,13 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeRegistry, openRegistry } from '../../src/runtime/node/index.ts';
 import { createRunSandbox } from '../../src/runtime/node/run-sandbox.ts';
-import { buildFixtures, tempDir } from './_registries.ts';
+import { buildFixtures, buildInto, FIXTURE_ROOT, tempDir } from './_registries.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 
 /**
@@ -139,19 +140,81 @@ describe('the sandbox process itself', () => {
 });
 
 describe('a permissive declared policy', () => {
-  it('gets a writable work folder, /tmp and (with an allowlist) the network, but still nothing of the host', async () => {
+  it('gets a writable work folder and /tmp, but still nothing of the host', async () => {
     const target = join(outsideDir, 'escaped-open-door.txt');
-    const before = connections;
-    const report = await attempt('open-door', { read: [privateFile], write: ['/work/x', '/tmp/x', target, '/skill/x'], connect: port });
+    const report = await attempt('open-door', { read: [privateFile], write: ['/work/x', '/tmp/x', target, '/skill/x'] });
     expect(report.write['/work/x']).toBe('ok');
     expect(report.write['/tmp/x']).toBe('ok');
     expect(report.write[target]).toMatch(/^error: /);
     expect(report.write['/skill/x']).toMatch(/^error: /);
     expect(report.read[privateFile]).toMatch(/^error: FileNotFoundError/);
     expect(existsSync(target)).toBe(false);
-    // The documented gap: a declared allowlist opens the network; it is not filtered per host.
-    expect(report.connect).toBe('ok');
-    expect(connections).toBe(before + 1);
+  });
+});
+
+describe('a declared network allowlist', () => {
+  let web: HttpServer;
+  let webPort: number;
+  let otherPort: number;
+  let requests: string[];
+  let allowlisted: NodeRegistry;
+
+  beforeAll(async () => {
+    requests = [];
+    web = createHttpServer((req, res) => {
+      requests.push(`${req.headers.host} ${req.url}`);
+      res.end('hello through the proxy');
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    webPort = (web.address() as AddressInfo).port;
+    otherPort = port;
+    // A registry whose skill allowlists exactly this server's origin.
+    const root = await tempDir('allowlist-repo');
+    await mkdir(join(root, 'skills/allowed-fetch/scripts'), { recursive: true });
+    await writeFile(
+      join(root, 'skills/allowed-fetch/SKILL.md'),
+      ['---', 'name: allowed-fetch', 'description: Test fixture. Fetches URLs under a network allowlist naming one local origin.', 'version: 1.0.0', 'actions:', '  - name: attempt', 'security:', '  network: allowlist', '  network_allowlist:', `    - http://127.0.0.1:${webPort}`, 'resources:', '  entry: ./scripts/attempt.py', '---', '', '# Allowed fetch', '', 'Reports what it could reach.', ''].join('\n'),
+    );
+    await copyFile(join(FIXTURE_ROOT, 'skills/open-door/scripts/attempt.py'), join(root, 'skills/allowed-fetch/scripts/attempt.py'));
+    const served = await serveDirectory(await buildInto(root, 'allowlist'));
+    allowlistServer = served;
+    allowlisted = await openRegistry(served.url, { cacheDir: await tempDir('allowlist-cache') });
+  });
+  let allowlistServer: StaticServer | undefined;
+  afterAll(async () => {
+    await allowlistServer?.close();
+    await new Promise((resolve) => web.close(resolve));
+  });
+
+  it('reaches the listed origin through the filtering proxy, and nothing else', async () => {
+    const before = connections;
+    const outcome = await allowlisted.run('allowed-fetch', { fetch: [`http://127.0.0.1:${webPort}/ok`, `http://127.0.0.1:${otherPort}/not-listed`], connect: webPort }, { action: 'attempt' });
+    const report = outcome.output as Report & { fetch: Record<string, string> };
+    expect(report.fetch[`http://127.0.0.1:${webPort}/ok`]).toBe('200 hello through the proxy');
+    expect(report.fetch[`http://127.0.0.1:${otherPort}/not-listed`]).toMatch(/^403 skilldex: 127\.0\.0\.1:\d+ is not in this skill's network_allowlist/);
+    // Raw sockets have no route at all: only HTTP(S) through the proxy leaves the sandbox.
+    expect(report.connect).toMatch(/^error: /);
+    expect(requests).toEqual([`127.0.0.1:${webPort} /ok`]);
+    expect(connections).toBe(before);
+  });
+
+  it('tunnels CONNECT (how HTTPS travels) to the listed origin only', async () => {
+    requests.length = 0;
+    const before = connections;
+    const outcome = await allowlisted.run('allowed-fetch', { tunnel: [`127.0.0.1:${webPort}`, `127.0.0.1:${otherPort}`] }, { action: 'attempt' });
+    const report = outcome.output as Report & { tunnel: Record<string, string> };
+    expect(report.tunnel[`127.0.0.1:${webPort}`]).toBe('200 hello through the proxy');
+    expect(report.tunnel[`127.0.0.1:${otherPort}`]).toMatch(/^error: OSError: Tunnel connection failed: 403/);
+    expect(requests).toEqual([`127.0.0.1:${webPort} /tunnel`]);
+    expect(connections).toBe(before);
+  });
+
+  it('gives open-door, which lists only port 80, no way to this test server', async () => {
+    const before = connections;
+    const report = (await attempt('open-door', { connect: port, fetch: [`http://127.0.0.1:${port}/`] })) as Report & { fetch: Record<string, string> };
+    expect(report.connect).toMatch(/^error: /);
+    expect(report.fetch[`http://127.0.0.1:${port}/`]).toMatch(/^403 /);
+    expect(connections).toBe(before);
   });
 });
 
@@ -167,12 +230,14 @@ describe('Node entries', () => {
   });
 
   it('a module entry cannot grow its heap past memory_mb', async () => {
-    const confined = await registry.run('node-escape', { alloc_mb: 512 });
+    // 160 MB of small arrays: far past the declared 64 MB, quick to allocate unconfined.
+    const confined = await registry.run('node-escape', { alloc_mb: 160 });
     expect(confined.status).toBe('error');
     expect(confined.error?.code).toBe('INVALID_OUTPUT');
-    const unconfined = await registry.run('node-escape', { alloc_mb: 512 }, { unsandboxed: true });
-    expect(unconfined.output).toEqual({ alloc: 'ok: 512 MB' });
-  }, 30_000);
+    expect(confined.error?.message).toMatch(/printed nothing on stdout \((signal SIGABRT|exit code \d+)\)/);
+    const unconfined = await registry.run('node-escape', { alloc_mb: 160 }, { unsandboxed: true });
+    expect(unconfined.output).toEqual({ alloc: 'ok: 160 MB' });
+  }, 60_000);
 
   it('a skill.json code module gets no network by default', async () => {
     const confined = await registry.run('thrower', { mode: 'connect', port });

@@ -6,10 +6,13 @@ import { join, relative, sep } from 'node:path';
 import type { EntryLanguage } from '../../core/schemas/manifest.ts';
 import type { SecurityPolicy } from '../../core/schemas/skill-md.ts';
 import { removeTree } from './install.ts';
-import { bwrapArgs, ETC_ALWAYS, ETC_NETWORK, HARNESS_MOUNT, NODE_MOUNT, SKILL_MOUNT, TMP_MOUNT, WORK_MOUNT } from './sandbox/bwrap-args.ts';
+import { bwrapArgs, EGRESS_BRIDGE_MOUNT, EGRESS_PORT, EGRESS_SOCKET_MOUNT, ETC_ALWAYS, ETC_NETWORK, HARNESS_MOUNT, NODE_MOUNT, SKILL_MOUNT, TMP_MOUNT, WORK_MOUNT } from './sandbox/bwrap-args.ts';
+import { type EgressProxy, startEgressProxy } from './sandbox/egress-proxy.ts';
 import { requireBwrap, resolvePython, systemEntries } from './sandbox/host.ts';
+import { parseAllowlist } from './sandbox/network-allowlist.ts';
 
 const HARNESS = fileURLToPath(new URL('./module-harness.ts', import.meta.url));
+const EGRESS_BRIDGE = fileURLToPath(new URL('./sandbox/egress-bridge.ts', import.meta.url));
 
 /**
  * Environment variables a skill process may see (children inherit everything unless given an
@@ -61,8 +64,8 @@ export interface RunSandboxOptions {
 /** Whether the run gets a writable work folder and /tmp, from `filesystem` and `requires_filesystem`. */
 export const writableFor = (policy: SecurityPolicy | undefined): boolean =>
   policy?.filesystem === undefined ? policy?.requires_filesystem !== false : policy.requires_filesystem === true;
-/** Network only when the policy declares an allowlist (not filtered yet: see docs/security.md). */
-export const networkFor = (policy: SecurityPolicy | undefined): boolean => policy?.network === 'allowlist' && (policy.network_allowlist?.length ?? 0) > 0;
+/** The hosts a run may reach through the egress proxy; none unless the policy declares an allowlist. */
+export const allowlistFor = (policy: SecurityPolicy | undefined): readonly string[] => (policy?.network === 'allowlist' ? (policy.network_allowlist ?? []) : []);
 
 /**
  * A fresh run folder and the confinement for one run: by default a bubblewrap sandbox built from
@@ -111,19 +114,33 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
   // Inside, the system's own folders come first on PATH: the host's PATH may name folders that
   // do not exist in the sandbox (~/.local/bin, a pyenv shim folder).
   Object.assign(env, { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: WORK_MOUNT, SKILL_DIR: SKILL_MOUNT, TMPDIR: TMP_MOUNT });
-  const network = networkFor(options.policy);
+  const allowlist = allowlistFor(options.policy);
+  let egress: EgressProxy | undefined;
+  if (allowlist.length > 0) {
+    try {
+      egress = await startEgressProxy(join(root, 'egress.sock'), parseAllowlist(allowlist).rules);
+    } catch (error) {
+      await dispose();
+      throw error;
+    }
+    const proxy = `http://127.0.0.1:${EGRESS_PORT}`;
+    // Both spellings: curl and Python read the lower-case ones, many others the upper-case.
+    // NODE_USE_ENV_PROXY makes Node's fetch and http honour them.
+    Object.assign(env, { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy, NODE_USE_ENV_PROXY: '1' });
+  }
   const language = options.language;
-  const node = language === 'javascript' || language === 'typescript' || language === undefined ? { binary: realpathSync(process.execPath), harness: HARNESS } : undefined;
+  const node = egress || language === 'javascript' || language === 'typescript' || language === undefined ? { binary: realpathSync(process.execPath), harness: HARNESS } : undefined;
   const sandboxArgs = bwrapArgs({
     skillDir,
     workDir: host.work,
     tmpDir: host.tmp,
     writable: writableFor(options.policy),
-    network,
     system: systemEntries(),
-    etc: network ? [...ETC_ALWAYS, ...ETC_NETWORK] : ETC_ALWAYS,
+    // CA certificates for HTTPS through the proxy's tunnels; name resolution happens in the proxy.
+    etc: egress ? [...ETC_ALWAYS, ...ETC_NETWORK] : ETC_ALWAYS,
     extraReadOnly: python?.roots ?? [],
     ...(node ? { node } : {}),
+    ...(egress ? { egress: { socket: egress.socketPath, bridge: EGRESS_BRIDGE } } : {}),
     env,
   });
   return {
@@ -131,14 +148,19 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
     skillDir: SKILL_MOUNT,
     harness: HARNESS_MOUNT,
     root,
-    dispose,
+    dispose: async () => {
+      await egress?.close();
+      await dispose();
+    },
     plan: (lang, script) => {
       const inner = interpreterCommand(lang, script, { node: NODE_MOUNT, python: python?.executable ?? 'python3', sh: '/bin/sh', skill: SKILL_MOUNT, work: WORK_MOUNT, harness: HARNESS_MOUNT, memoryMb });
       const limited = memoryMb === undefined ? [inner.command, ...inner.args] : withAddressSpaceLimit(lang === 'python' || lang === 'shell' ? memoryMb : memoryMb + NODE_ADDRESS_SPACE_RESERVE_MB, [inner.command, ...inner.args]);
+      // The bridge starts first and outside the memory limit (V8 alone would exceed a small one).
+      const argv = egress ? [NODE_MOUNT, '--max-old-space-size=32', EGRESS_BRIDGE_MOUNT, EGRESS_SOCKET_MOUNT, String(EGRESS_PORT), '--', ...limited] : limited;
       // bwrap runs on the host, so it gets none of the skill's variables: a declared LD_PRELOAD
       // would otherwise load a library of the skill's choosing outside the sandbox. The skill's
       // environment is set inside only (--clearenv, --setenv).
-      return { command: bwrap, args: [...sandboxArgs, '--', ...limited], cwd: root, env: { PATH: '/usr/bin:/bin' } };
+      return { command: bwrap, args: [...sandboxArgs, '--', ...argv], cwd: root, env: { PATH: '/usr/bin:/bin' } };
     },
   };
 }

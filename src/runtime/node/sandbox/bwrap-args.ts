@@ -8,13 +8,16 @@
  *             `filesystem: none | read-only` or `requires_filesystem: false`;
  * - `/tmp`    a fresh folder under the same rule;
  * - `/skilldex/node`, `/skilldex/module-harness.ts`  the Node binary and the module harness, for
- *             Node entries only;
+ *             Node entries (and the binary for the egress bridge);
+ * - `/skilldex/egress.sock`, `/skilldex/egress-bridge.ts`  with a network allowlist only: the
+ *             filtering proxy's socket and the bridge that offers it on 127.0.0.1:3128;
  * - the system folders interpreters load from (`/usr`, `/bin`, `/lib*`), read-only, and from
  *   `/etc` only the dynamic linker's cache, time zone and alternatives, plus DNS and CA
  *   certificates when the network is allowed;
  * - a fresh `/proc` of its own PID namespace (no other process is visible) and a minimal `/dev`.
- * Namespaces: user (with further user namespaces disabled), PID, IPC, UTS, cgroup, and network
- * unless the policy declares network access. The process dies with the runner (`--die-with-parent`).
+ * Namespaces: user (with further user namespaces disabled), PID, IPC, UTS, cgroup and network,
+ * always: a declared allowlist is reached through the egress proxy, never directly. The process
+ * dies with the runner (`--die-with-parent`).
  */
 
 export const SKILL_MOUNT = '/skill';
@@ -22,6 +25,10 @@ export const WORK_MOUNT = '/work';
 export const TMP_MOUNT = '/tmp';
 export const NODE_MOUNT = '/skilldex/node';
 export const HARNESS_MOUNT = '/skilldex/module-harness.ts';
+export const EGRESS_SOCKET_MOUNT = '/skilldex/egress.sock';
+export const EGRESS_BRIDGE_MOUNT = '/skilldex/egress-bridge.ts';
+/** Where the egress bridge listens inside the sandbox; HTTP(S)_PROXY point here. */
+export const EGRESS_PORT = 3128;
 /** An unprivileged identity inside the sandbox (nobody); the user namespace maps it to the runner's own. */
 const SANDBOX_UID = '65534';
 
@@ -34,15 +41,16 @@ export interface SandboxLayout {
   workDir: string;
   tmpDir: string;
   writable: boolean;
-  network: boolean;
   /** `/usr`, `/bin`, `/lib*` … as they exist on the host. */
   system: readonly SystemEntry[];
   /** Host `/etc` files and folders to show read-only (missing ones are skipped by bwrap). */
   etc: readonly string[];
   /** Interpreter prefixes outside the system folders (a pyenv or venv Python), bound at the same path. */
   extraReadOnly: readonly string[];
-  /** Host paths of the Node binary and the module harness, for Node entries. */
+  /** Host paths of the Node binary and the module harness, for Node entries and the egress bridge. */
   node?: { binary: string; harness: string };
+  /** Host paths of the egress proxy's socket and the bridge script, when an allowlist is declared. */
+  egress?: { socket: string; bridge: string };
   /** The complete environment of the process. */
   env: Record<string, string>;
 }
@@ -58,7 +66,6 @@ export const ETC_NETWORK = ['/etc/resolv.conf', '/etc/hosts', '/etc/nsswitch.con
  */
 export function bwrapArgs(layout: SandboxLayout): string[] {
   const args = ['--unshare-all', '--unshare-user', '--disable-userns', '--uid', SANDBOX_UID, '--gid', SANDBOX_UID, '--hostname', 'skilldex', '--die-with-parent', '--new-session'];
-  if (layout.network) args.push('--share-net');
   for (const entry of layout.system) {
     if (entry.symlink !== undefined) args.push('--symlink', entry.symlink, entry.path);
     else args.push('--ro-bind', entry.path, entry.path);
@@ -70,6 +77,7 @@ export function bwrapArgs(layout: SandboxLayout): string[] {
   args.push(layout.writable ? '--bind' : '--ro-bind', layout.workDir, WORK_MOUNT);
   args.push(layout.writable ? '--bind' : '--ro-bind', layout.tmpDir, TMP_MOUNT);
   if (layout.node) args.push('--ro-bind', layout.node.binary, NODE_MOUNT, '--ro-bind', layout.node.harness, HARNESS_MOUNT);
+  if (layout.egress) args.push('--bind', layout.egress.socket, EGRESS_SOCKET_MOUNT, '--ro-bind', layout.egress.bridge, EGRESS_BRIDGE_MOUNT);
   // bwrap builds the view on a writable tmpfs, and /dev (with /dev/shm) is another one; without
   // these a skill could still write there.
   args.push('--remount-ro', '/');
