@@ -6,7 +6,7 @@ import { join, relative, sep } from 'node:path';
 import type { EntryLanguage } from '../../core/schemas/manifest.ts';
 import type { SecurityPolicy } from '../../core/schemas/skill-md.ts';
 import { removeTree } from './install.ts';
-import { bwrapArgs, EGRESS_BRIDGE_MOUNT, EGRESS_PORT, EGRESS_SOCKET_MOUNT, ETC_ALWAYS, ETC_NETWORK, HARNESS_MOUNT, NODE_MOUNT, SKILL_MOUNT, TMP_MOUNT, WORK_MOUNT } from './sandbox/bwrap-args.ts';
+import { bwrapArgs, EGRESS_BRIDGE_MOUNT, EGRESS_PORT, EGRESS_SOCKET_MOUNT, ETC_ALWAYS, ETC_TLS, HARNESS_MOUNT, NODE_MOUNT, SKILL_MOUNT, TMP_MOUNT, WORK_MOUNT } from './sandbox/bwrap-args.ts';
 import { type EgressProxy, startEgressProxy } from './sandbox/egress-proxy.ts';
 import { requireBwrap, resolvePython, systemEntries } from './sandbox/host.ts';
 import { parseAllowlist } from './sandbox/network-allowlist.ts';
@@ -36,14 +36,10 @@ export interface SpawnPlan {
 }
 
 export interface RunSandbox {
-  /** `bwrap` when the process is confined; `none` only when the caller asked to run unconfined. */
-  confinement: 'bwrap' | 'none';
   /** Where the process finds the skill's verified copy. */
   skillDir: string;
   /** The module harness, as the process sees it. */
   harness: string;
-  /** The host run folder (work, tmp, home); removed by `dispose`. */
-  root: string;
   /** The command line for an interpreter running `script` (a path as the process sees it). */
   plan(language: EntryLanguage, script: string): SpawnPlan;
   /** Deletes the run's folders (and anything the script left there). */
@@ -81,7 +77,7 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
   const bwrap = options.unsandboxed ? undefined : requireBwrap(process.env.PATH);
   const python = bwrap && options.language === 'python' ? resolvePython(process.env.PATH) : undefined;
   const root = await mkdtemp(join(tmpdir(), 'skilldex-run-'));
-  const host = { work: join(root, 'work'), home: join(root, 'home'), tmp: join(root, 'tmp') };
+  const host = { work: join(root, 'work'), tmp: join(root, 'tmp') };
   await Promise.all(Object.values(host).map((dir) => mkdir(dir)));
 
   const env: Record<string, string> = {};
@@ -100,12 +96,13 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
   const dispose = () => removeTree(root);
 
   if (!bwrap) {
-    Object.assign(env, { HOME: host.home, SKILL_DIR: skillDir, TMPDIR: host.tmp });
+    // Unconfined, HOME is an empty folder of the run's own, so `~/.ssh` is not where a script looks.
+    const home = join(root, 'home');
+    await mkdir(home);
+    Object.assign(env, { HOME: home, SKILL_DIR: skillDir, TMPDIR: host.tmp });
     return {
-      confinement: 'none',
       skillDir,
       harness: HARNESS,
-      root,
       dispose,
       plan: (language, script) => ({ ...interpreterCommand(language, script, { node: process.execPath, python: 'python3', sh: 'sh', skill: skillDir, work: host.work, harness: HARNESS }), cwd: host.work, env }),
     };
@@ -137,17 +134,15 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
     writable: writableFor(options.policy),
     system: systemEntries(),
     // CA certificates for HTTPS through the proxy's tunnels; name resolution happens in the proxy.
-    etc: egress ? [...ETC_ALWAYS, ...ETC_NETWORK] : ETC_ALWAYS,
+    etc: egress ? [...ETC_ALWAYS, ...ETC_TLS] : ETC_ALWAYS,
     extraReadOnly: python?.roots ?? [],
     ...(node ? { node } : {}),
     ...(egress ? { egress: { socket: egress.socketPath, bridge: EGRESS_BRIDGE } } : {}),
     env,
   });
   return {
-    confinement: 'bwrap',
     skillDir: SKILL_MOUNT,
     harness: HARNESS_MOUNT,
-    root,
     dispose: async () => {
       await egress?.close();
       await dispose();

@@ -57,8 +57,8 @@ export interface SandboxLayout {
 
 /** `/etc` entries every run gets: the dynamic linker needs its cache; the rest is harmless. */
 export const ETC_ALWAYS = ['/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/localtime', '/etc/alternatives'];
-/** … and the ones name resolution and TLS need, only when the network is allowed. */
-export const ETC_NETWORK = ['/etc/resolv.conf', '/etc/hosts', '/etc/nsswitch.conf', '/etc/gai.conf', '/etc/host.conf', '/etc/ssl', '/etc/ca-certificates', '/etc/pki'];
+/** … and the CA certificates HTTPS needs, only with a network allowlist (names are resolved by the egress proxy, outside). */
+export const ETC_TLS = ['/etc/ssl', '/etc/ca-certificates', '/etc/pki'];
 
 /**
  * @example
