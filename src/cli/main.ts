@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type CommandDef, runCommand, renderUsage } from 'citty';
 import { SkilldexError } from '../runtime/skilldex-error.ts';
 import { CliError, EXIT } from './_errors.ts';
@@ -9,15 +10,18 @@ import { err, style } from './_output.ts';
  */
 const load = (name: string) => () => import(`./commands/${name}.ts`).then((m: { default: CommandDef<any> }) => m.default);
 
+/** package.json is two folders up both from src/cli/main.ts (checkout) and lib/cli/main.js (npm package). */
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
 export const COMMANDS = [
   // registry side
-  'build', 'validate', 'scan', 'new', 'migrate', 'convert',
+  'build', 'validate', 'scan', 'new', 'migrate', 'convert', 'keygen',
   // agent side
   'search', 'info', 'load', 'assets', 'install', 'run', 'prompt',
 ] as const;
 
 const root: CommandDef = {
-  meta: { name: 'skilldex', version: '0.1.0', description: 'A static registry for AI-agent skills.' },
+  meta: { name: 'skilldex', version: VERSION, description: 'A static registry for AI-agent skills. Reference: docs/cli.md' },
   subCommands: Object.fromEntries(COMMANDS.map((name) => [name, load(name)])),
 };
 
@@ -31,7 +35,7 @@ export async function main(argv: string[]): Promise<number> {
     return argv.length === 0 ? EXIT.usage : EXIT.ok;
   }
   if (argv[0] === '--version' || argv[0] === '-v') {
-    process.stdout.write('0.1.0\n');
+    process.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
   const sub = argv[0] as string;

@@ -1,5 +1,5 @@
 /**
- * Codes a runtime failure can carry. Run failures use seed 004's protocol codes (see
+ * Codes a runtime failure can carry. Run failures use the script protocol's codes (see
  * `PROTOCOL_ERROR_CODES`); registry access adds its own.
  */
 export type SkilldexErrorCode =
@@ -13,7 +13,9 @@ export type SkilldexErrorCode =
   | 'MANIFEST_INVALID'
   | 'NOT_INSTALLED'
   | 'NO_REGISTRY'
-  | 'INSTALL_FAILED';
+  | 'INSTALL_FAILED'
+  | 'RESPONSE_TOO_LARGE'
+  | 'REDIRECT_REFUSED';
 
 /**
  * The one error the runtime throws for a problem the caller can act on. It names what failed

@@ -1,11 +1,10 @@
-import { FUNCTION_NAME, MAX_NAME_LENGTH } from '../../core/names.ts';
-import { pathProblem } from '../../core/paths.ts';
+import { FUNCTION_NAME, MAX_NAME_LENGTH, PUBLISHED_NAME } from '../../core/names.ts';
 import type { Position } from '../parse/source-text.ts';
 import type { DiagnosticSink } from '../diagnostics.ts';
 
 /**
  * Name rules for both formats. Messages for SKILL.md follow the reference validator's wording
- * where it has one (FIELD-NOTES §1), so people searching an error find the spec.
+ * where it has one, so people searching an error find the spec.
  */
 export function checkName(
   name: unknown,
@@ -23,9 +22,9 @@ export function checkName(
     sink.report('name/required', file, at, 'missing required field: name', { hint: format === 'skill-md' ? `add \`name: ${where.folderName}\`` : 'add a snake_case "name"', skill });
     return false;
   }
-  // …but a name that cannot be a URL path segment is never published, whatever the config says.
-  const unsafe = name.includes('/') || pathProblem(name) !== undefined;
-  if (unsafe) ok = false;
+  // …but a name outside the published grammar is never published, whatever the config says:
+  // clients turn names into folder names and URL segments.
+  if (!PUBLISHED_NAME.test(name)) ok = false;
   if (name.length > MAX_NAME_LENGTH) {
     fail(sink.report('name/length', file, at, `Skill name '${name.slice(0, 20)}…' exceeds ${MAX_NAME_LENGTH} character limit (${name.length} chars)`, { hint: 'shorten the name', skill }));
   }

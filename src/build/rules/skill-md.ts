@@ -9,11 +9,12 @@ import { decodeUtf8, positionAt, type SourceText } from '../parse/source-text.ts
 import { CODE_EXTENSIONS, extensionOf } from './files.ts';
 import { checkDescription, checkName } from './names.ts';
 import { checkSchemaField } from './schemas.ts';
+import { checkControlChars } from './text.ts';
 
 export interface ParsedSkillMd {
   frontmatter: SkillMdFrontmatter;
   body: string;
-  /** True when the frontmatter uses seed 001's extended fields. */
+  /** True when the frontmatter uses the extended package fields. */
   isPackage: boolean;
   source: SourceText;
   /** Position of a frontmatter value, for registry-wide rules reported later. */
@@ -44,6 +45,7 @@ export function checkSkillMd(src: SkillSource, config: RegistryConfig, sink: Dia
 
   const nameOk = checkName(data.name, 'skill-md', { file, at: at(['name']), folderName: src.folderName, skill }, sink);
   const descriptionOk = checkDescription(data.description, { file, at: at(['description']), skill }, sink);
+  checkControlChars(data, report);
 
   if (data.compatibility !== undefined && typeof data.compatibility === 'string' && (data.compatibility.length === 0 || data.compatibility.length > 500)) {
     report('compatibility/length', ['compatibility'], `compatibility must be 1–500 characters (${data.compatibility.length} chars)`, 'state the required environment briefly');
@@ -73,7 +75,7 @@ export function checkSkillMd(src: SkillSource, config: RegistryConfig, sink: Dia
       const key = path.join('.');
       if (seen.has(key)) continue;
       seen.add(key);
-      const severity = sink.report('frontmatter/field-type', file, at(path), `${key || 'frontmatter'}: ${issue.message}`, { hint: 'see the field table in CONTRIBUTING.md', skill });
+      const severity = sink.report('frontmatter/field-type', file, at(path), `${key || 'frontmatter'}: ${issue.message}`, { hint: `see the field table in ${fieldTable(path[0])}`, skill });
       if (severity === 'error') blocking = true;
       else tolerated.add(String(path[0]));
     }
@@ -98,6 +100,10 @@ export function checkSkillMd(src: SkillSource, config: RegistryConfig, sink: Dia
   if (!typed.success || !nameOk || !descriptionOk) return undefined;
   return { frontmatter: typed.data, body: fm.body, isPackage, source, locate: fm.locate };
 }
+
+/** The docs page whose field table describes a frontmatter key. */
+const fieldTable = (key: unknown): string =>
+  (PACKAGE_FIELDS as readonly unknown[]).includes(key) ? 'docs/extended-package.md#fields' : 'docs/skill-md.md#fields';
 
 type Report = (rule: string, path: (string | number)[], message: string, hint?: string) => void;
 

@@ -30,13 +30,13 @@ async function readInput(args: { input?: string; 'input-file'?: string }): Promi
 }
 
 export default defineCommand({
-  meta: { name: 'run', description: 'Run a skill from a verified copy, confined by bubblewrap, and print its SkillExecutionOutcome (or, with --protocol, the script protocol envelope)' },
+  meta: { name: 'run', description: 'Run a skill from a verified copy, confined by bubblewrap (docs/security.md), and print its SkillExecutionOutcome (or, with --protocol, an envelope of the script protocol: docs/script-protocol.md)' },
   args: {
     name: { type: 'positional', description: 'Skill name (case-insensitive)', required: true },
     input: { type: 'string', description: "Input as JSON, e.g. '{\"text\": \"…\"}'" },
     'input-file': { type: 'string', description: 'Read the input JSON from a file (- for stdin)' },
-    action: { type: 'string', description: 'The script protocol action (default: the first the skill declares)' },
-    protocol: { type: 'boolean', description: 'Print the script protocol envelope {success, action, data|error, metadata}', default: false },
+    action: { type: 'string', description: 'Script-protocol action (default: the first the skill declares)' },
+    protocol: { type: 'boolean', description: 'Print the script-protocol envelope {success, action, data|error, metadata}', default: false },
     timeout: { type: 'string', description: `Milliseconds for the whole run, retries included (at most ${MAX_TIMEOUT_MS}); overrides the skill's timeout` },
     unsandboxed: { type: 'boolean', description: 'Run without the bubblewrap sandbox: the skill can then read your files and use the network (see docs/security.md)', default: false },
     'allow-unsafe': { type: 'boolean', description: 'Run even if the registry scan failed the skill', default: false },

@@ -9,7 +9,7 @@ import { CliError, EXIT } from '../_errors.ts';
 import { formatArg, printDiagnostics, type DiagnosticFormat } from '../_diagnostics.ts';
 
 export default defineCommand({
-  meta: { name: 'validate', description: 'Validate the skills of a registry and report every problem as file:line:col rule message' },
+  meta: { name: 'validate', description: 'Validate the skills of a registry and report every problem as file:line:col rule message (rules: docs/rules.md)' },
   args: {
     root: { type: 'string', description: 'Registry root (holds skills/ and skilldex.config.json)', default: '.' },
     format: formatArg,
@@ -54,7 +54,7 @@ export default defineCommand({
           ...(indexLocation !== undefined ? { index: indexLocation } : {}),
           changes: check.changes,
           diagnostics,
-          ...(server && repository && sha ? { rulesDoc: `${server}/${repository}/blob/${sha}/CONTRIBUTING.md` } : {}),
+          ...(server && repository && sha ? { rulesDoc: `${server}/${repository}/blob/${sha}/docs/rules.md` } : {}),
         });
         await appendFile(resolve(String(args.summary)), `${markdown}\n`);
       }

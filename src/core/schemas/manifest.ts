@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MAX_RETRY, MAX_TIMEOUT_MS } from './run-limits.ts';
+import { PUBLISHED_NAME } from '../names.ts';
+import { isSafeSkillPath } from '../paths.ts';
 import { Diagnostic } from './diagnostic.ts';
 import { ScanResult } from './scan.ts';
 import { Abp, Resources, SecurityPolicy, Triggers } from './skill-md.ts';
@@ -12,7 +14,7 @@ import { PipelineStep } from './skill-json.ts';
 
 /** Where a skill came from. */
 export const SkillFormat = z.enum(['skill-md', 'package', 'skill-json']).meta({
-  description: '`skill-md`: plain Agent Skills SKILL.md; `package`: SKILL.md with extended frontmatter (seed 001); `skill-json`: typed function (seed 000).',
+  description: '`skill-md`: plain Agent Skills SKILL.md; `package`: SKILL.md with extended frontmatter (docs/extended-package.md); `skill-json`: typed function (docs/skill-json.md).',
 });
 export type SkillFormat = z.infer<typeof SkillFormat>;
 
@@ -23,7 +25,7 @@ export type SkillFormat = z.infer<typeof SkillFormat>;
 export const SkillMode = z.enum(['instructions', 'code', 'llm', 'composite']);
 export type SkillMode = z.infer<typeof SkillMode>;
 
-/** How a code entry is driven: a seed 004 stdin/stdout script, or a module exporting `execute`. */
+/** How a code entry is driven: a stdin/stdout protocol script (docs/script-protocol.md), or a module exporting `execute`. */
 export const EntryRunner = z.enum(['protocol', 'module']);
 export type EntryRunner = z.infer<typeof EntryRunner>;
 
@@ -40,12 +42,19 @@ export type SkillEntry = z.infer<typeof SkillEntry>;
 
 export const SkillFile = z.object({
   /** Path inside the skill folder, `/`-separated, following the discovery RFC path rules. */
-  path: z.string(),
+  path: z.string().regex(/^[\x20-\x7e]+$/).refine(isSafeSkillPath, 'must be a relative path of printable ASCII without `.`/`..` segments or `\\ ? # [ ]`'),
   size: z.number().int().nonnegative(),
   /** `sha256:<hex>` of the raw bytes. */
   digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
 });
 export type SkillFile = z.infer<typeof SkillFile>;
+
+/**
+ * A skill name as published: 1–64 letters, digits, `-` and `_`, starting with a letter or digit.
+ * Clients use names as folder names, so a registry publishing any other name is refused outright.
+ */
+export const SkillName = z.string().regex(PUBLISHED_NAME, 'must be 1–64 letters, digits, - or _, starting with a letter or digit');
+export type SkillName = z.infer<typeof SkillName>;
 
 export const SkillAction = z.object({ name: z.string(), description: z.string().optional() });
 export type SkillAction = z.infer<typeof SkillAction>;
@@ -65,14 +74,14 @@ export type SkillUrls = z.infer<typeof SkillUrls>;
 
 export const SkillManifest = z
   .object({
-    name: z.string(),
+    name: SkillName,
     /** Human title: displayName, the first heading, or the name in Title Case. */
     title: z.string(),
     description: z.string(),
     version: z.string(),
     format: SkillFormat,
     mode: SkillMode,
-    /** Seed 001 `type` (direct/service/…), when the source declared one. */
+    /** The extended package's `type` (direct/service/…), when the source declared one. */
     type: z.string().optional(),
     category: z.string().optional(),
     tags: z.array(z.string()),
@@ -89,21 +98,21 @@ export const SkillManifest = z
     inputSchema: z.record(z.string(), z.unknown()).optional(),
     outputSchema: z.record(z.string(), z.unknown()).optional(),
     entry: SkillEntry.optional(),
-    /** Seed 004 actions understood by the entry or by `scripts/*` protocol scripts. */
+    /** Script-protocol actions understood by the entry or by `scripts/*` protocol scripts. */
     actions: z.array(SkillAction).optional(),
     /** The llm-mode system prompt (`prompt.md`). */
     prompt: z.string().optional(),
     /** SKILL.md body (Markdown, unrendered). */
     instructions: z.string().optional(),
-    calls: z.array(z.string()),
+    calls: z.array(SkillName),
     /** Skills whose `calls` name this one; filled in across the registry. */
-    calledBy: z.array(z.string()),
+    calledBy: z.array(SkillName),
     pipeline: z.array(PipelineStep).optional(),
     outputMapping: z.record(z.string(), z.unknown()).optional(),
-    /** Milliseconds. From skill.json `timeout`, `security.timeout_ms`, or the seed 004 default of 300 s. */
+    /** Milliseconds. From skill.json `timeout`, `security.timeout_ms`, or the script protocol's default of 300 s. */
     timeoutMs: z.number().int().positive().max(MAX_TIMEOUT_MS),
     retry: z.number().int().nonnegative().max(MAX_RETRY),
-    /** `skill:<name>:<script>` for every script under scripts/ (seed 003). */
+    /** `skill:<name>:<script>` for every script under scripts/. */
     tools: z.array(z.string()),
     triggers: Triggers.optional(),
     security: SecurityPolicy.optional(),
@@ -117,7 +126,7 @@ export const SkillManifest = z
     /** Frontmatter fields Skilldex does not interpret, carried through unchanged. */
     extra: z.record(z.string(), z.unknown()).optional(),
     files: z.array(SkillFile),
-    /** Tree digest: sha256 over sorted `{path}\0{hex}\n` lines (FIELD-NOTES §2). */
+    /** Tree digest: sha256 over sorted `{path}\0{hex}\n` lines (docs/registry-format.md#digests). */
     digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
     /** ISO 8601, from the skill's last git commit or SOURCE_DATE_EPOCH; never the wall clock. */
     lastModified: z.string(),

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { MAX_MEMORY_MB, MAX_TIMEOUT_MS } from './run-limits.ts';
 
 /**
- * SKILL.md frontmatter: the Agent Skills fields (seed 002), the extended package fields
- * (seed 001), Claude Code's and Codex's extras (FIELD-NOTES §1) and Skilldex's own `actions`.
+ * SKILL.md frontmatter: the Agent Skills fields (docs/skill-md.md), the extended package fields
+ * (docs/extended-package.md), Claude Code's and Codex's extras and Skilldex's own `actions`.
  *
  * Types here are deliberately permissive where the spec is: lengths, name charset and
  * "required in strict mode" live in validation rules, so that each has its own stable rule id
@@ -63,7 +63,7 @@ export const Abp = z.looseObject({
   tools: z.array(AbpTool).optional(),
 });
 
-/** A seed 004 action a protocol script understands (Skilldex extension). */
+/** A script-protocol action a protocol script understands (Skilldex extension). */
 export const ActionSpec = z.union([
   z.string(),
   z.object({ name: z.string(), description: z.string().optional() }),
@@ -81,7 +81,7 @@ export const SkillMdFrontmatter = z
     metadata: z.record(z.string(), z.unknown()).optional().describe('String-to-string map; nested values are accepted with a warning.'),
     'allowed-tools': z.union([z.string(), StringList]).optional().describe('Space-separated string or a YAML list.'),
 
-    // Extended package (seed 001)
+    // Extended package
     displayName: z.string().optional(),
     version: z.string().optional().describe('Semantic version.'),
     type: z.enum(PACKAGE_TYPES).optional(),
@@ -99,11 +99,11 @@ export const SkillMdFrontmatter = z
     resources: Resources.optional(),
     cacheable: z.boolean().optional(),
     ttl: z.number().nonnegative().optional(),
-    /** Legacy seed 001 field; migrate into `security`. */
+    /** Legacy package field; migrate into `security`. */
     permissions: z.record(z.string(), z.unknown()).optional(),
     author: z.string().optional(),
 
-    // Skilldex extension: actions of a seed 004 protocol script
+    // Skilldex extension: actions of a protocol script
     actions: z.array(ActionSpec).optional(),
 
     // Claude Code extras
@@ -127,7 +127,7 @@ export type SkillMdFrontmatter = z.infer<typeof SkillMdFrontmatter>;
 /** Fields of the plain Agent Skills specification. */
 export const AGENT_SKILLS_FIELDS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'] as const;
 
-/** Fields that mark a SKILL.md as an extended package (seed 001) rather than a plain skill. */
+/** Fields that mark a SKILL.md as an extended package rather than a plain skill. */
 export const PACKAGE_FIELDS = [
   'displayName', 'version', 'type', 'capabilities', 'triggers', 'domain', 'keywords', 'input_schema', 'output_schema',
   'protocol', 'abp', 'security', 'resources', 'cacheable', 'ttl', 'permissions', 'actions',

@@ -44,12 +44,12 @@ async function execute(run: EntryRun, plan: SpawnPlan, stdin: string): Promise<A
   } catch {
     return failed('INVALID_OUTPUT', `${name} printed something other than one JSON envelope on stdout (${status}): ${JSON.stringify(text.slice(0, 200))}`, {
       stderr: tail(result.stderr),
-      hint: 'the script protocol: stdout carries exactly one JSON envelope; logs and progress go to stderr',
+      hint: 'stdout carries exactly one JSON envelope; logs and progress go to stderr (docs/script-protocol.md)',
     });
   }
   const envelope = ProtocolEnvelope.safeParse(json);
   if (!envelope.success) {
-    return failed('INVALID_OUTPUT', `${name} printed JSON that is not a script protocol envelope ({success, data} or {success: false, error: {code, message}})`, { stdout: text.slice(0, 400) });
+    return failed('INVALID_OUTPUT', `${name} printed JSON that is not a script-protocol envelope ({success, data} or {success: false, error: {code, message}})`, { stdout: text.slice(0, 400) });
   }
   const value = envelope.data;
   if (value.success === false) return { ok: false, error: value.error };
@@ -63,7 +63,7 @@ const abortReason = (signal: AbortSignal | undefined): string => {
 };
 
 /**
- * Runs a seed 004 script entry: `{action, params, context}` on stdin, one envelope on stdout.
+ * Runs a script-protocol entry: `{action, params, context}` on stdin, one envelope on stdout.
  *
  * @example
  * await runProtocolEntry(run, { action: 'parse', params: { version: '1.2.3' } });
@@ -75,8 +75,8 @@ export async function runProtocolEntry(run: EntryRun, request: ProtocolRequest):
 }
 
 /**
- * Runs a module entry (`execute` export) through the harness in a child Node process. Seed 000
- * `skill-json` modules return the output; seed 001 `package` modules return a SkillExecutionOutcome.
+ * Runs a module entry (`execute` export) through the harness in a child Node process.
+ * `skill-json` modules return the output; extended `package` modules return a SkillExecutionOutcome.
  */
 export async function runModuleEntry(run: EntryRun, input: unknown, context: Record<string, unknown>, config: Record<string, unknown>): Promise<Attempt> {
   const entry = entryPath(run);

@@ -5,14 +5,16 @@ import { fileURLToPath } from 'node:url';
 import { join, relative, sep } from 'node:path';
 import type { EntryLanguage } from '../../core/schemas/manifest.ts';
 import type { SecurityPolicy } from '../../core/schemas/skill-md.ts';
+import { siblingModule } from '../../core/module-file.ts';
 import { removeTree } from './install.ts';
-import { bwrapArgs, EGRESS_BRIDGE_MOUNT, EGRESS_PORT, EGRESS_SOCKET_MOUNT, ETC_ALWAYS, ETC_TLS, HARNESS_MOUNT, NODE_MOUNT, SKILL_MOUNT, TMP_MOUNT, WORK_MOUNT } from './sandbox/bwrap-args.ts';
+import { bwrapArgs, EGRESS_PORT, EGRESS_SOCKET_MOUNT, ETC_ALWAYS, ETC_TLS, NODE_MOUNT, SKILL_MOUNT, skilldexMount, TMP_MOUNT, WORK_MOUNT } from './sandbox/bwrap-args.ts';
 import { type EgressProxy, startEgressProxy } from './sandbox/egress-proxy.ts';
 import { requireBwrap, resolvePython, systemEntries } from './sandbox/host.ts';
 import { parseAllowlist } from './sandbox/network-allowlist.ts';
 
-const HARNESS = fileURLToPath(new URL('./module-harness.ts', import.meta.url));
-const EGRESS_BRIDGE = fileURLToPath(new URL('./sandbox/egress-bridge.ts', import.meta.url));
+// .ts in a checkout, .js in the npm package.
+const HARNESS = fileURLToPath(siblingModule(import.meta.url, './module-harness'));
+const EGRESS_BRIDGE = fileURLToPath(siblingModule(import.meta.url, './sandbox/egress-bridge'));
 
 /**
  * Environment variables a skill process may see (children inherit everything unless given an
@@ -142,16 +144,16 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
   });
   return {
     skillDir: SKILL_MOUNT,
-    harness: HARNESS_MOUNT,
+    harness: skilldexMount(HARNESS),
     dispose: async () => {
       await egress?.close();
       await dispose();
     },
     plan: (lang, script) => {
-      const inner = interpreterCommand(lang, script, { node: NODE_MOUNT, python: python?.executable ?? 'python3', sh: '/bin/sh', skill: SKILL_MOUNT, work: WORK_MOUNT, harness: HARNESS_MOUNT, memoryMb });
+      const inner = interpreterCommand(lang, script, { node: NODE_MOUNT, python: python?.executable ?? 'python3', sh: '/bin/sh', skill: SKILL_MOUNT, work: WORK_MOUNT, harness: skilldexMount(HARNESS), memoryMb });
       const limited = memoryMb === undefined ? [inner.command, ...inner.args] : withAddressSpaceLimit(lang === 'python' || lang === 'shell' ? memoryMb : memoryMb + NODE_ADDRESS_SPACE_RESERVE_MB, [inner.command, ...inner.args]);
       // The bridge starts first and outside the memory limit (V8 alone would exceed a small one).
-      const argv = egress ? [NODE_MOUNT, '--max-old-space-size=32', EGRESS_BRIDGE_MOUNT, EGRESS_SOCKET_MOUNT, String(EGRESS_PORT), '--', ...limited] : limited;
+      const argv = egress ? [NODE_MOUNT, '--max-old-space-size=32', skilldexMount(EGRESS_BRIDGE), EGRESS_SOCKET_MOUNT, String(EGRESS_PORT), '--', ...limited] : limited;
       // bwrap runs on the host, so it gets none of the skill's variables: a declared LD_PRELOAD
       // would otherwise load a library of the skill's choosing outside the sandbox. The skill's
       // environment is set inside only (--clearenv, --setenv).

@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+
 /**
  * The bubblewrap command line for one run, as a pure function of the run's layout, so the mount
  * plan can be read and tested without starting anything.
@@ -24,9 +26,12 @@ export const SKILL_MOUNT = '/skill';
 export const WORK_MOUNT = '/work';
 export const TMP_MOUNT = '/tmp';
 export const NODE_MOUNT = '/skilldex/node';
-export const HARNESS_MOUNT = '/skilldex/module-harness.ts';
 export const EGRESS_SOCKET_MOUNT = '/skilldex/egress.sock';
-export const EGRESS_BRIDGE_MOUNT = '/skilldex/egress-bridge.ts';
+/**
+ * Where a file of Skilldex's own (the module harness, the egress bridge) appears: under
+ * `/skilldex/` by its file name, which keeps its extension (.ts in a checkout, .js installed).
+ */
+export const skilldexMount = (hostPath: string): string => `/skilldex/${basename(hostPath)}`;
 /** Where the egress bridge listens inside the sandbox; HTTP(S)_PROXY point here. */
 export const EGRESS_PORT = 3128;
 /** An unprivileged identity inside the sandbox (nobody); the user namespace maps it to the runner's own. */
@@ -76,8 +81,8 @@ export function bwrapArgs(layout: SandboxLayout): string[] {
   args.push('--ro-bind', layout.skillDir, SKILL_MOUNT);
   args.push(layout.writable ? '--bind' : '--ro-bind', layout.workDir, WORK_MOUNT);
   args.push(layout.writable ? '--bind' : '--ro-bind', layout.tmpDir, TMP_MOUNT);
-  if (layout.node) args.push('--ro-bind', layout.node.binary, NODE_MOUNT, '--ro-bind', layout.node.harness, HARNESS_MOUNT);
-  if (layout.egress) args.push('--bind', layout.egress.socket, EGRESS_SOCKET_MOUNT, '--ro-bind', layout.egress.bridge, EGRESS_BRIDGE_MOUNT);
+  if (layout.node) args.push('--ro-bind', layout.node.binary, NODE_MOUNT, '--ro-bind', layout.node.harness, skilldexMount(layout.node.harness));
+  if (layout.egress) args.push('--bind', layout.egress.socket, EGRESS_SOCKET_MOUNT, '--ro-bind', layout.egress.bridge, skilldexMount(layout.egress.bridge));
   // bwrap builds the view on a writable tmpfs, and /dev (with /dev/shm) is another one; without
   // these a skill could still write there.
   args.push('--remount-ro', '/');
