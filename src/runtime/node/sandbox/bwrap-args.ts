@@ -14,8 +14,8 @@ import { basename } from 'node:path';
  * - `/skilldex/egress.sock`, `/skilldex/egress-bridge.ts`  with a network allowlist only: the
  *             filtering proxy's socket and the bridge that offers it on 127.0.0.1:3128;
  * - the system folders interpreters load from (`/usr`, `/bin`, `/lib*`), read-only, and from
- *   `/etc` only the dynamic linker's cache, time zone and alternatives, plus DNS and CA
- *   certificates when the network is allowed;
+ *   `/etc` only the dynamic linker's cache, time zone and alternatives, plus CA certificates
+ *   with a network allowlist;
  * - a fresh `/proc` of its own PID namespace (no other process is visible) and a minimal `/dev`.
  * Namespaces: user (with further user namespaces disabled), PID, IPC, UTS, cgroup and network,
  * always: a declared allowlist is reached through the egress proxy, never directly. The process
