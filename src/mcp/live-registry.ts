@@ -1,44 +1,48 @@
 import { createHash } from 'node:crypto';
-import { NodeRegistry } from '../runtime/node/node-registry.ts';
-import { openRegistry } from '../runtime/node/open-registry.ts';
-import { zodShapeCheck } from '../runtime/node/zod-shape-check.ts';
-import { parseRegistryIndex } from '../runtime/registry.ts';
+import type { NodeRegistry } from '../runtime/node/node-registry.ts';
 
 const sha256 = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 /**
  * The registry an MCP server serves, kept current. `index.json` is re-read through the runtime's
  * transport — for a URL, the on-disk HTTP cache, which revalidates with ETag, so an unchanged
- * index costs one `304` — and when its digest changes, the new index replaces the old one and
- * every listener is told (the server then sends `list_changed` notifications).
+ * index costs one `304` — and only when its digest changes is the registry opened again, through
+ * the same `open` as at startup: signature, pinned keys and rollback checks apply to every index
+ * the server switches to. Then every listener is told (the server sends `list_changed`).
  *
- * A failed refresh (network down, a half-published index) keeps serving the last good index: a
- * running agent should not lose its skills because a CDN hiccuped.
+ * A failed refresh (network down, a half-published or unverifiable index) keeps serving the last
+ * good index: a running agent should not lose its skills because a CDN hiccuped.
  */
 export class LiveRegistry {
   #current: NodeRegistry;
   #digest: string;
+  #open: () => Promise<NodeRegistry>;
   #refreshing: Promise<boolean> | undefined;
   #listeners = new Set<() => void>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #onError: (error: unknown) => void;
 
-  private constructor(registry: NodeRegistry, digest: string, onError: (error: unknown) => void) {
+  private constructor(registry: NodeRegistry, digest: string, open: () => Promise<NodeRegistry>, onError: (error: unknown) => void) {
     this.#current = registry;
     this.#digest = digest;
+    this.#open = open;
     this.#onError = onError;
   }
 
   /**
    * @example
-   * const live = await LiveRegistry.open('https://skills.example.org/', { cacheDir: '/tmp/skilldex' });
+   * const live = await LiveRegistry.open(() => openRegistry('https://skills.example.org/'));
    * live.onChange(() => console.error('index changed:', live.digest));
    */
-  static async open(urlOrDir: string | undefined, options: { cacheDir?: string; onError?: (error: unknown) => void } = {}): Promise<LiveRegistry> {
-    const registry = await openRegistry(urlOrDir, options.cacheDir ? { cacheDir: options.cacheDir } : {});
-    // Revalidated at once: a 304 (or a local read), so the digest is of the bytes just parsed.
-    const digest = sha256(await registry.transport.read('index.json', { maxBytes: registry.maxDocumentBytes }));
-    return new LiveRegistry(registry, digest, options.onError ?? (() => {}));
+  static async open(open: () => Promise<NodeRegistry>, options: { onError?: (error: unknown) => void } = {}): Promise<LiveRegistry> {
+    const registry = await open();
+    // Revalidated at once (a 304, or a local read). Should the index change between the two
+    // reads, the digest is the newer one and that publish is picked up by the next one after it.
+    return new LiveRegistry(registry, await LiveRegistry.#digestOf(registry), open, options.onError ?? (() => {}));
+  }
+
+  static async #digestOf(registry: NodeRegistry): Promise<string> {
+    return sha256(await registry.transport.read('index.json', { maxBytes: registry.maxDocumentBytes }));
   }
 
   get current(): NodeRegistry {
@@ -69,12 +73,9 @@ export class LiveRegistry {
 
   async #refresh(): Promise<boolean> {
     try {
-      const { transport, cacheDir, maxDocumentBytes } = this.#current;
-      const bytes = await transport.read('index.json', { maxBytes: maxDocumentBytes });
-      const digest = sha256(bytes);
+      const digest = await LiveRegistry.#digestOf(this.#current);
       if (digest === this.#digest) return false;
-      const index = parseRegistryIndex(bytes, transport.root, zodShapeCheck);
-      this.#current = new NodeRegistry(index, transport, cacheDir, maxDocumentBytes);
+      this.#current = await this.#open();
       this.#digest = digest;
     } catch (error) {
       this.#onError(error);

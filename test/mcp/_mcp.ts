@@ -5,8 +5,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI, REPO } from '../helpers/cli.ts';
 
 /** Starts the real `skilldex mcp` (the CLI in a child process) on stdio and connects the SDK's real Client. */
-export async function connectStdio(args: readonly string[]): Promise<{ client: Client; stderr: () => string; close: () => Promise<void> }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], cwd: REPO, stderr: 'pipe', env: { ...process.env, NO_COLOR: '1' } as Record<string, string> });
+export async function connectStdio(args: readonly string[], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string; close: () => Promise<void> }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], cwd: REPO, stderr: 'pipe', env: { ...process.env, NO_COLOR: '1', ...env } as Record<string, string> });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();

@@ -8,7 +8,7 @@ import { LineLimit } from '../../mcp/stdio-line-limit.ts';
 import { SkilldexError } from '../../runtime/skilldex-error.ts';
 import { CliError } from '../_errors.ts';
 import { err } from '../_output.ts';
-import { registryArgs } from '../_registry.ts';
+import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 /** Largest single MCP message accepted, on stdio and over HTTP. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -47,7 +47,8 @@ export default defineCommand({
     const port = positiveInt(args.http, '--http', 65535);
     const poll = positiveInt(args.poll, '--poll', 86_400) ?? 60;
     if (args.http === undefined && args.host !== '127.0.0.1') usage('--host only applies with --http <port>');
-    const live = await LiveRegistry.open(args.registry || process.env.SKILLDEX_REGISTRY, { cacheDir: args['cache-dir'], onError: logError });
+    // Every index the server switches to is opened like this one: same keys, same checks.
+    const live = await LiveRegistry.open(() => openRegistryFromArgs(args), { onError: logError });
     live.poll(poll);
     const options: McpServerOptions = {
       allowRun: args['allow-run'],
