@@ -17,12 +17,12 @@ export function notUsable(kind: FolderKind, shown: string): CliError | undefined
   return undefined;
 }
 
-/** The registry's config, with a config-file problem as an error the user can act on. */
+/** The registry's config; a broken config file is the input's fault (exit 1), reported with its line. */
 export async function registryConfig(root: string): Promise<RegistryConfig> {
   try {
     return await loadConfig(root);
   } catch (error) {
-    if (error instanceof ConfigError) throw new CliError('E_CONFIG', error.message, { hint: 'fix skilldex.config.json; its schema is schemas/config.schema.json', exitCode: EXIT.usage });
+    if (error instanceof ConfigError) throw new CliError('E_CONFIG', error.message, { hint: 'fix skilldex.config.json; its schema is schemas/config.schema.json' });
     throw error;
   }
 }
