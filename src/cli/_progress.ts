@@ -16,12 +16,14 @@ export function progressLine(stream: NodeJS.WriteStream = process.stderr): Progr
   if (!stream.isTTY) return { update() {}, end() {} };
   let shown = 0;
   let last = 0;
+  let lastLabel = '';
   return {
     update(label, done, total) {
       const now = Date.now();
-      // The first state is drawn at once, then at most every REDRAW_MS, and the last one always.
-      if (shown > 0 && done < total && now - last < REDRAW_MS) return;
+      // The first state of each phase is drawn at once, then at most every REDRAW_MS, and the last one always.
+      if (shown > 0 && label === lastLabel && done < total && now - last < REDRAW_MS) return;
       last = now;
+      lastLabel = label;
       const line = `${label} ${count(done)}/${count(total)} skills`;
       // Padding over the previous line instead of an erase sequence also works on a dumb terminal.
       stream.write(`\r${line.padEnd(shown)}`);

@@ -8,6 +8,7 @@ import {
 } from '../../build/security/index.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { style } from '../_output.ts';
+import { progressLine } from '../_progress.ts';
 
 const FORMATS = ['human', 'json', 'sarif', 'github'] as const;
 const FAIL_ON = ['fail', 'warn', 'review'] as const;
@@ -52,12 +53,20 @@ export default defineCommand({
       });
     }
 
-    const skills = await Promise.all(unique.map(readSkillFolder));
-    const reports: SkillScanReport[] = skills.map((skill) => {
-      const knownNames = skills.filter((s) => s !== skill).map((s) => s.name);
-      const result = scanSkill({ name: skill.name, files: skill.files, symlinks: skill.symlinks, knownNames }, { rules: config.scan.rules });
-      return { name: skill.name, path: displayDir(cwd, skill.dir), result };
-    });
+    const progress = progressLine();
+    let reports: SkillScanReport[];
+    try {
+      const skills = await Promise.all(unique.map(readSkillFolder));
+      reports = skills.map((skill, i) => {
+        progress.update('scanning', i, skills.length);
+        const knownNames = skills.filter((s) => s !== skill).map((s) => s.name);
+        const result = scanSkill({ name: skill.name, files: skill.files, symlinks: skill.symlinks, knownNames }, { rules: config.scan.rules });
+        return { name: skill.name, path: displayDir(cwd, skill.dir), result };
+      });
+      progress.update('scanning', skills.length, skills.length);
+    } finally {
+      progress.end();
+    }
 
     const format = args.format as (typeof FORMATS)[number];
     if (format === 'json') process.stdout.write(formatJson(reports));
