@@ -110,6 +110,8 @@ export async function main(argv: string[]): Promise<number> {
  */
 function usageProblem(sub: string, defs: ArgsDef, args: readonly string[]): { message: string; hint: string } | undefined {
   const options = new Set<string>(['help', 'h']);
+  /** Options that take a value (string and enum). */
+  const valued = new Set<string>();
   const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   let positionals = 0;
   for (const [name, def] of Object.entries(defs)) {
@@ -120,15 +122,22 @@ function usageProblem(sub: string, defs: ArgsDef, args: readonly string[]): { me
     for (const n of [name, kebab(name), ...[(def as { alias?: string | string[] }).alias ?? []].flat()]) {
       options.add(n);
       if (def.type === 'boolean') options.add(`no-${n}`);
+      else valued.add(n);
     }
   }
-  for (const arg of args) {
+  for (const [i, arg] of args.entries()) {
     if (arg === '--') break;
-    const match = /^--?([^=]+)/.exec(arg);
+    const match = /^--?([^=]+)(=?)/.exec(arg);
     if (!match || /^-\d/.test(arg)) continue;
     const name = match[1] as string;
-    if (options.has(name)) continue;
     const typed = arg.split('=')[0] as string;
+    if (options.has(name)) {
+      // citty would take `--root` at the end, or `--root --no-scan`, as an empty value.
+      const next = args[i + 1];
+      const empty = match[2] === '=' ? arg.length === match[0].length : next === undefined || next.startsWith('--');
+      if (valued.has(name) && empty) return { message: `option '${typed}' needs a value`, hint: `write '${typed} <value>'; see 'skilldex help ${sub}'` };
+      continue;
+    }
     const guess = closest(name, [...options].filter((o) => o.length > 1));
     return {
       message: `unknown option '${printable(typed)}' for 'skilldex ${sub}'`,
