@@ -12,7 +12,7 @@ import { checkSchemaField } from './schemas.ts';
 export interface ParsedSkillMd {
   frontmatter: SkillMdFrontmatter;
   body: string;
-  /** True when the frontmatter uses seed 001's extended fields. */
+  /** True when the frontmatter uses a field that makes it an extended package (PACKAGE_FIELDS). */
   isPackage: boolean;
   source: SourceText;
   /** Position of a frontmatter value, for registry-wide rules reported later. */
@@ -80,6 +80,10 @@ export function checkSkillMd(src: SkillSource, config: RegistryConfig, sink: Dia
     if (!blocking) typed = SkillMdFrontmatter.safeParse(Object.fromEntries(Object.entries(data).filter(([k]) => !tolerated.has(k))));
   }
 
+  // Checked for every SKILL.md: the version is published whether or not the skill is a package.
+  if (typeof data.version === 'string' && !semver.valid(data.version)) {
+    report('package/version', ['version'], `version '${data.version}' is not a semantic version`, 'use MAJOR.MINOR.PATCH, e.g. 1.0.0');
+  }
   const isPackage = PACKAGE_FIELDS.some((f) => f in data);
   if (isPackage) checkPackage(src, fm, config, report, sink, skill);
 
@@ -103,9 +107,6 @@ const ENTRY_EXTENSIONS = new Set(['py', 'sh', 'bash', 'js', 'mjs', 'cjs', 'ts', 
 
 function checkPackage(src: SkillSource, fm: Frontmatter, config: RegistryConfig, report: Report, sink: DiagnosticSink, skill: string): void {
   const data = fm.data as Record<string, unknown>;
-  if (typeof data.version === 'string' && !semver.valid(data.version)) {
-    report('package/version', ['version'], `version '${data.version}' is not a semantic version`, 'use MAJOR.MINOR.PATCH, e.g. 1.0.0');
-  }
   for (const field of config.requiredPackageFields) {
     if (!(field in data)) report('package/required-field', [], `this registry requires '${field}' in extended packages`, `add \`${field}:\` to the frontmatter`);
   }

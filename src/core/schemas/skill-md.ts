@@ -124,10 +124,15 @@ export type SkillMdFrontmatter = z.infer<typeof SkillMdFrontmatter>;
 /** Fields of the plain Agent Skills specification. */
 export const AGENT_SKILLS_FIELDS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'] as const;
 
-/** Fields that mark a SKILL.md as an extended package (seed 001) rather than a plain skill. */
+/**
+ * Fields that make a SKILL.md an extended package (seed 001) rather than a plain skill: the ones
+ * that change how it runs or is checked (its entry, signature, sandbox, protocol). The
+ * descriptive extended fields — `displayName`, `version`, `capabilities`, `triggers`, `domain`,
+ * `keywords` — are catalog data any SKILL.md may carry: adding `version:` to a plain skill must
+ * not turn its one helper script into an entry point.
+ */
 export const PACKAGE_FIELDS = [
-  'displayName', 'version', 'type', 'capabilities', 'triggers', 'domain', 'keywords', 'input_schema', 'output_schema',
-  'protocol', 'abp', 'security', 'resources', 'cacheable', 'ttl', 'permissions', 'actions',
+  'type', 'input_schema', 'output_schema', 'protocol', 'abp', 'security', 'resources', 'cacheable', 'ttl', 'permissions', 'actions',
 ] as const;
 
 /** Every field Skilldex recognises; anything else is reported by `frontmatter/unknown-field`. */
