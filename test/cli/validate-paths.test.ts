@@ -5,6 +5,7 @@
  * root without skills/ is a usage error (exit 2) with a hint. `skilldex build` refuses a missing
  * root or skills folder the same way, and builds an empty registry from an empty skills folder.
  */
+import { spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,6 +162,18 @@ describe('skilldex build without skills (spawned)', () => {
     expectUsageError(skills, 'mine has no skills/ folder');
     expect(skills.stderr).toContain('mine is a folder of skills: pass its parent as --root');
     expect(await readdir(cwd)).toEqual(['mine', 'plain']);
+  });
+
+  it('npm run build (scripts/build.ts) refuses a missing root or skills folder with exit 2, before creating anything', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { 'plain/readme.md': '# x\n' });
+    for (const [root, message] of [['nowhere', 'does not exist'], ['plain', 'has no skills/ folder, so there is nothing to build']] as const) {
+      const result = spawnSync(process.execPath, [join(REPO, 'scripts', 'build.ts'), '--root', join(cwd, root), '--out', join(cwd, 'site')], { encoding: 'utf8', timeout: 60_000 });
+      expect(result.status, result.stderr).toBe(2);
+      expect(result.stderr).toBe(`error E_NO_SKILLS: ${join(cwd, root)} ${message}. Hint: pass --root <the folder that holds skills/>; a registry keeps its skills in skills/<name>/, each with SKILL.md or skill.json\n`);
+    }
+    expect(await readdir(cwd)).toEqual(['plain']);
+    expect(await readdir(join(cwd, 'plain'))).toEqual(['readme.md']);
   });
 
   it('builds an empty, valid index from an empty skills/ folder', async () => {
