@@ -74,29 +74,29 @@ export default defineCommand({
           target.kind === 'registry' ? await validateRegistry(target.root, { ...options, config: target.config })
           : target.kind === 'skill' ? await validateSkillFolder(target.dir, options)
           : await validateRegistry(unitRoot, { ...options, config: RegistryConfig.parse({ skillsDir: basename(target.dir) }) });
+        const shown = (file: string) => displayPath(base, join(unitRoot, file));
         let own = result.diagnostics;
         if (target.kind === 'registry' && pullRequest) {
-          check = await checkPullRequest({
+          const pr = await checkPullRequest({
             root: target.root,
             config: result.config,
             diagnostics: result.diagnostics,
             ...(changedSince !== undefined ? { changedSince } : {}),
             ...(indexLocation !== undefined ? { againstIndex: { source: indexLocation, index: await loadIndex(indexLocation) } } : {}),
           });
-          own = check.diagnostics;
+          own = pr.diagnostics;
+          check = { ...pr, changes: pr.changes.map((c) => ({ ...c, dir: shown(c.dir) })) };
         }
-        const report = target.kind === 'registry' ? narrow(result, own, target, base) : { result, diagnostics: own };
         if (target.kind === 'registry' && !target.select && !pullRequest && skillCount(result) === 0 && own.length === 0) {
           throw new CliError('E_NO_SKILLS', `${printable(displayPath(cwd, join(target.root, target.config.skillsDir)))} holds no skills, so there is nothing to validate`, {
             hint: `a registry keeps its skills in ${target.config.skillsDir}/<name>/, each with SKILL.md or skill.json; 'skilldex new <name>' creates one`,
             exitCode: EXIT.usage,
           });
         }
-        const shown = (file: string) => displayPath(base, join(unitRoot, file));
+        const report = target.kind === 'registry' ? narrow(result, own, target, base) : { result, diagnostics: own };
         diagnostics.push(...report.diagnostics.map((d) => ({ ...d, file: shown(d.file) })));
         accepted.push(...report.result.accepted.map((s) => s.draft.name));
         rejected.push(...report.result.rejected.map((r) => ({ dir: shown(r.dir), ...(r.name !== undefined ? { name: r.name } : {}) })));
-        if (check) check = { ...check, changes: check.changes.map((c) => ({ ...c, dir: shown(c.dir) })) };
       }
     } catch (error) {
       if (error instanceof GitError) {
