@@ -32,11 +32,30 @@ const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;
 const IGNORED = new Set(['node_modules', '__pycache__']);
 
 /**
+ * A `skills` folder (or any folder on the way to it) that is a symbolic link would publish
+ * whatever it points at, outside the repository. Reports it and returns true.
+ */
+async function reportLinkedSkillsRoot(root: string, skillsDir: string, sink: DiagnosticSink): Promise<boolean> {
+  const segments = skillsDir.split('/').filter(Boolean);
+  for (let i = 1; i <= segments.length; i++) {
+    const rel = segments.slice(0, i).join('/');
+    const stats = await lstat(join(root, rel)).catch(() => undefined);
+    if (!stats) return false;
+    if (stats.isSymbolicLink()) {
+      sink.report('files/symlink', rel, START, `'${rel}' is a symbolic link; the skills folder must be a real folder inside the repository`, { hint: 'replace the link with the folder itself; nothing under a linked skills folder is read or published' });
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
  * Finds skill folders: `skills/<name>/` or one category level deeper, `skills/<category>/<name>/`.
  * Dot-folders and node_modules are skipped. Symlinks are never followed.
  */
 export async function discoverSkills(root: string, skillsDir: string, sink: DiagnosticSink): Promise<{ dir: string; declaration: SkillSource['declaration'] }[]> {
   const base = join(root, skillsDir);
+  if (await reportLinkedSkillsRoot(root, skillsDir, sink)) return [];
   // onlyFiles is off so a SKILL.md that is a symlink or a folder is seen and reported rather
   // than silently missing; links are never followed.
   const entries = await fg([...DECLARATIONS.map((d) => `**/${d}`), '*', '*/*'], {

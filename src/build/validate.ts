@@ -170,6 +170,7 @@ async function validateFound(
     if (scanning) {
       // Loaded on demand: `validate --no-scan` and the runtime never pay for the scanner.
       const { scanSkill } = await import('./security/index.ts');
+      const { applyAllowlist } = await import('./security/allowlist.ts');
       const { imitatedNames } = await import('./security/rules/typosquat.ts');
       const { confusableSkeleton } = await import('./security/unicode.ts');
       // Only the names the typosquatting rule could match are passed: same verdicts and evidence,
@@ -197,11 +198,18 @@ async function validateFound(
         }),
       );
       for (const [i, m] of members.entries()) {
-        m.scan = results[i] as ScanResult;
-        if (VERDICT_RANK[m.scan.verdict] >= VERDICT_RANK[config.scan.blockOn]) {
+        m.scan = applyAllowlist(results[i] as ScanResult, m.draft.name, new Map(m.draft.files.map((f) => [f.path, f.digest])), config.scan.allow);
+        const blocked = VERDICT_RANK[m.scan.verdict] >= VERDICT_RANK[config.scan.blockOn];
+        if (blocked) {
           const worst = m.scan.findings[0];
           const where = worst ? `${m.source.dir}/${worst.file}` : m.file;
           sink.report('security/blocked', where, worst ?? START, `security scan verdict '${m.scan.verdict}' blocks publication${worst ? `: ${worst.rule} — ${worst.message}` : ''}`, { hint: `run 'skilldex scan ${m.source.dir}' for every finding; see docs/security.md to appeal a false positive`, skill: m.draft.name });
+        }
+        // Reviewers see findings where they review: in the validator's output and the pull
+        // request's annotations, not only on the published page. `info` findings stay on the page.
+        for (const f of m.scan.findings.slice(blocked ? 1 : 0)) {
+          if (f.severity === 'info') continue;
+          sink.report('security/finding', `${m.source.dir}/${f.file}`, f, `${f.rule} (${f.severity}): ${f.message}`, { hint: `see docs/security.md#${f.rule.replace(/[^a-z0-9]+/g, '-')}; answer a false positive with a \`skilldex-scan: allow\` directive or the registry's scan.allow list`, skill: m.draft.name });
         }
       }
     }

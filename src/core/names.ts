@@ -19,6 +19,17 @@ export function toKebab(name: string): string {
   return name.replace(/_+/g, '-').replace(/^-+|-+$/g, '');
 }
 
+/**
+ * The name a skill is published under in the discovery indexes and installed folders: skill.json
+ * names in kebab-case, every other name as it is. Two skills with one discovery name would
+ * share a folder in every Agent Skills client, so the registry refuses that.
+ *
+ * @example discoveryName('code_review', 'skill-json') // 'code-review'
+ */
+export function discoveryName(name: string, format: string): string {
+  return format === 'skill-json' ? toKebab(name) : name;
+}
+
 /** `code-review` → `Code Review`. */
 export function titleFromName(name: string): string {
   return name

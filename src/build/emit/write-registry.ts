@@ -1,7 +1,7 @@
 import { link, mkdir, readFile, rm, writeFile, stat } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { dirname, join } from 'node:path';
-import { AGENT_SKILL_NAME, MAX_NAME_LENGTH, toKebab } from '../../core/names.ts';
+import { AGENT_SKILL_NAME, discoveryName, MAX_NAME_LENGTH, nameKey } from '../../core/names.ts';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import { publishedJsonSchemas } from '../../core/schemas/json-schemas.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
@@ -41,6 +41,7 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
  * that already exist are not rewritten (they cannot differ), which keeps rebuilds cheap.
  */
 export async function writeRegistry(outDir: string, skills: readonly PublishedSkill[], config: RegistryConfig, times: { generatedAt: string; updatedAt: string }): Promise<WriteResult> {
+  assertDistinctDiscoveryNames(skills);
   const written = new Set<string>();
   const previous = await readState(outDir);
   const previouslyWritten = new Set(previous);
@@ -136,7 +137,7 @@ async function emitSkill({ manifest: m, files }: PublishedSkill, config: Registr
   const entry = indexEntry(m);
 
   // Discovery indexes: Agent Skills clients need a valid kebab name and a SKILL.md at the root.
-  const wkName = m.format === 'skill-json' ? toKebab(m.name) : m.name;
+  const wkName = discoveryName(m.name, m.format);
   const reason = !AGENT_SKILL_NAME.test(wkName) || wkName.length > MAX_NAME_LENGTH ? `name '${wkName}' is not a valid Agent Skills name` : m.description.length > 1024 ? 'description is longer than 1024 characters' : undefined;
   if (reason) return { entry, reason };
   let agentFiles: readonly ArchiveFile[] = files;
@@ -184,6 +185,20 @@ export function indexEntry(m: SkillManifest): IndexEntry {
     urls: m.urls,
     ...(m.scan ? { scan: m.scan } : {}),
   };
+}
+
+/**
+ * The validator rejects skills that share a published name (`registry/cross-format-collision`);
+ * emitting them anyway would list one name twice and mix two skills' files in the 0.1.0 mirror.
+ */
+function assertDistinctDiscoveryNames(skills: readonly PublishedSkill[]): void {
+  const seen = new Map<string, string>();
+  for (const { manifest: m } of skills) {
+    const key = nameKey(discoveryName(m.name, m.format));
+    const other = seen.get(key);
+    if (other !== undefined) throw new Error(`internal: '${m.name}' and '${other}' would be published under one discovery name '${key}'`);
+    seen.set(key, m.name);
+  }
 }
 
 async function exists(path: string): Promise<boolean> {

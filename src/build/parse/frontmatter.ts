@@ -87,7 +87,15 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
   for (const error of doc.errors) {
     problems.push({ rule: 'frontmatter/yaml', offset: yamlStart + (error.pos[0] ?? 0), message: `YAML: ${firstLine(error.message)}`, hint: 'fix the YAML syntax; quote values that contain `: ` or start with a special character' });
   }
-  if (doc.errors.length > 0) return withBody(undefined, doc);
+  // The yaml library reads an unknown tag (`!!js/function`, `!custom`) as the plain string after
+  // it, with only a warning: `description: !!js/function …` would publish the source as a
+  // description. Other parsers (js-yaml's full schema, PyYAML's unsafe loader) would construct
+  // objects from it, so a tag that means nothing here is refused rather than guessed at.
+  const unresolvedTags = doc.warnings.filter((w) => w.code === 'TAG_RESOLVE_FAILED');
+  for (const warning of unresolvedTags) {
+    problems.push({ rule: 'frontmatter/yaml', offset: yamlStart + (warning.pos[0] ?? 0), message: `YAML: ${firstLine(warning.message)}`, hint: 'remove the tag; frontmatter values are plain strings, numbers, booleans, lists and mappings' });
+  }
+  if (doc.errors.length > 0 || unresolvedTags.length > 0) return withBody(undefined, doc);
 
   if (doc.contents === null) {
     problems.push({ rule: 'frontmatter/not-a-map', offset: yamlStart, message: 'frontmatter is empty', hint: 'add at least `name:` and `description:`' });

@@ -51,6 +51,7 @@ export const RULES: readonly RuleInfo[] = [
   rule('metadata/nested', 'warning', '`metadata` should map strings to strings; nested values are accepted.'),
   rule('body/empty', 'warning', 'The SKILL.md body is empty; agents get no instructions.'),
   rule('body/too-long', 'warning', 'The body is longer than `limits.maxBodyLines` lines; move detail into references/.'),
+  rule('body/too-large', 'warning', 'The body is more than `limits.maxBodyTokens` estimated tokens (default 5,000); move detail into references/.'),
   // Extended package (seed 001)
   rule('package/version', 'error', '`version` must be a semantic version.'),
   rule('package/required-field', 'error', 'A field the registry config lists in `requiredPackageFields` is missing.'),
@@ -77,9 +78,10 @@ export const RULES: readonly RuleInfo[] = [
   rule('registry/duplicate-name', 'error', 'Two skills share a name after case-folding and NFC normalisation.'),
   rule('registry/unknown-call', 'error', 'A `calls` entry names no skill in the registry.'),
   rule('registry/call-cycle', 'error', '`calls` form a cycle.'),
-  rule('registry/cross-format-collision', 'warning', 'A skill.json name and a SKILL.md name differ only by `_` and `-`.'),
+  rule('registry/cross-format-collision', 'error', 'Two skills are published under one discovery name (`code_review` and `code-review`); neither is published.'),
   // Security scan
   rule('security/blocked', 'error', 'The security scan verdict is at or above `scan.blockOn`.'),
+  rule('security/finding', 'warning', 'A security scan finding at `warn` or above that does not block; the message names the scanner rule.'),
 ];
 
 export const RULES_BY_ID: ReadonlyMap<string, RuleInfo> = new Map(RULES.map((r) => [r.id, r]));

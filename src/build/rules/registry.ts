@@ -1,4 +1,4 @@
-import { nameKey, toKebab } from '../../core/names.ts';
+import { discoveryName, nameKey } from '../../core/names.ts';
 import type { DiagnosticSink } from '../diagnostics.ts';
 import type { DraftManifest } from '../normalize.ts';
 import type { Position } from '../parse/source-text.ts';
@@ -11,8 +11,8 @@ export interface RegistryMember {
 }
 
 /**
- * Rules across skills: unique names, `calls` that resolve, no call cycles, and the
- * `code_review` / `code-review` cross-format collision. Returns the members that should be
+ * Rules across skills: unique names, unique published (discovery) names, `calls` that
+ * resolve, no call cycles. Returns the members that should be
  * rejected (in lenient mode the first of a duplicate pair, by path, is kept).
  */
 export function checkRegistry(members: readonly RegistryMember[], sink: DiagnosticSink, blocked: ReadonlySet<RegistryMember> = new Set()): Set<RegistryMember> {
@@ -27,16 +27,20 @@ export function checkRegistry(members: readonly RegistryMember[], sink: Diagnost
     } else byKey.set(key, m);
   }
 
-  const byKebab = new Map<string, RegistryMember[]>();
+  // Discovery clients (`npx skills add`, agent folders) know a skill by its published name only:
+  // `code_review` (skill.json) and `code-review` (SKILL.md), or `a_b` and `a__b`, would share one
+  // entry and one folder, so whichever came second could take the other's place. Neither is kept.
+  const byDiscoveryName = new Map<string, RegistryMember[]>();
   for (const m of byKey.values()) {
-    const k = toKebab(nameKey(m.draft.name));
-    byKebab.set(k, [...(byKebab.get(k) ?? []), m]);
+    const k = nameKey(discoveryName(m.draft.name, m.draft.format));
+    byDiscoveryName.set(k, [...(byDiscoveryName.get(k) ?? []), m]);
   }
-  for (const group of byKebab.values()) {
-    const formats = new Set(group.map((m) => m.draft.format === 'skill-json'));
-    if (group.length > 1 && formats.size > 1) {
-      const [a, b] = group as [RegistryMember, RegistryMember];
-      sink.report('registry/cross-format-collision', b.file, b.locate(['name']), `'${b.draft.name}' and '${a.draft.name}' (${a.file}) differ only by '_' and '-'`, { hint: 'rename one; discovery clients see both as the same kebab-case name', skill: b.draft.name });
+  for (const [published, group] of byDiscoveryName) {
+    if (group.length < 2) continue;
+    for (const m of group) {
+      const others = group.filter((o) => o !== m).map((o) => `'${o.draft.name}' (${o.file})`).join(', ');
+      sink.report('registry/cross-format-collision', m.file, m.locate(['name']), `'${m.draft.name}' is published as '${published}', as is ${others}`, { hint: 'rename one of them; discovery indexes and agent folders would hold both under one name', skill: m.draft.name });
+      rejected.add(m);
     }
   }
 

@@ -1,5 +1,6 @@
 import semver from 'semver';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
+import { estimateTokens } from '../../core/tokens.ts';
 import { KNOWN_FRONTMATTER_FIELDS, PACKAGE_FIELDS, SkillMdFrontmatter } from '../../core/schemas/skill-md.ts';
 import type { SkillSource } from '../discover.ts';
 import type { DiagnosticSink } from '../diagnostics.ts';
@@ -91,6 +92,11 @@ export function checkSkillMd(src: SkillSource, config: RegistryConfig, sink: Dia
   if (fm.body.trim() === '') report('body/empty', [], 'the SKILL.md body is empty', 'write the instructions an agent follows after loading the skill');
   else if (bodyLines > config.limits.maxBodyLines) {
     sink.report('body/too-long', file, positionAt(source, fm.bodyOffset), `the body has ${bodyLines} lines (guidance: under ${config.limits.maxBodyLines})`, { hint: 'move detail into references/ and link to it', skill });
+  }
+  // Lines alone miss a body of one 2 MB line, which an agent still loads whole.
+  const bodyTokens = estimateTokens(fm.body);
+  if (bodyTokens > config.limits.maxBodyTokens) {
+    sink.report('body/too-large', file, positionAt(source, fm.bodyOffset), `the body is about ${bodyTokens.toLocaleString('en-US')} tokens (guidance: under ${config.limits.maxBodyTokens.toLocaleString('en-US')}); agents load all of it`, { hint: 'keep the instructions short; move detail into references/ files the body links to, which agents read only when needed', skill });
   }
 
   if (!typed.success || !nameOk || !descriptionOk) return undefined;

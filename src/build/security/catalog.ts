@@ -9,7 +9,7 @@ import { checkPrerequisiteLure, prerequisiteLure } from './rules/lure.ts';
 import { checkUrls, exfiltrationEndpoint, pasteSiteUrl, rawIpUrl, urlShortener } from './rules/network.ts';
 import { base64ToShell, checkBase64ToShell, checkEncodedData, checkEvalDecoded, encodedBlob, encodedCommand, evalDecoded } from './rules/obfuscation.ts';
 import { checkSecretLiteral, secretLiteral } from './rules/secret-literal.ts';
-import { checkSvgActiveContent, svgActiveContent } from './rules/svg-active-content.ts';
+import { checkActiveMarkup, htmlActiveContent, svgActiveContent } from './rules/active-markup.ts';
 import { checkTlsDisabled, tlsDisabled } from './rules/tls-verification.ts';
 import { typosquat } from './rules/typosquat.ts';
 
@@ -30,7 +30,7 @@ export const RULES: readonly SecurityRule[] = [
   instructionOverride, concealment, directiveTag,
   credentialStoreNetwork, dotenvNetwork, secretLiteral, tlsDisabled, destructiveCommand,
   tagCharacters, bidiControl, zeroWidth, variationSelectorRun,
-  disguisedExecutable, executableBinary, magicMismatch, undecodableFile, symlinkEntry, svgActiveContent,
+  disguisedExecutable, executableBinary, magicMismatch, undecodableFile, symlinkEntry, svgActiveContent, htmlActiveContent,
   typosquat, findingsTruncated,
 ];
 
@@ -38,5 +38,5 @@ export const RULES: readonly SecurityRule[] = [
 export const TEXT_CHECKS: readonly TextCheck[] = [
   checkDownloadExec, checkBase64ToShell, checkEvalDecoded, checkEncodedData, checkPrerequisiteLure, checkUrls,
   checkInstructionOverride, checkConcealment, checkDirectiveTag, checkCredentialStoreNetwork, checkDotenvNetwork,
-  checkSecretLiteral, checkTlsDisabled, checkDestructive, checkHiddenUnicode, checkSvgActiveContent,
+  checkSecretLiteral, checkTlsDisabled, checkDestructive, checkHiddenUnicode, checkActiveMarkup,
 ];

@@ -12,6 +12,11 @@ export interface SecurityRule {
   explanation: string;
   /** What the author should do instead. */
   fix: string;
+  /**
+   * A command-like match that means something else when quoted: in a changelog, a detection
+   * rule, reference documentation or a list of what not to do (see `context.ts`).
+   */
+  quotable?: boolean;
 }
 
 /** Documentation anchor of a rule: `exec/download-pipe-shell` → `exec-download-pipe-shell`. */
@@ -34,6 +39,10 @@ export interface Hit {
    * the config replace the rule's default, but never raise a finding above this ceiling.
    */
   ceiling?: FindingSeverity;
+  /** Why the ceiling applies, completing "Lowered to warn: …". */
+  because?: string;
+  /** An answer to the finding: an author's directive in the file, or the registry's allowlist. */
+  allowed?: { by: 'author' | 'registry'; reason: string };
   /** A sentence specific to this match, put before the rule's explanation. */
   detail?: string;
 }

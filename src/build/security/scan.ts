@@ -1,6 +1,8 @@
 import type { Finding, FindingSeverity, ScanResult } from '../../core/schemas/scan.ts';
 import { findingsTruncated, TEXT_CHECKS } from './catalog.ts';
 import { decodeFile } from './decode.ts';
+import { quotedContext } from './context.ts';
+import { directiveFor, parseDirectives, type ScanDirective } from './directives.ts';
 import { createTextFile, positionAt, type SkillTextFile } from './document.ts';
 import { BINARY_EXTENSIONS, extensionOf, TEXT_EXTENSIONS } from './magic.ts';
 import { anchorOf, SEVERITY_RANK, type Hit, type SecurityRule } from './rule.ts';
@@ -10,7 +12,7 @@ import { makeVisible } from './unicode.ts';
 import { verdictOf } from './verdict.ts';
 
 /** Version of the rule set; bump it whenever a rule is added, removed or changes what it matches. */
-export const RULES_VERSION = '2026.11.1';
+export const RULES_VERSION = '2026.11.2';
 
 /** At most this many findings of one rule in one file are listed; the rest are counted by `scan/truncated`. */
 export const MAX_FINDINGS_PER_RULE_PER_FILE = 20;
@@ -88,9 +90,25 @@ function scanFile(file: ScanInputFile, add: Add): SkillTextFile | undefined {
     }
   }
   const doc = createTextFile(file.path, text);
-  const emit = (hit: Hit): void => add(hit, file.path, doc);
+  const directives = parseDirectives(doc);
+  const emit = (hit: Hit): void => add(weigh(hit, doc, directives), file.path, doc);
   for (const check of TEXT_CHECKS) check(doc, emit);
   return doc;
+}
+
+/** Applies where the match stands (quoted or not) and the author's directives to one hit. */
+function weigh(hit: Hit, doc: SkillTextFile, directives: readonly ScanDirective[]): Hit {
+  if (hit.offset === undefined) return hit;
+  let weighed = hit;
+  if (hit.rule.quotable && hit.ceiling === undefined) {
+    const context = quotedContext(doc, hit.offset);
+    if (context) weighed = { ...weighed, ceiling: context.ceiling, because: context.because };
+  }
+  const directive = directiveFor(directives, doc, hit.rule.id, hit.offset);
+  if (directive && (!weighed.ceiling || SEVERITY_RANK[weighed.ceiling] > SEVERITY_RANK.warn)) {
+    weighed = { ...weighed, ceiling: 'warn', because: 'the author answered it in the file' };
+  }
+  return directive ? { ...weighed, allowed: { by: 'author', reason: directive.reason } } : weighed;
 }
 
 function checkName(input: ScanInput, texts: Map<string, SkillTextFile>, add: Add): void {
@@ -148,8 +166,9 @@ function createCollector(overrides: Readonly<Record<string, FindingSeverity | 'o
     let detail = hit.detail;
     if (hit.ceiling && SEVERITY_RANK[severity] > SEVERITY_RANK[hit.ceiling]) {
       severity = hit.ceiling;
-      detail = `${detail ? `${detail} ` : ''}Lowered to ${severity}: it is quoted in a fenced code block or sits in test data.`;
+      detail = `${detail ? `${detail} ` : ''}Lowered to ${severity}: ${hit.because ?? 'it is quoted in a fenced code block or sits in test data'}.`;
     }
+    if (hit.allowed) detail = `${detail ? `${detail} ` : ''}Allowed by the ${hit.allowed.by}: "${hit.allowed.reason}".`;
     const pos = text && hit.offset !== undefined ? positionAt(text, hit.offset) : { line: hit.line ?? 1, column: hit.column ?? 1 };
     const group = `${hit.rule.id}\0${file}`;
     const entry = counts.get(group);
@@ -162,6 +181,7 @@ function createCollector(overrides: Readonly<Record<string, FindingSeverity | 'o
     if (seen.has(key)) return;
     seen.add(key);
     const finding = toFinding(hit.rule, severity, file, pos.line, pos.column, hit.evidence, detail);
+    if (hit.allowed) finding.allowed = hit.allowed;
     out.push(finding);
     counts.set(group, { count: (entry?.count ?? 0) + 1, last: finding });
   };

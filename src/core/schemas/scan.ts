@@ -23,6 +23,12 @@ export const Finding = z
     message: z.string(),
     /** Documentation anchor for the rule, e.g. `/security/#exec-download-pipe-shell`. */
     docs: z.string(),
+    /**
+     * Set when the finding was answered: by the author, with a `skilldex-scan: allow` directive in
+     * the file (lowered to `warn` at most), or by the registry's `scan.allow` list (lowered to `info`).
+     * The finding is always kept, so the answer is visible on the skill's page and in its manifest.
+     */
+    allowed: z.object({ by: z.enum(['author', 'registry']), reason: z.string() }).optional(),
   })
   .meta({ id: 'Finding' });
 export type Finding = z.infer<typeof Finding>;

@@ -131,6 +131,19 @@ describe('refusals', () => {
     expect(problems(fm, source)).toEqual(['frontmatter/yaml 4:1']);
   });
 
+  it('refuses a tag it cannot resolve rather than reading the value after it as a string', () => {
+    const { fm, source } = parse("---\nname: a\ndescription: !!js/function 'function () { return process.env }'\ntags: !custom [x]\n---\n");
+    expect(problems(fm, source)).toEqual(['frontmatter/yaml 3:14', 'frontmatter/yaml 4:7']);
+    expect(fm.problems[0]?.message).toBe('YAML: Unresolved tag: tag:yaml.org,2002:js/function');
+    expect(fm.data).toBeUndefined();
+  });
+
+  it('accepts the core schema tags (!!str, !!int)', () => {
+    const { fm } = parse('---\nname: a\ndescription: !!str 123\nversion: !!int "2"\n---\n');
+    expect(fm.problems).toEqual([]);
+    expect(fm.data).toEqual({ name: 'a', description: '123', version: 2 });
+  });
+
   it('reports the same errors every time (no cache shared between calls)', () => {
     const text = '---\nname: [\n---\n';
     const first = parse(text).fm.problems;

@@ -29,12 +29,23 @@ describe('checkRegistry', () => {
     expect(sink.diagnostics.map((d) => d.rule)).toEqual(['registry/duplicate-name']);
   });
 
-  it('warns when a skill.json name and a SKILL.md name differ only by _ and -', () => {
+  it('rejects both skills when a skill.json name and a SKILL.md name are published under one discovery name', () => {
     const sink = new DiagnosticSink();
     const json = member('code_review', 'skills/code_review/skill.json', { format: 'skill-json' });
     const md = member('code-review', 'skills/code-review/SKILL.md');
-    expect(checkRegistry([json, md], sink).size).toBe(0);
-    expect(sink.diagnostics.map((d) => [d.rule, d.severity])).toEqual([['registry/cross-format-collision', 'warning']]);
+    expect(new Set(checkRegistry([json, md], sink))).toEqual(new Set([json, md]));
+    expect(sink.diagnostics.map((d) => [d.rule, d.severity, d.file])).toEqual([
+      ['registry/cross-format-collision', 'error', 'skills/code-review/SKILL.md'],
+      ['registry/cross-format-collision', 'error', 'skills/code_review/skill.json'],
+    ]);
+  });
+
+  it('rejects two skill.json names that kebab-case to one name (a_b and a__b)', () => {
+    const sink = new DiagnosticSink();
+    const one = member('a_b', 'skills/one/skill.json', { format: 'skill-json' });
+    const two = member('a__b', 'skills/two/skill.json', { format: 'skill-json' });
+    expect(checkRegistry([one, two], sink).size).toBe(2);
+    expect(sink.diagnostics.map((d) => d.rule)).toEqual(['registry/cross-format-collision', 'registry/cross-format-collision']);
   });
 
   it('does not warn for two SKILL.md names (they cannot differ by _)', () => {

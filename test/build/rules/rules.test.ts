@@ -169,6 +169,12 @@ const VALID: RuleCase[] = [
     accepted: ['exact'],
   },
   {
+    fixture: 'body-tokens-valid',
+    covers: ['body/too-large'],
+    expect: [],
+    accepted: ['exact'],
+  },
+  {
     fixture: 'unknown-field-off',
     covers: ['frontmatter/unknown-field'],
     expect: [],
@@ -461,6 +467,19 @@ const INVALID: RuleCase[] = [
       },
     },
   },
+  {
+    fixture: 'body-too-large',
+    covers: ['body/too-large'],
+    // One line of prose, and Chinese at about one token a character: few lines, many tokens.
+    expect: [W('body/too-large', 'cjk-long/SKILL.md', 5), W('body/too-large', 'one-line/SKILL.md', 5)],
+    accepted: ['cjk-long', 'one-line'],
+    checks: {
+      'gives the estimate and the budget': (ctx) => {
+        expect(message(ctx, 'body/too-large', 'skills/one-line/SKILL.md')).toEqual(['the body is about 102 tokens (guidance: under 100); agents load all of it']);
+        expect(message(ctx, 'body/too-large', 'skills/cjk-long/SKILL.md')[0]).toMatch(/^the body is about 102 tokens/);
+      },
+    },
+  },
 
   // extended package
   { fixture: 'package-version', covers: ['package/version'], expect: [E('package/version', 'short/SKILL.md', 4), E('package/version', 'words/SKILL.md', 4)], accepted: [] },
@@ -633,8 +652,14 @@ const INVALID: RuleCase[] = [
   {
     fixture: 'registry-cross-format-collision',
     covers: ['registry/cross-format-collision'],
-    expect: [W('registry/cross-format-collision', 'code_review/skill.json', 2)],
-    accepted: ['code-review', 'code_review'],
+    // A newcomer must not take the other's place in the discovery indexes: neither is published.
+    expect: [E('registry/cross-format-collision', 'code-review/SKILL.md', 2), E('registry/cross-format-collision', 'code_review/skill.json', 2)],
+    accepted: [],
+    checks: {
+      'each names the other and the shared published name': (ctx) => {
+        expect(message(ctx, 'registry/cross-format-collision', 'skills/code_review/skill.json')).toEqual(["'code_review' is published as 'code-review', as is 'code-review' (skills/code-review/SKILL.md)"]);
+      },
+    },
   },
 
   // config severity overrides
@@ -688,7 +713,8 @@ describe.each([...VALID.map((c) => ['valid', c.fixture, c] as const), ...INVALID
 });
 
 describe('rule catalog coverage', () => {
-  const ids = RULES.map((r) => r.id).filter((id) => id !== 'security/blocked');
+  // The security gate's rules depend on the scanner's verdicts: test/build/scan-findings.test.ts covers them with the real CLI.
+  const ids = RULES.map((r) => r.id).filter((id) => id !== 'security/blocked' && id !== 'security/finding');
 
   it.each(ids)('%s has a valid fixture and an invalid fixture that triggers it', (id) => {
     expect(VALID.filter((c) => c.covers.includes(id)).map((c) => c.fixture), 'valid fixtures').not.toEqual([]);
@@ -717,6 +743,24 @@ describe('lenient build of a registry with a call cycle', () => {
       const published = new Set(result.manifests.map((m) => m.name));
       const dangling = result.manifests.flatMap((m) => m.calls.filter((c) => !published.has(c)).map((c) => `${m.name} → ${c}`));
       expect(dangling).toEqual([]);
+    } finally {
+      await removeRoot(root);
+      await removeRoot(outDir);
+    }
+  });
+});
+
+describe('lenient build of a registry where two skills share a discovery name', () => {
+  it('publishes neither in index.json or the discovery indexes, and mirrors no file under that name', async () => {
+    const root = await materialise(join(FIXTURES, 'rules', 'registry-cross-format-collision'));
+    const outDir = join(root, '..', `${root.split('/').pop()}-out`);
+    try {
+      const result = await buildRegistry({ root, outDir, lenient: true, scan: false });
+      expect(result.manifests.map((m) => m.name)).toEqual([]);
+      const { readFile, readdir } = await import('node:fs/promises');
+      const discovery = JSON.parse(await readFile(join(outDir, '.well-known/agent-skills/index.json'), 'utf8')) as { skills: { name: string }[] };
+      expect(discovery.skills).toEqual([]);
+      expect(await readdir(join(outDir, '.well-known/skills'))).toEqual(['index.json']);
     } finally {
       await removeRoot(root);
       await removeRoot(outDir);

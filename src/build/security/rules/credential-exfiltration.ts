@@ -11,6 +11,7 @@ export const credentialStoreNetwork = defineRule({
     'wallets, and also makes a network call. That combination is credential theft. In Markdown only fenced ' +
     'code blocks are considered.',
   fix: 'A skill should never read these files. Ask the user for the specific value it needs, or use the official CLI that owns the credential.',
+  quotable: true,
 });
 
 export const dotenvNetwork = defineRule({
@@ -22,6 +23,7 @@ export const dotenvNetwork = defineRule({
     'That is often legitimate (an API key for the API being called) but is also how secrets get sent away, ' +
     'so a reviewer should confirm where the data goes. Loading through `dotenv` without naming the file is not reported.',
   fix: 'Read only the variable the skill needs from the environment (`os.environ["X_API_KEY"]`, `process.env.X_API_KEY`).',
+  quotable: true,
 });
 
 const CREDENTIAL_STORE =

@@ -10,6 +10,7 @@ export const destructiveCommand = defineRule({
     '`rm -rf /etc`), formats or overwrites a disk (`mkfs`, `dd of=/dev/sda`), opens the whole file system ' +
     'to everyone (`chmod -R 777 /`) or exhausts the machine (fork bomb). No skill needs this.',
   fix: 'Delete only paths the skill itself created, named exactly (e.g. a temporary folder from `mktemp -d`).',
+  quotable: true,
 });
 
 const HOME = String.raw`(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)`;

@@ -12,6 +12,7 @@ export const downloadPipeShell = defineRule({
   fix:
     'Ship the script inside the skill so it is reviewed and digested with it, or tell the user to install ' +
     'the tool from their package manager. If a download is unavoidable, pin it and verify a checksum before running it.',
+  quotable: true,
 });
 
 const SUDO = String.raw`(?:sudo\s+(?:-[A-Za-z]+\s+)*)?(?:env\s+)?`;

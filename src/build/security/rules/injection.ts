@@ -1,6 +1,5 @@
-import type { FindingSeverity } from '../../../core/schemas/scan.ts';
 import { forEachMatch, isFencedAt, type SkillTextFile } from '../document.ts';
-import { defineRule, type Emit, type SecurityRule, type TextCheck } from '../rule.ts';
+import { defineRule, type Emit, type Hit, type SecurityRule, type TextCheck } from '../rule.ts';
 
 export const instructionOverride = defineRule({
   id: 'injection/instruction-override',
@@ -63,10 +62,10 @@ const DIRECTIVE_TAG: readonly RegExp[] = [
  * Where a match sits decides its weight: quoted in a fenced code block of a Markdown file, or in
  * test data, it is an example rather than an order to the agent, so it is capped at `info`.
  */
-function contextCeiling(file: SkillTextFile, offset: number): FindingSeverity | undefined {
-  if (file.isTestData) return 'info';
-  if (file.kind === 'markdown' && isFencedAt(file, offset)) return 'info';
-  return undefined;
+function contextCeiling(file: SkillTextFile, offset: number): Pick<Hit, 'ceiling' | 'because'> {
+  if (file.isTestData) return { ceiling: 'info', because: 'it sits in test data' };
+  if (file.kind === 'markdown' && isFencedAt(file, offset)) return { ceiling: 'info', because: 'it is quoted in a fenced code block' };
+  return {};
 }
 
 function checkAll(rule: SecurityRule, patterns: readonly RegExp[], onlyOpeningTags = false) {
@@ -76,7 +75,7 @@ function checkAll(rule: SecurityRule, patterns: readonly RegExp[], onlyOpeningTa
     for (const re of patterns) {
       forEachMatch(re, file.text, (m) => {
         if (onlyOpeningTags && m[0].includes('/')) return;
-        emit({ rule, offset: m.index, evidence: m[0], ceiling: contextCeiling(file, m.index) });
+        emit({ rule, offset: m.index, evidence: m[0], ...contextCeiling(file, m.index) });
       });
     }
   };

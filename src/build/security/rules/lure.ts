@@ -14,6 +14,7 @@ export const prerequisiteLure = defineRule({
   fix:
     'Put everything the skill needs inside the skill, or name the dependency and its official package ' +
     '(`brew install …`, `pip install …`) instead of linking an archive.',
+  quotable: true,
 });
 
 const ARCHIVE = /\.(?:zip|tar\.gz|tgz|tar\.xz|tar\.bz2|tar|7z|rar|exe|msi|dmg|pkg|appimage|deb|rpm|jar|scr|bat|cmd|ps1|vbs|apk|iso|img|run|bin)$/i;

@@ -11,6 +11,7 @@ export const tlsDisabled = defineRule({
     '`ssl._create_unverified_context`, `InsecureSkipVerify: true`) lets anyone on the network read and ' +
     'change the traffic, including code the skill downloads.',
   fix: 'Keep verification on. For a private CA, point the client at the CA bundle (`verify="/path/ca.pem"`, `NODE_EXTRA_CA_CERTS`).',
+  quotable: true,
 });
 
 const TLS_OFF: readonly Pattern[] = [
