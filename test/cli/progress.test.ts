@@ -3,6 +3,7 @@
  * line on stderr when it is a terminal (a real pseudo-terminal here), erase it before the
  * report, and write nothing of it into a pipe.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,8 @@ let root: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'skilldex-progress-'));
   for (let i = 0; i < COUNT; i++) {
-    const name = `skill-${String(i).padStart(3, '0')}`;
+    // Names far apart from each other: numbered ones would imitate each other (name/typosquat).
+    const name = `task-${createHash('sha256').update(String(i)).digest('hex').slice(0, 12)}`;
     await mkdir(join(root, 'skills', name), { recursive: true });
     await writeFile(join(root, 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: Does task ${i} when the user asks for it.\n---\n# Task ${i}\n\nSteps.\n`);
   }
