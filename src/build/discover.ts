@@ -27,7 +27,8 @@ export interface SkillSourceFile {
   hex: string;
 }
 
-const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;
+/** The files that make a folder a skill. */
+export const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;
 /** Never part of a published skill: VCS and OS litter, dependency folders, caches. */
 const IGNORED = new Set(['node_modules', '__pycache__']);
 
@@ -169,18 +170,30 @@ export async function folderKind(absPath: string): Promise<FolderKind> {
   if (await isSkillFolder(absPath)) return 'skill';
   const config = await entryOf(absPath, 'skilldex.config.json');
   if (config?.isFile() || (await entryOf(absPath, 'skills'))?.isDirectory()) return 'registry';
-  for (const child of await subfolders(absPath)) {
-    if (await isSkillFolder(child)) return 'skills';
-    for (const grandchild of await subfolders(child)) if (await isSkillFolder(grandchild)) return 'skills';
-  }
-  return 'none';
+  return (await skillFoldersBelow(absPath, 1)).length > 0 ? 'skills' : 'none';
 }
 
 const entryOf = (dir: string, name: string) => lstat(join(dir, name)).catch(() => undefined);
 const isSkillFolder = async (dir: string): Promise<boolean> => (await entryOf(dir, 'SKILL.md')) !== undefined || (await entryOf(dir, 'skill.json')) !== undefined;
 
+/**
+ * Skill folders one or two levels below `dir` (a folder of skills, like skills/, with one
+ * category level), at most `limit` of them, in directory order. Dot-folders and ignored
+ * folders are skipped; symlinked folders are not walked into.
+ */
+export async function skillFoldersBelow(dir: string, limit = Infinity): Promise<string[]> {
+  const found: string[] = [];
+  for (const child of await subfolders(dir)) {
+    if (found.length >= limit) break;
+    if (await isSkillFolder(child)) found.push(child);
+    else for (const grandchild of await subfolders(child)) if (found.length < limit && (await isSkillFolder(grandchild))) found.push(grandchild);
+  }
+  return found;
+}
+
 async function subfolders(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  // Dirent types come from lstat, so a symlinked folder is not walked into.
   return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !IGNORED.has(e.name)).map((e) => join(dir, e.name));
 }
 

@@ -4,7 +4,7 @@ import { defineCommand } from 'citty';
 import { RegistryConfig } from '../../core/schemas/config.ts';
 import type { Diagnostic } from '../../core/schemas/diagnostic.ts';
 import { validateRegistry, validateSkillFolder, type ValidationResult } from '../../build/index.ts';
-import { folderKind } from '../../build/discover.ts';
+import { DECLARATIONS, folderKind } from '../../build/discover.ts';
 import { GitError } from '../../publish/git.ts';
 import { checkPullRequest, loadPublishedIndex, type PullRequestCheck } from '../../publish/pull-request.ts';
 import { jobSummaryMarkdown } from '../../publish/summary.ts';
@@ -25,7 +25,6 @@ type Target =
   | { kind: 'skill'; dir: string }
   | { kind: 'skills'; dir: string };
 
-const DECLARATIONS = new Set(['SKILL.md', 'skill.json']);
 const PR_FLAGS = ['changed-since', 'against-index', 'summary'] as const;
 
 export default defineCommand({
@@ -169,7 +168,7 @@ async function planTargets(paths: readonly string[], rootArg: string | undefined
     let abs = resolve(asGiven);
     let kind = await folderKind(abs);
     // `skilldex validate my-skill/SKILL.md` means the skill.
-    if (kind === 'file' && DECLARATIONS.has(basename(abs))) {
+    if (kind === 'file' && (DECLARATIONS as readonly string[]).includes(basename(abs))) {
       abs = dirname(abs);
       kind = 'skill';
     }
