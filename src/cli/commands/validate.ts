@@ -155,14 +155,16 @@ async function planTargets(paths: readonly string[], rootArg: string | undefined
     else target.select?.push(select);
   };
 
-  if (rootArg !== undefined) {
-    const config = await requireRegistryRoot(root, rootArg, 'validate');
-    if (paths.length === 0) addRegistry(root, config);
-  }
-  const given = paths.length > 0 || rootArg !== undefined ? paths : ['.'];
   // The registry paths may belong to: the one at --root, or the current folder when it is one.
-  const home = rootArg !== undefined || (await folderKind(root)) === 'registry' ? { root, config: await registryConfig(root) } : undefined;
+  let home: { root: string; config: RegistryConfig } | undefined;
+  if (rootArg !== undefined) {
+    home = { root, config: await requireRegistryRoot(root, rootArg, 'validate') };
+    if (paths.length === 0) addRegistry(root, home.config);
+  } else if ((await folderKind(root)) === 'registry') {
+    home = { root, config: await registryConfig(root) };
+  }
   const homeSkills = home && join(home.root, home.config.skillsDir);
+  const given = paths.length > 0 || rootArg !== undefined ? paths : ['.'];
 
   for (const asGiven of given) {
     let abs = resolve(asGiven);
