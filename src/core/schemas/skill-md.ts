@@ -125,7 +125,7 @@ export type SkillMdFrontmatter = z.infer<typeof SkillMdFrontmatter>;
 export const AGENT_SKILLS_FIELDS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'] as const;
 
 /**
- * Fields that make a SKILL.md an extended package (seed 001) rather than a plain skill: the ones
+ * Fields that make a SKILL.md an extended package rather than a plain skill: the ones
  * that change how it runs or is checked (its entry, signature, sandbox, protocol). The
  * descriptive extended fields — `displayName`, `version`, `capabilities`, `triggers`, `domain`,
  * `keywords` — are catalog data any SKILL.md may carry: adding `version:` to a plain skill must
