@@ -635,7 +635,7 @@ async function main(): Promise<void> {
   const report = { machine: info, runs, seed: SEED, sizes: results, finishedAt: new Date().toISOString(), totalSeconds: round((performance.now() - started) / 1000, 1) };
   writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
   const md = renderMarkdown(report);
-  writeFileSync(join(outDir, 'results.md'), `# Skilldex benchmark results\n\nWritten by \`npm run bench\` (scripts/bench.ts); see README.md#performance.\n\n${md}`);
+  writeFileSync(join(outDir, 'results.md'), `# Skilldex benchmark results\n\nWritten by \`npm run bench\` (scripts/bench.ts); see docs/performance.md.\n\n${md}`);
   log('');
   log(md);
   log(`wrote ${relative(process.cwd(), join(outDir, 'results.json'))} and results.md in ${report.totalSeconds}s`);

@@ -3,8 +3,8 @@ import type { Diagnostic, RuleSeverity } from '../core/schemas/diagnostic.ts';
 import type { Position } from './parse/source-text.ts';
 import { RULES_BY_ID, type RuleInfo } from './rules/catalog.ts';
 
-/** Where the rules table lives, so every hint can point at the rule's documentation. */
-export const RULES_DOC = 'CONTRIBUTING.md#rules';
+/** Where the rules reference lives, so every hint can point at the rule's documentation (`docs/rules.md#<anchor>`). */
+export const RULES_DOC = 'docs/rules.md';
 
 /**
  * Collects diagnostics, applying the registry's per-rule severity overrides (ESLint style).

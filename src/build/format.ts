@@ -25,7 +25,7 @@ export function formatHuman(diagnostics: readonly Diagnostic[], style: FormatSty
   for (const d of diagnostics) {
     const level = d.severity === 'error' ? style.red('error') : style.yellow('warning');
     lines.push(`${d.file}:${d.line}:${d.column}  ${style.bold(d.rule)}  ${level}  ${d.message}`);
-    if (d.hint) lines.push(style.dim(`    hint: ${d.hint} (${RULES_DOC.replace('#rules', `#${anchor(d.rule)}`)})`));
+    if (d.hint) lines.push(style.dim(`    hint: ${d.hint} (${RULES_DOC}#${anchor(d.rule)})`));
   }
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;

@@ -6,7 +6,7 @@ export function sha256HexSync(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** Tree digest (FIELD-NOTES §2) computed synchronously. */
+/** Tree digest (docs/registry-format.md#digests) computed synchronously. */
 export function treeDigestSync(files: readonly DigestedFile[]): string {
   return `sha256:${sha256HexSync(treeDigestText(files))}`;
 }

@@ -7,7 +7,7 @@ import { entryCandidates, normaliseResourcePath, type ParsedSkillMd } from './ru
 import { extensionOf } from './rules/files.ts';
 import { skillUrls } from './emit/layout.ts';
 
-/** Seed 004's default script timeout. */
+/** The script protocol's default timeout. */
 export const DEFAULT_SCRIPT_TIMEOUT_MS = 300_000;
 
 /** The manifest before registry-wide facts (calledBy, lastModified, scan, diagnostics) are known. */
@@ -25,7 +25,7 @@ function entryFor(src: SkillSource, path: string | undefined): SkillEntry | unde
   return { path, runner: isModule ? 'module' : 'protocol', language };
 }
 
-/** `skill:<name>:<script>` for each program under scripts/ (seed 003). */
+/** `skill:<name>:<script>` for each program under scripts/ (index.json `tools`). */
 function toolsOf(name: string, src: SkillSource): string[] {
   return src.files
     .filter((f) => f.path.startsWith('scripts/') && LANGUAGES[extensionOf(f.path)] && !f.path.slice(8).includes('/'))
@@ -67,7 +67,7 @@ export function manifestFromSkillMd(src: SkillSource, parsed: ParsedSkillMd): Dr
   const metadata = fm.metadata;
   const metaString = (key: string) => (metadata && typeof metadata[key] === 'string' ? (metadata[key] as string) : undefined);
   const declaredEntry = fm.resources?.entry ? normaliseResourcePath(fm.resources.entry) : undefined;
-  // Seed 001: an extended package names its entry in resources.entry only when scripts/ offers
+  // An extended package names its entry in resources.entry only when scripts/ offers
   // several; a single program there is the entry. Plain skills' scripts are tools, not entries.
   const candidates = entryCandidates(src);
   const entry = entryFor(src, declaredEntry ?? (parsed.isPackage && candidates.length === 1 ? candidates[0] : undefined));

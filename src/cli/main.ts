@@ -26,7 +26,7 @@ const VARIADIC = new Set(['validate', 'scan', 'prompt']);
 export const VERSION: string = (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
 const root: CommandDef = {
-  meta: { name: 'skilldex', version: VERSION, description: 'A static registry for AI-agent skills.' },
+  meta: { name: 'skilldex', version: VERSION, description: 'A static registry for AI-agent skills. Reference: docs/cli.md' },
   subCommands: Object.fromEntries(COMMANDS.map((name) => [name, load(name)])),
 };
 

@@ -1,5 +1,5 @@
 /**
- * Digests, computed the way the discovery RFC draft describes (FIELD-NOTES §2), so a client can
+ * Digests, computed the way the discovery RFC draft describes (docs/registry-format.md#digests), so a client can
  * verify a skill file by file and as a whole. Browser-safe: WebCrypto only.
  */
 

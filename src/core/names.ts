@@ -5,7 +5,7 @@
 
 /** Agent Skills names: 1–64 of a-z, 0-9 and `-`; no leading, trailing or doubled hyphen. */
 export const AGENT_SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-/** skill.json names: snake_case (seed 000 §8). */
+/** skill.json names: snake_case (the skill.json meta-schema). */
 export const FUNCTION_NAME = /^[a-z][a-z0-9_]*$/;
 export const MAX_NAME_LENGTH = 64;
 

@@ -1,5 +1,5 @@
 /**
- * Path rules for files inside a skill (discovery RFC, FIELD-NOTES §2): relative, `/` separated,
+ * Path rules for files inside a skill (discovery RFC): relative, `/` separated,
  * no `..`, printable ASCII, none of `\ ? # [ ]`. Published URLs are built from these paths, so a
  * path that passes here cannot escape a skill's folder on a server or on disk.
  */

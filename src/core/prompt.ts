@@ -3,7 +3,7 @@
  *
  * - `agent-skills`: the Agent Skills reference (`skills-ref to-prompt`), one element per line,
  *   text HTML-escaped like Python's `html.escape`.
- * - `available-skills`: seed 003's compact `<available-skills>` with the name as an attribute.
+ * - `available-skills`: the skills index's compact `<available-skills>` with the name as an attribute.
  */
 
 export type PromptStyle = 'agent-skills' | 'available-skills';
@@ -52,7 +52,7 @@ export function toPrompt(skills: readonly PromptSkill[], options: { style?: Prom
 }
 
 /**
- * Seed 003's `skill load` output: a `# Skill: <name>` heading, a blank line, then the body.
+ * The skills index's `skill load` output: a `# Skill: <name>` heading, a blank line, then the body.
  *
  * @example
  * renderSkillLoad('code-refactor', '## Steps\n…'); // '# Skill: code-refactor\n\n## Steps\n…'

@@ -1,5 +1,5 @@
 /**
- * One-line function signatures from JSON Schemas, the way seed 000 presents a skill:
+ * One-line function signatures from JSON Schemas, the way docs/skill-json.md presents a skill:
  * `code_review(code: string, language?: "typescript" | "python", severity?: "critical" | "all" = "all") → { issues: object[], passed: boolean }`.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The composite-pipeline template language of seed 000: `{{input.topic}}`,
+ * The composite-pipeline template language of skill.json (docs/skill-json.md#templates): `{{input.topic}}`,
  * `{{steps.search.results | map: snippet | join: '\n\n'}}`. Pure and browser-safe; the build's
  * validator uses {@link parseTemplate} to check references before publishing, the runtime uses
  * {@link renderTemplate} to run pipelines.

@@ -6,7 +6,7 @@ import { parseFrontmatter } from '../build/parse/frontmatter.ts';
 import { sourceFromString } from '../build/parse/source-text.ts';
 
 /**
- * `skilldex convert`: SKILL.md ⇄ skill.json + prompt.md (seed 000 §5). Pure: text in, files and
+ * `skilldex convert`: SKILL.md ⇄ skill.json + prompt.md (docs/skill-json.md). Pure: text in, files and
  * a list of what could not be carried over out. Everything both formats can express survives a
  * round trip; everything else is named, never dropped silently.
  */

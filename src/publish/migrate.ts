@@ -8,10 +8,10 @@ import { sourceFromString } from '../build/parse/source-text.ts';
 import { CODE_EXTENSIONS, extensionOf } from '../build/rules/files.ts';
 
 /**
- * `skilldex migrate` (seed 001 §迁移与验证工具): a legacy skill — one SKILL.md with TypeScript
+ * `skilldex migrate` (docs/extended-package.md#migrating-legacy-packages): a legacy skill — one SKILL.md with TypeScript
  * code blocks, or METADATA.yml plus scripts/main.ts — becomes an extended package: code under
- * scripts/, `resources.entry` filled, `permissions` folded into `security`, and the fields seed
- * 001 marks as required given sensible defaults. Pure: a plan of file operations; the command
+ * scripts/, `resources.entry` filled, `permissions` folded into `security`, and the fields the
+ * package format lists as required given sensible defaults. Pure: a plan of file operations; the command
  * carries it out (or only prints it with --dry-run).
  */
 
@@ -212,7 +212,7 @@ export function planMigration(skill: LegacySkill, options: { backup?: boolean } 
 }
 
 /**
- * Legacy `permissions` (seed 001 "迁移提示") → `security`: network true → allowlist (hosts to be
+ * Legacy `permissions` (the package format's migration notes) → `security`: network true → allowlist (hosts to be
  * listed), false/none → none; filesystem none/read → none/read-only, write → read-only plus
  * requires_filesystem and a note, since write access has no equivalent.
  */
@@ -240,7 +240,7 @@ export function securityFromPermissions(permissions: Record<string, unknown>, no
   return out;
 }
 
-/** ABP tool parameters (seed 001 example) → a JSON Schema for the first tool's input. */
+/** ABP tool parameters (as in the package format's examples) → a JSON Schema for the first tool's input. */
 function schemaFromAbp(abp: unknown): Record<string, unknown> | undefined {
   if (!isRecord(abp) || !Array.isArray(abp.tools) || !isRecord(abp.tools[0]) || !isRecord(abp.tools[0].parameters)) return undefined;
   const properties: Record<string, unknown> = {};

@@ -1,31 +1,54 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { anchor } from '../build/format.ts';
-import { RULES } from '../build/rules/catalog.ts';
+import { RULES, type RuleInfo } from '../build/rules/catalog.ts';
 import { replaceBetweenMarkers } from '../build/rules/table.ts';
 import { PUBLISH_RULES } from './rules.ts';
 
 /**
- * The rules table of CONTRIBUTING.md, generated from the build's catalog and the publish rules so
+ * The rules reference, docs/rules.md, generated from the build's catalog and the publish rules so
  * the documentation cannot drift from the code. Each row carries an anchor named after the rule
  * id (`name/folder-mismatch` → `#name-folder-mismatch`): the validator's hints link there.
  *
- * Regenerate with `node src/publish/rules-doc.ts`; a test fails while the file is stale.
+ * Regenerate with `npm run schemas` (or `node src/publish/rules-doc.ts`); a test fails while the
+ * file is stale.
  */
-export function contributingRulesTable(): string {
-  const row = (r: { id: string; severity: string; description: string }) =>
-    `| <a id="${anchor(r.id)}"></a>\`${r.id}\` | ${r.severity} | ${r.description.replace(/\|/g, '\\|')} |`;
-  return ['| rule | default | what it checks |', '| --- | --- | --- |', ...RULES.map(row), ...PUBLISH_RULES.map(row)].join('\n');
+
+/** Rule groups by id prefix, in the order the validator meets them, each with the page that explains the format. */
+const GROUPS: readonly { title: string; prefixes: readonly string[]; intro: string }[] = [
+  { title: 'Discovery', prefixes: ['discovery'], intro: 'Where skills may sit under `skills/` ([skill-md.md](skill-md.md#where-a-skill-lives)).' },
+  { title: 'Files', prefixes: ['files'], intro: 'Every file of every skill, whatever its format. Sizes are set under `limits` in `skilldex.config.json`.' },
+  { title: 'SKILL.md frontmatter and body', prefixes: ['frontmatter', 'name', 'description', 'compatibility', 'metadata', 'body'], intro: 'The Agent Skills format ([skill-md.md](skill-md.md)). `name/*` rules apply to skill.json names too, with snake_case instead of kebab-case.' },
+  { title: 'Extended package', prefixes: ['package'], intro: 'SKILL.md files that use the extended fields ([extended-package.md](extended-package.md)).' },
+  { title: 'Input and output schemas', prefixes: ['schema'], intro: 'The JSON Schemas a skill declares (`input`/`output` in skill.json, `input_schema`/`output_schema` in SKILL.md).' },
+  { title: 'skill.json and pipelines', prefixes: ['skill-json', 'pipeline'], intro: 'Function skills ([skill-json.md](skill-json.md)).' },
+  { title: 'Across the registry', prefixes: ['registry'], intro: 'Checks that compare skills with each other; they run on every build, also in pull-request mode.' },
+  { title: 'Security', prefixes: ['security'], intro: 'The static scanner\'s verdict; its own rules are listed in [security.md](security.md).' },
+  { title: 'Pull requests', prefixes: ['publish'], intro: 'Only in pull-request mode (`skilldex validate --changed-since <ref>` or `--against-index <url>`).' },
+];
+
+const row = (r: RuleInfo) => `| <a id="${anchor(r.id)}"></a>\`${r.id}\` | ${r.severity} | ${r.description.replace(/\|/g, '\\|')} |`;
+
+/** The generated part of docs/rules.md: one table per group, every rule with its anchor. */
+export function rulesReference(): string {
+  const all = [...RULES, ...PUBLISH_RULES];
+  const prefix = (id: string) => id.slice(0, id.indexOf('/'));
+  const grouped = GROUPS.map((group) => ({ ...group, rules: all.filter((r) => group.prefixes.includes(prefix(r.id))) }));
+  const orphans = all.filter((r) => !GROUPS.some((group) => group.prefixes.includes(prefix(r.id))));
+  if (orphans.length > 0) throw new Error(`rules without a group in src/publish/rules-doc.ts: ${orphans.map((r) => r.id).join(', ')}`);
+  return grouped
+    .map((group) => [`### ${group.title}`, '', group.intro, '', '| rule | default | what it checks |', '| --- | --- | --- |', ...group.rules.map(row)].join('\n'))
+    .join('\n\n');
 }
 
-export const CONTRIBUTING_FILE = join(import.meta.dirname, '..', '..', 'CONTRIBUTING.md');
+export const RULES_FILE = join(import.meta.dirname, '..', '..', 'docs', 'rules.md');
 
-/** CONTRIBUTING.md with its rules table brought up to date. */
-export async function renderContributing(file = CONTRIBUTING_FILE): Promise<string> {
-  return replaceBetweenMarkers(await readFile(file, 'utf8'), 'rules', contributingRulesTable());
+/** docs/rules.md with its generated part brought up to date. */
+export async function renderRulesDoc(file = RULES_FILE): Promise<string> {
+  return replaceBetweenMarkers(await readFile(file, 'utf8'), 'rules', rulesReference());
 }
 
 if (import.meta.main) {
-  await writeFile(CONTRIBUTING_FILE, await renderContributing());
-  console.log(`updated the rules table in ${CONTRIBUTING_FILE}`);
+  await writeFile(RULES_FILE, await renderRulesDoc());
+  console.log(`updated ${RULES_FILE}`);
 }

@@ -58,7 +58,7 @@ export function scaffoldNames(raw: string, format: ScaffoldFormat): { name: stri
   const input = raw.trim();
   if (input.length === 0 || input.length > MAX_NAME_LENGTH) throw new ScaffoldError(`a skill name is 1–${MAX_NAME_LENGTH} characters`, 'pick a short name like text-stats');
   if (format === 'skill-json') {
-    // skill.json names are snake_case (seed 000); the folder may use the kebab-case form.
+    // skill.json names are snake_case (docs/skill-json.md); the folder may use the kebab-case form.
     const name = input.replace(/-/g, '_');
     if (!FUNCTION_NAME.test(name)) throw new ScaffoldError(`'${input}' is not a valid skill.json name`, `use a lowercase letter followed by a-z, 0-9 and _ (e.g. ${suggest(input).replace(/-/g, '_') || 'text_stats'})`);
     return { name, folderName: toKebab(name) };
@@ -210,7 +210,7 @@ The script reads only its parameters: no network, no file system (see \`security
     {
       path: 'scripts/execute.ts',
       content: `/**
- * Entry point of the ${name} package (seed 001). The runtime imports this module and calls
+ * Entry point of the ${name} package (the extended SKILL.md package format). The runtime imports this module and calls
  * \`execute(parameters, context, config)\`; the result is a SkillExecutionOutcome. Keep every
  * piece of executable code under scripts/ — the validator refuses code anywhere else.
  */
@@ -261,7 +261,7 @@ function scriptFiles(context: TemplateContext): ScaffoldFile[] {
     },
     output_schema: {
       type: 'object',
-      description: 'Seed 004 envelope; `data` depends on the action.',
+      description: 'The script protocol envelope; `data` depends on the action.',
       properties: { success: { type: 'boolean' }, action: { type: 'string' }, data: { type: 'object' }, error: { type: 'object' } },
       required: ['success'],
     },
@@ -274,7 +274,7 @@ function scriptFiles(context: TemplateContext): ScaffoldFile[] {
       content: `${frontmatter(fields)}
 # ${title}
 
-A protocol script (seed 004): it reads one JSON request on stdin and writes one JSON envelope on stdout.
+A protocol script: it reads one JSON request on stdin and writes one JSON envelope on stdout (the Skilldex script protocol).
 
 ## Actions
 
@@ -297,7 +297,7 @@ Set \`SKILL_DEBUG=1\` to log the request to stderr.
 }
 
 const PYTHON_TEMPLATE = String.raw`#!/usr/bin/env python3
-"""__TITLE__ — a seed 004 protocol script.
+"""__TITLE__ — a script that speaks the Skilldex script protocol.
 
 Input (stdin JSON):  {"action": "analyze" | "report", "params": {...}, "context": {...}}
 Output (stdout JSON): {"success": true, "action": ..., "data": {...}, "metadata": {...}}
@@ -319,7 +319,7 @@ logger.setLevel(logging.DEBUG if DEBUG else logging.WARNING)
 
 
 class SkillError(Exception):
-    """A failure the caller can act on, reported with a seed 004 error code."""
+    """A failure the caller can act on, reported with a standard protocol error code."""
 
     def __init__(self, code: str, message: str, details: Any = None):
         super().__init__(message)
@@ -415,7 +415,7 @@ function skillJsonFiles(ctx: TemplateContext, mode: FunctionMode, calls: readonl
       {
         path: 'index.ts',
         content: `/**
- * Body of the ${name} function (seed 000, mode "code"). The runtime checks the input against
+ * Body of the ${name} function (a skill.json function skill, mode "code"). The runtime checks the input against
  * skill.json's "input" schema before calling, and the return value against "output" after.
  */
 export async function execute(input: { text: string }, ctx: Record<string, unknown> = {}): Promise<{ characters: number; words: number }> {

@@ -9,7 +9,7 @@ import { decodeUtf8, type Position } from '../build/parse/source-text.ts';
 /**
  * What identifies a published skill version: its name, its version and the tree digest of its
  * files. Computed with the build's own discovery and file reading, so the digest here is the
- * digest the build publishes (FIELD-NOTES §2).
+ * digest the build publishes (docs/registry-format.md#digests).
  */
 export interface SkillSnapshot {
   /** Folder relative to the registry root: `skills/text/text-stats`. */

@@ -17,7 +17,7 @@ export interface JobSummaryInput {
   changes: readonly SkillChange[];
   /** The diagnostics reported for this change (already filtered to it). */
   diagnostics: readonly Diagnostic[];
-  /** When set, rule ids link to `${rulesDoc}#<anchor>` (e.g. the CONTRIBUTING.md blob URL). */
+  /** When set, rule ids link to `${rulesDoc}#<anchor>` (e.g. the docs/rules.md blob URL). */
   rulesDoc?: string;
 }
 

@@ -1,11 +1,11 @@
 import { pathProblem } from '../core/paths.ts';
 import { SkilldexError } from './skilldex-error.ts';
 
-/** Seed 002: assets may only be read from these folders of a skill. */
+/** The skills manager's rule: assets may only be read from these folders of a skill. */
 export const ASSET_FOLDERS = ['references/', 'assets/', 'scripts/'] as const;
 
 /**
- * Checks a path an agent asked for (seed 002's `load_skill_asset`). The request comes from a model,
+ * Checks a path an agent asked for (`load_skill_asset`). The request comes from a model,
  * so anything that could name a file outside the skill's asset folders is refused outright rather
  * than normalised: `..`, absolute and drive paths, backslashes, NUL, and percent-encoding (a
  * `%2e%2e` or `%2f` that some later layer might decode).

@@ -1,7 +1,7 @@
 import type { ProtocolEnvelope, SkillExecutionOutcome } from '../core/schemas/outcome.ts';
 
 /**
- * Seed 004's stdout envelope for an outcome, for agents that speak the script protocol:
+ * The script protocol's stdout envelope for an outcome (docs/script-protocol.md), for agents that speak the script protocol:
  * `{success: true, action, data, message?, metadata}` or `{success: false, action, error}`.
  *
  * @example

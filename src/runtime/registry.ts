@@ -25,7 +25,7 @@ export interface SearchResult {
   score: number;
 }
 
-/** Seed 003's `skill search` output. */
+/** The skills index's `skill search` output. */
 export interface MatchedSkills {
   matched_skills: { name: string; description: string }[];
 }
@@ -42,7 +42,7 @@ export interface LoadedSkill {
   prompt?: string;
   /** The Markdown an agent follows: the SKILL.md body, or for skill.json the signature plus the prompt. */
   body: string;
-  /** Seed 003's rendering: `# Skill: <name>` + blank line + body. */
+  /** The skills index's `skill load` rendering: `# Skill: <name>` + blank line + body. */
   text: string;
 }
 
@@ -133,7 +133,7 @@ export class Registry {
     return [...this.index.skills];
   }
 
-  /** The index entry for `name` (case-insensitive, seed 002), or undefined. */
+  /** The index entry for `name` (case-insensitive), or undefined. */
   find(name: string): IndexEntry | undefined {
     return this.#byName.get(name.toLowerCase());
   }
@@ -150,7 +150,7 @@ export class Registry {
 
   /**
    * Ranks skills against a query (BM25F over name, title, description, tags and keywords; Chinese
-   * and Japanese split into character bigrams). `shape: 'matched_skills'` returns seed 003's
+   * and Japanese split into character bigrams). `shape: 'matched_skills'` returns the skills index's
    * `{matched_skills: [{name, description}]}`.
    *
    * @example
@@ -249,7 +249,7 @@ export class Registry {
   }
 
   /**
-   * Loads a skill for an agent to follow (seed 002 `load_skill`, seed 003 `skill load`). The
+   * Loads a skill for an agent to follow (`load_skill`, `skill load`). The
    * name is matched case-insensitively.
    *
    * @example
@@ -267,7 +267,7 @@ export class Registry {
   }
 
   /**
-   * Seed 002 `list_skill_assets`: the files under references/, assets/ and scripts/.
+   * `list_skill_assets`: the files under references/, assets/ and scripts/.
    *
    * @example
    * await registry.listAssets('file-diff'); // ['references/FORMS.md', 'scripts/compare.py']
@@ -278,7 +278,7 @@ export class Registry {
   }
 
   /**
-   * Seed 002 `load_skill_asset`: the bytes of one asset, verified. Paths outside references/,
+   * `load_skill_asset`: the bytes of one asset, verified. Paths outside references/,
    * assets/ and scripts/, and every traversal trick, are refused before any request is made.
    */
   async loadAssetBytes(name: string, relPath: string): Promise<Uint8Array> {
@@ -287,7 +287,7 @@ export class Registry {
   }
 
   /**
-   * Seed 002 `load_skill_asset` as text (UTF-8).
+   * `load_skill_asset` as text (UTF-8).
    *
    * @example
    * await registry.loadAsset('pdf', 'references/FORMS.md');
@@ -302,7 +302,7 @@ export class Registry {
   }
 
   /**
-   * The skills list for a system prompt: Agent Skills `<available_skills>` (default) or seed 003
+   * The skills list for a system prompt: Agent Skills `<available_skills>` (default) or the skills index's
    * `<available-skills>`. With no names, every skill in the registry.
    *
    * @example

@@ -1,5 +1,5 @@
 /**
- * Codes a runtime failure can carry. Run failures use seed 004's protocol codes (see
+ * Codes a runtime failure can carry. Run failures use the script protocol's codes (see
  * `PROTOCOL_ERROR_CODES`); registry access adds its own.
  */
 export type SkilldexErrorCode =

@@ -4,7 +4,7 @@ import type { SkillManifest } from '../core/schemas/manifest.ts';
 import { SkilldexError } from './skilldex-error.ts';
 
 /**
- * Digest checks for downloaded skill files (FIELD-NOTES §2): every file against its `sha256:`
+ * Digest checks for downloaded skill files (docs/registry-format.md#digests): every file against its `sha256:`
  * digest, and the set as a whole against the tree digest. Browser-safe (WebCrypto).
  */
 

@@ -39,7 +39,7 @@ describe('formatHuman', () => {
     expect(formatHuman([mismatch, unknown])).toBe(
       [
         "skills/pdf-tools/SKILL.md:2:7  name/folder-mismatch  error  Directory name 'pdf-tools' must match skill name 'pdf-tool'",
-        "    hint: rename the folder to 'pdf-tool' or set `name: pdf-tools` (CONTRIBUTING.md#name-folder-mismatch)",
+        "    hint: rename the folder to 'pdf-tool' or set `name: pdf-tools` (docs/rules.md#name-folder-mismatch)",
         "skills/x/SKILL.md:4:8  frontmatter/unknown-field  warning  unknown frontmatter field 'owner'",
         '1 error, 1 warning',
         '',
@@ -57,7 +57,7 @@ describe('formatHuman', () => {
     const style: FormatStyle = { red: tag('r'), yellow: tag('y'), dim: tag('d'), bold: tag('b') };
     const out = formatHuman([mismatch, unknown], style).split('\n');
     expect(out[0]).toBe("skills/pdf-tools/SKILL.md:2:7  <b>name/folder-mismatch</b>  <r>error</r>  Directory name 'pdf-tools' must match skill name 'pdf-tool'");
-    expect(out[1]).toMatch(/^<d> {4}hint: .*\(CONTRIBUTING\.md#name-folder-mismatch\)<\/d>$/);
+    expect(out[1]).toMatch(/^<d> {4}hint: .*\(docs\/rules\.md#name-folder-mismatch\)<\/d>$/);
     expect(out[2]).toContain('<y>warning</y>');
   });
 

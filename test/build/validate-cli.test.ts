@@ -40,7 +40,7 @@ describe('skilldex validate (spawned)', () => {
       expect(i, `${e.file}:${e.line} ${e.rule}`).toBeGreaterThanOrEqual(0);
       expect(lines[i + 1]).toMatch(/^ {4}hint: /);
       expect(lines[i + 1]).toContain(e.hint);
-      expect(lines[i + 1]).toContain(`(CONTRIBUTING.md#${e.rule.replace('/', '-')})`);
+      expect(lines[i + 1]).toContain(`(docs/rules.md#${e.rule.replace('/', '-')})`);
     }
     expect(stdout).toContain('4 errors, 1 warning\n');
     expect(stdout).not.toContain('skills/good/');

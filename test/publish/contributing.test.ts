@@ -1,30 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RULES } from '../../src/build/index.ts';
-import { anchor, formatHuman } from '../../src/build/format.ts';
-import { PUBLISH_RULES } from '../../src/publish/rules.ts';
-import { CONTRIBUTING_FILE, renderContributing } from '../../src/publish/rules-doc.ts';
 
 const REPO = join(import.meta.dirname, '..', '..');
+const CONTRIBUTING_FILE = join(REPO, 'CONTRIBUTING.md');
 
 /** GitHub's heading slugs: lowercase, punctuation dropped, spaces → '-'. */
 const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s/g, '-');
 
 describe('CONTRIBUTING.md', () => {
-  it('has an up-to-date rules table (regenerate with `node src/publish/rules-doc.ts`)', async () => {
-    expect(await readFile(CONTRIBUTING_FILE, 'utf8')).toBe(await renderContributing());
-  });
-
-  it('documents every rule id, each with the anchor the validator hints link to', async () => {
-    const text = await readFile(CONTRIBUTING_FILE, 'utf8');
-    const missing = [...RULES, ...PUBLISH_RULES].filter((r) => !text.includes(`| <a id="${anchor(r.id)}"></a>\`${r.id}\` | ${r.severity} |`));
-    expect(missing.map((r) => r.id)).toEqual([]);
-    const hint = formatHuman([{ rule: 'publish/version-not-bumped', severity: 'error', file: 'skills/x/SKILL.md', line: 1, column: 1, message: 'm', hint: 'h' }]);
-    expect(hint).toContain('(CONTRIBUTING.md#publish-version-not-bumped)');
-    expect(text).toContain('<a id="publish-version-not-bumped"></a>');
-  });
-
   it('links only to anchors that exist in the file', async () => {
     const text = await readFile(CONTRIBUTING_FILE, 'utf8');
     const targets = new Set([
@@ -34,7 +18,6 @@ describe('CONTRIBUTING.md', () => {
     const links = [...text.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]);
     expect(links.length).toBeGreaterThan(5);
     expect(links.filter((l) => !targets.has(l))).toEqual([]);
-    expect(targets.has('rules')).toBe(true); // RULES_DOC = CONTRIBUTING.md#rules
   });
 
   it('mentions only flags the commands really have', async () => {

@@ -238,7 +238,7 @@ describe('the PR check through the real CLI', () => {
     const bad = run(root, '--changed-since', 'main', '--no-scan');
     expect(bad.status).toBe(1);
     expect(bad.stdout).toContain('skills/alpha/SKILL.md:4:10  publish/version-not-bumped  error');
-    expect(bad.stdout).toContain('(CONTRIBUTING.md#publish-version-not-bumped)');
+    expect(bad.stdout).toContain('(docs/rules.md#publish-version-not-bumped)');
   });
 
   it('narrows the report to the folders given as arguments', async () => {
@@ -265,8 +265,8 @@ describe('job summary', () => {
       base: 'origin/main',
       changes: [],
       diagnostics: [{ rule: 'frontmatter/yaml', severity: 'error', file: 'skills/x/SKILL.md', line: 2, column: 3, message: 'a | b <script>\nc', hint: 'quote it' }],
-      rulesDoc: 'https://github.com/o/r/blob/abc/CONTRIBUTING.md',
+      rulesDoc: 'https://github.com/o/r/blob/abc/docs/rules.md',
     });
-    expect(md).toContain('| error | [`frontmatter/yaml`](https://github.com/o/r/blob/abc/CONTRIBUTING.md#frontmatter-yaml) | `skills/x/SKILL.md:2:3` | a \\| b &lt;script&gt; c — hint: quote it |');
+    expect(md).toContain('| error | [`frontmatter/yaml`](https://github.com/o/r/blob/abc/docs/rules.md#frontmatter-yaml) | `skills/x/SKILL.md:2:3` | a \\| b &lt;script&gt; c — hint: quote it |');
   });
 });

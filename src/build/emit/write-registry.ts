@@ -160,7 +160,7 @@ async function emitSkill({ manifest: m, files }: PublishedSkill, config: Registr
   return { entry, discovery, legacy: { name: wkName, description: m.description, files: agentFiles.map((f) => f.path) } };
 }
 
-/** The index.json entry: seed 003's fields plus what a client needs to fetch and verify. */
+/** The index.json entry: the skills index fields plus what a client needs to fetch and verify. */
 export function indexEntry(m: SkillManifest): IndexEntry {
   return {
     name: m.name,

@@ -10,7 +10,7 @@ import { positionAt, type Position, type SourceText } from './source-text.ts';
  * Why not gray-matter: version 4.0.3 evaluates `---js` frontmatter with `eval` even when the JS
  * engine is disabled, caches results globally (after a YAML error the second call returns
  * `{data:{}}`), accepts an unclosed block silently and ends the block at any line that merely
- * starts with `---` (FIELD-NOTES §3). Splitting is twenty lines; doing it here closes all four.
+ * starts with `---`. Splitting is twenty lines; doing it here closes all four.
  */
 
 export interface ParseProblem {

@@ -1,7 +1,7 @@
 /**
- * Every validation rule, with its stable id and default severity. The README's rules table is
- * generated from this list (`npm run schemas` rewrites it), and a registry overrides severities
- * in `skilldex.config.json` under `rules`.
+ * Every validation rule, with its stable id and default severity. The README's rules table and
+ * docs/rules.md are generated from this list (`npm run schemas` rewrites them), and a registry
+ * overrides severities in `skilldex.config.json` under `rules`.
  */
 export interface RuleInfo {
   id: string;
@@ -52,7 +52,7 @@ export const RULES: readonly RuleInfo[] = [
   rule('body/empty', 'warning', 'The SKILL.md body is empty; agents get no instructions.'),
   rule('body/too-long', 'warning', 'The body is longer than `limits.maxBodyLines` lines; move detail into references/.'),
   rule('body/too-large', 'warning', 'The body is more than `limits.maxBodyTokens` estimated tokens (default 5,000); move detail into references/.'),
-  // Extended package (seed 001)
+  // Extended SKILL.md package
   rule('package/version', 'error', '`version` must be a semantic version.'),
   rule('package/required-field', 'error', 'A field the registry config lists in `requiredPackageFields` is missing.'),
   rule('package/resource-missing', 'error', 'A `resources` path does not exist in the skill.'),
@@ -64,11 +64,11 @@ export const RULES: readonly RuleInfo[] = [
   rule('schema/invalid', 'error', 'An input/output schema is not a valid JSON Schema.'),
   rule('schema/remote-ref', 'error', 'Schemas may not `$ref` remote documents.'),
   rule('schema/unsafe-pattern', 'error', 'A `pattern` is not a valid RE2 expression (catastrophic-backtracking guard).'),
-  // skill.json (seed 000)
+  // skill.json function skills
   rule('skill-json/syntax', 'error', 'skill.json is not valid JSON.'),
   rule('skill-json/too-deep', 'error', 'skill.json nests deeper than `limits.maxDepth`.'),
   rule('skill-json/forbidden-key', 'error', '`__proto__`, `constructor` and `prototype` keys are refused.'),
-  rule('skill-json/meta-schema', 'error', 'skill.json does not match the seed 000 §8 meta-schema.'),
+  rule('skill-json/meta-schema', 'error', 'skill.json does not match the skill.json meta-schema (`schemas/skill-json.schema.json`).'),
   rule('skill-json/body-missing', 'error', 'The mode needs its body: code → index.ts, llm → prompt.md, composite → pipeline or index.ts.'),
   rule('pipeline/undeclared-call', 'error', 'A pipeline step calls a skill that `calls` does not list.'),
   rule('pipeline/duplicate-step', 'error', 'Two pipeline steps share an id.'),

@@ -5,7 +5,7 @@ import type { DiagnosticSink } from '../diagnostics.ts';
 
 /**
  * Name rules for both formats. Messages for SKILL.md follow the reference validator's wording
- * where it has one (FIELD-NOTES §1), so people searching an error find the spec.
+ * where it has one, so people searching an error find the spec.
  */
 export function checkName(
   name: unknown,

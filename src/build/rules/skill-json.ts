@@ -17,7 +17,7 @@ export interface ParsedSkillJson {
 }
 
 /**
- * Every skill.json rule (seed 000): JSON syntax with positions, the §8 meta-schema, names, the
+ * Every skill.json rule (docs/skill-json.md): JSON syntax with positions, the meta-schema, names, the
  * input/output JSON Schemas, the body each mode needs, and the pipeline's calls and templates.
  */
 export function checkSkillJson(src: SkillSource, config: RegistryConfig, sink: DiagnosticSink): ParsedSkillJson | undefined {
@@ -32,7 +32,7 @@ export function checkSkillJson(src: SkillSource, config: RegistryConfig, sink: D
   }
   if (parsed.data === undefined) return undefined;
   if (!parsed.data || typeof parsed.data !== 'object' || Array.isArray(parsed.data)) {
-    sink.report('skill-json/meta-schema', file, parsed.locate([]), 'skill.json must be a JSON object', { hint: 'wrap the fields in { … }; see seed 000 §4 for the field table', skill: src.folderName });
+    sink.report('skill-json/meta-schema', file, parsed.locate([]), 'skill.json must be a JSON object', { hint: 'wrap the fields in { … }; the fields are listed in docs/skill-json.md#fields', skill: src.folderName });
     return undefined;
   }
   const data = parsed.data as Record<string, unknown>;
@@ -51,9 +51,9 @@ export function checkSkillJson(src: SkillSource, config: RegistryConfig, sink: D
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) report('skill-json/meta-schema', [...path, key], `unknown field '${key}' (the skill.json meta-schema has additionalProperties: false)`, 'remove it, or keep custom data in another file');
       } else if (issue.code === 'invalid_type' && !hasPath(data, path)) {
-        report('skill-json/meta-schema', path, `missing required field '${path.join('.')}'`, 'see the field table in seed 000 §4 / CONTRIBUTING.md');
+        report('skill-json/meta-schema', path, `missing required field '${path.join('.')}'`, 'see the field table in docs/skill-json.md#fields');
       } else {
-        report('skill-json/meta-schema', path, `${path.join('.') || 'skill.json'}: ${issue.message}`, 'see the field table in CONTRIBUTING.md');
+        report('skill-json/meta-schema', path, `${path.join('.') || 'skill.json'}: ${issue.message}`, 'see the field table in docs/skill-json.md#fields');
       }
     }
   }

@@ -73,7 +73,7 @@ export function checkSkillMd(src: SkillSource, config: RegistryConfig, sink: Dia
       const key = path.join('.');
       if (seen.has(key)) continue;
       seen.add(key);
-      const severity = sink.report('frontmatter/field-type', file, at(path), `${key || 'frontmatter'}: ${issue.message}`, { hint: 'see the field table in CONTRIBUTING.md', skill });
+      const severity = sink.report('frontmatter/field-type', file, at(path), `${key || 'frontmatter'}: ${issue.message}`, { hint: `see the field table in ${fieldTable(path[0])}`, skill });
       if (severity === 'error') blocking = true;
       else tolerated.add(String(path[0]));
     }
@@ -102,6 +102,10 @@ export function checkSkillMd(src: SkillSource, config: RegistryConfig, sink: Dia
   if (!typed.success || !nameOk || !descriptionOk) return undefined;
   return { frontmatter: typed.data, body: fm.body, isPackage, source, locate: fm.locate };
 }
+
+/** The docs page whose field table describes a frontmatter key. */
+const fieldTable = (key: unknown): string =>
+  (PACKAGE_FIELDS as readonly unknown[]).includes(key) ? 'docs/extended-package.md#fields' : 'docs/skill-md.md#fields';
 
 type Report = (rule: string, path: (string | number)[], message: string, hint?: string) => void;
 

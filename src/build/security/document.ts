@@ -58,7 +58,7 @@ export function createTextFile(path: string, text: string): SkillTextFile {
 const lineText = (text: string, starts: number[], i: number): string =>
   text.slice(starts[i], i + 1 < starts.length ? starts[i + 1]! - 1 : text.length).replace(/\r$/, '');
 
-/** The closing `---` must stand alone on its line (FIELD-NOTES §1: a `---` inside a value does not close it). */
+/** The closing `---` must stand alone on its line (a `---` inside a value does not close it). */
 function findFrontmatter(text: string, starts: number[]): number {
   if (lineText(text, starts, 0) !== '---') return 0;
   for (let i = 1; i < starts.length && i < 5000; i++) {

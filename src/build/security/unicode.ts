@@ -1,6 +1,6 @@
 /**
  * Hidden and look-alike Unicode. Attackers smuggle instructions to a model in characters a
- * reviewer cannot see (Snyk ToxicSkills, FIELD-NOTES §6), so every excerpt the scanner prints goes
+ * reviewer cannot see (Snyk ToxicSkills), so every excerpt the scanner prints goes
  * through `makeVisible`, and hidden payloads are decoded back to the text they carry.
  */
 

@@ -3,7 +3,7 @@ import { outJson } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
-  meta: { name: 'load', description: "Print a skill's instructions as seed 003's '# Skill: <name>' (or the raw SKILL.md / prompt.md)" },
+  meta: { name: 'load', description: "Print a skill's instructions as '# Skill: <name>' + body (or the raw SKILL.md / prompt.md)" },
   args: {
     name: { type: 'positional', description: 'Skill name (case-insensitive)', required: true },
     raw: { type: 'boolean', description: 'Print SKILL.md exactly as published (prompt.md for skill.json skills)', default: false },

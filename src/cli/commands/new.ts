@@ -12,7 +12,7 @@ import { err, out, style } from '../_output.ts';
 const interactive = () => Boolean(process.stdin.isTTY && process.stdout.isTTY) && !process.env.CI;
 
 export default defineCommand({
-  meta: { name: 'new', description: 'Scaffold a skill that validates: skill-md, package, skill-json (code|llm|composite) or script' },
+  meta: { name: 'new', description: 'Scaffold a skill that validates: skill-md, package, skill-json (code|llm|composite) or script (formats: docs/README.md)' },
   args: {
     name: { type: 'positional', required: false, description: 'Skill name: kebab-case (skill.json: snake_case; kebab is converted)' },
     format: { type: 'string', description: `One of ${SCAFFOLD_FORMATS.join(', ')} (default skill-md)` },

@@ -5,7 +5,7 @@ import { out } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
-  meta: { name: 'prompt', description: 'Print the skills block for a system prompt: <available_skills> (Agent Skills) or <available-skills> (seed 003)' },
+  meta: { name: 'prompt', description: 'Print the skills block for a system prompt: <available_skills> (Agent Skills) or the compact <available-skills>' },
   args: {
     names: { type: 'positional', description: 'Skills to list (default: all, or the --query results)', required: false },
     style: { type: 'string', description: `${PROMPT_STYLES.join(' | ')}`, default: 'agent-skills' },

@@ -29,13 +29,13 @@ async function readInput(args: { input?: string; 'input-file'?: string }): Promi
 }
 
 export default defineCommand({
-  meta: { name: 'run', description: 'Run a skill from a verified copy and print its SkillExecutionOutcome (or, with --protocol, a seed 004 envelope)' },
+  meta: { name: 'run', description: 'Run a skill from a verified copy and print its SkillExecutionOutcome (or, with --protocol, an envelope of the script protocol: docs/script-protocol.md)' },
   args: {
     name: { type: 'positional', description: 'Skill name (case-insensitive)', required: true },
     input: { type: 'string', description: "Input as JSON, e.g. '{\"text\": \"…\"}'" },
     'input-file': { type: 'string', description: 'Read the input JSON from a file (- for stdin)' },
-    action: { type: 'string', description: 'Seed 004 action (default: the first the skill declares)' },
-    protocol: { type: 'boolean', description: 'Print the seed 004 envelope {success, action, data|error, metadata}', default: false },
+    action: { type: 'string', description: 'Script-protocol action (default: the first the skill declares)' },
+    protocol: { type: 'boolean', description: 'Print the script-protocol envelope {success, action, data|error, metadata}', default: false },
     timeout: { type: 'string', description: "Milliseconds; overrides the skill's timeout" },
     'allow-unsafe': { type: 'boolean', description: 'Run even if the registry scan failed the skill', default: false },
     debug: { type: 'boolean', description: 'Set SKILL_DEBUG=1 for the skill', default: false },

@@ -25,7 +25,7 @@ interface SkillFolder {
 }
 
 export default defineCommand({
-  meta: { name: 'scan', description: 'Statically scan skills for malware patterns, prompt injection and leaked secrets' },
+  meta: { name: 'scan', description: 'Statically scan skills for malware patterns, prompt injection and leaked secrets (rules: docs/security.md)' },
   args: {
     paths: { type: 'positional', required: false, description: 'Skill folders, or folders of skills (default: ./skills)' },
     format: { type: 'enum', options: [...FORMATS] as string[], default: 'human', description: 'Output: human, json, sarif (GitHub code scanning) or github (workflow annotations)' },

@@ -6,7 +6,7 @@ import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 const list = (value: unknown): string[] => (typeof value === 'string' && value !== '' ? value.split(',').map((s) => s.trim()).filter(Boolean) : []);
 
 export default defineCommand({
-  meta: { name: 'search', description: "Search a registry's skills (BM25; Chinese and Japanese work too). --json prints seed 003's {matched_skills}" },
+  meta: { name: 'search', description: "Search a registry's skills (BM25; Chinese and Japanese work too). --json prints {matched_skills}" },
   args: {
     query: { type: 'positional', description: 'What the skill should do; "" lists everything', required: true },
     limit: { type: 'string', description: 'Most results', default: '10' },

@@ -28,7 +28,7 @@ type Target =
 const PR_FLAGS = ['changed-since', 'against-index', 'summary'] as const;
 
 export default defineCommand({
-  meta: { name: 'validate', description: 'Validate skill folders, folders of skills or a registry, and report every problem as file:line:col rule message' },
+  meta: { name: 'validate', description: 'Validate skill folders, folders of skills or a registry, and report every problem as file:line:col rule message (rules: docs/rules.md)' },
   args: {
     paths: { type: 'positional', required: false, description: 'Skill folders, folders of skills or registry roots (default: the current folder)' },
     root: { type: 'string', description: 'Registry root (holds skills/ and skilldex.config.json): paths inside its skills/ are checked with the whole registry, and files are shown relative to it' },
@@ -121,7 +121,7 @@ export default defineCommand({
         ...(indexLocation !== undefined ? { index: indexLocation } : {}),
         changes: check?.changes ?? [],
         diagnostics,
-        ...(server && repository && sha ? { rulesDoc: `${server}/${repository}/blob/${sha}/CONTRIBUTING.md` } : {}),
+        ...(server && repository && sha ? { rulesDoc: `${server}/${repository}/blob/${sha}/docs/rules.md` } : {}),
       });
       await appendFile(resolve(String(args.summary)), `${markdown}\n`);
     }

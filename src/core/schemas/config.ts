@@ -68,7 +68,7 @@ export const RegistryConfig = z
       .default('skills'),
     /** Per-rule severity overrides, ESLint style: `{"frontmatter/unknown-field": "error"}`. */
     rules: z.record(z.string(), RuleSeverity).default({}),
-    /** Extended-package fields that must be present (seed 001 marks many as required; the default asks for none). */
+    /** Extended-package fields that must be present (the package format lists many as required; the default asks for none). */
     requiredPackageFields: z.array(z.string()).default([]),
     limits: Limits.default(Limits.parse({})),
     scan: z

@@ -8,7 +8,7 @@ import { SkillMdFrontmatter } from './skill-md.ts';
 /**
  * The published JSON Schemas, generated from the zod definitions (the single source of every
  * shape). `npm run schemas` writes them to schemas/; a test fails when the committed copies are
- * stale. skill.json's schema targets draft-07 like seed 000 §8; the rest use 2020-12.
+ * stale. skill.json's schema targets draft-07 like the skill.json meta-schema it mirrors; the rest use 2020-12.
  */
 export function publishedJsonSchemas(): Record<string, unknown> {
   const io = { io: 'input', unrepresentable: 'any' } as const;

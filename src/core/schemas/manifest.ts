@@ -11,7 +11,7 @@ import { PipelineStep } from './skill-json.ts';
 
 /** Where a skill came from. */
 export const SkillFormat = z.enum(['skill-md', 'package', 'skill-json']).meta({
-  description: '`skill-md`: plain Agent Skills SKILL.md; `package`: SKILL.md with extended frontmatter (seed 001); `skill-json`: typed function (seed 000).',
+  description: '`skill-md`: plain Agent Skills SKILL.md; `package`: SKILL.md with extended frontmatter (docs/extended-package.md); `skill-json`: typed function (docs/skill-json.md).',
 });
 export type SkillFormat = z.infer<typeof SkillFormat>;
 
@@ -22,7 +22,7 @@ export type SkillFormat = z.infer<typeof SkillFormat>;
 export const SkillMode = z.enum(['instructions', 'code', 'llm', 'composite']);
 export type SkillMode = z.infer<typeof SkillMode>;
 
-/** How a code entry is driven: a seed 004 stdin/stdout script, or a module exporting `execute`. */
+/** How a code entry is driven: a stdin/stdout protocol script (docs/script-protocol.md), or a module exporting `execute`. */
 export const EntryRunner = z.enum(['protocol', 'module']);
 export type EntryRunner = z.infer<typeof EntryRunner>;
 
@@ -71,7 +71,7 @@ export const SkillManifest = z
     version: z.string(),
     format: SkillFormat,
     mode: SkillMode,
-    /** Seed 001 `type` (direct/service/…), when the source declared one. */
+    /** The extended package's `type` (direct/service/…), when the source declared one. */
     type: z.string().optional(),
     category: z.string().optional(),
     tags: z.array(z.string()),
@@ -88,7 +88,7 @@ export const SkillManifest = z
     inputSchema: z.record(z.string(), z.unknown()).optional(),
     outputSchema: z.record(z.string(), z.unknown()).optional(),
     entry: SkillEntry.optional(),
-    /** Seed 004 actions understood by the entry or by `scripts/*` protocol scripts. */
+    /** Script-protocol actions understood by the entry or by `scripts/*` protocol scripts. */
     actions: z.array(SkillAction).optional(),
     /** The llm-mode system prompt (`prompt.md`). */
     prompt: z.string().optional(),
@@ -99,10 +99,10 @@ export const SkillManifest = z
     calledBy: z.array(z.string()),
     pipeline: z.array(PipelineStep).optional(),
     outputMapping: z.record(z.string(), z.unknown()).optional(),
-    /** Milliseconds. From skill.json `timeout`, `security.timeout_ms`, or the seed 004 default of 300 s. */
+    /** Milliseconds. From skill.json `timeout`, `security.timeout_ms`, or the script protocol's default of 300 s. */
     timeoutMs: z.number().int().positive(),
     retry: z.number().int().nonnegative(),
-    /** `skill:<name>:<script>` for every script under scripts/ (seed 003). */
+    /** `skill:<name>:<script>` for every script under scripts/. */
     tools: z.array(z.string()),
     triggers: Triggers.optional(),
     security: SecurityPolicy.optional(),
@@ -116,7 +116,7 @@ export const SkillManifest = z
     /** Frontmatter fields Skilldex does not interpret, carried through unchanged. */
     extra: z.record(z.string(), z.unknown()).optional(),
     files: z.array(SkillFile),
-    /** Tree digest: sha256 over sorted `{path}\0{hex}\n` lines (FIELD-NOTES §2). */
+    /** Tree digest: sha256 over sorted `{path}\0{hex}\n` lines (docs/registry-format.md#digests). */
     digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
     /** ISO 8601, from the skill's last git commit or SOURCE_DATE_EPOCH; never the wall clock. */
     lastModified: z.string(),

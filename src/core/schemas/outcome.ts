@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Seed 004 standard error codes, plus Skilldex's own for the process boundary. */
+/** The script protocol's standard error codes, plus Skilldex's own for the process boundary. */
 export const PROTOCOL_ERROR_CODES = [
   'INVALID_JSON', 'UNKNOWN_ACTION', 'MISSING_PARAM', 'INVALID_PARAM', 'TIMEOUT', 'PERMISSION_DENIED',
   'DATA_NOT_FOUND', 'EXTERNAL_SERVICE_ERROR', 'INTERNAL_ERROR',
@@ -9,7 +9,7 @@ export const PROTOCOL_ERROR_CODES = [
 ] as const;
 export type ProtocolErrorCode = (typeof PROTOCOL_ERROR_CODES)[number];
 
-/** What a seed 004 script reads on stdin. */
+/** What a protocol script reads on stdin (docs/script-protocol.md). */
 export const ProtocolRequest = z.object({
   action: z.string(),
   params: z.record(z.string(), z.unknown()).optional(),
@@ -24,7 +24,7 @@ export const ProtocolError = z.object({
 });
 export type ProtocolError = z.infer<typeof ProtocolError>;
 
-/** The one JSON envelope a seed 004 script writes to stdout. */
+/** The one JSON envelope a protocol script writes to stdout. */
 export const ProtocolEnvelope = z.union([
   z.looseObject({
     success: z.literal(true),
@@ -41,7 +41,7 @@ export const ProtocolEnvelope = z.union([
 ]);
 export type ProtocolEnvelope = z.infer<typeof ProtocolEnvelope>;
 
-/** Seed 001 memory write suggestion. */
+/** A memory write suggestion (extended package outcome). */
 export const MemoryWriteSuggestion = z.looseObject({
   ownerType: z.enum(['user', 'household', 'task', 'group']).optional(),
   ownerId: z.string().optional(),
@@ -52,7 +52,7 @@ export const MemoryWriteSuggestion = z.looseObject({
 });
 export type MemoryWriteSuggestion = z.infer<typeof MemoryWriteSuggestion>;
 
-/** Seed 001 step trace. */
+/** A step trace (extended package outcome). */
 export const StepTrace = z.looseObject({
   stepId: z.string(),
   stepName: z.string(),
@@ -65,7 +65,7 @@ export const StepTrace = z.looseObject({
 });
 export type StepTrace = z.infer<typeof StepTrace>;
 
-/** Seed 001 `SkillExecutionOutcome`: what `run()` returns for every mode. */
+/** `SkillExecutionOutcome` (docs/runtime.md#outcomes): what `run()` returns for every mode. */
 export const SkillExecutionOutcome = z
   .object({
     output: z.unknown(),

@@ -3,14 +3,14 @@ import { ScanResult } from './scan.ts';
 import { SkillFile, SkillFormat, SkillMode, SkillUrls } from './manifest.ts';
 
 /**
- * `index.json`: a superset of seed 003's skills index. Clients check `version`'s major before
+ * `index.json`: a superset of the common skills index shape (docs/registry-format.md). Clients check `version`'s major before
  * reading further; a new major means an incompatible shape.
  */
 export const INDEX_FORMAT_VERSION = '1.0.0';
 
 export const IndexEntry = z
   .object({
-    // seed 003
+    // the common skills index fields
     name: z.string(),
     title: z.string(),
     description: z.string(),

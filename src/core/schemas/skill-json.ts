@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * `skill.json`: a skill as a typed function (seed 000). This mirrors the seed's §8 draft-07
- * meta-schema field for field, including `additionalProperties: false` and its defaults.
+ * `skill.json`: a skill as a typed function (docs/skill-json.md). This mirrors the draft-07
+ * skill.json meta-schema field for field, including `additionalProperties: false` and its defaults.
  */
 
 const JsonSchemaObject = z.record(z.string(), z.unknown()).meta({ description: 'A JSON Schema (draft-07 or 2020-12, chosen by $schema).' });

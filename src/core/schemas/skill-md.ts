@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * SKILL.md frontmatter: the Agent Skills fields (seed 002), the extended package fields
- * (seed 001), Claude Code's and Codex's extras (FIELD-NOTES §1) and Skilldex's own `actions`.
+ * SKILL.md frontmatter: the Agent Skills fields (docs/skill-md.md), the extended package fields
+ * (docs/extended-package.md), Claude Code's and Codex's extras and Skilldex's own `actions`.
  *
  * Types here are deliberately permissive where the spec is: lengths, name charset and
  * "required in strict mode" live in validation rules, so that each has its own stable rule id
@@ -60,7 +60,7 @@ export const Abp = z.looseObject({
   tools: z.array(AbpTool).optional(),
 });
 
-/** A seed 004 action a protocol script understands (Skilldex extension). */
+/** A script-protocol action a protocol script understands (Skilldex extension). */
 export const ActionSpec = z.union([
   z.string(),
   z.object({ name: z.string(), description: z.string().optional() }),
@@ -78,7 +78,7 @@ export const SkillMdFrontmatter = z
     metadata: z.record(z.string(), z.unknown()).optional().describe('String-to-string map; nested values are accepted with a warning.'),
     'allowed-tools': z.union([z.string(), StringList]).optional().describe('Space-separated string or a YAML list.'),
 
-    // Extended package (seed 001)
+    // Extended package
     displayName: z.string().optional(),
     version: z.string().optional().describe('Semantic version.'),
     type: z.enum(PACKAGE_TYPES).optional(),
@@ -96,11 +96,11 @@ export const SkillMdFrontmatter = z
     resources: Resources.optional(),
     cacheable: z.boolean().optional(),
     ttl: z.number().nonnegative().optional(),
-    /** Legacy seed 001 field; migrate into `security`. */
+    /** Legacy package field; migrate into `security`. */
     permissions: z.record(z.string(), z.unknown()).optional(),
     author: z.string().optional(),
 
-    // Skilldex extension: actions of a seed 004 protocol script
+    // Skilldex extension: actions of a protocol script
     actions: z.array(ActionSpec).optional(),
 
     // Claude Code extras

@@ -5,7 +5,7 @@ export type Attempt =
   | {
       ok: true;
       output: unknown;
-      /** The raw seed 004 envelope, for protocol skills whose output schema describes the envelope. */
+      /** The raw script-protocol envelope, for protocol skills whose output schema describes the envelope. */
       envelope?: Record<string, unknown>;
       extras?: Omit<SkillExecutionOutcome, 'output'>;
     }

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 
-/** Seed 004: a script's stdout and stderr together may not exceed 10 MB. */
+/** The script protocol: a script's stdout and stderr together may not exceed 10 MB. */
 export const MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
-/** Seed 004's default timeout. */
+/** The script protocol's default timeout. */
 export const DEFAULT_PROTOCOL_TIMEOUT_MS = 300_000;
 /** How much of stderr is kept for error messages (the whole stream still counts toward the cap). */
 const STDERR_TAIL_BYTES = 64 * 1024;
@@ -46,7 +46,7 @@ function killGroup(pid: number | undefined): void {
 }
 
 /**
- * Runs a child process inside hard limits (FIELD-NOTES §5). The child is spawned `detached`, which
+ * Runs a child process inside hard limits (docs/script-protocol.md). The child is spawned `detached`, which
  * makes it the leader of a new process group, so on timeout, on the output cap, and after it exits
  * the whole group is SIGKILLed: grandchildren a script forked cannot outlive it. `spawn` has no
  * `maxBuffer`, so stdout and stderr bytes are counted here and the group is killed at the cap.

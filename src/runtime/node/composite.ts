@@ -7,7 +7,7 @@ import { type Attempt, failed } from './attempt.ts';
 export type CallSkill = (name: string, input: unknown) => Promise<SkillExecutionOutcome>;
 
 /**
- * Runs a seed 000 declarative pipeline. Each step's `condition` and `input` are rendered against
+ * Runs a skill.json declarative pipeline (docs/skill-json.md). Each step's `condition` and `input` are rendered against
  * `{input, steps}`; a step whose condition renders falsy is skipped (and recorded as skipped).
  * Every step lands in `intermediateSteps` with its duration, including the one that failed, so a
  * broken pipeline shows how far it got. The output is `outputMapping` rendered at the end, or the

@@ -11,7 +11,7 @@ const HARNESS = fileURLToPath(new URL('./module-harness.ts', import.meta.url));
 /**
  * Node's permission model for Node-run entries: read the skill and the run folder, write only the
  * run folder, no child processes or workers. (It cannot restrict Python or sh; those rely on the
- * process-group, output, environment and cwd limits alone — FIELD-NOTES §5.)
+ * process-group, output, environment and cwd limits alone; see docs/script-protocol.md.)
  */
 const nodePermissionArgs = (skillDir: string, sandbox: RunSandbox, extraRead: string[] = []): string[] => [
   '--permission',
@@ -70,12 +70,12 @@ async function execute(run: EntryRun, command: string, args: string[], stdin: st
   } catch {
     return failed('INVALID_OUTPUT', `${name} printed something other than one JSON envelope on stdout (${status}): ${JSON.stringify(text.slice(0, 200))}`, {
       stderr: tail(result.stderr),
-      hint: 'seed 004: stdout carries exactly one JSON envelope; logs and progress go to stderr',
+      hint: 'stdout carries exactly one JSON envelope; logs and progress go to stderr (docs/script-protocol.md)',
     });
   }
   const envelope = ProtocolEnvelope.safeParse(json);
   if (!envelope.success) {
-    return failed('INVALID_OUTPUT', `${name} printed JSON that is not a seed 004 envelope ({success, data} or {success: false, error: {code, message}})`, { stdout: text.slice(0, 400) });
+    return failed('INVALID_OUTPUT', `${name} printed JSON that is not a script-protocol envelope ({success, data} or {success: false, error: {code, message}})`, { stdout: text.slice(0, 400) });
   }
   const value = envelope.data;
   if (value.success === false) return { ok: false, error: value.error };
@@ -84,7 +84,7 @@ async function execute(run: EntryRun, command: string, args: string[], stdin: st
 }
 
 /**
- * Runs a seed 004 script entry: `{action, params, context}` on stdin, one envelope on stdout.
+ * Runs a script-protocol entry: `{action, params, context}` on stdin, one envelope on stdout.
  *
  * @example
  * await runProtocolEntry(run, { action: 'parse', params: { version: '1.2.3' } });
@@ -97,8 +97,8 @@ export async function runProtocolEntry(run: EntryRun, request: ProtocolRequest):
 }
 
 /**
- * Runs a module entry (`execute` export) through the harness in a child Node process. Seed 000
- * `skill-json` modules return the output; seed 001 `package` modules return a SkillExecutionOutcome.
+ * Runs a module entry (`execute` export) through the harness in a child Node process.
+ * `skill-json` modules return the output; extended `package` modules return a SkillExecutionOutcome.
  */
 export async function runModuleEntry(run: EntryRun, input: unknown, context: Record<string, unknown>, config: Record<string, unknown>): Promise<Attempt> {
   const entry = entryPath(run);

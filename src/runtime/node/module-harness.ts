@@ -1,15 +1,15 @@
 /**
- * Child-process harness for module entries (seed 000 `index.ts`, seed 001 `scripts/execute.ts`).
+ * Child-process harness for module entries (skill.json `index.ts`, a package's `scripts/execute.ts`).
  * The runtime starts it with `node` and writes one JSON request to stdin:
  *
  *   { entry, convention: 'function' | 'outcome', input, context, config, skill: { name, version } }
  *
- * It imports the entry, calls `execute`, and writes one seed 004 envelope to stdout, so module
+ * It imports the entry, calls `execute`, and writes one script-protocol envelope to stdout, so module
  * skills cross the same process boundary, limits and protocol as script skills. Anything the
  * module prints with console.* goes to stderr, keeping stdout for the envelope alone.
  *
- * - `function` (seed 000): `execute(input, ctx)` returns the output object.
- * - `outcome` (seed 001): `execute(parameters, context, config)` returns a SkillExecutionOutcome.
+ * - `function` (skill.json): `execute(input, ctx)` returns the output object.
+ * - `outcome` (extended package): `execute(parameters, context, config)` returns a SkillExecutionOutcome.
  */
 import { pathToFileURL } from 'node:url';
 

@@ -112,7 +112,7 @@ export class NodeRegistry extends Registry {
   }
 
   /**
-   * Seed 002 `get_skill_script_path`: the absolute path of `scripts/<script>` inside a verified
+   * The skills manager's `get_skill_script_path`: the absolute path of `scripts/<script>` inside a verified
    * installed copy — the one in `dir` if given (as `install` wrote it), else the runtime's cache.
    *
    * @example
@@ -147,7 +147,7 @@ export class NodeRegistry extends Registry {
   }
 
   /**
-   * Runs a skill and returns seed 001's SkillExecutionOutcome (see `runSkill` for the order of
+   * Runs a skill and returns a SkillExecutionOutcome (see `runSkill` for the order of
    * checks). Code runs only from a verified copy, in a child process with a timeout that kills
    * its whole process group, a 10 MB output cap, an allowlisted environment and a fresh cwd.
    *

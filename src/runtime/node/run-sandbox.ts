@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { removeTree } from './install.ts';
 
 /**
- * Environment variables a skill process may see (FIELD-NOTES §5: children inherit everything
+ * Environment variables a skill process may see (children inherit everything
  * unless given an allowlist). Tokens, keys and cloud credentials in the agent's environment stay
  * there. HOME is replaced by an empty folder of the run's own, so `~/.ssh` or `~/.aws` are not
  * where the script looks.

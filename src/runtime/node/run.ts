@@ -11,11 +11,11 @@ import { createRunSandbox } from './run-sandbox.ts';
 import { checkInput, checkOutput } from './schema-check.ts';
 
 export interface RunOptions {
-  /** Seed 004 action for protocol scripts; defaults to the first action the skill declares. */
+  /** Script-protocol action for protocol scripts; defaults to the first action the skill declares. */
   action?: string;
-  /** Seed 004 `context` (agent_id, user_id, request_id…), passed to scripts and modules. */
+  /** Script-protocol `context` (agent_id, user_id, request_id…), passed to scripts and modules. */
   context?: Record<string, unknown>;
-  /** Seed 001 `config`, the third argument of a package's `execute`. */
+  /** The extended package's `config`, the third argument of a package's `execute`. */
   config?: Record<string, unknown>;
   /** Overrides the manifest's `timeoutMs`. */
   timeoutMs?: number;
@@ -64,7 +64,7 @@ const fromSkilldexError = (error: unknown): ProtocolError => {
   return { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) };
 };
 
-/** Protocol skills may describe the whole seed 004 request (`{action, params}`) as their input schema. */
+/** Protocol skills may describe the whole script-protocol request (`{action, params}`) as their input schema. */
 const describesRequest = (manifest: SkillManifest): boolean => Boolean((manifest.inputSchema?.properties as Record<string, unknown> | undefined)?.action);
 /** … and the whole envelope (`{success, data, error}`) as their output schema. */
 const describesEnvelope = (manifest: SkillManifest): boolean => Boolean((manifest.outputSchema?.properties as Record<string, unknown> | undefined)?.success);
@@ -73,8 +73,8 @@ const describesEnvelope = (manifest: SkillManifest): boolean => Boolean((manifes
 export const defaultAction = (manifest: SkillManifest, explicit?: string): string => explicit ?? manifest.actions?.[0]?.name ?? 'run';
 
 /**
- * Runs a skill by name and returns seed 001's SkillExecutionOutcome — never throws for a skill
- * failure; the outcome carries `status: 'error'` and a seed 004 error code instead.
+ * Runs a skill by name and returns a SkillExecutionOutcome (docs/runtime.md) — never throws for a skill
+ * failure; the outcome carries `status: 'error'` and a script-protocol error code instead.
  *
  * Order: find the skill and its manifest; refuse a failed scan (BLOCKED_BY_SCAN) unless
  * `allowUnsafe`; validate the input (MISSING_PARAM / INVALID_PARAM, defaults applied); dispatch by

@@ -1,6 +1,6 @@
 /**
  * Presenting a skill's input and output JSON Schemas to people: table rows, a one-line function
- * signature (seed 000 style) and an example input. Schemas arrive as data from skill authors, so
+ * signature (as docs/skill-json.md shows it) and an example input. Schemas arrive as data from skill authors, so
  * every reader here tolerates any shape and bounds its depth and output size.
  */
 

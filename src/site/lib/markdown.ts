@@ -11,7 +11,7 @@ import { ruleAnchor } from './text.ts';
 /**
  * Renders untrusted skill Markdown to HTML that is safe to inject with `set:html`.
  *
- * Astro's own Markdown pipeline lets raw HTML through (FIELD-NOTES §3), so skill documents go
+ * Astro's own Markdown pipeline lets raw HTML through, so skill documents go
  * through this one instead: raw HTML in the source is dropped by remark-rehype (no
  * `allowDangerousHtml`), and rehype-sanitize's GitHub schema then removes anything else that could
  * run script (`javascript:` URLs, event handlers, `<svg>`, `<iframe>` …). Highlighting runs after

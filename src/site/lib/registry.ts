@@ -9,7 +9,7 @@ import { detectLang, slugify, truncate, type PageLang } from './text.ts';
  * Build-time access to the staged registry (`SKILLDEX_REGISTRY_DIR`, written by buildRegistry).
  *
  * Pages read the registry from disk instead of `import`ing it: an imported JSON file becomes part
- * of the bundle and of every page module's memory (FIELD-NOTES §4: 750 MB against 320 MB at 10k
+ * of the bundle and of every page module's memory (measured: 750 MB against 320 MB at 10k
  * skills). `index.json` is read once and reduced to the few fields a card needs; each skill page
  * reads its own manifest and lets it go.
  */

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """
-json-toolkit: validate, format, query and diff JSON (seed 004 protocol).
+json-toolkit: validate, format, query and diff JSON (the Skilldex script protocol).
 
 Input (stdin JSON):
     {"action": "validate" | "format" | "query" | "diff", "params": {...}, "context": {...}}
@@ -20,7 +20,7 @@ import sys
 from typing import Any, Dict, List, Optional, Tuple
 
 SKILL_NAME = "json-toolkit"
-SKILL_VERSION = "1.0.0"
+SKILL_VERSION = "1.0.1"
 DEBUG = os.getenv("SKILL_DEBUG") == "1"
 ACTIONS = ["validate", "format", "query", "diff"]
 MAX_SCHEMA_ERRORS = 50

@@ -4,7 +4,7 @@ lint_commit.py: check commit messages against Conventional Commits 1.0.0.
 
 Two ways to run it:
 
-1. Seed 004 protocol (no arguments): a JSON request on stdin, one JSON envelope on stdout.
+1. The Skilldex script protocol (no arguments): a JSON request on stdin, one JSON envelope on stdout.
        {"action": "lint" | "parse" | "types", "params": {"message": "...", ...}}
 2. Git commit-msg hook: `python3 lint_commit.py .git/COMMIT_EDITMSG`
    prints a readable report on stderr and exits 1 when the message has errors.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# semver-tool: parse, compare and bump Semantic Versions 2.0.0 (seed 004 protocol).
+# semver-tool: parse, compare and bump Semantic Versions 2.0.0 (the Skilldex script protocol).
 #
 # stdin : {"action": "parse"|"compare"|"bump"|"sort", "params": {...}, "context": {...}}
 # stdout: exactly one JSON envelope; logs go to stderr (SKILL_DEBUG=1 for more).
@@ -9,7 +9,7 @@
 set -u
 
 SKILL_NAME="semver-tool"
-SKILL_VERSION="1.0.0"
+SKILL_VERSION="1.0.1"
 ACTIONS='["parse","compare","bump","sort"]'
 TAB=$(printf '\t')
 
@@ -142,7 +142,7 @@ is_num() { case "$1" in ''|*[!0-9]*) return 1 ;; *) return 0 ;; esac; }
 # Compare numbers of up to 15 digits (fits shell arithmetic).
 cmp_num() { if [ "$1" -lt "$2" ]; then echo -1; elif [ "$1" -gt "$2" ]; then echo 1; else echo 0; fi; }
 
-# Precedence of two prerelease strings (SemVer 2.0.0 §11); empty means "release" and ranks higher.
+# Precedence of two prerelease strings (SemVer 2.0.0, rule 11); empty means "release" and ranks higher.
 cmp_pre() {
   if [ -z "$1" ] && [ -z "$2" ]; then echo 0; return; fi
   if [ -z "$1" ]; then echo 1; return; fi

@@ -2,7 +2,7 @@
 """
 punct_check.py: 中文文案的机械性排版检查与修正（标点全半角、全角数字字母、重复标点、空格等）。
 
-Seed 004 protocol: one JSON request on stdin, one JSON envelope on stdout, logs on stderr.
+The Skilldex script protocol: one JSON request on stdin, one JSON envelope on stdout, logs on stderr.
     {"action": "check", "params": {"text": "...", "check_spacing": true}}
     {"action": "fix",   "params": {"text": "...", "add_spacing": false}}
     {"action": "rules"}
