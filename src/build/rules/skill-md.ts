@@ -1,7 +1,7 @@
 import semver from 'semver';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import { estimateTokens } from '../../core/tokens.ts';
-import { KNOWN_FRONTMATTER_FIELDS, PACKAGE_FIELDS, SkillMdFrontmatter } from '../../core/schemas/skill-md.ts';
+import { EXTENDED_FIELDS, KNOWN_FRONTMATTER_FIELDS, PACKAGE_FIELDS, SkillMdFrontmatter } from '../../core/schemas/skill-md.ts';
 import type { SkillSource } from '../discover.ts';
 import type { DiagnosticSink } from '../diagnostics.ts';
 import { parseFrontmatter, type Frontmatter } from '../parse/frontmatter.ts';
@@ -105,7 +105,7 @@ export function checkSkillMd(src: SkillSource, config: RegistryConfig, sink: Dia
 
 /** The docs page whose field table describes a frontmatter key. */
 const fieldTable = (key: unknown): string =>
-  (PACKAGE_FIELDS as readonly unknown[]).includes(key) ? 'docs/extended-package.md#fields' : 'docs/skill-md.md#fields';
+  (EXTENDED_FIELDS as readonly unknown[]).includes(key) ? 'docs/extended-package.md#fields' : 'docs/skill-md.md#fields';
 
 type Report = (rule: string, path: (string | number)[], message: string, hint?: string) => void;
 
