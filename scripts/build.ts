@@ -10,7 +10,7 @@
  * 3. Pagefind indexes the skill pages (only those) through its Node API; any error fails the build.
  * 4. The staged registry files are moved next to the pages (copied, for `--registry`), after
  *    indexing, so a skill's own HTML files can never end up in the search index.
- * 5. The browser runtime is bundled to /runtime/skilldex.js when the runtime provides a bundler.
+ * 5. The browser runtime is bundled to /runtime/skilldex.js (scripts/bundle-runtime.ts).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import type { RegistryConfig } from '../src/core/schemas/config.ts';
 import type { Diagnostic } from '../src/core/schemas/diagnostic.ts';
+import { bundleBrowserRuntime } from './bundle-runtime.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -145,7 +146,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   await time('registry files', () => (options.registryDir ? cp(registryDir, outDir, { recursive: true, force: true, errorOnExist: false }) : moveInto(registryDir, outDir)));
 
   // 5. Browser runtime
-  await time('runtime', () => bundleRuntime(outDir, log));
+  await time('runtime', () => bundleBrowserRuntime(path.join(outDir, 'runtime', 'skilldex.js')));
 
   const skills = readdirSync(path.join(outDir, 'skills')).filter((n) => n.endsWith('.json')).length;
   return { skills, pagesIndexed, timings, peakRssMb };
@@ -264,19 +265,6 @@ async function indexSearch(outDir: string): Promise<number> {
   } finally {
     await pagefind.close();
   }
-}
-
-async function bundleRuntime(outDir: string, log: (line: string) => void): Promise<void> {
-  const bundler = path.join(projectRoot, 'src', 'runtime', 'node', 'bundle.ts');
-  if (!existsSync(bundler)) {
-    log('runtime: src/runtime/node/bundle.ts not present yet; /runtime/skilldex.js skipped');
-    return;
-  }
-  const mod = (await import(pathToFileURL(bundler).href)) as { bundleBrowserRuntime?: (outFile: string) => Promise<unknown> };
-  if (typeof mod.bundleBrowserRuntime !== 'function') throw new SiteBuildError('E_RUNTIME', `${bundler} does not export bundleBrowserRuntime(outFile).`);
-  const outFile = path.join(outDir, 'runtime', 'skilldex.js');
-  mkdirSync(path.dirname(outFile), { recursive: true });
-  await mod.bundleBrowserRuntime(outFile);
 }
 
 async function main(): Promise<number> {

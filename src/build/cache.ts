@@ -26,6 +26,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { moduleExtension } from '../core/module-file.ts';
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import type { ScanResult } from '../core/schemas/scan.ts';
@@ -111,7 +112,7 @@ function fingerprintOfCode(): string {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const abs = join(dir, entry.name);
       if (entry.isDirectory()) walk(abs);
-      else if (entry.name.endsWith('.ts')) {
+      else if (entry.name.endsWith(moduleExtension(import.meta.url))) {
         const info = lstatSync(abs);
         hash.update(`${relative(srcDir, abs)}\0${info.size}\0${info.mtimeMs}\n`);
       }

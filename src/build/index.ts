@@ -11,14 +11,16 @@ import type { RegistryIndex } from '../core/schemas/registry-index.ts';
 import { BuildCache, defaultCacheFile } from './cache.ts';
 import { loadConfig } from './config.ts';
 import { sha256HexSync } from './hash.ts';
-import { INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './emit/layout.ts';
+import { INDEX_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './emit/layout.ts';
 import { writeRegistry, type WriteResult } from './emit/write-registry.ts';
+import { checkSigningKeys, signingKeysFromEnv, type SigningKey } from './emit/sign.ts';
 import { gitCommitTimes, lastCommitTime } from './git-times.ts';
 import { skillDirOf, validateRegistry, type RejectedSkill, type ValidateOptions } from './validate.ts';
 
 export { validateRegistry, validateSkillFolder, type ValidationResult, type ValidationProgress, type RejectedSkill } from './validate.ts';
 export { loadConfig, ConfigError, CONFIG_FILE } from './config.ts';
 export { RULES } from './rules/catalog.ts';
+export { generateSigningKey, parseSigningKeys, type SigningKey } from './emit/sign.ts';
 
 export interface BuildOptions {
   /** Registry repository root: holds skills/ and optionally skilldex.config.json. */
@@ -35,6 +37,11 @@ export interface BuildOptions {
   sourceDateEpoch?: number;
   /** Run the security scanner (default true). */
   scan?: boolean;
+  /**
+   * Keys that sign `index.json` into `index.jws.json`. Default: from SKILLDEX_SIGNING_KEY or
+   * SKILLDEX_SIGNING_KEY_FILE; none when neither is set. Each must be an active key of `signing.keys`.
+   */
+  signingKeys?: readonly SigningKey[];
   /**
    * The build cache file (src/build/cache.ts), or false for none. Default:
    * `<root>/.cache/skilldex/build-cache.json`. Unchanged skills are not read, parsed or scanned
@@ -67,6 +74,8 @@ export interface BuildResult {
  */
 export async function buildRegistry(options: BuildOptions): Promise<BuildResult> {
   const config = options.config ?? (await loadConfig(options.root));
+  const signingKeys = options.signingKeys ?? (await signingKeysFromEnv());
+  checkSigningKeys(signingKeys, config.signing.keys);
   const cache = options.cache === false ? undefined : BuildCache.open(options.cache ?? defaultCacheFile(options.root), config, `scan=${options.scan !== false}`);
   const validation = await validateRegistry(options.root, {
     config,
@@ -114,7 +123,7 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   // needs only the small per-skill facts, not every manifest serialised.
   const outDir = resolve(options.outDir);
   const emitKey = cache
-    ? sha256HexSync(JSON.stringify([generatedAt, latest, published.map(({ manifest: m }) => [m.name, m.digest, m.sourcePath, m.calledBy, m.lastModified, m.diagnostics, m.scan])]))
+    ? sha256HexSync(JSON.stringify([generatedAt, latest, signingKeys.map((k) => k.kid).sort(), published.map(({ manifest: m }) => [m.name, m.digest, m.sourcePath, m.calledBy, m.lastModified, m.diagnostics, m.scan])]))
     : '';
   const previous = cache?.emitted(outDir, emitKey);
   let index: RegistryIndex;
@@ -124,10 +133,11 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
     index = JSON.parse(await readFile(join(outDir, INDEX_FILE), 'utf8')) as RegistryIndex;
     notDiscoverable = previous.notDiscoverable;
   } else {
-    const written = await writeRegistry(options.outDir, published, config, { generatedAt, updatedAt: latest });
+    const written = await writeRegistry(options.outDir, published, config, { generatedAt, updatedAt: latest }, signingKeys);
     index = written.index;
     notDiscoverable = written.notDiscoverable;
-    cache?.recordEmit(outDir, emitKey, [INDEX_FILE, `${WELL_KNOWN_V2}/index.json`, `${WELL_KNOWN_V1}/index.json`, '.skilldex-build.json'], notDiscoverable);
+    const proof = [INDEX_FILE, `${WELL_KNOWN_V2}/index.json`, `${WELL_KNOWN_V1}/index.json`, '.skilldex-build.json', ...(signingKeys.length > 0 ? [SIGNED_INDEX_FILE] : [])];
+    cache?.recordEmit(outDir, emitKey, proof, notDiscoverable);
   }
   cache?.save();
   return {

@@ -1,4 +1,5 @@
 import { stripVTControlCharacters } from 'node:util';
+import { visibleControls } from '../core/control-chars.ts';
 
 /**
  * Whether to style text written to `stream`. FORCE_COLOR wins, as in Node itself (`1`, `2`, `3`,
@@ -36,12 +37,14 @@ export function forStream(text: string, stream: NodeJS.WriteStream): string {
 }
 
 /**
- * A string from the command line or from a skill, safe to echo: control characters (escape
- * sequences that could restyle or rewrite the terminal, carriage returns, bidi overrides) are
- * shown as `\u{…}` instead of being sent to the terminal.
+ * One line of text from a skill or the command line (a folder name, an argument), safe to echo:
+ * its control characters are shown as `visible` shows them (ESC as ␛), and so are a line feed
+ * and the bidi controls, so a name can neither break nor reorder the line it is quoted in.
  */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  return visibleControls(text)
+    .replace(/\n/g, '\u240a')
+    .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Writes a line to stdout. Commands print through this so tests can rely on plain text. */
@@ -57,4 +60,25 @@ export const err = (line = ''): void => {
 /** Prints a value as stable, indented JSON (the `--json` output of every command). */
 export const outJson = (value: unknown): void => {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+};
+
+/**
+ * Registry text (names, descriptions, SKILL.md bodies) made safe for a terminal: control
+ * characters are shown (ESC as ␛) instead of acted on, so a description cannot retitle the
+ * window, write the clipboard or hide text. Every human-readable line built from registry data
+ * goes through this; `--json` output is escaped by JSON itself.
+ */
+export const visible = visibleControls;
+
+/**
+ * Writes a published file's content: as is when stdout is a pipe or file (a script gets the exact
+ * bytes), with control characters made visible when it is a terminal.
+ */
+export const outContent = (content: Uint8Array | string): void => {
+  if (!process.stdout.isTTY) {
+    process.stdout.write(content);
+    return;
+  }
+  const text = typeof content === 'string' ? content : new TextDecoder().decode(content);
+  process.stdout.write(visibleControls(text));
 };

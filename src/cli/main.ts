@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type ArgsDef, type CommandDef, parseArgs, renderUsage, runCommand } from 'citty';
 import { SkilldexError } from '../runtime/skilldex-error.ts';
 import { CliError, EXIT } from './_errors.ts';
@@ -12,9 +11,12 @@ import { closest } from './_suggest.ts';
  */
 const load = (name: string) => () => import(`./commands/${name}.ts`).then((m: { default: CommandDef<any> }) => m.default);
 
+/** package.json is two folders up both from src/cli/main.ts (checkout) and lib/cli/main.js (npm package). */
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
 export const COMMANDS = [
   // registry side
-  'build', 'validate', 'scan', 'new', 'migrate', 'convert',
+  'build', 'validate', 'scan', 'new', 'migrate', 'convert', 'keygen',
   // agent side
   'search', 'info', 'load', 'assets', 'install', 'run', 'prompt',
 ] as const;
@@ -22,8 +24,6 @@ export const COMMANDS = [
 /** Commands whose positional argument takes any number of values (paths, names). */
 const VARIADIC = new Set(['validate', 'scan', 'prompt']);
 
-/** The package's own version, so `--version` can never disagree with what npm installed. */
-export const VERSION: string = (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
 const root: CommandDef = {
   meta: { name: 'skilldex', version: VERSION, description: 'A static registry for AI-agent skills. Reference: docs/cli.md' },

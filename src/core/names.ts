@@ -8,6 +8,14 @@ export const AGENT_SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** skill.json names: snake_case (the skill.json meta-schema). */
 export const FUNCTION_NAME = /^[a-z][a-z0-9_]*$/;
 export const MAX_NAME_LENGTH = 64;
+/**
+ * The grammar every published skill name follows, whatever a registry's config lets through: 1–64
+ * letters, digits, `-` and `_`, starting with a letter or digit. Clients build folder names and
+ * URLs from names, so this is what keeps `../x`, `/etc` or `.` from ever naming a path. It is the
+ * union of the two formats' grammars (kebab-case, snake_case), widened only by case so a registry
+ * that downgrades `name/charset` still publishes.
+ */
+export const PUBLISHED_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** The key under which two names collide: NFC-normalised and case-folded. */
 export function nameKey(name: string): string {

@@ -3,8 +3,8 @@
 // ES module at /runtime/skilldex.js. Disk caching, install and run live in `./node/index.ts`.
 
 export { openRegistry, type OpenRegistryOptions } from './open-registry.ts';
-export { Registry, parseRegistryIndex, SUPPORTED_INDEX_MAJOR, skillMdBody, type LoadedSkill, type MatchedSkills, type SearchOptions, type SearchResult, type ToPromptOptions } from './registry.ts';
-export { httpTransport, checkRegistryPath, registryBaseUrl, type RegistryTransport, type TransportReadOptions } from './transport.ts';
+export { Registry, parseRegistryIndex, SUPPORTED_INDEX_MAJOR, DEFAULT_MAX_INDEX_BYTES, skillMdBody, type LoadedSkill, type MatchedSkills, type SearchOptions, type SearchResult, type ToPromptOptions } from './registry.ts';
+export { httpTransport, checkRegistryPath, registryBaseUrl, registryUrl, type RegistryTransport, type TransportReadOptions } from './transport.ts';
 export { structuralShapeCheck, type ShapeCheck, type ShapeResult } from './shape-check.ts';
 export { checkAssetPath, ASSET_FOLDERS } from './asset-path.ts';
 export { verifyFile, verifySkillFiles, type VerificationProblem } from './verify.ts';

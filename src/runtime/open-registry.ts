@@ -1,4 +1,4 @@
-import { parseRegistryIndex, Registry } from './registry.ts';
+import { DEFAULT_MAX_INDEX_BYTES, parseRegistryIndex, Registry } from './registry.ts';
 import type { ShapeCheck } from './shape-check.ts';
 import { httpTransport, type RegistryTransport } from './transport.ts';
 
@@ -9,6 +9,8 @@ export interface OpenRegistryOptions {
   transport?: RegistryTransport;
   /** How index.json and manifests are checked; structural by default (see shape-check.ts). */
   shapes?: ShapeCheck;
+  /** The most bytes read for index.json or one manifest (default {@link DEFAULT_MAX_INDEX_BYTES}, 64 MiB). */
+  maxIndexBytes?: number;
 }
 
 /**
@@ -22,6 +24,7 @@ export interface OpenRegistryOptions {
  */
 export async function openRegistry(url: string, options: OpenRegistryOptions = {}): Promise<Registry> {
   const transport = options.transport ?? httpTransport(url, options.fetch);
-  const index = parseRegistryIndex(await transport.read('index.json'), transport.root, options.shapes);
-  return new Registry(index, transport, options.shapes);
+  const maxBytes = options.maxIndexBytes ?? DEFAULT_MAX_INDEX_BYTES;
+  const index = parseRegistryIndex(await transport.read('index.json', { maxBytes }), transport.root, options.shapes);
+  return new Registry(index, transport, options.shapes, maxBytes);
 }

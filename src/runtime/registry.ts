@@ -2,12 +2,14 @@ import { renderSkillLoad, toPrompt, type PromptStyle } from '../core/prompt.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { IndexEntry, RegistryIndex } from '../core/schemas/registry-index.ts';
 import { createSearchIndex, type SearchIndex, searchIndex } from '../core/search.ts';
+import { toKebab } from '../core/names.ts';
 import { functionSignature } from '../core/signature.ts';
 import { checkAssetPath, isAssetPath } from './asset-path.ts';
+import { parseJsonDocument } from './json-document.ts';
 import { type ShapeCheck, structuralShapeCheck } from './shape-check.ts';
 import { SkilldexError } from './skilldex-error.ts';
 import { checkRegistryPath, type RegistryTransport, type TransportReadOptions } from './transport.ts';
-import { verifyFile, verifySkillFiles } from './verify.ts';
+import { verificationFailure, verifyFile, verifySkillFiles } from './verify.ts';
 
 export interface SearchOptions {
   /** At most this many results (default 10). */
@@ -77,13 +79,15 @@ function functionBody(manifest: SkillManifest, prompt: string | undefined): stri
  */
 export const SUPPORTED_INDEX_MAJOR = '1';
 
+/**
+ * The most bytes a client reads for index.json, and for one manifest. The example registry's
+ * index takes about 2 KB a skill, so 10,000 skills come to about 20 MB. Everything else a
+ * registry serves is capped by the sizes its manifest declares.
+ */
+export const DEFAULT_MAX_INDEX_BYTES = 64 * 1024 * 1024;
+
 export function parseRegistryIndex(bytes: Uint8Array, where: string, shapes: ShapeCheck = structuralShapeCheck): RegistryIndex {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(decoder.decode(bytes));
-  } catch (error) {
-    throw new SkilldexError('INDEX_INVALID', `${where}: index.json is not JSON (${(error as Error).message})`, { cause: error, hint: 'is this the registry root?' });
-  }
+  const raw = parseJsonDocument(bytes, `${where}: index.json`, 'INDEX_INVALID', 'is this the registry root?');
   const version = (raw as { version?: unknown } | null)?.version;
   const major = typeof version === 'string' ? version.split('.')[0] : undefined;
   if (major !== SUPPORTED_INDEX_MAJOR) {
@@ -93,7 +97,10 @@ export function parseRegistryIndex(bytes: Uint8Array, where: string, shapes: Sha
   }
   const parsed = shapes.index(raw);
   if (!parsed.ok) {
-    throw new SkilldexError('INDEX_INVALID', `${where}: index.json does not match the RegistryIndex schema (${parsed.issues.slice(0, 3).join('; ')})`, { details: parsed.issues });
+    throw new SkilldexError('INDEX_INVALID', `${where}: index.json does not match the RegistryIndex schema (${parsed.issues.slice(0, 3).join('; ')})`, {
+      details: parsed.issues,
+      hint: 'nothing was read from this registry; if it is yours, rebuild it with this version of skilldex, else report it to its maintainers',
+    });
   }
   return parsed.value;
 }
@@ -107,15 +114,25 @@ export class Registry {
   readonly index: RegistryIndex;
   readonly transport: RegistryTransport;
   #byName: Map<string, IndexEntry>;
+  #byKebab: Map<string, IndexEntry[]>;
   #search: SearchIndex<IndexEntry> | undefined;
   #manifests = new Map<string, Promise<SkillManifest>>();
   #shapes: ShapeCheck;
 
-  constructor(index: RegistryIndex, transport: RegistryTransport, shapes: ShapeCheck = structuralShapeCheck) {
+  /** The most bytes read for index.json or one manifest (see {@link DEFAULT_MAX_INDEX_BYTES}). */
+  readonly maxDocumentBytes: number;
+
+  constructor(index: RegistryIndex, transport: RegistryTransport, shapes: ShapeCheck = structuralShapeCheck, maxDocumentBytes = DEFAULT_MAX_INDEX_BYTES) {
     this.index = index;
     this.transport = transport;
     this.#shapes = shapes;
+    this.maxDocumentBytes = maxDocumentBytes;
     this.#byName = new Map(index.skills.map((skill) => [skill.name.toLowerCase(), skill]));
+    this.#byKebab = new Map();
+    for (const skill of index.skills) {
+      const key = toKebab(skill.name.toLowerCase());
+      this.#byKebab.set(key, [...(this.#byKebab.get(key) ?? []), skill]);
+    }
   }
 
   /** The registry root (URL ending in `/`, or a folder). */
@@ -133,9 +150,17 @@ export class Registry {
     return [...this.index.skills];
   }
 
-  /** The index entry for `name` (case-insensitive), or undefined. */
+  /**
+   * The index entry for `name` (case-insensitive), or undefined. A skill.json function is also
+   * found by its kebab-case form (`code-review` for `code_review`), the name Agent Skills clients
+   * and the installed folder use, unless that spelling is ambiguous.
+   */
   find(name: string): IndexEntry | undefined {
-    return this.#byName.get(name.toLowerCase());
+    const key = name.toLowerCase();
+    const exact = this.#byName.get(key);
+    if (exact) return exact;
+    const spelled = this.#byKebab.get(toKebab(key));
+    return spelled?.length === 1 ? spelled[0] : undefined;
   }
 
   /** The index entry for `name`; throws `SKILL_NOT_FOUND` with close matches as the hint. */
@@ -192,16 +217,14 @@ export class Registry {
   }
 
   async #fetchManifest(entry: IndexEntry): Promise<SkillManifest> {
-    const bytes = await this.transport.read(checkRegistryPath(entry.urls.manifest));
-    let raw: unknown;
-    try {
-      raw = JSON.parse(decoder.decode(bytes));
-    } catch (error) {
-      throw new SkilldexError('MANIFEST_INVALID', `${entry.urls.manifest} is not JSON`, { cause: error });
-    }
+    const bytes = await this.transport.read(checkRegistryPath(entry.urls.manifest), { maxBytes: this.maxDocumentBytes });
+    const raw = parseJsonDocument(bytes, entry.urls.manifest, 'MANIFEST_INVALID');
     const parsed = this.#shapes.manifest(raw);
     if (!parsed.ok) {
-      throw new SkilldexError('MANIFEST_INVALID', `${entry.urls.manifest} does not match the SkillManifest schema (${parsed.issues.slice(0, 3).join('; ')})`, { details: parsed.issues });
+      throw new SkilldexError('MANIFEST_INVALID', `${entry.urls.manifest} does not match the SkillManifest schema (${parsed.issues.slice(0, 3).join('; ')})`, {
+        details: parsed.issues,
+        hint: 'nothing of this skill was used; if the registry is yours, rebuild it with this version of skilldex, else report it to its maintainers',
+      });
     }
     const manifest = parsed.value;
     if (manifest.name !== entry.name || manifest.digest !== entry.digest) {
@@ -218,19 +241,33 @@ export class Registry {
    */
   async file(name: string, path: string, options: TransportReadOptions = {}): Promise<Uint8Array> {
     const manifest = await this.manifest(name);
-    if (!manifest.files.some((file) => file.path === path)) {
+    const declared = manifest.files.find((file) => file.path === path);
+    if (!declared) {
       throw new SkilldexError('ASSET_NOT_FOUND', `${manifest.name} has no file '${path}'`, { hint: `files: ${manifest.files.map((f) => f.path).join(', ')}` });
     }
-    const relPath = checkRegistryPath(`${manifest.urls.files}${path}`);
-    const bytes = await this.transport.read(relPath, options);
     try {
+      const bytes = await this.#readDeclared(manifest, declared, options);
       await verifyFile(manifest, path, bytes);
       return bytes;
     } catch (error) {
-      if (options.fresh) throw error;
-      const again = await this.transport.read(relPath, { ...options, fresh: true });
+      if (options.fresh || !(error instanceof SkilldexError) || error.code !== 'VERIFICATION_FAILED') throw error;
+      const again = await this.#readDeclared(manifest, declared, { ...options, fresh: true });
       await verifyFile(manifest, path, again);
       return again;
+    }
+  }
+
+  /**
+   * Reads one published file, stopping as soon as it passes the size the manifest declares: a
+   * file larger than declared can never verify, so reading on would only let a hostile server
+   * fill memory.
+   */
+  async #readDeclared(manifest: SkillManifest, file: SkillManifest['files'][number], options: TransportReadOptions): Promise<Uint8Array> {
+    try {
+      return await this.transport.read(checkRegistryPath(`${manifest.urls.files}${file.path}`), { ...options, maxBytes: file.size });
+    } catch (error) {
+      if (!(error instanceof SkilldexError) || error.code !== 'RESPONSE_TOO_LARGE') throw error;
+      throw verificationFailure(manifest.name, [{ path: file.path, problem: 'size-mismatch', expected: String(file.size), actual: `more than ${file.size}` }]);
     }
   }
 
@@ -243,7 +280,7 @@ export class Registry {
   async files(name: string, options: TransportReadOptions = {}): Promise<Map<string, Uint8Array>> {
     const manifest = await this.manifest(name);
     const files = new Map<string, Uint8Array>();
-    for (const file of manifest.files) files.set(file.path, await this.transport.read(checkRegistryPath(`${manifest.urls.files}${file.path}`), options));
+    for (const file of manifest.files) files.set(file.path, await this.#readDeclared(manifest, file, options));
     await verifySkillFiles(manifest, files);
     return files;
   }

@@ -1,3 +1,5 @@
+import { PUBLISHED_NAME } from '../core/names.ts';
+import { isSafeSkillPath } from '../core/paths.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { RegistryIndex } from '../core/schemas/registry-index.ts';
 
@@ -21,25 +23,27 @@ const isString: Rule = (v) => typeof v === 'string';
 const isNumber: Rule = (v) => typeof v === 'number' && Number.isFinite(v);
 const isBoolean: Rule = (v) => typeof v === 'boolean';
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The published name grammar (the zod `SkillName`): names become folder names on disk. */
+const isName: Rule = (v) => typeof v === 'string' && PUBLISHED_NAME.test(v);
 const isDigest: Rule = (v) => typeof v === 'string' && /^sha256:[0-9a-f]{64}$/.test(v);
 const arrayOf = (rule: Rule): Rule => (v) => Array.isArray(v) && v.every(rule);
 const optional = (rule: Rule): Rule => (v) => v === undefined || rule(v);
 const oneOf = (...values: string[]): Rule => (v) => typeof v === 'string' && values.includes(v);
 const shape = (fields: Record<string, Rule>): Rule => (v) => isObject(v) && Object.entries(fields).every(([k, rule]) => rule(v[k]));
 
-const file = shape({ path: isString, size: isNumber, digest: isDigest });
+const file = shape({ path: (v) => typeof v === 'string' && isSafeSkillPath(v), size: isNumber, digest: isDigest });
 const urls = shape({ page: isString, manifest: isString, files: isString, archive: isString });
 const format = oneOf('skill-md', 'package', 'skill-json');
 const mode = oneOf('instructions', 'code', 'llm', 'composite');
 
 const ENTRY_FIELDS: Record<string, Rule> = {
-  name: isString, title: isString, description: isString, version: isString, tags: arrayOf(isString), tools: arrayOf(isString),
+  name: isName, title: isString, description: isString, version: isString, tags: arrayOf(isString), tools: arrayOf(isString),
   hasSkillMd: isBoolean, format, mode, keywords: arrayOf(isString), digest: isDigest, files: arrayOf(file), urls,
   category: optional(isString),
 };
 const MANIFEST_FIELDS: Record<string, Rule> = {
   ...ENTRY_FIELDS,
-  calls: arrayOf(isString), timeoutMs: isNumber, retry: isNumber, sourceFile: isString,
+  calls: arrayOf(isName), calledBy: arrayOf(isName), timeoutMs: isNumber, retry: isNumber, sourceFile: isString,
   inputSchema: optional(isObject), outputSchema: optional(isObject),
   entry: optional(shape({ path: isString, runner: oneOf('protocol', 'module'), language: isString })),
   actions: optional(arrayOf(shape({ name: isString }))), prompt: optional(isString), instructions: optional(isString),

@@ -13,7 +13,9 @@ export type SkilldexErrorCode =
   | 'MANIFEST_INVALID'
   | 'NOT_INSTALLED'
   | 'NO_REGISTRY'
-  | 'INSTALL_FAILED';
+  | 'INSTALL_FAILED'
+  | 'RESPONSE_TOO_LARGE'
+  | 'REDIRECT_REFUSED';
 
 /**
  * The one error the runtime throws for a problem the caller can act on. It names what failed

@@ -19,12 +19,22 @@ export interface TransportReadOptions {
   onProgress?: (received: number, total: number | undefined) => void;
   /** Skip any cache: used to re-fetch after a digest mismatch. */
   fresh?: boolean;
+  /**
+   * Refuse the body once it passes this many bytes (`RESPONSE_TOO_LARGE`); reading stops there,
+   * so a server streaming without end costs at most this much memory.
+   */
+  maxBytes?: number;
 }
+
+/** Redirects followed per request, all within the registry's origin. */
+export const MAX_REDIRECTS = 5;
 
 /**
  * Every `urls.*` in a manifest is relative to the registry root. A registry is untrusted input, so
  * a URL that would leave the root (absolute, scheme, `..`, backslash, encoded dots) is refused
- * before any request is made.
+ * before any request is made. So is any character outside printable ASCII: the URL parser drops
+ * tabs and newlines and trims spaces, so `\t//other-host/` or `.\t./` would pass a string check
+ * and then mean something else.
  *
  * @example
  * checkRegistryPath('skills/pdf/0123456789abcdef/SKILL.md'); // ok
@@ -32,10 +42,12 @@ export interface TransportReadOptions {
  */
 export function checkRegistryPath(relPath: string): string {
   const bad =
+    typeof relPath !== 'string' ||
     relPath.length === 0 ||
+    /[^\x21-\x7e]/.test(relPath) ||
     relPath.startsWith('/') ||
     /^[a-z][a-z0-9+.-]*:/i.test(relPath) ||
-    /[\\\0?#]/.test(relPath) ||
+    /[\\?#]/.test(relPath) ||
     /%(2e|2f|5c|00)/i.test(relPath) ||
     relPath.split('/').some((segment) => segment === '..' || segment === '.');
   if (bad) {
@@ -44,6 +56,25 @@ export function checkRegistryPath(relPath: string): string {
     });
   }
   return relPath;
+}
+
+/**
+ * The absolute URL of `relPath` under the registry root `base`. After {@link checkRegistryPath},
+ * the parsed result is compared with the root as a URL — same origin, path under the root's path,
+ * no query or fragment — so nothing the parser normalises can move a request elsewhere.
+ *
+ * @example
+ * registryUrl('https://skills.example.org/r/', 'index.json'); // 'https://skills.example.org/r/index.json'
+ */
+export function registryUrl(base: string, relPath: string): string {
+  const root = new URL(base);
+  const target = new URL(checkRegistryPath(relPath), root);
+  if (target.origin !== root.origin || !target.pathname.startsWith(root.pathname) || target.search !== '' || target.hash !== '') {
+    throw new SkilldexError('INVALID_PATH', `registry path ${JSON.stringify(relPath)} resolves to ${target.href}, outside ${root.href}`, {
+      hint: 'the registry published a URL that is not relative to its root; report it to the registry maintainers',
+    });
+  }
+  return target.href;
 }
 
 /** The registry root as a URL ending in `/`, whether given as the root or as its index.json. */
@@ -56,20 +87,41 @@ export function registryBaseUrl(url: string): string {
   return parsed.href;
 }
 
-/** Reads a response body, reporting progress as chunks arrive. */
-export async function readBody(response: Response, onProgress?: TransportReadOptions['onProgress']): Promise<Uint8Array> {
-  if (!onProgress || !response.body) return new Uint8Array(await response.arrayBuffer());
+const tooLarge = (target: string, maxBytes: number): SkilldexError =>
+  new SkilldexError('RESPONSE_TOO_LARGE', `GET ${target} sent more than ${maxBytes} bytes, more than the registry declares`, {
+    hint: 'the registry serves something other than what its index declares; report it to the registry maintainers (for a very large index.json, raise the limit: SKILLDEX_MAX_INDEX_BYTES)',
+  });
+
+/**
+ * Reads a response body, reporting progress as chunks arrive. With `maxBytes`, a declared
+ * Content-Length above it is refused before reading, and the stream is cancelled as soon as the
+ * bytes received pass it.
+ */
+export async function readBody(response: Response, onProgress?: TransportReadOptions['onProgress'], maxBytes = Number.POSITIVE_INFINITY, target = response.url): Promise<Uint8Array> {
   const header = response.headers.get('content-length');
-  const total = header === null ? undefined : Number(header);
+  const total = header === null || !/^\d+$/.test(header) ? undefined : Number(header);
+  if (total !== undefined && total > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge(target, maxBytes);
+  }
+  if (!response.body) {
+    const whole = new Uint8Array(await response.arrayBuffer());
+    if (whole.length > maxBytes) throw tooLarge(target, maxBytes);
+    return whole;
+  }
   const chunks: Uint8Array[] = [];
   let received = 0;
   const reader = response.body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    chunks.push(value);
     received += value.length;
-    onProgress(received, total);
+    if (received > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(target, maxBytes);
+    }
+    chunks.push(value);
+    onProgress?.(received, total);
   }
   const bytes = new Uint8Array(received);
   let offset = 0;
@@ -78,6 +130,62 @@ export async function readBody(response: Response, onProgress?: TransportReadOpt
     offset += chunk.length;
   }
   return bytes;
+}
+
+/**
+ * GET `target` following redirects by hand, and only within the registry's origin: a registry (or
+ * anything between it and the client) must not be able to point the client at another host — a
+ * cloud metadata address, a service on localhost — and have it read the answer as registry data.
+ * At most {@link MAX_REDIRECTS} hops. In a browser, which hides redirect targets, the redirect is
+ * followed by the browser and its final URL checked instead.
+ */
+export async function fetchWithinOrigin(fetchImpl: typeof fetch, target: string, init: RequestInit = {}): Promise<Response> {
+  const origin = new URL(target).origin;
+  let url = target;
+  for (let hop = 0; ; hop++) {
+    let response: Response;
+    try {
+      response = await fetchImpl(url, { ...init, redirect: 'manual' });
+      if (response.type === 'opaqueredirect') {
+        response = await fetchImpl(url, { ...init, redirect: 'follow' });
+        if (response.url && new URL(response.url).origin !== origin) {
+          await response.body?.cancel().catch(() => {});
+          throw redirectRefused(target, response.url);
+        }
+        return response;
+      }
+    } catch (error) {
+      if (error instanceof SkilldexError) throw error;
+      throw new SkilldexError('FETCH_FAILED', `GET ${url} failed: ${(error as Error).message}`, { cause: error, hint: 'check the registry URL and your network' });
+    }
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status > 399 || response.status === 304 || location === null) return response;
+    await response.body?.cancel().catch(() => {});
+    let next: URL;
+    try {
+      if (/[^\x21-\x7e]/.test(location)) throw new Error('unprintable');
+      next = new URL(location, url);
+    } catch {
+      throw redirectRefused(target, JSON.stringify(location));
+    }
+    if (next.origin !== origin) throw redirectRefused(target, next.href);
+    if (hop + 1 > MAX_REDIRECTS) {
+      throw new SkilldexError('REDIRECT_REFUSED', `GET ${target} redirected more than ${MAX_REDIRECTS} times`, { hint: 'the registry redirects in a loop; report it to the registry maintainers' });
+    }
+    url = next.href;
+  }
+}
+
+const redirectRefused = (target: string, to: string): SkilldexError =>
+  new SkilldexError('REDIRECT_REFUSED', `GET ${target} redirected to ${to}, outside the registry's origin`, {
+    hint: 'a registry may only redirect within its own origin; use the final URL as --registry if the registry really moved',
+  });
+
+/** `FETCH_FAILED` for a response that is not 2xx. The status text comes from the server, so only the code is shown. */
+export function httpError(target: string, response: Response): SkilldexError {
+  return new SkilldexError('FETCH_FAILED', `GET ${target} answered ${response.status}`, {
+    hint: response.status === 404 ? 'the registry does not publish this file; is the URL the folder holding index.json?' : undefined,
+  });
 }
 
 /**
@@ -91,21 +199,15 @@ export function httpTransport(url: string, fetchImpl: typeof fetch = globalThis.
   const base = registryBaseUrl(url);
   return {
     root: base,
-    locate: (relPath) => new URL(checkRegistryPath(relPath), base).href,
+    locate: (relPath) => registryUrl(base, relPath),
     async read(relPath, options = {}) {
-      const target = new URL(checkRegistryPath(relPath), base).href;
-      let response: Response;
-      try {
-        response = await fetchImpl(target, options.fresh ? { cache: 'no-store' } : {});
-      } catch (error) {
-        throw new SkilldexError('FETCH_FAILED', `GET ${target} failed: ${(error as Error).message}`, { cause: error, hint: 'check the registry URL and your network' });
-      }
+      const target = registryUrl(base, relPath);
+      const response = await fetchWithinOrigin(fetchImpl, target, options.fresh ? { cache: 'no-store' } : {});
       if (!response.ok) {
-        throw new SkilldexError('FETCH_FAILED', `GET ${target} answered ${response.status} ${response.statusText}`.trim(), {
-          hint: response.status === 404 ? 'the registry does not publish this file; is the URL the folder holding index.json?' : undefined,
-        });
+        await response.body?.cancel().catch(() => {});
+        throw httpError(target, response);
       }
-      return readBody(response, options.onProgress);
+      return readBody(response, options.onProgress, options.maxBytes, target);
     },
   };
 }

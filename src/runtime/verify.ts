@@ -1,3 +1,4 @@
+import { visibleControls } from '../core/control-chars.ts';
 import { sha256Hex, treeDigest } from '../core/digest.ts';
 import { pathProblem } from '../core/paths.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
@@ -16,12 +17,13 @@ export interface VerificationProblem {
   actual?: string;
 }
 
-const failure = (skill: string, problems: VerificationProblem[]): SkilldexError =>
+/** The `VERIFICATION_FAILED` error for a skill's download, listing the first problems. */
+export const verificationFailure = (skill: string, problems: VerificationProblem[]): SkilldexError =>
   new SkilldexError(
     'VERIFICATION_FAILED',
     `${skill}: downloaded files do not match the manifest (${problems
       .slice(0, 5)
-      .map((p) => `${p.path}: ${p.problem}`)
+      .map((p) => `${visibleControls(p.path)}: ${p.problem}`)
       .join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''})`,
     { details: problems, hint: 'nothing was written; the registry or a cache between you and it serves altered files — report it to the registry maintainers' },
   );
@@ -34,9 +36,9 @@ const failure = (skill: string, problems: VerificationProblem[]): SkilldexError 
  */
 export async function verifyFile(manifest: SkillManifest, path: string, bytes: Uint8Array): Promise<void> {
   const entry = manifest.files.find((file) => file.path === path);
-  if (!entry) throw failure(manifest.name, [{ path, problem: 'unexpected' }]);
+  if (!entry) throw verificationFailure(manifest.name, [{ path, problem: 'unexpected' }]);
   const actual = `sha256:${await sha256Hex(bytes)}`;
-  if (actual !== entry.digest) throw failure(manifest.name, [{ path, problem: 'digest-mismatch', expected: entry.digest, actual }]);
+  if (actual !== entry.digest) throw verificationFailure(manifest.name, [{ path, problem: 'digest-mismatch', expected: entry.digest, actual }]);
 }
 
 /**
@@ -71,5 +73,5 @@ export async function verifySkillFiles(manifest: SkillManifest, files: ReadonlyM
     const tree = await treeDigest(hexes);
     if (tree !== manifest.digest) problems.push({ path: '(tree)', problem: 'tree-digest-mismatch', expected: manifest.digest, actual: tree });
   }
-  if (problems.length > 0) throw failure(manifest.name, problems);
+  if (problems.length > 0) throw verificationFailure(manifest.name, problems);
 }

@@ -78,7 +78,7 @@ describe('name hints for hostile folder names (spawned)', () => {
 
   it('show control characters of a folder name as escapes in human output', () => {
     expect(human).not.toContain('\u001b');
-    expect(human).toContain("\\u{1b}[31mred\\u{1b}[0m/SKILL.md:2:7  name/folder-mismatch  error  Directory name '\\u{1b}[31mred\\u{1b}[0m' must match skill name 'red'");
-    expect(human).toContain("evil\\u{a}folder/SKILL.md:2:7  name/folder-mismatch");
+    expect(human).toContain("␛[31mred␛[0m/SKILL.md:2:7  name/folder-mismatch  error  Directory name '␛[31mred␛[0m' must match skill name 'red'");
+    expect(human).toContain('evil␊folder/SKILL.md:2:7  name/folder-mismatch');
   });
 });

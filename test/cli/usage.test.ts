@@ -68,7 +68,7 @@ describe('usage errors (spawned)', () => {
     const result = await skilldex(['\u001b]0;owned\u0007\u001b[2J']);
     expect(result.status).toBe(2);
     expect(result.stderr).not.toContain(ESC);
-    expect(result.stderr).toContain("unknown command '\\u{1b}]0;owned\\u{7}\\u{1b}[2J'");
+    expect(result.stderr).toContain("unknown command '␛]0;owned␇␛[2J'");
   });
 });
 

@@ -32,6 +32,26 @@ function skilldex(args: string[], options: { env?: Record<string, string>; stdin
   });
 }
 
+/** `skills list --json` for one agent in `cwd`: what that agent's skills folder holds, as the `skills` CLI reads it. */
+function skillsList(cwd: string, agent: string): Promise<{ name: string; path: string; agents: string[] }[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/skills/bin/cli.mjs'), 'list', '--json', '--agent', agent], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: cwd, NO_COLOR: '1', DISABLE_TELEMETRY: '1', DO_NOT_TRACK: '1' },
+    });
+    let stdout = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stdin.end();
+    child.on('close', () => {
+      try {
+        resolve(JSON.parse(stdout));
+      } catch (error) {
+        reject(new Error(`skills list printed ${stdout}`, { cause: error }));
+      }
+    });
+  });
+}
+
 beforeAll(async () => {
   server = await serveDirectory(await buildExamples());
   chat = await startChatServer();
@@ -94,6 +114,42 @@ describe('skilldex agent commands', () => {
     expect(JSON.parse(second.stdout)).toMatchObject({ name: 'conventional-commits', changed: false });
   });
 
+  it('install puts a skill.json function where Claude Code discovers it: kebab-case folder, generated SKILL.md, either spelling', async () => {
+    const project = await tempDir('cli-function');
+    const first = await skilldex(['install', 'code_review', '--to', 'claude'], { cwd: project });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const dir = join(project, '.claude/skills/code-review');
+    expect((await readdir(dir)).sort()).toEqual(['SKILL.md', 'prompt.md', 'skill.json']);
+    const skillMd = await readFile(join(dir, 'SKILL.md'), 'utf8');
+    expect(skillMd).toMatch(/^---\nname: code-review\ndescription: /);
+    // The run command names the registry this client installed from, never a placeholder.
+    expect(skillMd).toContain(`npx skilldex run code_review --registry ${server.url} --input`);
+    expect(skillMd).not.toContain('<registry-url>');
+    const again = await skilldex(['install', 'code-review', '--to', 'claude', '--json'], { cwd: project });
+    expect(JSON.parse(again.stdout)).toMatchObject({ name: 'code_review', dir, changed: false });
+    // The `skills` CLI reads agent folders the way agents do; it lists the function for Claude Code.
+    expect(await skillsList(project, 'claude-code')).toContainEqual(expect.objectContaining({ name: 'code-review', agents: ['Claude Code'] }));
+    // The discovery copy of a registry without a siteUrl leaves the run command out instead of a placeholder.
+    const published = await (await fetch(`${server.url}.well-known/skills/code-review/SKILL.md`)).text();
+    expect(published).toMatch(/^---\nname: code-review\n/);
+    expect(published).not.toContain('<registry-url>');
+    expect(published).not.toContain('npx skilldex run');
+  });
+
+  it('install --to accepts every agent of the skills CLI and uses its folder', async () => {
+    const project = await tempDir('cli-agents');
+    for (const [agent, folder] of [['cursor', '.agents/skills'], ['windsurf', '.windsurf/skills'], ['gemini-cli', '.agents/skills'], ['codex', '.agents/skills'], ['roo', '.roo/skills']]) {
+      const result = await skilldex(['install', 'text-stats', '--to', agent as string, '--json'], { cwd: project });
+      expect(result.code, agent).toBe(0);
+      expect(JSON.parse(result.stdout).dir).toBe(join(project, folder as string, 'text-stats'));
+    }
+    expect(await skillsList(project, 'windsurf')).toContainEqual(expect.objectContaining({ name: 'text-stats', agents: expect.arrayContaining(['Windsurf']) }));
+    const unknown = await skilldex(['install', 'text-stats', '--to', 'vscode'], { cwd: project });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('hint: use an agent (claude, agents, aider-desk,');
+  });
+
   it('run prints the outcome', async () => {
     const ok = await skilldex(['run', 'markdown_toc', '--input', '{"markdown": "# T\\n\\n## Usage\\n"}']);
     expect(ok.code).toBe(0);
@@ -154,7 +210,7 @@ describe('skilldex agent commands', () => {
 
   it('reads the published files it claims to (sanity of the served registry)', async () => {
     const index = JSON.parse(await (await fetch(`${server.url}index.json`)).text());
-    expect(index.version).toBe('1.0.0');
+    expect(index.version).toBe('1.1.0');
     expect(await readFile(join(REPO_ROOT, 'bin/skilldex.mjs'), 'utf8')).toContain('main');
   });
 });

@@ -22,11 +22,11 @@ async function load(name: string): Promise<{ text: string; workflow: Workflow }>
 const steps = (w: Workflow) => Object.values(w.jobs).flatMap((j) => j.steps ?? []);
 
 describe('GitHub workflows', () => {
-  it('are exactly validate.yml and deploy.yml', async () => {
-    expect((await readdir(DIR)).sort()).toEqual(['deploy.yml', 'validate.yml']);
+  it('are exactly validate.yml, deploy.yml and release.yml', async () => {
+    expect((await readdir(DIR)).sort()).toEqual(['deploy.yml', 'release.yml', 'validate.yml']);
   });
 
-  for (const name of ['validate.yml', 'deploy.yml']) {
+  for (const name of ['validate.yml', 'deploy.yml', 'release.yml']) {
     it(`${name}: never runs on pull_request_target and pins every action to a commit SHA`, async () => {
       const { text, workflow } = await load(name);
       expect(Object.keys(workflow.on)).not.toContain('pull_request_target');
@@ -67,6 +67,27 @@ describe('GitHub workflows', () => {
     expect(steps(workflow).find((s) => s.uses?.startsWith('actions/setup-node@'))?.with).toMatchObject({ cache: 'npm' });
     expect(steps(workflow).find((s) => s.uses?.startsWith('actions/upload-pages-artifact@'))?.with).toEqual({ path: 'dist' });
     expect(workflow.jobs.deploy?.needs).toBe('build');
+  });
+
+  it('release.yml: a v* tag only, OIDC for provenance, tag checked against package.json, tests before publish, no cache', async () => {
+    const { workflow } = await load('release.yml');
+    expect(workflow.on).toEqual({ push: { tags: ['v*'] } });
+    expect(workflow.permissions).toEqual({ contents: 'read' });
+    expect(workflow.jobs.publish?.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+    const all = steps(workflow);
+    for (const s of all) expect(s.run ?? '').not.toContain('${{');
+    expect(all.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with).toEqual({ 'node-version': 24, 'registry-url': 'https://registry.npmjs.org' });
+    const order = all.map((s) => s.run?.split('\n')[0] ?? s.uses?.split('@')[0]);
+    expect(order).toEqual([
+      'actions/checkout',
+      'actions/setup-node',
+      'version="$(node -p \'require("./package.json").version\')"',
+      'npm install --no-audit --no-fund',
+      'npm test',
+      'npm pkg set repository.type=git "repository.url=git+https://github.com/${GITHUB_REPOSITORY}.git"',
+      'npm publish --provenance --access public',
+    ]);
+    expect(all[2]?.env).toEqual({ TAG: '${{ github.ref_name }}' });
   });
 
   it('CODEOWNERS gives build code and workflows to the maintainers', async () => {

@@ -28,7 +28,7 @@ const codeOf = (promise: Promise<unknown>) => promise.then(() => 'resolved', (e:
 
 describe('hostile manifests', () => {
   it('refuses registry URLs that leave the registry root', () => {
-    for (const bad of ['../index.json', 'skills/../../etc/passwd', '/etc/passwd', 'https://evil.example/x.tar.gz', '//evil.example/x', 'skills/%2e%2e/x', 'a\\b']) {
+    for (const bad of ['../index.json', 'skills/../../etc/passwd', '/etc/passwd', 'https://evil.example/x.tar.gz', '//evil.example/x', 'skills/%2e%2e/x', 'a\\b', '\t//evil.example/x', 'ht\ttp://evil.example/x', 'skills/.\t./.\t./x', ' //evil.example/x', 'skills/a\u00a0b']) {
       expect(() => checkRegistryPath(bad)).toThrow(SkilldexError);
     }
     expect(checkRegistryPath('skills/pdf/0123456789abcdef/SKILL.md')).toBe('skills/pdf/0123456789abcdef/SKILL.md');
@@ -39,11 +39,11 @@ describe('hostile manifests', () => {
     expect(await codeOf(registry.install('semver-tool', await tempDir('project'), { via: 'archive' }))).toBe('INVALID_PATH');
   });
 
-  it('refuses a file path that would escape the install folder, and writes nothing', async () => {
+  it('refuses a manifest listing a file path that would escape the install folder, and writes nothing', async () => {
     const registry = await registryWith('semver-tool', (m) => (m.files[0].path = '../../escaped.txt'));
     const project = await tempDir('project');
-    expect(await codeOf(registry.install('semver-tool', project, { via: 'files' }))).toBe('INVALID_PATH');
-    expect(await codeOf(registry.install('semver-tool', project, { via: 'archive' }))).toBe('VERIFICATION_FAILED');
+    expect(await codeOf(registry.install('semver-tool', project, { via: 'files' }))).toBe('MANIFEST_INVALID');
+    expect(await codeOf(registry.install('semver-tool', project, { via: 'archive' }))).toBe('MANIFEST_INVALID');
     expect(await readdir(project)).toEqual([]);
   });
 

@@ -5,11 +5,14 @@ import { AGENT_SKILL_NAME, discoveryName, MAX_NAME_LENGTH, nameKey } from '../..
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import { publishedJsonSchemas } from '../../core/schemas/json-schemas.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
+import type { KeysDocument } from '../../core/schemas/signing.ts';
+import { keyIdOf } from '../../core/signing.ts';
 import { DISCOVERY_SCHEMA_URL, INDEX_FORMAT_VERSION, type DiscoveryIndexV1, type DiscoveryIndexV2, type IndexEntry, type RegistryIndex } from '../../core/schemas/registry-index.ts';
 import { sha256HexSync } from '../hash.ts';
-import { agentSkillMarkdown } from './agent-skill.ts';
+import { agentSkillMarkdown } from '../../core/agent-skill-md.ts';
 import { createArchive, type ArchiveFile } from './archive.ts';
-import { INDEX_FILE, INDEX_SCHEMA_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
+import { INDEX_FILE, INDEX_SCHEMA_FILE, KEYS_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
+import { signIndex, type SigningKey } from './sign.ts';
 
 export interface PublishedSkill {
   manifest: SkillManifest;
@@ -40,7 +43,13 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
  * content-addressed raw files and archives, and both discovery indexes. Content-addressed files
  * that already exist are not rewritten (they cannot differ), which keeps rebuilds cheap.
  */
-export async function writeRegistry(outDir: string, skills: readonly PublishedSkill[], config: RegistryConfig, times: { generatedAt: string; updatedAt: string }): Promise<WriteResult> {
+export async function writeRegistry(
+  outDir: string,
+  skills: readonly PublishedSkill[],
+  config: RegistryConfig,
+  times: { generatedAt: string; updatedAt: string },
+  signingKeys: readonly SigningKey[] = [],
+): Promise<WriteResult> {
   assertDistinctDiscoveryNames(skills);
   const written = new Set<string>();
   const previous = await readState(outDir);
@@ -96,6 +105,8 @@ export async function writeRegistry(outDir: string, skills: readonly PublishedSk
     }
   }
 
+  const discoveryText = json(discovery);
+  const legacyText = json(legacy);
   const index: RegistryIndex = {
     $schema: INDEX_SCHEMA_FILE,
     version: INDEX_FORMAT_VERSION,
@@ -105,13 +116,17 @@ export async function writeRegistry(outDir: string, skills: readonly PublishedSk
     totalTools: entries.reduce((n, e) => n + e.tools.length, 0),
     generatedAt: times.generatedAt,
     updatedAt: times.updatedAt,
+    discovery: { [`${WELL_KNOWN_V2}/index.json`]: `sha256:${sha256HexSync(discoveryText)}`, [`${WELL_KNOWN_V1}/index.json`]: `sha256:${sha256HexSync(legacyText)}` },
   };
-  await put(INDEX_FILE, json(index));
+  const indexText = json(index);
+  await put(INDEX_FILE, indexText);
   const schemas = publishedJsonSchemas();
   await put(INDEX_SCHEMA_FILE, json(schemas['index.schema.json']));
   for (const [name, schema] of Object.entries(schemas)) await put(`schemas/${name}`, json(schema));
-  await put(`${WELL_KNOWN_V2}/index.json`, json(discovery));
-  await put(`${WELL_KNOWN_V1}/index.json`, json(legacy));
+  await put(`${WELL_KNOWN_V2}/index.json`, discoveryText);
+  await put(`${WELL_KNOWN_V1}/index.json`, legacyText);
+  if (config.signing.keys.length > 0) await put(KEYS_FILE, json(await keysDocument(config.signing.keys)));
+  if (signingKeys.length > 0) await put(SIGNED_INDEX_FILE, json(await signIndex(new TextEncoder().encode(indexText), signingKeys)));
 
   // Remove what the previous build wrote and this one did not.
   for (const rel of previous) if (!written.has(rel)) await rm(join(outDir, rel), { force: true });
@@ -133,8 +148,10 @@ async function emitSkill({ manifest: m, files }: PublishedSkill, config: Registr
   const archivePath = m.urls.archive;
   const archive = (await exists(join(outDir, archivePath))) ? new Uint8Array(await readFile(join(outDir, archivePath))) : await createArchive(files);
   await put(archivePath, archive, true);
-  await put(m.urls.manifest, json(m));
-  const entry = indexEntry(m);
+  const manifestText = json(m);
+  await put(m.urls.manifest, manifestText);
+  // The index pins each manifest by digest, so a signed index covers index → manifest → files.
+  const entry = indexEntry(m, `sha256:${sha256HexSync(manifestText)}`);
 
   // Discovery indexes: Agent Skills clients need a valid kebab name and a SKILL.md at the root.
   const wkName = discoveryName(m.name, m.format);
@@ -161,7 +178,7 @@ async function emitSkill({ manifest: m, files }: PublishedSkill, config: Registr
 }
 
 /** The index.json entry: the skills index fields plus what a client needs to fetch and verify. */
-export function indexEntry(m: SkillManifest): IndexEntry {
+export function indexEntry(m: SkillManifest, manifestDigest: string): IndexEntry {
   return {
     name: m.name,
     title: m.title,
@@ -184,7 +201,13 @@ export function indexEntry(m: SkillManifest): IndexEntry {
     files: m.files,
     urls: m.urls,
     ...(m.scan ? { scan: m.scan } : {}),
+    manifestDigest,
   };
+}
+
+/** keys.json: the configured keys with their ids, so people and clients can match `kid`s. */
+async function keysDocument(keys: RegistryConfig['signing']['keys']): Promise<KeysDocument> {
+  return { keys: await Promise.all(keys.map(async (k) => ({ kid: await keyIdOf(k.publicKey), ...k }))) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
-import { bracketDepthExceeds } from './nesting.ts';
+import { bracketDepthExceeds } from '../../core/json-depth.ts';
 import { nodeOffset } from './node-position.ts';
 import type { Limits } from '../../core/schemas/config.ts';
 import { positionAt, type Position, type SourceText } from './source-text.ts';

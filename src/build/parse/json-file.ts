@@ -1,7 +1,7 @@
 import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
 import type { Limits } from '../../core/schemas/config.ts';
 import { FORBIDDEN_KEYS, type ParseProblem } from './frontmatter.ts';
-import { bracketDepthExceeds } from './nesting.ts';
+import { bracketDepthExceeds } from '../../core/json-depth.ts';
 import { positionAt, type Position, type SourceText } from './source-text.ts';
 
 export interface JsonFile {

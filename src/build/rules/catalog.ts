@@ -47,6 +47,7 @@ export const RULES: readonly RuleInfo[] = [
   rule('name/folder-mismatch', 'error', 'A SKILL.md name must equal its folder name.'),
   rule('description/required', 'error', '`description` is required and not empty.'),
   rule('description/length', 'error', 'Descriptions are at most 1024 characters.'),
+  rule('text/control-chars', 'error', 'Names, descriptions and tags may not contain control characters (ESC, CR, …); terminals act on them.'),
   rule('compatibility/length', 'error', '`compatibility` is 1–500 characters.'),
   rule('metadata/nested', 'warning', '`metadata` should map strings to strings; nested values are accepted.'),
   rule('body/empty', 'warning', 'The SKILL.md body is empty; agents get no instructions.'),

@@ -1,5 +1,4 @@
-import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_NAME_LENGTH } from '../../core/names.ts';
-import { pathProblem } from '../../core/paths.ts';
+import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_NAME_LENGTH, PUBLISHED_NAME } from '../../core/names.ts';
 import type { Position } from '../parse/source-text.ts';
 import type { DiagnosticSink } from '../diagnostics.ts';
 
@@ -27,9 +26,9 @@ export function checkName(
     sink.report('name/required', file, at, 'missing required field: name', { hint, skill });
     return false;
   }
-  // …but a name that cannot be a URL path segment is never published, whatever the config says.
-  const unsafe = name.includes('/') || pathProblem(name) !== undefined;
-  if (unsafe) ok = false;
+  // …but a name outside the published grammar is never published, whatever the config says:
+  // clients turn names into folder names and URL segments.
+  if (!PUBLISHED_NAME.test(name)) ok = false;
   if (name.length > MAX_NAME_LENGTH) {
     fail(sink.report('name/length', file, at, `Skill name '${name.slice(0, 20)}…' exceeds ${MAX_NAME_LENGTH} character limit (${name.length} chars)`, { hint: 'shorten the name', skill }));
   }

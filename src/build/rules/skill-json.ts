@@ -6,6 +6,7 @@ import type { DiagnosticSink } from '../diagnostics.ts';
 import { parseJsonFile } from '../parse/json-file.ts';
 import { decodeUtf8, positionAt, type Position } from '../parse/source-text.ts';
 import { checkDescription, checkName } from './names.ts';
+import { checkControlChars } from './text.ts';
 import { checkSchemaField } from './schemas.ts';
 
 export interface ParsedSkillJson {
@@ -42,6 +43,7 @@ export function checkSkillJson(src: SkillSource, config: RegistryConfig, sink: D
 
   const nameOk = checkName(data.name, 'skill-json', { file, at: parsed.locate(['name']), folderName: src.folderName, skill }, sink);
   const descriptionOk = checkDescription(data.description, { file, at: parsed.locate(['description']), skill }, sink);
+  checkControlChars(data, report);
 
   const typed = SkillJson.safeParse(data);
   if (!typed.success) {

@@ -9,6 +9,7 @@ import { decodeUtf8, positionAt, type SourceText } from '../parse/source-text.ts
 import { CODE_EXTENSIONS, extensionOf } from './files.ts';
 import { checkDescription, checkName } from './names.ts';
 import { checkSchemaField } from './schemas.ts';
+import { checkControlChars } from './text.ts';
 
 export interface ParsedSkillMd {
   frontmatter: SkillMdFrontmatter;
@@ -44,6 +45,7 @@ export function checkSkillMd(src: SkillSource, config: RegistryConfig, sink: Dia
 
   const nameOk = checkName(data.name, 'skill-md', { file, at: at(['name']), folderName: src.folderName, skill }, sink);
   const descriptionOk = checkDescription(data.description, { file, at: at(['description']), skill }, sink);
+  checkControlChars(data, report);
 
   if (data.compatibility !== undefined && typeof data.compatibility === 'string' && (data.compatibility.length === 0 || data.compatibility.length > 500)) {
     report('compatibility/length', ['compatibility'], `compatibility must be 1–500 characters (${data.compatibility.length} chars)`, 'state the required environment briefly');

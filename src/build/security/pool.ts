@@ -6,6 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { siblingModule } from '../../core/module-file.ts';
 import type { ScanResult } from '../../core/schemas/scan.ts';
 import type { ScanInput, ScanOptions } from './scan.ts';
 
@@ -54,7 +55,7 @@ export function createScanPool(size = defaultPoolSize()): ScanPool {
   };
 
   const workers = Array.from({ length: size }, () => {
-    const worker = new Worker(new URL('./worker.ts', import.meta.url));
+    const worker = new Worker(siblingModule(import.meta.url, './worker'));
     worker.unref();
     worker.on('message', (reply: ScanReply) => {
       const job = running.get(worker);

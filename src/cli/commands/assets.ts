@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty';
-import { out, outJson } from '../_output.ts';
+import { out, outContent, outJson, visible } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
@@ -17,18 +17,18 @@ export default defineCommand({
     if (args['script-path']) {
       const path = await registry.scriptPath(name, String(args['script-path']), args.dir ? { dir: String(args.dir) } : {});
       if (args.json) outJson({ name, script: args['script-path'], path });
-      else out(path);
+      else out(visible(path));
       return 0;
     }
     if (args.path) {
       const bytes = await registry.loadAssetBytes(name, String(args.path));
       if (args.json) outJson({ name, path: args.path, content: new TextDecoder().decode(bytes) });
-      else process.stdout.write(bytes);
+      else outContent(bytes);
       return 0;
     }
     const assets = await registry.listAssets(name);
     if (args.json) outJson({ name, assets });
-    else for (const asset of assets) out(asset);
+    else for (const asset of assets) out(visible(asset));
     return 0;
   },
 });

@@ -1,6 +1,6 @@
 import { defineCommand } from 'citty';
 import { functionSignature } from '../../core/signature.ts';
-import { out, outJson, style } from '../_output.ts';
+import { out, outJson, style, visible } from '../_output.ts';
 import { formatBytes, openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
@@ -17,10 +17,10 @@ export default defineCommand({
       return 0;
     }
     const row = (label: string, value: string | undefined) => {
-      if (value) out(`${style.dim(label.padEnd(10))} ${value}`);
+      if (value) out(`${style.dim(label.padEnd(10))} ${visible(value)}`);
     };
-    out(`${style.bold(m.name)} ${m.version} — ${m.title}`);
-    out(m.description);
+    out(`${style.bold(m.name)} ${visible(`${m.version} — ${m.title}`)}`);
+    out(visible(m.description));
     out();
     row('format', `${m.format} · mode ${m.mode}${m.type ? ` · type ${m.type}` : ''}`);
     row('category', m.category);
@@ -39,7 +39,7 @@ export default defineCommand({
     if (m.scan) {
       const verdict = m.scan.verdict === 'pass' ? style.green(m.scan.verdict) : m.scan.verdict === 'fail' ? style.red(m.scan.verdict) : style.yellow(m.scan.verdict);
       row('scan', `${verdict} (${m.scan.findings.length} finding${m.scan.findings.length === 1 ? '' : 's'})`);
-      for (const f of m.scan.findings) out(`           ${f.severity} ${f.rule} ${f.file}:${f.line} ${f.message}`);
+      for (const f of m.scan.findings) out(`           ${visible(`${f.severity} ${f.rule} ${f.file}:${f.line} ${f.message}`)}`);
     }
     row('install', `skilldex install ${m.name} --to claude`);
     return 0;

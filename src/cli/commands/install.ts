@@ -1,13 +1,13 @@
 import { defineCommand } from 'citty';
 import { CliError } from '../_errors.ts';
-import { err, outJson, out, style } from '../_output.ts';
+import { err, outJson, out, style, visible } from '../_output.ts';
 import { formatBytes, openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
   meta: { name: 'install', description: 'Download, verify (every sha256 and the tree digest) and install a skill into a folder or an agent folder' },
   args: {
     name: { type: 'positional', description: 'Skill name (case-insensitive)', required: true },
-    to: { type: 'string', description: 'Agent folder under --dir: claude (.claude/skills) or agents (.agents/skills)' },
+    to: { type: 'string', description: 'Agent folder under --dir: claude (.claude/skills), agents (.agents/skills), or any agent the `skills` CLI knows (cursor, codex, gemini-cli, windsurf, …)' },
     dir: { type: 'string', description: 'Base folder (default: the current folder); without --to the skill goes to <dir>/<name>', default: '.' },
     via: { type: 'string', description: 'archive (one .tar.gz, default) or files (one request per file)', default: 'archive' },
     ...registryArgs,
@@ -28,8 +28,8 @@ export default defineCommand({
     const result = await registry.install(String(args.name), String(args.dir), { to: args.to, via: args.via, onProgress });
     if (tty && shown > 0) process.stderr.write('\n');
     if (args.json) outJson(result);
-    else if (result.changed) out(`${style.green('installed')} ${result.name} → ${result.dir} (${result.files} files, verified ${result.digest})`);
-    else out(`${result.name} is already installed at ${result.dir} (verified ${result.digest})`);
+    else if (result.changed) out(`${style.green('installed')} ${visible(`${result.name} → ${result.dir} (${result.files} files, verified ${result.digest})`)}`);
+    else out(visible(`${result.name} is already installed at ${result.dir} (verified ${result.digest})`));
     return 0;
   },
 });

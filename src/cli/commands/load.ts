@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty';
-import { outJson } from '../_output.ts';
+import { outContent, outJson, visible } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
@@ -15,8 +15,14 @@ export default defineCommand({
     if (args.json) {
       outJson({ name: skill.name, format: skill.format, mode: skill.mode, skillMd: skill.skillMd, prompt: skill.prompt, body: skill.body, text: skill.text, manifest: skill.manifest });
     } else {
-      const text = args.raw ? (skill.format === 'skill-json' ? (skill.prompt ?? skill.body) : (skill.skillMd ?? skill.body)) : skill.text;
-      process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      if (args.raw) {
+        // --raw promises the file as published: exact bytes into a pipe, visible controls on a terminal.
+        const text = skill.format === 'skill-json' ? (skill.prompt ?? skill.body) : (skill.skillMd ?? skill.body);
+        outContent(text.endsWith('\n') ? text : `${text}\n`);
+      } else {
+        const text = visible(skill.text);
+        process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      }
     }
     return 0;
   },

@@ -1,7 +1,7 @@
 import { defineCommand } from 'citty';
 import { PROMPT_STYLES, type PromptStyle } from '../../core/prompt.ts';
 import { CliError } from '../_errors.ts';
-import { out } from '../_output.ts';
+import { out, visible } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
@@ -18,7 +18,7 @@ export default defineCommand({
     const registry = await openRegistryFromArgs(args);
     const names = (args._ as string[]).filter(Boolean);
     const selection = args.query !== undefined ? registry.search(String(args.query), { limit: Number(args.limit) || 10 }).map((hit) => hit.skill) : names.length > 0 ? names : undefined;
-    out(registry.toPrompt(selection, { style: args.style as PromptStyle }));
+    out(visible(registry.toPrompt(selection, { style: args.style as PromptStyle })));
     return 0;
   },
 });

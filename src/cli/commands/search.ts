@@ -1,6 +1,6 @@
 import { defineCommand } from 'citty';
 import { CliError } from '../_errors.ts';
-import { err, out, outJson, style } from '../_output.ts';
+import { err, out, outJson, style, visible } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 const list = (value: unknown): string[] => (typeof value === 'string' && value !== '' ? value.split(',').map((s) => s.trim()).filter(Boolean) : []);
@@ -26,10 +26,10 @@ export default defineCommand({
       return 0;
     }
     const hits = registry.search(String(args.query), options);
-    if (hits.length === 0) err(`no skills match '${String(args.query)}'`);
+    if (hits.length === 0) err(`no skills match '${visible(String(args.query))}'`);
     const width = Math.max(...hits.map((hit) => hit.skill.name.length), 0);
     for (const { skill } of hits) {
-      const description = skill.description.length > 100 ? `${skill.description.slice(0, 99)}…` : skill.description;
+      const description = visible(skill.description.length > 100 ? `${skill.description.slice(0, 99)}…` : skill.description);
       out(`${style.bold(skill.name.padEnd(width))}  ${description} ${style.dim(`[${skill.format}, ${skill.mode}]`)}`);
     }
     return 0;

@@ -1,61 +1,53 @@
 import { z } from 'zod';
 import { Sha256Digest } from './digest.ts';
+import { RegistryKey } from './signing.ts';
 import { RuleSeverity } from './diagnostic.ts';
 import { FindingSeverity, ScanVerdict } from './scan.ts';
 
-/**
- * `skilldex.config.json` at the registry root. Every field is optional; the defaults are what a
- * public registry accepting pull requests wants.
- */
-export const Limits = z.object({
-  /** Largest single file in a skill. */
-  maxFileBytes: z.number().int().positive().default(5 * 1024 * 1024),
-  /** Largest skill, all files together. */
-  maxSkillBytes: z.number().int().positive().default(20 * 1024 * 1024),
-  /** Most files in one skill. */
-  maxFiles: z.number().int().positive().default(100),
-  /** Largest YAML frontmatter block, parsed only below this size. */
-  maxFrontmatterBytes: z.number().int().positive().default(64 * 1024),
-  /** Deepest nesting of frontmatter or skill.json values. */
-  maxDepth: z.number().int().positive().default(32),
-  /** YAML alias expansions allowed (guards against billion-laughs documents). */
-  maxAliases: z.number().int().nonnegative().default(100),
-  /** SKILL.md body lines before `body/too-long` warns (spec guidance: 500). */
-  maxBodyLines: z.number().int().positive().default(500),
-  /** Estimated model tokens in a SKILL.md body before `body/too-large` warns (Agent Skills guidance: under 5,000). */
-  maxBodyTokens: z.number().int().positive().default(5000),
-});
+// Every field carries `.describe()`, so schemas/config.schema.json gives editors the same text.
+export const Limits = z
+  .object({
+    maxFileBytes: z.number().int().positive().default(5 * 1024 * 1024).describe('Largest single file in a skill, in bytes (`files/too-large`).'),
+    maxSkillBytes: z.number().int().positive().default(20 * 1024 * 1024).describe('Largest skill, all files together, in bytes (`files/skill-too-large`).'),
+    maxFiles: z.number().int().positive().default(100).describe('Most files in one skill (`files/too-many`).'),
+    maxFrontmatterBytes: z.number().int().positive().default(64 * 1024).describe('Largest YAML frontmatter block; larger blocks are not parsed (`frontmatter/too-large`).'),
+    maxDepth: z.number().int().positive().default(32).describe('Deepest nesting of frontmatter or skill.json values (`frontmatter/too-deep`, `skill-json/too-deep`).'),
+    maxAliases: z.number().int().nonnegative().default(100).describe('YAML alias expansions allowed; guards against billion-laughs documents (`frontmatter/alias-limit`).'),
+    maxBodyLines: z.number().int().positive().default(500).describe('SKILL.md body lines before `body/too-long` warns (Agent Skills guidance: 500).'),
+    maxBodyTokens: z.number().int().positive().default(5000).describe('Estimated model tokens in a SKILL.md body before `body/too-large` warns (Agent Skills guidance: under 5,000).'),
+  })
+  .describe('Size and shape limits every skill must stay within.');
 export type Limits = z.infer<typeof Limits>;
 
 /** One entry of `scan.allow`. */
 export const ScanAllowance = z
   .object({
-    /** The skill's name. */
-    skill: z.string().min(1).max(64),
-    /** The scanner rule id, e.g. `exec/download-pipe-shell`. */
-    rule: z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/),
-    /** The file inside the skill, `/`-separated, as the finding names it. */
-    file: z.string().min(1).max(1024),
-    /** The file's digest when it was reviewed (`skilldex scan --format json` lists it in the manifest's `files`). */
-    digest: Sha256Digest,
-    /** Why the finding is acceptable; shown with the finding. */
-    reason: z.string().min(1).max(500),
+    skill: z.string().min(1).max(64).describe("The skill's name."),
+    rule: z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/).describe('The scanner rule id, e.g. `exec/download-pipe-shell`.'),
+    file: z.string().min(1).max(1024).describe('The file inside the skill, `/`-separated, as the finding names it.'),
+    digest: Sha256Digest.describe("The file's digest when it was reviewed (its `digest` in the manifest's `files`); the entry lapses when the file changes."),
+    reason: z.string().min(1).max(500).describe('Why the finding is acceptable; shown with the finding.'),
   })
-  .strict();
+  .strict()
+  .describe('A scan finding the maintainers reviewed and accept, for one skill, rule and file digest.');
 export type ScanAllowance = z.infer<typeof ScanAllowance>;
 
+/**
+ * `skilldex.config.json` at the registry root. Every field is optional; the defaults are what a
+ * public registry accepting pull requests wants.
+ */
 export const RegistryConfig = z
   .object({
-    $schema: z.string().optional(),
-    /** Shown in the site header and the index. */
-    title: z.string().default('Skilldex'),
-    /** Public URL of the deployed site, e.g. `https://skills.example.org/`. Used for absolute links. */
-    siteUrl: z.string().optional(),
-    /** Source repository, for "source" and "edit this skill" links. */
+    $schema: z.string().optional().describe('Path or URL of this schema, for editors.'),
+    title: z.string().default('Skilldex').describe('Shown in the site header and the index.'),
+    siteUrl: z.string().optional().describe('Public URL of the deployed site, e.g. `https://skills.example.org/`. Used for absolute links: feed, sitemap, canonical URLs, install commands.'),
     repository: z
-      .object({ url: z.string(), branch: z.string().default('main') })
-      .optional(),
-    /** Folder holding the skills, relative to the config file. */
+      .object({
+        url: z.string().describe('Web URL of the repository, e.g. `https://github.com/acme/skills`.'),
+        branch: z.string().default('main').describe('The branch the site is built from.'),
+      })
+      .optional()
+      .describe('Source repository, for "source" and "edit this skill" links.'),
     // A pull request that points this at `..` or `/etc` would publish files from outside the
     // repository; only a plain relative path below the root is accepted.
     skillsDir: z
@@ -65,26 +57,26 @@ export const RegistryConfig = z
       .refine((p) => /^[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*\/?$/.test(p) && !p.split('/').some((s) => s === '.' || s === '..'), {
         message: 'must be a relative folder below the registry root (letters, digits, `.`, `_`, `-`, `/`; no `..`)',
       })
-      .default('skills'),
-    /** Per-rule severity overrides, ESLint style: `{"frontmatter/unknown-field": "error"}`. */
-    rules: z.record(z.string(), RuleSeverity).default({}),
-    /** Extended-package fields that must be present (the package format lists many as required; the default asks for none). */
-    requiredPackageFields: z.array(z.string()).default([]),
+      .default('skills')
+      .describe('Folder holding the skills, relative to this file; never outside the repository.'),
+    rules: z.record(z.string(), RuleSeverity).default({}).describe('Per-rule severity overrides, ESLint style: `{"frontmatter/unknown-field": "error"}`. See docs/rules.md.'),
+    requiredPackageFields: z.array(z.string()).default([]).describe('Extended-package fields every package skill must have (`package/required-field`); none by default.'),
     limits: Limits.default(Limits.parse({})),
     scan: z
       .object({
-        /** Per-rule severity overrides for the security scanner. */
-        rules: z.record(z.string(), z.union([FindingSeverity, z.literal('off')])).default({}),
-        /** The worst verdict a skill may have and still be published. */
-        blockOn: ScanVerdict.default('fail'),
-        /**
-         * Findings the maintainers reviewed and accept, each for one skill, rule and file. The entry
-         * holds the file's digest, so it lapses as soon as the file changes; the finding stays
-         * listed at `info` with the reason.
-         */
-        allow: z.array(ScanAllowance).default([]),
+        rules: z.record(z.string(), z.union([FindingSeverity, z.literal('off')])).default({}).describe('Per-rule severity overrides for the security scanner; `off` silences a rule. See docs/security.md.'),
+        blockOn: ScanVerdict.default('fail').describe('The verdict at which a skill is not published (`security/blocked`).'),
+        allow: z
+          .array(ScanAllowance)
+          .default([])
+          .describe('Findings the maintainers reviewed and accept. Each entry holds the file digest, so it lapses when the file changes; the finding stays listed at `info` with the reason.'),
       })
-      .default({ rules: {}, blockOn: 'fail', allow: [] }),
+      .default({ rules: {}, blockOn: 'fail', allow: [] })
+      .describe('The security scanner: severities, the publishing gate and reviewed exceptions.'),
+    signing: z
+      .object({ keys: z.array(RegistryKey).default([]).describe('Public keys, `ed25519:<base64url>`, with their status.') })
+      .default({ keys: [] })
+      .describe('The keys that sign index.json (public halves only; the private key comes from the SKILLDEX_SIGNING_KEY secret). Published as keys.json. See docs/security.md#the-chain-of-trust.'),
   })
   .meta({ id: 'RegistryConfig', title: 'skilldex.config.json' });
 export type RegistryConfig = z.infer<typeof RegistryConfig>;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { PUBLISHED_NAME } from '../names.ts';
+import { isSafeSkillPath } from '../paths.ts';
 import { Diagnostic } from './diagnostic.ts';
 import { ScanResult } from './scan.ts';
 import { Abp, Resources, SecurityPolicy, Triggers } from './skill-md.ts';
@@ -39,12 +41,19 @@ export type SkillEntry = z.infer<typeof SkillEntry>;
 
 export const SkillFile = z.object({
   /** Path inside the skill folder, `/`-separated, following the discovery RFC path rules. */
-  path: z.string(),
+  path: z.string().regex(/^[\x20-\x7e]+$/).refine(isSafeSkillPath, 'must be a relative path of printable ASCII without `.`/`..` segments or `\\ ? # [ ]`'),
   size: z.number().int().nonnegative(),
   /** `sha256:<hex>` of the raw bytes. */
   digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
 });
 export type SkillFile = z.infer<typeof SkillFile>;
+
+/**
+ * A skill name as published: 1–64 letters, digits, `-` and `_`, starting with a letter or digit.
+ * Clients use names as folder names, so a registry publishing any other name is refused outright.
+ */
+export const SkillName = z.string().regex(PUBLISHED_NAME, 'must be 1–64 letters, digits, - or _, starting with a letter or digit');
+export type SkillName = z.infer<typeof SkillName>;
 
 export const SkillAction = z.object({ name: z.string(), description: z.string().optional() });
 export type SkillAction = z.infer<typeof SkillAction>;
@@ -64,7 +73,7 @@ export type SkillUrls = z.infer<typeof SkillUrls>;
 
 export const SkillManifest = z
   .object({
-    name: z.string(),
+    name: SkillName,
     /** Human title: displayName, the first heading, or the name in Title Case. */
     title: z.string(),
     description: z.string(),
@@ -94,9 +103,9 @@ export const SkillManifest = z
     prompt: z.string().optional(),
     /** SKILL.md body (Markdown, unrendered). */
     instructions: z.string().optional(),
-    calls: z.array(z.string()),
+    calls: z.array(SkillName),
     /** Skills whose `calls` name this one; filled in across the registry. */
-    calledBy: z.array(z.string()),
+    calledBy: z.array(SkillName),
     pipeline: z.array(PipelineStep).optional(),
     outputMapping: z.record(z.string(), z.unknown()).optional(),
     /** Milliseconds. From skill.json `timeout`, `security.timeout_ms`, or the script protocol's default of 300 s. */

@@ -1,17 +1,20 @@
 import { z } from 'zod';
+import { Sha256Digest } from './digest.ts';
 import { ScanResult } from './scan.ts';
-import { SkillFile, SkillFormat, SkillMode, SkillUrls } from './manifest.ts';
+import { SkillFile, SkillFormat, SkillMode, SkillName, SkillUrls } from './manifest.ts';
 
 /**
  * `index.json`: a superset of the common skills index shape (docs/registry-format.md). Clients check `version`'s major before
  * reading further; a new major means an incompatible shape.
  */
-export const INDEX_FORMAT_VERSION = '1.0.0';
+// 1.1.0: `skills[].manifestDigest` and `discovery` (digests pinned by the signed index); optional
+// when reading, so 1.0 indexes still load.
+export const INDEX_FORMAT_VERSION = '1.1.0';
 
 export const IndexEntry = z
   .object({
     // the common skills index fields
-    name: z.string(),
+    name: SkillName,
     title: z.string(),
     description: z.string(),
     version: z.string(),
@@ -35,6 +38,8 @@ export const IndexEntry = z
     files: z.array(SkillFile),
     urls: SkillUrls,
     scan: ScanResult.optional(),
+    /** Digest of the exact bytes of the manifest at `urls.manifest`: a signed index covers it, and through it every file. */
+    manifestDigest: Sha256Digest.optional(),
   })
   .meta({ id: 'IndexEntry' });
 export type IndexEntry = z.infer<typeof IndexEntry>;
@@ -50,6 +55,8 @@ export const RegistryIndex = z
     totalTools: z.number().int().nonnegative(),
     generatedAt: z.string(),
     updatedAt: z.string(),
+    /** Digests of the discovery indexes' exact bytes, by path, so a signed index covers them too. */
+    discovery: z.record(z.string(), Sha256Digest).optional(),
   })
   .meta({ id: 'RegistryIndex', title: 'Skilldex registry index (index.json)' });
 export type RegistryIndex = z.infer<typeof RegistryIndex>;

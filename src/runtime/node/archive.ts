@@ -1,10 +1,23 @@
 import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import tar from 'tar-stream';
+import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { SkilldexError } from '../skilldex-error.ts';
 
-/** Refuse archives that would inflate past this (a skill is capped far lower by the registry). */
-const MAX_UNPACKED_BYTES = 256 * 1024 * 1024;
+/**
+ * The most bytes a skill's archive can take, from the sizes its manifest declares: per file the
+ * bytes padded to 512, a header, a long-name (PAX) header and a folder entry per path segment;
+ * then the tar end blocks and record padding; gzip adds at most ~0.1 % to incompressible data.
+ * A download or an inflation past these is refused as soon as it passes them.
+ *
+ * @example
+ * archiveSizeBound(manifest); // { tar: 12800, gzip: 13836 }
+ */
+export function archiveSizeBound(manifest: Pick<SkillManifest, 'files'>): { tar: number; gzip: number } {
+  let tarBytes = 10240;
+  for (const file of manifest.files) tarBytes += Math.ceil(file.size / 512) * 512 + 512 + 1024 + 512 * file.path.split('/').length;
+  return { tar: tarBytes, gzip: tarBytes + Math.ceil(tarBytes / 1000) + 1024 };
+}
 
 /**
  * Reads a skill archive (`.tar.gz`, files at the root) into memory, nothing on disk. Only regular
@@ -14,10 +27,10 @@ const MAX_UNPACKED_BYTES = 256 * 1024 * 1024;
  * @example
  * const files = await readSkillArchive(bytes); // Map { 'SKILL.md' => Uint8Array, … }
  */
-export async function readSkillArchive(gz: Uint8Array, name = 'archive'): Promise<Map<string, Uint8Array>> {
+export async function readSkillArchive(gz: Uint8Array, name = 'archive', maxTarBytes = 256 * 1024 * 1024): Promise<Map<string, Uint8Array>> {
   let tarBytes: Buffer;
   try {
-    tarBytes = gunzipSync(gz, { maxOutputLength: MAX_UNPACKED_BYTES });
+    tarBytes = gunzipSync(gz, { maxOutputLength: maxTarBytes });
   } catch (error) {
     throw new SkilldexError('VERIFICATION_FAILED', `${name}: the archive is not valid gzip (${(error as Error).message})`, { cause: error });
   }
@@ -32,12 +45,12 @@ export async function readSkillArchive(gz: Uint8Array, name = 'archive'): Promis
       }
       if (type !== 'file' && type !== 'contiguous-file') {
         entry.resume();
-        throw new SkilldexError('VERIFICATION_FAILED', `${name}: archive entry '${path}' is a ${type}; only regular files are allowed`);
+        throw new SkilldexError('VERIFICATION_FAILED', `${name}: archive entry ${JSON.stringify(path)} is a ${type}; only regular files are allowed`);
       }
       const chunks: Buffer[] = [];
       for await (const chunk of entry) chunks.push(chunk as Buffer);
       const key = path.replace(/^\.\//, '');
-      if (files.has(key)) throw new SkilldexError('VERIFICATION_FAILED', `${name}: archive holds '${key}' twice`);
+      if (files.has(key)) throw new SkilldexError('VERIFICATION_FAILED', `${name}: archive holds ${JSON.stringify(key)} twice`);
       files.set(key, new Uint8Array(Buffer.concat(chunks)));
     }
   })();

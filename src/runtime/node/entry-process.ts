@@ -1,12 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { resolve, sep } from 'node:path';
+import { siblingModule } from '../../core/module-file.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { ProtocolEnvelope, type ProtocolRequest, SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
 import { type Attempt, failed } from './attempt.ts';
 import { runBoundedProcess } from './bounded-process.ts';
 import type { RunSandbox } from './run-sandbox.ts';
 
-const HARNESS = fileURLToPath(new URL('./module-harness.ts', import.meta.url));
+const HARNESS = fileURLToPath(siblingModule(import.meta.url, './module-harness'));
 
 /**
  * Node's permission model for Node-run entries: read the skill and the run folder, write only the

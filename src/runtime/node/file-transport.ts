@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { SkilldexError } from '../skilldex-error.ts';
 import { checkRegistryPath, type RegistryTransport } from '../transport.ts';
@@ -23,10 +23,15 @@ export function fileTransport(dir: string): RegistryTransport {
     async read(relPath, options = {}) {
       const target = locate(relPath);
       try {
+        const size = (await stat(target)).size;
+        if (options.maxBytes !== undefined && size > options.maxBytes) {
+          throw new SkilldexError('RESPONSE_TOO_LARGE', `${target} has ${size} bytes, more than the ${options.maxBytes} the registry declares`, { hint: 'the build folder does not match its index; rebuild it' });
+        }
         const bytes = new Uint8Array(await readFile(target));
         options.onProgress?.(bytes.length, bytes.length);
         return bytes;
       } catch (error) {
+        if (error instanceof SkilldexError) throw error;
         const code = (error as NodeJS.ErrnoException).code;
         throw new SkilldexError('FETCH_FAILED', `cannot read ${target}: ${code ?? (error as Error).message}`, {
           cause: error,

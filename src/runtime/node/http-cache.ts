@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SkilldexError } from '../skilldex-error.ts';
-import { checkRegistryPath, readBody, registryBaseUrl, type RegistryTransport } from '../transport.ts';
+import { fetchWithinOrigin, httpError, readBody, registryBaseUrl, registryUrl, type RegistryTransport } from '../transport.ts';
+import { bracketDepthExceeds, MAX_JSON_DEPTH } from '../../core/json-depth.ts';
 import { writeFileAtomic } from './atomic-write.ts';
+import { fsError } from './fs-error.ts';
 
 /** What the cache remembers about one URL besides its body. */
 interface CacheMeta {
@@ -35,7 +36,9 @@ export function cachedHttpTransport(url: string, options: { cacheDir: string; fe
 
   const readCached = async (key: string, target: string): Promise<{ meta: CacheMeta; body: Uint8Array } | undefined> => {
     try {
-      const meta = JSON.parse(await readFile(join(dir, `${key}.json`), 'utf8')) as CacheMeta;
+      const text = await readFile(join(dir, `${key}.json`), 'utf8');
+      if (bracketDepthExceeds(text, MAX_JSON_DEPTH) !== undefined) throw new Error('too deep');
+      const meta = JSON.parse(text) as CacheMeta;
       const body = new Uint8Array(await readFile(join(dir, `${key}.body`)));
       if (meta.url === target && sha256(body) === meta.sha256) return { meta, body };
     } catch {
@@ -44,31 +47,32 @@ export function cachedHttpTransport(url: string, options: { cacheDir: string; fe
     await forget(key);
     return undefined;
   };
+  // Best effort: an entry that cannot be removed is still never used (its hash no longer matches).
   const forget = async (key: string): Promise<void> => {
-    await rm(join(dir, `${key}.json`), { force: true });
-    await rm(join(dir, `${key}.body`), { force: true });
+    await rm(join(dir, `${key}.json`), { force: true }).catch(() => {});
+    await rm(join(dir, `${key}.body`), { force: true }).catch(() => {});
   };
 
   return {
     root: base,
-    locate: (relPath) => new URL(checkRegistryPath(relPath), base).href,
+    locate: (relPath) => registryUrl(base, relPath),
     async read(relPath, readOptions = {}) {
-      const target = new URL(checkRegistryPath(relPath), base).href;
+      const target = registryUrl(base, relPath);
       const key = sha256(target);
-      const cached = readOptions.fresh ? undefined : await readCached(key, target);
+      const maxBytes = readOptions.maxBytes ?? Number.POSITIVE_INFINITY;
+      let cached = readOptions.fresh ? undefined : await readCached(key, target);
+      // A cached body larger than this read allows is not revalidated but fetched (and capped) again.
+      if (cached && cached.body.length > maxBytes) cached = undefined;
       const request = async (conditional: boolean): Promise<Response> => {
         const headers: Record<string, string> = {};
         if (conditional && cached?.meta.etag) headers['if-none-match'] = cached.meta.etag;
         if (conditional && cached?.meta.lastModified) headers['if-modified-since'] = cached.meta.lastModified;
         if (readOptions.fresh) headers['cache-control'] = 'no-cache';
-        try {
-          return await fetchImpl(target, { headers });
-        } catch (error) {
-          throw new SkilldexError('FETCH_FAILED', `GET ${target} failed: ${(error as Error).message}`, { cause: error, hint: 'check the registry URL and your network' });
-        }
+        return fetchWithinOrigin(fetchImpl, target, { headers });
       };
       let response = await request(true);
       if (response.status === 304) {
+        await response.body?.cancel().catch(() => {});
         if (cached) {
           readOptions.onProgress?.(cached.body.length, cached.body.length);
           return cached.body;
@@ -77,16 +81,24 @@ export function cachedHttpTransport(url: string, options: { cacheDir: string; fe
         response = await request(false);
       }
       if (!response.ok) {
-        throw new SkilldexError('FETCH_FAILED', `GET ${target} answered ${response.status} ${response.statusText}`.trim(), {
-          hint: response.status === 404 ? 'the registry does not publish this file; is the URL the folder holding index.json?' : undefined,
-        });
+        await response.body?.cancel().catch(() => {});
+        throw httpError(target, response);
       }
-      const body = await readBody(response, readOptions.onProgress);
-      const etag = response.headers.get('etag') ?? undefined;
-      const lastModified = response.headers.get('last-modified') ?? undefined;
+      const body = await readBody(response, readOptions.onProgress, maxBytes, target);
+      // Validators are sent back to the server verbatim; anything but a short printable string is not kept.
+      const validator = (name: string) => {
+        const value = response.headers.get(name);
+        return value !== null && value.length <= 256 && /^[\x20-\x7e]*$/.test(value) ? value : undefined;
+      };
+      const etag = validator('etag');
+      const lastModified = validator('last-modified');
       if (etag || lastModified) {
-        await writeFileAtomic(join(dir, `${key}.body`), body);
-        await writeFileAtomic(join(dir, `${key}.json`), JSON.stringify({ url: target, etag, lastModified, sha256: sha256(body) } satisfies CacheMeta));
+        try {
+          await writeFileAtomic(join(dir, `${key}.body`), body);
+          await writeFileAtomic(join(dir, `${key}.json`), JSON.stringify({ url: target, etag, lastModified, sha256: sha256(body) } satisfies CacheMeta));
+        } catch (error) {
+          throw fsError(error, dir);
+        }
       } else {
         await forget(key);
       }

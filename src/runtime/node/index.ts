@@ -12,6 +12,5 @@ export { zodShapeCheck } from './zod-shape-check.ts';
 export { cachedHttpTransport } from './http-cache.ts';
 export { fileTransport } from './file-transport.ts';
 export { defaultCacheDir } from './cache-dir.ts';
-export { bundleBrowserRuntime } from './bundle.ts';
 export { MAX_OUTPUT_BYTES, DEFAULT_PROTOCOL_TIMEOUT_MS } from './bounded-process.ts';
 export { INHERITED_ENV } from './run-sandbox.ts';

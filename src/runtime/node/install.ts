@@ -1,33 +1,130 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { chmod, lstat, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { SkilldexError } from '../skilldex-error.ts';
 import { verifySkillFiles } from '../verify.ts';
+import { containedPath } from './contained-path.ts';
 
-/** Agent folders `--to` understands, relative to a project (or home) folder. */
+/**
+ * Project-level skill folders, by agent, exactly as the `skills` CLI (1.7.4, `npx skills add`)
+ * installs them, so `--to <agent>` puts a skill where that agent looks. Several agents share
+ * `.agents/skills`. test/runtime/agent-folders.test.ts reads the table out of the installed
+ * `skills` package and fails when the two drift apart.
+ */
 export const AGENT_SKILL_FOLDERS = {
-  claude: '.claude/skills',
-  agents: '.agents/skills',
+  'aider-desk': '.aider-desk/skills',
+  amp: '.agents/skills',
+  antigravity: '.agents/skills',
+  'antigravity-cli': '.agents/skills',
+  astrbot: 'data/skills',
+  'autohand-code': '.autohand/skills',
+  augment: '.augment/skills',
+  bob: '.bob/skills',
+  'claude-code': '.claude/skills',
+  openclaw: 'skills',
+  cline: '.agents/skills',
+  'codearts-agent': '.codeartsdoer/skills',
+  codebuddy: '.codebuddy/skills',
+  codemaker: '.codemaker/skills',
+  codestudio: '.codestudio/skills',
+  codex: '.agents/skills',
+  'command-code': '.commandcode/skills',
+  continue: '.continue/skills',
+  cortex: '.cortex/skills',
+  crush: '.crush/skills',
+  cursor: '.agents/skills',
+  deepagents: '.agents/skills',
+  devin: '.devin/skills',
+  dexto: '.agents/skills',
+  droid: '.agents/skills',
+  eve: 'agent/skills',
+  firebender: '.agents/skills',
+  forgecode: '.forge/skills',
+  fx: '.agents/skills',
+  'gemini-cli': '.agents/skills',
+  'github-copilot': '.agents/skills',
+  goose: '.goose/skills',
+  grok: '.grok/skills',
+  'hermes-agent': '.hermes/skills',
+  'inference-sh': '.inferencesh/skills',
+  jazz: '.jazz/skills',
+  junie: '.junie/skills',
+  'iflow-cli': '.iflow/skills',
+  kilo: '.agents/skills',
+  kimchi: '.kimchi/skills',
+  'kimi-code-cli': '.agents/skills',
+  'kiro-cli': '.kiro/skills',
+  kode: '.kode/skills',
+  lingma: '.lingma/skills',
+  loaf: '.agents/skills',
+  mcpjam: '.mcpjam/skills',
+  'minimax-code': '.minimax/skills',
+  'mistral-vibe': '.vibe/skills',
+  moxby: '.moxby/skills',
+  mux: '.mux/skills',
+  opencode: '.agents/skills',
+  openhands: '.openhands/skills',
+  ona: '.ona/skills',
+  pi: '.agents/skills',
+  'posit-assistant': '.posit/assistant/skills',
+  qoder: '.qoder/skills',
+  'qoder-cn': '.qoder/skills',
+  'qwen-code': '.qwen/skills',
+  replit: '.agents/skills',
+  reasonix: '.reasonix/skills',
+  rovodev: '.rovodev/skills',
+  roo: '.roo/skills',
+  'sarvam-code': '.agents/skills',
+  'tabnine-cli': '.tabnine/agent/skills',
+  terramind: '.terramind/skills',
+  tinycloud: '.tinycloud/skills',
+  trae: '.trae/skills',
+  'trae-cn': '.trae/skills',
+  warp: '.agents/skills',
+  windsurf: '.windsurf/skills',
+  zed: '.agents/skills',
+  zcode: '.zcode/skills',
+  zencoder: '.zencoder/skills',
+  zenflow: '.zencoder/skills',
+  neovate: '.neovate/skills',
+  pochi: '.pochi/skills',
+  promptscript: '.agents/skills',
+  adal: '.adal/skills',
+  universal: '.agents/skills',
 } as const;
 export type AgentTarget = keyof typeof AGENT_SKILL_FOLDERS;
 
+/** Short names `--to` also accepts: `claude` (Claude Code) and `agents` (the shared `.agents/skills`). */
+export const AGENT_ALIASES: Readonly<Record<string, AgentTarget>> = { claude: 'claude-code', agents: 'universal' };
+
+/** The skills folder for a `--to` value: an agent id, an alias, or one of the folders itself. */
+export function agentSkillFolder(to: string): string | undefined {
+  const key = to.toLowerCase();
+  const agent = (AGENT_ALIASES[key] ?? key) as AgentTarget;
+  if (Object.hasOwn(AGENT_SKILL_FOLDERS, agent)) return AGENT_SKILL_FOLDERS[agent];
+  const folder = to.replace(/\/+$/, '');
+  return Object.values(AGENT_SKILL_FOLDERS).find((f) => f === folder);
+}
+
 /**
- * Where `install` puts a skill: `<dir>/<agent folder>/<name>` with a `to` target (a key of
- * {@link AGENT_SKILL_FOLDERS} or the folder itself, e.g. `.claude/skills`), else `<dir>/<name>`.
+ * Where `install` puts a skill: `<dir>/<agent folder>/<folder>` with a `to` target (an agent id
+ * from {@link AGENT_SKILL_FOLDERS}, an alias, or the folder itself, e.g. `.claude/skills`), else
+ * `<dir>/<folder>`. The result is proven to sit inside that base.
  *
  * @example
- * installDestination('/project', 'pdf', 'claude'); // '/project/.claude/skills/pdf'
+ * installDestination('/project', 'pdf', 'claude');  // '/project/.claude/skills/pdf'
+ * installDestination('/project', 'pdf', 'cursor');  // '/project/.agents/skills/pdf'
  */
-export function installDestination(dir: string, name: string, to?: string): string {
-  if (to === undefined || to === '') return resolve(dir, name);
-  const folder = (AGENT_SKILL_FOLDERS as Record<string, string>)[to] ?? Object.values(AGENT_SKILL_FOLDERS).find((f) => f === to.replace(/\/+$/, ''));
+export function installDestination(dir: string, folderName: string, to?: string): string {
+  if (to === undefined || to === '') return containedPath(dir, folderName);
+  const folder = agentSkillFolder(to);
   if (!folder) {
     throw new SkilldexError('INSTALL_FAILED', `unknown install target '${to}'`, {
-      hint: `use one of ${Object.keys(AGENT_SKILL_FOLDERS).join(', ')} (${Object.values(AGENT_SKILL_FOLDERS).join(', ')}), or --dir for any folder`,
+      hint: `use an agent (${[...Object.keys(AGENT_ALIASES), ...Object.keys(AGENT_SKILL_FOLDERS)].join(', ')}), one of their folders (${[...new Set(Object.values(AGENT_SKILL_FOLDERS))].join(', ')}), or --dir for any folder`,
     });
   }
-  return resolve(dir, folder, name);
+  return containedPath(resolve(dir, folder), folderName);
 }
 
 /** Every regular file under `dir`, by `/`-separated relative path. Symlinks count as unexpected files. */
@@ -46,21 +143,41 @@ async function readTree(dir: string): Promise<Map<string, Uint8Array>> {
   return files;
 }
 
+const sameBytes = (a: Uint8Array | undefined, b: Uint8Array): boolean => a !== undefined && a.length === b.length && a.every((byte, i) => byte === b[i]);
+
 /**
  * Checks an installed copy against its manifest: exactly the published files, byte for byte, and
- * the tree digest. Run before executing anything from disk, so a copy edited after install is
- * never run.
+ * the tree digest, plus the files install generates beside them (the SKILL.md of a skill.json
+ * function), each exactly as generated. Run before executing anything from disk, so a copy edited
+ * after install is never run.
  *
  * @example
  * await verifyInstalled(manifest, '/project/.claude/skills/pdf'); // throws VERIFICATION_FAILED
  */
-export async function verifyInstalled(manifest: SkillManifest, dir: string): Promise<void> {
-  await verifySkillFiles(manifest, await readTree(dir));
+export async function verifyInstalled(manifest: SkillManifest, dir: string, generated: ReadonlyMap<string, Uint8Array> = new Map()): Promise<void> {
+  const files = await readTree(dir);
+  for (const [path, bytes] of generated) {
+    if (!sameBytes(files.get(path), bytes)) {
+      throw new SkilldexError('VERIFICATION_FAILED', `${manifest.name}: ${path} in ${dir} is not the one install writes`, { hint: `reinstall it: skilldex install ${manifest.name}` });
+    }
+    files.delete(path);
+  }
+  await verifySkillFiles(manifest, files);
 }
 
-const verifiesAt = (manifest: SkillManifest, dir: string): Promise<boolean> => verifyInstalled(manifest, dir).then(() => true, () => false);
+/**
+ * True when `dir` is a real folder (not a link to one) holding a verified copy. A symbolic link
+ * at the destination is never looked through: it is replaced, so install never reads, keeps or
+ * changes anything it points to.
+ */
+const verifiesAt = async (manifest: SkillManifest, dir: string, generated?: ReadonlyMap<string, Uint8Array>): Promise<boolean> => {
+  const info = await lstat(dir).catch(() => undefined);
+  if (!info?.isDirectory()) return false;
+  return verifyInstalled(manifest, dir, generated).then(() => true, () => false);
+};
 
-const exists = async (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
+/** Whether anything (a folder, a file, a link, even a dangling one) occupies `path`. */
+const occupied = async (path: string): Promise<boolean> => lstat(path).then(() => true, () => false);
 
 /** Scripts keep an executable bit; like the published archive, it follows from a `#!` first line. */
 const modeOf = (bytes: Uint8Array): number => (bytes[0] === 0x23 && bytes[1] === 0x21 ? 0o755 : 0o644);
@@ -72,37 +189,45 @@ export interface WriteSkillResult {
 }
 
 /**
- * Writes verified files into `dest` atomically: everything goes into a temporary sibling folder,
- * which replaces `dest` by rename only once complete. A reader sees the old copy or the new one,
- * never a mix, and a failure leaves `dest` as it was. `files` must already be verified.
+ * Writes verified files (and `generated` ones) into `dest` atomically: everything goes into a
+ * temporary sibling folder, which replaces `dest` by rename only once complete. A reader sees the
+ * old copy or the new one, never a mix, and a failure leaves `dest` as it was. Whatever occupied
+ * `dest` — a folder, a file, a symbolic link — is moved aside and removed without following links.
+ * `files` must already be verified.
  */
-export async function writeSkillDir(manifest: SkillManifest, files: ReadonlyMap<string, Uint8Array>, dest: string, options: { readOnly?: boolean } = {}): Promise<WriteSkillResult> {
-  if (await verifiesAt(manifest, dest)) return { dir: dest, changed: false };
+export async function writeSkillDir(
+  manifest: SkillManifest,
+  files: ReadonlyMap<string, Uint8Array>,
+  dest: string,
+  options: { readOnly?: boolean; generated?: ReadonlyMap<string, Uint8Array> } = {},
+): Promise<WriteSkillResult> {
+  const generated = options.generated ?? new Map<string, Uint8Array>();
+  if (await verifiesAt(manifest, dest, generated)) return { dir: dest, changed: false };
   const parent = dirname(dest);
   await mkdir(parent, { recursive: true });
   const suffix = randomBytes(6).toString('hex');
-  const temp = join(parent, `.${manifest.name}.${suffix}.tmp`);
-  const old = join(parent, `.${manifest.name}.${suffix}.old`);
+  const temp = join(parent, `.${basename(dest)}.${suffix}.tmp`);
+  const old = join(parent, `.${basename(dest)}.${suffix}.old`);
   try {
-    for (const [path, bytes] of files) {
-      const target = resolve(temp, path);
-      if (!target.startsWith(temp + sep)) throw new SkilldexError('VERIFICATION_FAILED', `${manifest.name}: file path '${path}' leaves the skill folder`);
+    await mkdir(temp);
+    for (const [path, bytes] of [...files, ...generated]) {
+      const target = containedPath(temp, path);
       await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, bytes, { mode: modeOf(bytes) });
+      await writeFile(target, bytes, { mode: modeOf(bytes), flag: 'wx' });
     }
     if (options.readOnly) await makeReadOnly(temp);
     // Another process (a parallel run of the same skill) may have put an identical copy in place
     // meanwhile; keep it rather than swapping a folder someone may be executing from.
-    if (await verifiesAt(manifest, dest)) {
+    if (await verifiesAt(manifest, dest, generated)) {
       await removeTree(temp);
       return { dir: dest, changed: false };
     }
-    const hadOld = await exists(dest);
+    const hadOld = await occupied(dest);
     if (hadOld) await rename(dest, old);
     try {
       await rename(temp, dest);
     } catch (error) {
-      if (!(await verifiesAt(manifest, dest))) throw error;
+      if (!(await verifiesAt(manifest, dest, generated))) throw error;
       await removeTree(temp);
     }
     if (hadOld) await removeTree(old);
@@ -113,24 +238,49 @@ export async function writeSkillDir(manifest: SkillManifest, files: ReadonlyMap<
   return { dir: dest, changed: true };
 }
 
+/**
+ * Every folder and file below `dir`, parents before children, without entering symbolic links.
+ * (Node's `readdir({ recursive: true })` does enter linked folders, which would let a link planted
+ * in a skill folder redirect a chmod to files elsewhere.)
+ */
+async function listTree(dir: string): Promise<{ folders: string[]; files: string[] }> {
+  const folders: string[] = [];
+  const files: string[] = [];
+  const walk = async (current: string): Promise<void> => {
+    for (const entry of await readdir(current, { withFileTypes: true })) {
+      const abs = join(current, entry.name);
+      if (entry.isDirectory()) {
+        folders.push(abs);
+        await walk(abs);
+      } else if (entry.isFile()) files.push(abs);
+    }
+  };
+  await walk(dir);
+  return { folders, files };
+}
+
 /** Read-only copies keep a running skill from editing itself (it must write to its own cwd). */
 async function makeReadOnly(dir: string): Promise<void> {
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    const abs = join(entry.parentPath, entry.name);
-    if (entry.isFile()) await chmod(abs, (await stat(abs)).mode & 0o555);
-  }
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isDirectory()) await chmod(join(entry.parentPath, entry.name), 0o555);
-  }
+  const { folders, files } = await listTree(dir);
+  for (const file of files) await chmod(file, (await lstat(file)).mode & 0o555);
+  for (const folder of folders.reverse()) await chmod(folder, 0o555);
   await chmod(dir, 0o555);
 }
 
-/** rm -rf that also works on folders made read-only by {@link makeReadOnly}. */
+/**
+ * rm -rf that also works on folders made read-only by {@link makeReadOnly}. A symbolic link (at
+ * the top or inside) is removed itself; nothing it points to is read, changed or removed.
+ */
 export async function removeTree(dir: string): Promise<void> {
-  if (!(await exists(dir))) return;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isDirectory()) await chmod(join(entry.parentPath, entry.name), 0o755).catch(() => {});
+  const info = await lstat(dir).catch(() => undefined);
+  if (!info) return;
+  if (!info.isDirectory()) {
+    await unlink(dir);
+    return;
   }
+  // Folders need write permission to be emptied: the top first, so its children can be listed.
   await chmod(dir, 0o755).catch(() => {});
+  const { folders } = await listTree(dir);
+  for (const folder of folders) await chmod(folder, 0o755).catch(() => {});
   await rm(dir, { recursive: true, force: true });
 }

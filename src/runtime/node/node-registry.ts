@@ -1,5 +1,8 @@
-import { join, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
+import { agentSkillMarkdown } from '../../core/agent-skill-md.ts';
 import { digestPrefix } from '../../core/digest.ts';
+import { discoveryName } from '../../core/names.ts';
+import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { RegistryIndex } from '../../core/schemas/registry-index.ts';
 import type { SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
 import { checkAssetPath } from '../asset-path.ts';
@@ -7,13 +10,15 @@ import { Registry } from '../registry.ts';
 import { SkilldexError } from '../skilldex-error.ts';
 import { checkRegistryPath, type RegistryTransport, type TransportReadOptions } from '../transport.ts';
 import { verifySkillFiles } from '../verify.ts';
-import { readSkillArchive } from './archive.ts';
+import { archiveSizeBound, readSkillArchive } from './archive.ts';
+import { containedPath } from './contained-path.ts';
+import { fsError } from './fs-error.ts';
 import { installDestination, verifyInstalled, writeSkillDir } from './install.ts';
 import { type RunOptions, runSkill } from './run.ts';
 import { zodShapeCheck } from './zod-shape-check.ts';
 
 export interface InstallOptions {
-  /** An agent folder under `dir`: `claude` (.claude/skills) or `agents` (.agents/skills). */
+  /** An agent under `dir`: an id from `AGENT_SKILL_FOLDERS` (`claude-code`, `cursor`, …), `claude`, `agents`, or the folder. */
   to?: string;
   /** Download the `.tar.gz` (one request, default) or each file. Both are verified the same way. */
   via?: 'archive' | 'files';
@@ -42,8 +47,8 @@ export class NodeRegistry extends Registry {
   readonly cacheDir: string;
   readonly #preparing = new Map<string, Promise<string>>();
 
-  constructor(index: RegistryIndex, transport: RegistryTransport, cacheDir: string) {
-    super(index, transport, zodShapeCheck);
+  constructor(index: RegistryIndex, transport: RegistryTransport, cacheDir: string, maxDocumentBytes?: number) {
+    super(index, transport, zodShapeCheck, maxDocumentBytes);
     this.cacheDir = cacheDir;
   }
 
@@ -56,12 +61,12 @@ export class NodeRegistry extends Registry {
     if (options.via !== 'files') {
       let archive: Uint8Array | undefined;
       try {
-        archive = await this.transport.read(checkRegistryPath(manifest.urls.archive), { onProgress: options.onProgress });
+        archive = await this.transport.read(checkRegistryPath(manifest.urls.archive), { onProgress: options.onProgress, maxBytes: archiveSizeBound(manifest).gzip });
       } catch (error) {
         if (options.via === 'archive' || !(error instanceof SkilldexError) || error.code !== 'FETCH_FAILED') throw error;
       }
       if (archive) {
-        const files = await readSkillArchive(archive, `${manifest.name} ${manifest.urls.archive}`);
+        const files = await readSkillArchive(archive, `${manifest.name} ${manifest.urls.archive}`, archiveSizeBound(manifest).tar);
         await verifySkillFiles(manifest, files);
         return files;
       }
@@ -70,9 +75,11 @@ export class NodeRegistry extends Registry {
   }
 
   /**
-   * Installs a skill into `dir/<name>` (or `dir/.claude/skills/<name>` with `to: 'claude'`). The
-   * download is verified completely — every file's sha256, no extra or missing file, the tree
-   * digest — before anything is written, and the folder is replaced atomically.
+   * Installs a skill into `dir/<name>` (or `dir/.claude/skills/<name>` with `to: 'claude'`, and so
+   * on for every agent in `AGENT_SKILL_FOLDERS`). The download is verified completely — every
+   * file's sha256, no extra or missing file, the tree digest — before anything is written, and the
+   * folder is replaced atomically. A skill.json function goes into its kebab-case folder with a
+   * generated SKILL.md beside its files, so Agent Skills clients (Claude Code, …) discover it.
    *
    * @example
    * await registry.install('pdf', process.cwd(), { to: 'claude' });
@@ -80,10 +87,24 @@ export class NodeRegistry extends Registry {
    */
   async install(name: string, dir: string = process.cwd(), options: InstallOptions = {}): Promise<InstallResult> {
     const manifest = await this.manifest(name);
-    const dest = installDestination(dir, manifest.name, options.to);
+    const dest = installDestination(dir, discoveryName(manifest.name, manifest.format), options.to);
     const files = await this.verifiedFiles(manifest.name, options);
-    const { changed } = await writeSkillDir(manifest, files, dest);
-    return { name: manifest.name, dir: dest, digest: manifest.digest, files: files.size, changed };
+    const generated = this.#generatedFiles(manifest);
+    const { changed } = await writeSkillDir(manifest, files, dest, { generated }).catch((error: unknown) => {
+      throw fsError(error, dest);
+    });
+    return { name: manifest.name, dir: dest, digest: manifest.digest, files: files.size + generated.size, changed };
+  }
+
+  /**
+   * Files install writes beside the published ones: for a skill.json function, the same SKILL.md
+   * the discovery index offers, naming in its run command the URL this client reads the registry
+   * from (or, for a local build folder, the registry's public URL).
+   */
+  #generatedFiles(manifest: SkillManifest): Map<string, Uint8Array> {
+    if (manifest.format !== 'skill-json' || manifest.files.some((file) => file.path === 'SKILL.md')) return new Map();
+    const url = /^https?:/.test(this.root) ? this.root : this.index.registry.url;
+    return new Map([['SKILL.md', new TextEncoder().encode(agentSkillMarkdown(manifest, url))]]);
   }
 
   /**
@@ -92,7 +113,7 @@ export class NodeRegistry extends Registry {
    */
   async runnableDir(name: string): Promise<string> {
     const manifest = await this.manifest(name);
-    const dest = join(this.cacheDir, 'skills', manifest.name, digestPrefix(manifest.digest));
+    const dest = containedPath(resolve(this.cacheDir, 'skills'), manifest.name, digestPrefix(manifest.digest));
     // Parallel runs of one skill in this process share one preparation: two concurrent writers
     // would swap the folder under a run that already started from it.
     const pending = this.#preparing.get(dest);
@@ -102,7 +123,11 @@ export class NodeRegistry extends Registry {
         await verifyInstalled(manifest, dest);
       } catch {
         const files = await this.verifiedFiles(manifest.name);
-        await writeSkillDir(manifest, files, dest, { readOnly: true });
+        try {
+          await writeSkillDir(manifest, files, dest, { readOnly: true });
+        } catch (error) {
+          throw fsError(error, dest);
+        }
         await verifyInstalled(manifest, dest);
       }
       return dest;
@@ -129,16 +154,14 @@ export class NodeRegistry extends Registry {
     if (options.dir) {
       base = resolve(options.dir);
       try {
-        await verifyInstalled(manifest, base);
+        await verifyInstalled(manifest, base, this.#generatedFiles(manifest));
       } catch (error) {
         throw new SkilldexError('NOT_INSTALLED', `${base} is not a verified copy of ${manifest.name} ${manifest.version}`, { cause: error, hint: `reinstall it: skilldex install ${manifest.name}` });
       }
     } else {
       base = await this.runnableDir(manifest.name);
     }
-    const abs = resolve(base, relPath);
-    if (!abs.startsWith(base + sep)) throw new SkilldexError('INVALID_PATH', `${relPath} leaves ${base}`);
-    return abs;
+    return containedPath(base, relPath);
   }
 
   /** A published text file of a skill, verified. */

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseRegistryIndex } from '../registry.ts';
+import { DEFAULT_MAX_INDEX_BYTES, parseRegistryIndex } from '../registry.ts';
 import { SkilldexError } from '../skilldex-error.ts';
 import { defaultCacheDir } from './cache-dir.ts';
 import { fileTransport } from './file-transport.ts';
@@ -14,6 +14,18 @@ export interface NodeOpenRegistryOptions {
   cacheDir?: string;
   /** A `fetch` to use instead of the global one. */
   fetch?: typeof fetch;
+  /** The most bytes read for index.json or one manifest: default `$SKILLDEX_MAX_INDEX_BYTES`, else 64 MiB. */
+  maxIndexBytes?: number;
+}
+
+/** `$SKILLDEX_MAX_INDEX_BYTES` as a byte count, or the default. */
+function maxIndexBytesFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.SKILLDEX_MAX_INDEX_BYTES;
+  if (raw === undefined || raw === '') return DEFAULT_MAX_INDEX_BYTES;
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) === 0) {
+    throw new SkilldexError('NO_REGISTRY', `SKILLDEX_MAX_INDEX_BYTES must be a positive number of bytes, not ${JSON.stringify(raw)}`, { hint: 'e.g. SKILLDEX_MAX_INDEX_BYTES=134217728 for 128 MiB' });
+  }
+  return Number(raw);
 }
 
 /**
@@ -21,7 +33,7 @@ export interface NodeOpenRegistryOptions {
  * by local folder (the output of `skilldex build`). Without an argument, `$SKILLDEX_REGISTRY`.
  *
  * @example
- * import { openRegistry } from 'skilldex/runtime/node';
+ * import { openRegistry } from 'skilldex/node';
  * const registry = await openRegistry('https://skills.example.org/');
  * await registry.install('pdf', process.cwd(), { to: 'claude' });
  * const outcome = await registry.run('semver-tool', { a: '1.2.0', b: '1.10.0' }, { action: 'compare' });
@@ -41,6 +53,7 @@ export async function openRegistry(urlOrDir: string | undefined = process.env.SK
     if (!info?.isDirectory()) throw new SkilldexError('NO_REGISTRY', `registry folder ${resolve(dir)} does not exist`, { hint: 'give an http(s) URL or the folder `skilldex build` wrote' });
     transport = fileTransport(dir);
   }
-  const index = parseRegistryIndex(await transport.read('index.json'), transport.root, zodShapeCheck);
-  return new NodeRegistry(index, transport, cacheDir);
+  const maxBytes = options.maxIndexBytes ?? maxIndexBytesFromEnv();
+  const index = parseRegistryIndex(await transport.read('index.json', { maxBytes }), transport.root, zodShapeCheck);
+  return new NodeRegistry(index, transport, cacheDir, maxBytes);
 }

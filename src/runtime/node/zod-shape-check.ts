@@ -1,9 +1,10 @@
+import { visibleControls } from '../../core/control-chars.ts';
 import { SkillManifest } from '../../core/schemas/manifest.ts';
 import { RegistryIndex } from '../../core/schemas/registry-index.ts';
 import type { ShapeCheck } from '../shape-check.ts';
 
 const issuesOf = (error: { issues: { path: PropertyKey[]; message: string }[] }): string[] =>
-  error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`);
+  error.issues.map((issue) => visibleControls(`${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`));
 
 /** Full validation against the zod schemas, the single definition of the published shapes. */
 export const zodShapeCheck: ShapeCheck = {

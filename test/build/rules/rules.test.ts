@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULES, validateRegistry, type ValidationResult } from '../../../src/build/index.ts';
 import { buildRegistry } from '../../../src/build/index.ts';
 import { brief, FIXTURES, materialise, removeRoot, snapshotOf } from './_harness.ts';
+import { formatHuman } from '../../../src/build/format.ts';
 
 interface Ctx {
   result: ValidationResult;
@@ -56,7 +57,7 @@ const VALID: RuleCase[] = [
     fixture: 'boundaries-valid',
     covers: [
       'name/required', 'name/charset', 'name/length', 'name/hyphens', 'name/folder-mismatch', 'description/required', 'description/length',
-      'compatibility/length', 'metadata/nested', 'body/empty', 'frontmatter/missing', 'frontmatter/unclosed', 'frontmatter/language',
+      'text/control-chars', 'compatibility/length', 'metadata/nested', 'body/empty', 'frontmatter/missing', 'frontmatter/unclosed', 'frontmatter/language',
       'frontmatter/too-large', 'frontmatter/yaml', 'frontmatter/alias-limit', 'frontmatter/too-deep', 'frontmatter/forbidden-key', 'frontmatter/not-a-map',
     ],
     expect: [],
@@ -440,6 +441,19 @@ const INVALID: RuleCase[] = [
     expect: [E('description/length', 'long/SKILL.md', 3)],
     accepted: [],
     checks: { 'uses the reference validator wording': (ctx) => expect(message(ctx, 'description/length')).toEqual(['Description exceeds 1024 character limit (1025 chars)']) },
+  },
+  {
+    fixture: 'text-control-chars',
+    covers: ['text/control-chars'],
+    expect: [E('text/control-chars', 'esc-tag/SKILL.md', 6), E('text/control-chars', 'json_ctrl/skill.json', 3), E('text/control-chars', 'osc-title/SKILL.md', 3)],
+    accepted: ['multi-line'],
+    checks: {
+      'names the field, the character and where it is, and links the rule': (ctx) => {
+        expect(message(ctx, 'text/control-chars', 'skills/osc-title/SKILL.md')).toEqual(['description contains the control character U+001B at character 15']);
+        expect(message(ctx, 'text/control-chars', 'skills/esc-tag/SKILL.md')).toEqual(['tags.1 contains the control character U+001B at character 1']);
+        expect(formatHuman(ctx.result.diagnostics.filter((d) => d.rule === 'text/control-chars'))).toContain('docs/rules.md#text-control-chars');
+      },
+    },
   },
   {
     fixture: 'compatibility-length',

@@ -3,7 +3,9 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-const BROWSER_ENTRY = fileURLToPath(new URL('../index.ts', import.meta.url));
+// Part of the site build, not of the runtime: esbuild is a devDependency, and the npm package's
+// Node entry must load nothing an installed package lacks.
+const BROWSER_ENTRY = fileURLToPath(new URL('../src/runtime/index.ts', import.meta.url));
 
 /**
  * Bundles the browser-safe runtime (`src/runtime/index.ts`) into one minified ES module, which

@@ -1,0 +1,26 @@
+import { bracketDepthExceeds, MAX_JSON_DEPTH } from '../core/json-depth.ts';
+import { SkilldexError, type SkilldexErrorCode } from './skilldex-error.ts';
+
+const decoder = new TextDecoder();
+
+/**
+ * Parses a JSON document a registry served. Nesting is counted before parsing and refused past
+ * {@link MAX_JSON_DEPTH}: schema checks, prompt rendering and `JSON.stringify` recurse per level,
+ * and a manifest nested 100,000 deep would otherwise end in a RangeError instead of an error
+ * naming the document.
+ *
+ * @example
+ * parseJsonDocument(bytes, 'https://skills.example.org/index.json', 'INDEX_INVALID');
+ */
+export function parseJsonDocument(bytes: Uint8Array, where: string, code: SkilldexErrorCode, hint = 'report it to the registry maintainers'): unknown {
+  const text = decoder.decode(bytes);
+  const deep = bracketDepthExceeds(text, MAX_JSON_DEPTH);
+  if (deep !== undefined) {
+    throw new SkilldexError(code, `${where}: JSON nests deeper than ${MAX_JSON_DEPTH} levels (at offset ${deep})`, { hint });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new SkilldexError(code, `${where} is not JSON (${(error as Error).message})`, { cause: error, hint });
+  }
+}

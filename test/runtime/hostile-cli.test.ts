@@ -1,0 +1,335 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endless, forgeRegistry, type ForgedServer, type ForgedSkill, mount, serveForged } from './_forged-registry.ts';
+import { REPO_ROOT, tempDir } from './_registries.ts';
+
+/**
+ * The real `skilldex` CLI in a child process against hand-written registries on 127.0.0.1. Each
+ * registry is internally consistent — every file, tree and archive digest is right — so each test
+ * shows the client refusing the attack itself: names used as paths, smuggled URLs, redirects to
+ * other hosts, endless bodies, links in the install folder, deep JSON and terminal escapes.
+ */
+
+let server: ForgedServer;
+/** A second origin, standing in for another host (a cloud metadata address, a service on localhost). */
+let other: ForgedServer;
+let cacheDir: string;
+
+beforeAll(async () => {
+  server = await serveForged();
+  other = await serveForged();
+  cacheDir = await tempDir('hostile-cli-cache');
+});
+afterAll(async () => {
+  await server.close();
+  await other.close();
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/** Runs bin/skilldex.mjs; a run that hangs is killed after `timeoutMs` and reported as such. */
+function skilldex(args: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/skilldex.mjs'), ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', SKILLDEX_CACHE_DIR: cacheDir, ...options.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, options.timeoutMs ?? 30_000);
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.stdin.end();
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, timedOut });
+    });
+  });
+}
+
+let prefixCount = 0;
+/** Mounts a forged registry under a fresh prefix of the main server and returns its URL. */
+async function registry(skills: ForgedSkill[], extra: { url?: string } = {}): Promise<{ url: string; prefix: string; files: Map<string, Uint8Array> }> {
+  const files = await forgeRegistry(skills, extra);
+  const prefix = `/r${++prefixCount}/`;
+  return { url: mount(server, files, prefix), prefix, files };
+}
+
+const SKILL = (name: string, body = '# Steps\n\nDo the thing.\n'): ForgedSkill => ({ name, files: { 'SKILL.md': `---\nname: ${name}\ndescription: A skill.\n---\n\n${body}` } });
+
+/** A refusal the user can act on: exit 1, a code, a hint, and no stack trace. */
+function expectRefusal(run: Run, code: string): void {
+  expect(run.timedOut, 'the command hung').toBe(false);
+  expect(run.stderr).toContain(`[${code}]`);
+  expect(run.stderr).toMatch(/^hint: /m);
+  expect(run.stderr).not.toMatch(/^\s+at /m);
+  expect(run.code).toBe(1);
+}
+
+describe('skill names used as paths', () => {
+  it('refuses a registry naming a skill ../victim/.ssh, and leaves the folder outside --dir alone', async () => {
+    const base = await tempDir('names');
+    await mkdir(join(base, 'victim/.ssh'), { recursive: true });
+    await writeFile(join(base, 'victim/.ssh/id_ed25519'), 'PRIVATE KEY');
+    await mkdir(join(base, 'project'));
+    const { url } = await registry([SKILL('../victim/.ssh')]);
+    const run = await skilldex(['install', '../victim/.ssh', '--dir', join(base, 'project'), '--registry', url]);
+    expectRefusal(run, 'INDEX_INVALID');
+    expect(run.stderr).toContain('skills.0.name');
+    expect(await readFile(join(base, 'victim/.ssh/id_ed25519'), 'utf8')).toBe('PRIVATE KEY');
+    expect(await readdir(join(base, 'victim/.ssh'))).toEqual(['id_ed25519']);
+    expect(await readdir(join(base, 'project'))).toEqual([]);
+  });
+
+  it('refuses an absolute name for install, and a climbing name for assets --script-path (the run copy)', async () => {
+    const base = await tempDir('abs');
+    const target = join(base, 'target');
+    // From <cache>/skills/<name>/<digest> this name climbs to <base>/run-copy.
+    const climbing = relative(join(cacheDir, 'skills'), join(base, 'run-copy'));
+    const script = (name: string): ForgedSkill => ({ ...SKILL(name), files: { ...SKILL(name).files, 'scripts/run.sh': '#!/bin/sh\necho hi\n' } });
+    const { url } = await registry([script(target), script(climbing)]);
+    const install = await skilldex(['install', target, '--dir', join(base, 'project'), '--registry', url]);
+    expectRefusal(install, 'INDEX_INVALID');
+    const runCopy = await skilldex(['assets', climbing, '--script-path', 'run.sh', '--registry', url]);
+    expectRefusal(runCopy, 'INDEX_INVALID');
+    expect(await readdir(base)).toEqual([]);
+  });
+});
+
+describe('URLs in a manifest', () => {
+  it.each([
+    ['a tab before //other-host', (o: string) => `\t//${o.slice(7)}x.tar.gz`],
+    ['a tab inside the scheme', (o: string) => `ht\ttp://${o.slice(7)}x.tar.gz`],
+    ['a newline before //other-host', (o: string) => `\n//${o.slice(7)}x.tar.gz`],
+    ['a space before //other-host', (o: string) => ` //${o.slice(7)}x.tar.gz`],
+  ])('refuses an archive URL with %s, and asks the other host for nothing', async (_what, forge) => {
+    const before = other.requests.length;
+    const { url } = await registry([{ ...SKILL('smuggle'), manifest: (m) => (m.urls.archive = forge(other.origin)) }]);
+    const run = await skilldex(['install', 'smuggle', '--dir', await tempDir('smuggle'), '--via', 'archive', '--registry', url]);
+    expectRefusal(run, 'INVALID_PATH');
+    expect(other.requests.length).toBe(before);
+  });
+
+  it('refuses a file URL that climbs out of the registry with tab-split dot segments', async () => {
+    server.set('/secret/SKILL.md', 'secret');
+    const { url } = await registry([{ ...SKILL('dots'), manifest: (m) => (m.urls.files = 'skills/.\t./.\t./secret/') }]);
+    const run = await skilldex(['load', 'dots', '--registry', url]);
+    expectRefusal(run, 'INVALID_PATH');
+    expect(server.requests).not.toContain('/secret/SKILL.md');
+  });
+});
+
+describe('redirects', () => {
+  it('follows a redirect within the registry origin, refuses one to another origin, and stops a loop', async () => {
+    const { url, prefix, files } = await registry([SKILL('moved'), SKILL('leaves'), SKILL('loops')]);
+    const archive = (name: string) => [...files.keys()].find((p) => p.startsWith(`skills/${name}/`) && p.endsWith('.tar.gz')) as string;
+    // Same origin, another path: followed.
+    server.set(`/elsewhere/moved.tar.gz`, files.get(archive('moved')) as Uint8Array);
+    server.set(`${prefix}${archive('moved')}`, (_req, res) => res.writeHead(302, { location: '/elsewhere/moved.tar.gz' }).end());
+    const moved = await skilldex(['install', 'moved', '--dir', await tempDir('moved'), '--via', 'archive', '--registry', url]);
+    expect(moved.stderr).toBe('');
+    expect(moved.code).toBe(0);
+    // Another origin: refused before any request reaches it.
+    const before = other.requests.length;
+    other.set('/latest/meta-data/iam', 'credentials');
+    server.set(`${prefix}${archive('leaves')}`, (_req, res) => res.writeHead(301, { location: `${other.origin}latest/meta-data/iam` }).end());
+    const leaves = await skilldex(['install', 'leaves', '--dir', await tempDir('leaves'), '--via', 'archive', '--registry', url]);
+    expectRefusal(leaves, 'REDIRECT_REFUSED');
+    expect(leaves.stderr).toContain(`${other.origin}latest/meta-data/iam`);
+    expect(other.requests.length).toBe(before);
+    // A loop: given up after a few hops.
+    let hops = 0;
+    server.set(`${prefix}${archive('loops')}`, (_req, res) => {
+      hops++;
+      res.writeHead(302, { location: `${prefix}${archive('loops')}` }).end();
+    });
+    const loops = await skilldex(['install', 'loops', '--dir', await tempDir('loops'), '--via', 'archive', '--registry', url]);
+    expectRefusal(loops, 'REDIRECT_REFUSED');
+    expect(hops).toBe(6);
+  });
+});
+
+describe('bodies larger than declared', () => {
+  it('stops reading an endless archive for a skill whose files total a few bytes', async () => {
+    const { url, prefix, files } = await registry([SKILL('tiny')]);
+    const archive = [...files.keys()].find((p) => p.endsWith('.tar.gz')) as string;
+    const sent = { bytes: 0, closed: false };
+    server.set(`${prefix}${archive}`, endless(sent));
+    const project = await tempDir('endless');
+    const run = await skilldex(['install', 'tiny', '--dir', project, '--via', 'archive', '--registry', url]);
+    expectRefusal(run, 'RESPONSE_TOO_LARGE');
+    expect(sent.bytes).toBeLessThan(16 * 1024 * 1024);
+    expect(await readdir(project)).toEqual([]);
+    // The cap follows from the declared sizes with room for tar and gzip: incompressible files fit.
+    const noise = { ...SKILL('noise'), files: { ...SKILL('noise').files, 'assets/noise.bin': randomBytes(300_000), 'assets/deep/er/path/x.bin': randomBytes(1) } };
+    const { url: noiseUrl } = await registry([noise]);
+    const ok = await skilldex(['install', 'noise', '--dir', project, '--via', 'archive', '--registry', noiseUrl]);
+    expect(ok.stderr).not.toContain('error');
+    expect(ok.code).toBe(0);
+  });
+
+  it('stops reading an endless raw file at its declared size', async () => {
+    const { url, prefix, files } = await registry([SKILL('tiny-file')]);
+    const raw = [...files.keys()].find((p) => p.endsWith('/SKILL.md')) as string;
+    const sent = { bytes: 0, closed: false };
+    server.set(`${prefix}${raw}`, endless(sent));
+    const run = await skilldex(['install', 'tiny-file', '--dir', await tempDir('endless-file'), '--via', 'files', '--registry', url]);
+    expectRefusal(run, 'VERIFICATION_FAILED');
+    expect(run.stderr).toContain('SKILL.md: size-mismatch');
+    expect(sent.bytes).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('refuses a declared Content-Length above the cap without reading the body', async () => {
+    const { url, prefix, files } = await registry([SKILL('declared')]);
+    const archive = [...files.keys()].find((p) => p.endsWith('.tar.gz')) as string;
+    const sent = { bytes: 0, closed: false };
+    server.set(`${prefix}${archive}`, endless(sent, { 'content-length': String(400 * 1024 * 1024) }));
+    const run = await skilldex(['install', 'declared', '--dir', await tempDir('declared'), '--via', 'archive', '--registry', url]);
+    expectRefusal(run, 'RESPONSE_TOO_LARGE');
+  });
+
+  it('caps index.json at 64 MiB by default, and at SKILLDEX_MAX_INDEX_BYTES when set', async () => {
+    const sent = { bytes: 0, closed: false };
+    server.set('/huge/index.json', endless(sent));
+    const run = await skilldex(['search', 'x', '--registry', `${server.origin}huge/`], { timeoutMs: 60_000 });
+    expectRefusal(run, 'RESPONSE_TOO_LARGE');
+    expect(run.stderr).toContain('SKILLDEX_MAX_INDEX_BYTES');
+    expect(sent.bytes).toBeGreaterThanOrEqual(64 * 1024 * 1024);
+    expect(sent.bytes).toBeLessThan(96 * 1024 * 1024);
+    const { url } = await registry([SKILL('small')]);
+    expect((await skilldex(['search', 'small', '--registry', url])).code).toBe(0);
+    const capped = await skilldex(['search', 'small', '--registry', url], { env: { SKILLDEX_MAX_INDEX_BYTES: '100' } });
+    expectRefusal(capped, 'RESPONSE_TOO_LARGE');
+  });
+});
+
+describe('links at the install destination', () => {
+  it('replaces a symbolic link at .claude/skills/<name> itself, never touching what it points to', async () => {
+    const project = await tempDir('link-project');
+    const victim = await tempDir('link-victim');
+    await mkdir(join(victim, 'private'), { mode: 0o700 });
+    await writeFile(join(victim, 'private/notes.txt'), 'mine', { mode: 0o600 });
+    await writeFile(join(victim, 'SKILL.md'), 'not a skill', { mode: 0o640 });
+    await chmod(join(victim, 'private'), 0o700);
+    await mkdir(join(project, '.claude/skills'), { recursive: true });
+    await symlink(victim, join(project, '.claude/skills/linked'));
+    const { url } = await registry([SKILL('linked')]);
+    const run = await skilldex(['install', 'linked', '--to', 'claude', '--dir', project, '--registry', url]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const dest = join(project, '.claude/skills/linked');
+    expect((await lstat(dest)).isDirectory()).toBe(true);
+    expect(await readdir(dest)).toEqual(['SKILL.md']);
+    expect(await readdir(join(project, '.claude/skills'))).toEqual(['linked']);
+    // The linked folder: same files, same bytes, same permissions.
+    expect((await readdir(victim)).sort()).toEqual(['SKILL.md', 'private']);
+    expect(await readFile(join(victim, 'SKILL.md'), 'utf8')).toBe('not a skill');
+    expect((await stat(join(victim, 'private'))).mode & 0o777).toBe(0o700);
+    expect((await stat(join(victim, 'private/notes.txt'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(victim, 'SKILL.md'))).mode & 0o777).toBe(0o640);
+  });
+
+  it('does not take a link to an identical copy for an installed skill', async () => {
+    const project = await tempDir('link-same');
+    const { url } = await registry([SKILL('twin')]);
+    const elsewhere = await tempDir('link-elsewhere');
+    expect((await skilldex(['install', 'twin', '--dir', elsewhere, '--registry', url])).code).toBe(0);
+    await mkdir(join(project, '.agents/skills'), { recursive: true });
+    await symlink(join(elsewhere, 'twin'), join(project, '.agents/skills/twin'));
+    const run = await skilldex(['install', 'twin', '--to', 'agents', '--dir', project, '--registry', url, '--json']);
+    expect(JSON.parse(run.stdout)).toMatchObject({ changed: true });
+    expect((await lstat(join(project, '.agents/skills/twin'))).isSymbolicLink()).toBe(false);
+    expect(await readdir(join(elsewhere, 'twin'))).toEqual(['SKILL.md']);
+    await expect(readlink(join(project, '.agents/skills/twin'))).rejects.toThrow();
+  });
+});
+
+describe('deeply nested JSON', () => {
+  const deep = (levels: number) => `${'{"type":"object","properties":{"a":'.repeat(levels)}{"type":"string"}${'}}'.repeat(levels)}`;
+
+  it('refuses a manifest nested 100,000 levels deep in run and info --json, naming the document', async () => {
+    const skill: ForgedSkill = {
+      name: 'deep',
+      format: 'package',
+      mode: 'code',
+      files: { 'SKILL.md': '---\nname: deep\ndescription: Deep.\n---\n\nDeep.\n', 'scripts/run.sh': '#!/bin/sh\necho "{}"\n' },
+      manifest: (m) => {
+        m.inputSchema = 'DEEP';
+        m.entry = { path: 'scripts/run.sh', runner: 'protocol', language: 'shell' };
+      },
+      manifestText: (json) => json.replace('"DEEP"', deep(100_000)),
+    };
+    const { url } = await registry([skill]);
+    for (const args of [['info', 'deep', '--json'], ['run', 'deep', '--input', '{}'], ['info', 'deep']]) {
+      const run = await skilldex([...args, '--registry', url]);
+      expect(run.stderr, args.join(' ')).toContain('nests deeper than 64 levels');
+      expectRefusal(run, 'MANIFEST_INVALID');
+    }
+  });
+
+  it('refuses a deep index.json', async () => {
+    const path = '/deep-index/index.json';
+    server.set(path, `{"version":"1.0.0","registry":{"title":"x"},"skills":[],"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    const run = await skilldex(['search', 'x', '--registry', `${server.origin}deep-index/`]);
+    expectRefusal(run, 'INDEX_INVALID');
+  });
+});
+
+describe('terminal escapes', () => {
+  const ESC = '\u001b';
+  const hostile = `Formats dates.${ESC}]0;owned${ESC}\\${ESC}]52;c;cm0gLXJmIH4=\u0007${ESC}[2J\rHidden`;
+
+  it('shows control characters from a registry instead of printing them, in every human-readable command', async () => {
+    const skill: ForgedSkill = {
+      name: 'escapes',
+      description: hostile,
+      files: { 'SKILL.md': `---\nname: escapes\ndescription: x\n---\n\n# Title${ESC}]0;owned\u0007\n`, 'references/notes.md': `see ${ESC}[31mred\n` },
+      manifest: (m) => {
+        m.title = `Escapes${ESC}[5m`;
+        m.tags = [`tag${ESC}[8m`];
+      },
+    };
+    const { url } = await registry([skill]);
+    const commands = [['search', 'dates'], ['info', 'escapes'], ['load', 'escapes'], ['prompt', 'escapes'], ['prompt', '--style', 'available-skills', 'escapes']];
+    for (const args of commands) {
+      const run = await skilldex([...args, '--registry', url]);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.stdout, args.join(' ')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+      expect(run.stdout, args.join(' ')).toContain('␛]');
+    }
+    const info = await skilldex(['info', 'escapes', '--registry', url]);
+    expect(info.stdout).toContain('Formats dates.␛]0;owned␛\\␛]52;c;cm0gLXJmIH4=␇␛[2J␍Hidden');
+    // --json and piped raw content stay exact: JSON escapes them, a pipe gets the bytes.
+    expect(JSON.parse((await skilldex(['search', 'dates', '--json', '--registry', url])).stdout).matched_skills[0].description).toBe(hostile);
+    expect((await skilldex(['assets', 'escapes', 'references/notes.md', '--registry', url])).stdout).toBe(`see ${ESC}[31mred\n`);
+  });
+});
+
+describe('long paths', () => {
+  it('maps a 5,000-character --dir to a clear error with a code and a hint', async () => {
+    const { url } = await registry([SKILL('long')]);
+    const dir = join(await tempDir('long'), 'd'.repeat(5000));
+    const run = await skilldex(['install', 'long', '--dir', dir, '--registry', url]);
+    expectRefusal(run, 'INVALID_PATH');
+    expect(run.stderr).toContain('ENAMETOOLONG');
+    expect(run.stderr).toContain('hint: choose a shorter --dir');
+  });
+
+  it('maps a 5,000-character --cache-dir the same way', async () => {
+    const { url } = await registry([{ ...SKILL('long-cache'), files: { 'SKILL.md': '---\nname: long-cache\ndescription: x\n---\n\nx\n', 'scripts/a.sh': '#!/bin/sh\n' } }]);
+    const run = await skilldex(['assets', 'long-cache', '--script-path', 'a.sh', '--registry', url, '--cache-dir', join(await tempDir('long-cache'), 'c'.repeat(5000))]);
+    expectRefusal(run, 'INVALID_PATH');
+  });
+});
