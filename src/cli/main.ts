@@ -24,7 +24,6 @@ export const COMMANDS = [
 /** Commands whose positional argument takes any number of values (paths, names). */
 const VARIADIC = new Set(['validate', 'scan', 'prompt']);
 
-
 const root: CommandDef = {
   meta: { name: 'skilldex', version: VERSION, description: 'A static registry for AI-agent skills. Reference: docs/cli.md' },
   subCommands: Object.fromEntries(COMMANDS.map((name) => [name, load(name)])),
