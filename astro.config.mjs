@@ -4,14 +4,13 @@ import { defineConfig } from 'astro/config';
 /**
  * The catalog site. scripts/build.ts runs Astro programmatically after staging the registry, and
  * passes the registry location and settings through SKILLDEX_* environment variables; pages read
- * the registry from disk at build time (src/site/lib/registry.ts).
+ * the registry from disk at build time (src/site/lib/registry.ts). It also passes `site` and
+ * `base` (the path of `siteUrl`), which absolute URLs and sub-path hosting need.
  */
 export default defineConfig({
   srcDir: './src/site',
   publicDir: './public',
   outDir: './dist',
-  // Absolute URLs (canonical, OpenGraph, sitemap) need to know where the site is deployed.
-  site: process.env.SKILLDEX_SITE_URL || undefined,
   trailingSlash: 'always',
   build: {
     format: 'directory',

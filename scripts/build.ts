@@ -1,7 +1,11 @@
 /**
  * `npm run build`: the registry and its catalog site, into one static folder.
  *
- *   node scripts/build.ts [--root <repo>] [--out dist] [--registry <prebuilt registry dir>]
+ *   node scripts/build.ts [--root <repo>] [--out dist] [--registry <prebuilt registry dir>] [--site-url <url>]
+ *
+ * `--site-url` (or SKILLDEX_SITE_URL) overrides skilldex.config.json's `siteUrl`: the deploy
+ * workflow passes the URL GitHub Pages will serve the site at. A URL with a path
+ * (`https://user.github.io/repo/`) puts every link, asset and search bundle under that path.
  *
  * 1. buildRegistry() validates, scans and emits the registry into a staging folder
  *    (`<root>/.cache/skilldex/registry`); any error diagnostic stops the build here.
@@ -11,9 +15,10 @@
  * 4. The staged registry files are moved next to the pages (copied, for `--registry`), after
  *    indexing, so a skill's own HTML files can never end up in the search index.
  * 5. The browser runtime is bundled to /runtime/skilldex.js (scripts/bundle-runtime.ts).
+ * 6. Files beside the docs/*.md pages (images) are copied to /docs/, where the rendered pages link them.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cp, readdir, rename } from 'node:fs/promises';
 import module from 'node:module';
 import path from 'node:path';
@@ -35,6 +40,8 @@ export interface SiteBuildOptions {
   registryDir?: string;
   /** Passed to buildRegistry: keep every valid skill and report invalid ones as warnings. */
   lenient?: boolean;
+  /** Where the site will be served, overriding the config's `siteUrl`. */
+  siteUrl?: string;
   log?: (line: string) => void;
 }
 
@@ -56,7 +63,7 @@ export class SiteBuildError extends Error {
 }
 
 /** The contract of src/build/index.ts, restated so this file type-checks on its own. */
-type BuildRegistry = (options: { root: string; outDir: string; lenient?: boolean }) => Promise<{
+type BuildRegistry = (options: { root: string; outDir: string; lenient?: boolean; config?: RegistryConfig }) => Promise<{
   ok: boolean;
   manifests: unknown[];
   diagnostics: Diagnostic[];
@@ -86,6 +93,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
     }
   };
 
+  const siteUrl = options.siteUrl === undefined ? undefined : checkSiteUrl(options.siteUrl, '--site-url (or SKILLDEX_SITE_URL)');
   if (!options.registryDir) await requireSkillsFolder(root);
   prepareOutDir(outDir, root);
 
@@ -97,20 +105,26 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
     if (!existsSync(path.join(registryDir, 'index.json'))) {
       throw new SiteBuildError('E_NO_REGISTRY', `${registryDir} has no index.json; pass a folder written by buildRegistry.`);
     }
-    settings = await readSettings(root);
+    settings = await readSettings(root, siteUrl);
   } else {
     registryDir = path.join(root, '.cache', 'skilldex', 'registry');
     rmSync(registryDir, { recursive: true, force: true });
     mkdirSync(registryDir, { recursive: true });
-    settings = await time('registry', () => stageRegistry(root, registryDir, options.lenient ?? false, log));
+    settings = await time('registry', () => stageRegistry(root, registryDir, options.lenient ?? false, siteUrl, log));
+  }
+  if (!settings.siteUrl) {
+    log(
+      'warning: no siteUrl: the feed, the sitemap and OpenGraph tags need absolute URLs, so they get site-relative ones, and skill pages show a <site-url> placeholder in their install commands.\n' +
+        '  hint: set "siteUrl" in skilldex.config.json (e.g. "https://skills.example.org/"), or pass --site-url <url> or SKILLDEX_SITE_URL; see docs/hosting.md',
+    );
   }
 
   // 2. Astro
   process.env.SKILLDEX_REGISTRY_DIR = registryDir;
   process.env.SKILLDEX_SITE_CONFIG = JSON.stringify(settings);
-  process.env.SKILLDEX_DOCS_DIR = path.join(projectRoot, 'docs');
+  const docsDir = path.join(projectRoot, 'docs');
+  process.env.SKILLDEX_DOCS_DIR = docsDir;
   process.env.ASTRO_TELEMETRY_DISABLED = '1';
-  if (settings.siteUrl) process.env.SKILLDEX_SITE_URL = settings.siteUrl;
   await time('astro', async () => {
     const { build } = await import('astro');
     // Astro bundles the pages into `<cwd>/.astro/.prerender/` when outDir lies outside the working
@@ -130,6 +144,9 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
         cacheDir: path.join(root, '.cache', 'skilldex', 'astro'),
         logLevel: 'warn',
         site: settings.siteUrl,
+        // Astro's own URLs (none today: scripts and styles are files in public/) follow the site's
+        // path too; the pages build every link through src/site/lib/routes.ts#sitePath.
+        base: settings.siteUrl ? new URL(settings.siteUrl).pathname : '/',
       });
     } finally {
       process.chdir(previousCwd);
@@ -144,11 +161,18 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   // next build empties it), so it is moved, not copied: copying ~100k files took 26 s at 10k
   // skills. A registry passed with --registry belongs to the caller and is copied.
   await time('registry files', () => (options.registryDir ? cp(registryDir, outDir, { recursive: true, force: true, errorOnExist: false }) : moveInto(registryDir, outDir)));
+  // buildRegistry's list of what it wrote serves its next build in the staging folder, not readers.
+  rmSync(path.join(outDir, '.skilldex-build.json'), { force: true });
 
   // 5. Browser runtime
   await time('runtime', () => bundleBrowserRuntime(path.join(outDir, 'runtime', 'skilldex.js')));
 
-  const skills = readdirSync(path.join(outDir, 'skills')).filter((n) => n.endsWith('.json')).length;
+  // 6. Images and other files of the docs pages
+  copyDocAssets(docsDir, path.join(outDir, 'docs'));
+
+  // A registry without skills has no skills/ folder at all.
+  const skillsDir = path.join(outDir, 'skills');
+  const skills = existsSync(skillsDir) ? readdirSync(skillsDir).filter((n) => n.endsWith('.json')).length : 0;
   return { skills, pagesIndexed, timings, peakRssMb };
 }
 
@@ -196,7 +220,25 @@ function prepareOutDir(outDir: string, root: string): void {
   writeFileSync(ownership, `${outDir}\n`);
 }
 
-async function readSettings(root: string): Promise<SiteSettings> {
+/**
+ * `siteUrl` as the site needs it: an absolute http(s) URL ending in `/`, without query or
+ * fragment. Anything else would put broken links on every page, so it stops the build.
+ */
+function checkSiteUrl(value: string, source: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
+    throw new SiteBuildError('E_SITE_URL', `${source}: ${JSON.stringify(value)} is not a usable site URL.\n  hint: give the absolute http(s) URL the site is served at, e.g. https://skills.example.org/ or https://user.github.io/repo/ (no query, fragment or credentials).`);
+  }
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url.href;
+}
+
+async function readSettings(root: string, siteUrl: string | undefined): Promise<SiteSettings> {
   const { RegistryConfig } = await import('../src/core/schemas/config.ts');
   const file = path.join(root, 'skilldex.config.json');
   const raw = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
@@ -204,11 +246,11 @@ async function readSettings(root: string): Promise<SiteSettings> {
   if (!parsed.success) {
     throw new SiteBuildError('E_CONFIG', `${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
   }
-  return settingsFrom(parsed.data);
+  return settingsFrom({ ...parsed.data, ...(siteUrl ? { siteUrl } : {}) });
 }
 
 function settingsFrom(config: { title: string; siteUrl?: string; repository?: { url: string; branch: string } }): SiteSettings {
-  return { title: config.title, siteUrl: config.siteUrl, repository: config.repository };
+  return { title: config.title, siteUrl: config.siteUrl ? checkSiteUrl(config.siteUrl, 'skilldex.config.json: siteUrl') : undefined, repository: config.repository };
 }
 
 /**
@@ -223,14 +265,25 @@ async function requireSkillsFolder(root: string): Promise<void> {
   if (!existsSync(path.join(root, skillsDir))) throw new SiteBuildError('E_NO_SKILLS', `${root} has no ${skillsDir}/ folder, so there is nothing to build. Hint: ${hint}`);
 }
 
-async function stageRegistry(root: string, outDir: string, lenient: boolean, log: (line: string) => void): Promise<SiteSettings> {
+async function stageRegistry(root: string, outDir: string, lenient: boolean, siteUrl: string | undefined, log: (line: string) => void): Promise<SiteSettings> {
   const builderPath = path.join(projectRoot, 'src', 'build', 'index.ts');
   if (!existsSync(builderPath)) {
     throw new SiteBuildError('E_NO_BUILDER', `${builderPath} is missing; pass --registry <dir> to publish an already-built registry.`);
   }
   // Loaded by path so this script also runs (with --registry) before the builder exists.
   const { buildRegistry } = (await import(pathToFileURL(builderPath).href)) as { buildRegistry: BuildRegistry };
-  const result = await buildRegistry({ root, outDir, lenient });
+  const { loadConfig, ConfigError } = await import('../src/build/config.ts');
+  let config: RegistryConfig;
+  try {
+    config = await loadConfig(root);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new SiteBuildError('E_CONFIG', `${error.message}\n  hint: fix skilldex.config.json; its schema is schemas/config.schema.json`);
+    throw error;
+  }
+  // The override reaches the registry too: index.json's `registry.url` and the generated
+  // SKILL.md of skill.json skills name the deployed site.
+  if (siteUrl) config = { ...config, siteUrl };
+  const result = await buildRegistry({ root, outDir, lenient, config });
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   const warnings = result.diagnostics.length - errors.length;
   for (const d of errors) {
@@ -267,6 +320,22 @@ async function indexSearch(outDir: string): Promise<number> {
   }
 }
 
+/**
+ * Copies the files beside the docs pages to the site's /docs/, so their images and example files
+ * resolve: regular files only, no dot-paths, and neither Markdown (rendered into pages instead)
+ * nor HTML (which could take the place of a rendered page).
+ */
+function copyDocAssets(from: string, to: string): void {
+  if (!existsSync(from)) return;
+  for (const entry of readdirSync(from, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || /\.(md|html?)$/i.test(entry.name)) continue;
+    const relative = path.relative(from, path.join(entry.parentPath, entry.name));
+    if (relative.split(path.sep).some((segment) => segment.startsWith('.'))) continue;
+    mkdirSync(path.dirname(path.join(to, relative)), { recursive: true });
+    copyFileSync(path.join(from, relative), path.join(to, relative));
+  }
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -274,16 +343,17 @@ async function main(): Promise<number> {
       out: { type: 'string', default: 'dist' },
       registry: { type: 'string' },
       lenient: { type: 'boolean', default: false },
+      'site-url': { type: 'string', default: process.env.SKILLDEX_SITE_URL || undefined },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) {
-    console.log('Usage: node scripts/build.ts [--root <repo>] [--out dist] [--registry <built registry dir>] [--lenient]');
+    console.log('Usage: node scripts/build.ts [--root <repo>] [--out dist] [--registry <built registry dir>] [--lenient] [--site-url <url>]\n  --site-url  where the site will be served (default: $SKILLDEX_SITE_URL, then skilldex.config.json siteUrl)');
     return 0;
   }
   const start = performance.now();
   try {
-    const result = await buildSite({ root: values.root, outDir: values.out, registryDir: values.registry, lenient: values.lenient });
+    const result = await buildSite({ root: values.root, outDir: values.out, registryDir: values.registry, lenient: values.lenient, siteUrl: values['site-url'] });
     const seconds = ((performance.now() - start) / 1000).toFixed(1);
     const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
     console.log(`built ${result.skills} skills into ${path.resolve(values.out)} in ${seconds}s (peak RSS ${rssMb} MB; ${Object.entries(result.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s/${result.peakRssMb[k]} MB`).join(', ')}; ${result.pagesIndexed} pages searchable)`);

@@ -1,12 +1,18 @@
 /**
  * `npm run preview`: serves a built site on 127.0.0.1, the way a static host would.
  *
- *   node scripts/preview.ts [--dir dist] [--port 4321] [--host 127.0.0.1]
+ *   node scripts/preview.ts [--dir dist] [--port 4321] [--host 127.0.0.1] [--base /repo/]
  *
  * Folders serve their index.html (`/skills/x` redirects to `/skills/x/`), unknown paths get
  * 404.html with status 404. A skill's raw files (`/skills/<name>/<d16>/…`) are untrusted: they are
  * served with a sandboxing CSP, so an SVG or HTML file opened directly cannot run script on the
- * catalog's origin. public/_headers asks static hosts for the same.
+ * catalog's origin. The registry's files (index.json, manifests, raw files, archives, the
+ * discovery indexes, the schemas, the runtime) are readable from any origin
+ * (`Access-Control-Allow-Origin: *`), so a page elsewhere can load skills with the runtime.
+ * public/_headers asks static hosts for the same.
+ *
+ * `--base /repo/` serves the folder under that path, as GitHub Pages serves a project site, to
+ * check a build made with a `siteUrl` such as `https://user.github.io/repo/`.
  */
 import { createReadStream, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -50,6 +56,8 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /** Raw skill files live under a 16-hex-digit content-addressed folder. */
 const RAW_FILE = /^\/skills\/[^/]+\/[0-9a-f]{16}(\/|\.tar\.gz$)/;
+/** What registry clients fetch, from any origin: the same paths public/_headers opens up. */
+const CROSS_ORIGIN = /^\/(index\.json$|index\.schema\.json$|schemas\/|skills\/|\.well-known\/|runtime\/)/;
 
 export interface PreviewServer {
   url: string;
@@ -57,11 +65,12 @@ export interface PreviewServer {
   close(): Promise<void>;
 }
 
-export async function startPreview(options: { dir: string; port?: number; host?: string }): Promise<PreviewServer> {
+export async function startPreview(options: { dir: string; port?: number; host?: string; base?: string }): Promise<PreviewServer> {
   const root = path.resolve(options.dir);
   const host = options.host ?? '127.0.0.1';
+  const base = `/${(options.base ?? '/').replace(/^\/+|\/+$/g, '')}/`.replace('//', '/');
   const server = createServer((req, res) => {
-    serve(root, req.method ?? 'GET', req.url ?? '/', res).catch((error: unknown) => {
+    serve(root, base, req.method ?? 'GET', req.url ?? '/', res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end(`internal error: ${String(error)}`);
     });
@@ -73,7 +82,7 @@ export async function startPreview(options: { dir: string; port?: number; host?:
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   return {
-    url: `http://${host}:${port}/`,
+    url: `http://${host}:${port}${base}`,
     server,
     close: () => closeServer(server),
   };
@@ -91,7 +100,7 @@ export function closeServer(server: Server): Promise<void> {
   });
 }
 
-async function serve(root: string, method: string, rawUrl: string, res: ServerResponse): Promise<void> {
+async function serve(root: string, base: string, method: string, rawUrl: string, res: ServerResponse): Promise<void> {
   if (method !== 'GET' && method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return;
@@ -103,6 +112,16 @@ async function serve(root: string, method: string, rawUrl: string, res: ServerRe
     res.writeHead(400).end('bad request');
     return;
   }
+  // Outside the base path there is nothing of this site (a host would serve someone else's).
+  if (`${pathname}/` === base) {
+    res.writeHead(301, { Location: base }).end();
+    return;
+  }
+  if (!pathname.startsWith(base)) {
+    res.writeHead(404, { 'Content-Type': CONTENT_TYPES['.txt']! }).end(method === 'GET' ? `not found: this preview serves ${base} only` : undefined);
+    return;
+  }
+  pathname = `/${pathname.slice(base.length)}`;
   const file = path.join(root, path.normalize(pathname));
   if (file !== root && !file.startsWith(root + path.sep)) {
     res.writeHead(403).end('forbidden');
@@ -112,7 +131,7 @@ async function serve(root: string, method: string, rawUrl: string, res: ServerRe
   let target = file;
   if (info?.isDirectory()) {
     if (!pathname.endsWith('/')) {
-      res.writeHead(301, { Location: `${encodeURI(pathname)}/` }).end();
+      res.writeHead(301, { Location: `${encodeURI(base + pathname.slice(1))}/` }).end();
       return;
     }
     target = path.join(file, 'index.html');
@@ -133,6 +152,7 @@ async function serve(root: string, method: string, rawUrl: string, res: ServerRe
     'Cache-Control': 'no-cache',
   };
   if (RAW_FILE.test(pathname)) headers['Content-Security-Policy'] = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox";
+  if (CROSS_ORIGIN.test(pathname)) headers['Access-Control-Allow-Origin'] = '*';
   res.writeHead(200, headers);
   if (method === 'HEAD') res.end();
   else createReadStream(target).pipe(res);
@@ -152,8 +172,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       dir: { type: 'string', default: 'dist' },
       port: { type: 'string', default: '4321' },
       host: { type: 'string', default: '127.0.0.1' },
+      base: { type: 'string', default: '/' },
     },
   });
-  const preview = await startPreview({ dir: values.dir, port: Number(values.port), host: values.host });
+  const preview = await startPreview({ dir: values.dir, port: Number(values.port), host: values.host, base: values.base });
   console.log(`serving ${path.resolve(values.dir)} at ${preview.url}`);
 }

@@ -9,11 +9,15 @@
 //
 // Results are rendered with DOM APIs only (textContent), never innerHTML: titles and excerpts
 // come from skill authors.
+//
+// The site may live under a sub-path (https://user.github.io/repo/): the page names its base path
+// on <html data-base>, and both the Pagefind bundle and the result URLs sit under it.
 
-const BUNDLE = '/pagefind/';
+const BASE = document.documentElement.dataset.base || '/';
+const BUNDLE = `${BASE}pagefind/`;
+const root = document.getElementById('search');
 const FIRST_SHOWN = 5;
 const MAX_SHOWN = 20;
-const root = document.getElementById('search');
 const input = document.getElementById('search-input');
 const status = document.getElementById('search-status');
 const list = document.getElementById('search-results');
@@ -27,13 +31,13 @@ let latest = 0;
 function load() {
   loading ??= (async () => {
     const pagefind = await import(`${BUNDLE}pagefind.js`);
-    await pagefind.options({ basePath: BUNDLE, excerptLength: 24 });
+    await pagefind.options({ basePath: BUNDLE, baseUrl: BASE, excerptLength: 24 });
     await pagefind.init();
     const entry = await (await fetch(`${BUNDLE}pagefind-entry.json`)).json();
     const primary = (document.documentElement.lang || 'unknown').toLowerCase();
     const absolute = new URL(BUNDLE, location.href).href;
     for (const language of Object.keys(entry.languages || {})) {
-      if (language !== primary) await pagefind.mergeIndex(absolute, { language, basePath: BUNDLE, baseUrl: '/' });
+      if (language !== primary) await pagefind.mergeIndex(absolute, { language, basePath: BUNDLE, baseUrl: BASE });
     }
     return pagefind;
   })();
@@ -65,7 +69,7 @@ function excerptNodes(html) {
 
 function sameOriginPath(url) {
   const parsed = new URL(url, location.href);
-  return parsed.origin === location.origin ? parsed.pathname : '/';
+  return parsed.origin === location.origin ? parsed.pathname : BASE;
 }
 
 async function run() {

@@ -1,11 +1,14 @@
 /**
- * `node scripts/build.ts` as a user runs it: the failures it must report before any page is built.
+ * `node scripts/build.ts` as a user runs it: the failures it must report before any page is built,
+ * an empty registry, and the site URL.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiscoveryIndexV2, RegistryIndex } from '../../src/core/schemas/registry-index.ts';
+import { docPageSlug } from '../../src/site/lib/markdown.ts';
 import { writeFixtureRegistry } from '../fixtures/site/registry.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -50,9 +53,9 @@ describe('scripts/build.ts', () => {
     const run = build(['--root', work, '--out', out, '--registry', registry]);
     expect(run.status, run.stderr).toBe(0);
     for (const skill of index.skills) expect(readFileSync(path.join(out, skill.urls.page, 'index.html'), 'utf8')).toContain('data-pagefind-body');
-    expect(readFileSync(path.join(out, 'skills/translate-ja/index.html'), 'utf8')).toMatch(/^<!DOCTYPE html><html lang="ja">/);
+    expect(readFileSync(path.join(out, 'skills/translate-ja/index.html'), 'utf8')).toMatch(/^<!DOCTYPE html><html lang="ja"[ >]/);
     const pkg = readFileSync(path.join(out, 'skills/memory-search/index.html'), 'utf8');
-    expect(pkg).toMatch(/^<!DOCTYPE html><html lang="zh">/);
+    expect(pkg).toMatch(/^<!DOCTYPE html><html lang="zh"[ >]/);
     for (const heading of ['Triggers', 'Security policy', 'Resources', 'ABP tools']) expect(pkg).toContain(`<h3>${heading}`);
     expect(pkg).toContain('<code>search(query: string) → array</code>');
     expect(readFileSync(path.join(out, 'skills/code_review/index.html'), 'utf8')).toContain('href="/skills/review_pipeline/"');
@@ -61,6 +64,59 @@ describe('scripts/build.ts', () => {
       expect(existsSync(path.join(registry, skill.urls.manifest)), skill.urls.manifest).toBe(true);
       expect(readFileSync(path.join(out, skill.urls.manifest), 'utf8')).toBe(readFileSync(path.join(registry, skill.urls.manifest), 'utf8'));
     }
+  });
+
+  it('builds an empty, valid site and index from an empty skills/ folder', () => {
+    const root = path.join(work, 'empty');
+    mkdirSync(path.join(root, 'skills'), { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    const out = path.join(work, 'out-empty-registry');
+    const run = build(['--root', root, '--out', out]);
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout).toContain('built 0 skills');
+    const index = RegistryIndex.parse(JSON.parse(readFileSync(path.join(out, 'index.json'), 'utf8')));
+    expect(index.skills).toEqual([]);
+    expect(index.totalSkills).toBe(0);
+    expect(DiscoveryIndexV2.parse(JSON.parse(readFileSync(path.join(out, '.well-known/agent-skills/index.json'), 'utf8'))).skills).toEqual([]);
+    const home = readFileSync(path.join(out, 'index.html'), 'utf8');
+    expect(home).toContain('No skills here yet.');
+    // Pagefind writes no index for zero pages, so there is no search box to fail.
+    expect(home).not.toContain('search.js');
+    for (const page of ['404.html', 'feed.xml', 'sitemap.xml', 'llms.txt', 'security/index.html', 'docs/index.html', 'tag/index.html']) {
+      expect(existsSync(path.join(out, page)), page).toBe(true);
+    }
+    expect(readdirSync(out)).not.toContain('skills');
+    // The docs pages are there whatever the registry holds, with the files beside them.
+    for (const file of readdirSync(path.join(repoRoot, 'docs'))) {
+      if (file.endsWith('.md')) expect(existsSync(path.join(out, 'docs', docPageSlug(file), 'index.html')), file).toBe(true);
+      else if (!file.endsWith('.html')) expect(readFileSync(path.join(out, 'docs', file)).equals(readFileSync(path.join(repoRoot, 'docs', file))), file).toBe(true);
+    }
+  });
+
+  it('warns once, with a hint, when the registry has no siteUrl', () => {
+    const out = path.join(work, 'out-no-site-url');
+    const registry = path.join(work, 'registry-no-site-url');
+    mkdirSync(registry);
+    writeFixtureRegistry(registry);
+    const run = build(['--root', work, '--out', out, '--registry', registry]);
+    expect(run.status, run.stderr).toBe(0);
+    const warnings = `${run.stdout}${run.stderr}`.split('\n').filter((l) => l.includes('no siteUrl'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/feed.*sitemap.*OpenGraph/);
+    expect(run.stdout).toMatch(/hint: set "siteUrl" in skilldex\.config\.json .*--site-url/);
+    // With one, from the flag, there is no warning and the pages carry absolute URLs.
+    const withUrl = build(['--root', work, '--out', out, '--registry', registry, '--site-url', 'https://skills.example.org/reg']);
+    expect(withUrl.status, withUrl.stderr).toBe(0);
+    expect(`${withUrl.stdout}${withUrl.stderr}`).not.toContain('no siteUrl');
+    expect(readFileSync(path.join(out, 'sitemap.xml'), 'utf8')).toContain('<loc>https://skills.example.org/reg/skills/code_review/</loc>');
+  });
+
+  it('refuses a site URL that is not an absolute http(s) URL, with a hint', () => {
+    const run = build(['--root', work, '--out', path.join(work, 'out-bad-url'), '--registry', path.join(work, 'registry'), '--site-url', 'skills.example.org']);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('error E_SITE_URL: --site-url (or SKILLDEX_SITE_URL): "skills.example.org" is not a usable site URL');
+    expect(run.stderr).toContain('hint: give the absolute http(s) URL');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('explains a --registry folder without index.json', () => {

@@ -62,10 +62,33 @@ describe('GitHub workflows', () => {
     expect(workflow.on).toMatchObject({ push: { branches: ['main'] } });
     expect(Object.keys(workflow.on).sort()).toEqual(['push', 'workflow_dispatch']);
     expect(workflow.permissions).toEqual({ contents: 'read', pages: 'write', 'id-token': 'write' });
-    const actions = steps(workflow).map((s) => s.uses?.split('@')[0]).filter(Boolean);
-    expect(actions).toEqual(['actions/checkout', 'actions/setup-node', 'actions/configure-pages', 'actions/cache', 'actions/upload-pages-artifact', 'actions/deploy-pages']);
-    expect(steps(workflow).find((s) => s.uses?.startsWith('actions/setup-node@'))?.with).toMatchObject({ cache: 'npm' });
-    expect(steps(workflow).find((s) => s.uses?.startsWith('actions/upload-pages-artifact@'))?.with).toEqual({ path: 'dist' });
+    const all = steps(workflow);
+    const order = all.map((s) => s.run ?? s.uses?.split('@')[0]);
+    expect(order).toEqual([
+      'actions/checkout',
+      'actions/setup-node',
+      'npm install --no-audit --no-fund',
+      'actions/configure-pages',
+      'actions/cache',
+      'npm run build',
+      'sh scripts/pages-artifact.sh dist "$RUNNER_TEMP/artifact.tar"',
+      'actions/upload-artifact',
+      'actions/deploy-pages',
+    ]);
+    expect(all.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with).toMatchObject({ cache: 'npm' });
+    // The site is built for the URL Pages serves it at (a project site lives under /<repo>/).
+    const configure = all.find((s) => s.uses?.startsWith('actions/configure-pages@'));
+    expect(all.find((s) => s.run === 'npm run build')?.env).toEqual({ SKILLDEX_SITE_URL: `\${{ steps.${configure?.id}.outputs.base_url }}` });
+    // The artifact is packed by the script the tests run (upload-pages-artifact drops .well-known/),
+    // and uploaded in the shape deploy-pages reads.
+    expect(all.some((s) => s.uses?.startsWith('actions/upload-pages-artifact@'))).toBe(false);
+    expect(all.find((s) => s.uses?.startsWith('actions/upload-artifact@'))?.with).toEqual({
+      name: 'github-pages',
+      path: '${{ runner.temp }}/artifact.tar',
+      'retention-days': 1,
+      'if-no-files-found': 'error',
+    });
+    for (const s of all) expect(s.run ?? '').not.toContain('${{');
     expect(workflow.jobs.deploy?.needs).toBe('build');
   });
 

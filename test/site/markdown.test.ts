@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../src/site/lib/markdown.ts';
 
-const files = 'skills/demo/0123456789abcdef/';
+const files = '/skills/demo/0123456789abcdef/';
 
 describe('renderMarkdown', () => {
   it('drops raw HTML, event handlers and script URLs', () => {
@@ -18,12 +18,37 @@ describe('renderMarkdown', () => {
 
   it('rewrites relative links and images to the published raw files', () => {
     const html = renderMarkdown('[run](./scripts/run.sh) [ref](references/a%20b.md#part) ![logo](assets/logo.png) [up](../../etc/passwd) [anchor](#usage) [site](/security/)', { filesBase: files });
-    expect(html).toContain(`href="/${files}scripts/run.sh"`);
-    expect(html).toContain(`href="/${files}references/a%20b.md#part"`);
-    expect(html).toContain(`src="/${files}assets/logo.png"`);
+    expect(html).toContain(`href="${files}scripts/run.sh"`);
+    expect(html).toContain(`href="${files}references/a%20b.md#part"`);
+    expect(html).toContain(`src="${files}assets/logo.png"`);
     expect(html).toContain('href="#usage"');
     expect(html).toContain('href="/security/"');
     expect(html).not.toContain('passwd"');
+  });
+
+  it('keeps links under the base path a sub-path site gives', () => {
+    const html = renderMarkdown('[run](scripts/run.sh) ![logo](./assets/logo.png)', { filesBase: `/repo${files}` });
+    expect(html).toContain(`href="/repo${files}scripts/run.sh"`);
+    expect(html).toContain(`src="/repo${files}assets/logo.png"`);
+  });
+
+  it('links the docs pages to each other, and their images beside them', () => {
+    const html = renderMarkdown(
+      '[hosting](hosting.md) [netlify](./hosting.md#netlify) [Guide](Getting%20Started.md) [deep](guides/a.md) [readme](../README.md) [src](../src/x.ts) ![shot](screenshot.png) [data](examples/config.json)',
+      { filesBase: '/repo/docs/', markdownPages: true, headingIds: true },
+    );
+    expect(html).toContain('href="/repo/docs/hosting/"');
+    expect(html).toContain('href="/repo/docs/hosting/#netlify"');
+    expect(html).toContain('href="/repo/docs/getting-started/"');
+    expect(html).toContain('src="/repo/docs/screenshot.png"');
+    expect(html).toContain('href="/repo/docs/examples/config.json"');
+    // Nothing is published for Markdown in sub-folders or for files outside docs/: text, not a 404.
+    expect(html).not.toMatch(/href="[^"]*(guides|README|src\/x)/);
+    expect(html).toContain('readme');
+    // Written for this site: `/index.json` is the site's own, under its base path.
+    expect(renderMarkdown('[index](/index.json) [proto](//cdn.example/x)', { filesBase: '/repo/docs/', siteBase: '/repo/', markdownPages: true })).toContain('href="/repo/index.json"');
+    expect(renderMarkdown('[proto](//cdn.example/x)', { filesBase: '/repo/docs/', siteBase: '/repo/' })).toContain('href="//cdn.example/x"');
+    expect(renderMarkdown('## Hosting on Netlify', { headingIds: true, markdownPages: true, filesBase: '/docs/' })).toContain('id="hosting-on-netlify"');
   });
 
   it('turns remote images into links so readers are not tracked', () => {
@@ -58,14 +83,14 @@ describe('renderMarkdown', () => {
 
   it('keeps the options of each document to itself (one shared processor renders them all)', () => {
     const doc = '# Title\n\n[notes](references/notes.md)';
-    const a = renderMarkdown(doc, { filesBase: 'skills/a/0000000000000000/', demoteHeadings: 2 });
-    const b = renderMarkdown(doc, { filesBase: 'skills/b/1111111111111111/' });
+    const a = renderMarkdown(doc, { filesBase: '/skills/a/0000000000000000/', demoteHeadings: 2 });
+    const b = renderMarkdown(doc, { filesBase: '/skills/b/1111111111111111/' });
     const plain = renderMarkdown(doc);
     expect(a).toContain('href="/skills/a/0000000000000000/references/notes.md"');
     expect(a).toContain('<h3>');
     expect(b).toContain('href="/skills/b/1111111111111111/references/notes.md"');
     expect(b).toContain('<h1>');
     expect(plain).toContain('href="references/notes.md"');
-    expect(renderMarkdown(doc, { filesBase: 'skills/a/0000000000000000/', demoteHeadings: 2 })).toBe(a);
+    expect(renderMarkdown(doc, { filesBase: '/skills/a/0000000000000000/', demoteHeadings: 2 })).toBe(a);
   });
 });

@@ -21,6 +21,14 @@ beforeAll(async () => {
   write('skills/demo/0123456789abcdef/logo.svg', '<svg><script>alert(1)</script></svg>');
   write('skills/demo/0123456789abcdef/scripts/run me.sh', 'echo hi');
   write('pagefind/wasm.en.pagefind', 'x');
+  write('index.json', '{}');
+  write('index.schema.json', '{}');
+  write('schemas/manifest.schema.json', '{}');
+  write('skills/demo/0123456789abcdef.tar.gz', 'gz');
+  write('.well-known/agent-skills/index.json', '{}');
+  write('.well-known/skills/demo/SKILL.md', '# demo');
+  write('runtime/skilldex.js', 'export {};');
+  write('assets/site.css', 'body {}');
   server = await startPreview({ dir, port: 0 });
 });
 
@@ -58,6 +66,39 @@ describe('preview server', () => {
     expect(svg.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await get('/skills/demo/')).headers.get('content-security-policy')).toBeNull();
     expect([403, 404]).toContain((await get('/..%2f..%2fetc%2fpasswd')).status);
+  });
+
+  it('lets any origin read the registry files, and only those', async () => {
+    const open = ['/index.json', '/index.schema.json', '/schemas/manifest.schema.json', '/skills/demo.json', '/skills/demo/0123456789abcdef/logo.svg', '/skills/demo/0123456789abcdef.tar.gz', '/.well-known/agent-skills/index.json', '/.well-known/skills/demo/SKILL.md', '/runtime/skilldex.js'];
+    for (const p of open) {
+      const response = await fetch(new URL(p, server.url), { headers: { Origin: 'https://elsewhere.example' } });
+      expect(response.status, p).toBe(200);
+      expect(response.headers.get('access-control-allow-origin'), p).toBe('*');
+    }
+    for (const p of ['/', '/assets/site.css', '/pagefind/wasm.en.pagefind']) {
+      expect((await get(p)).headers.get('access-control-allow-origin'), p).toBeNull();
+    }
+  });
+
+  it('serves the site under a base path, as GitHub Pages serves a project site', async () => {
+    const sub = await startPreview({ dir, port: 0, base: 'repo' });
+    try {
+      expect(sub.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/repo\/$/);
+      const at = (p: string) => fetch(new URL(p, sub.url), { redirect: 'manual' });
+      expect(await (await at('/repo/')).text()).toBe('<h1>home</h1>');
+      expect((await at('/repo')).headers.get('location')).toBe('/repo/');
+      expect((await at('/repo/skills/demo')).headers.get('location')).toBe('/repo/skills/demo/');
+      expect((await at('/repo/index.json')).headers.get('access-control-allow-origin')).toBe('*');
+      expect((await at('/repo/skills/demo/0123456789abcdef/logo.svg')).headers.get('content-security-policy')).toContain('sandbox');
+      // Nothing of the site outside its base path; inside it, unknown paths get the site's 404 page.
+      expect((await at('/index.json')).status).toBe(404);
+      expect((await at('/repository/')).status).toBe(404);
+      const missing = await at('/repo/no/such/page/');
+      expect(missing.status).toBe(404);
+      expect(await missing.text()).toContain('Page not found');
+    } finally {
+      await sub.close();
+    }
   });
 
   it('closes at once, even while a browser holds a half-open connection', async () => {

@@ -6,7 +6,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Transformer } from 'unified';
-import { ruleAnchor } from './text.ts';
+import { ruleAnchor, slugify } from './text.ts';
 
 /**
  * Renders untrusted skill Markdown to HTML that is safe to inject with `set:html`.
@@ -19,10 +19,23 @@ import { ruleAnchor } from './text.ts';
  */
 export interface RenderOptions {
   /**
-   * Site-root URL prefix of the skill's published raw files (`manifest.urls.files`, no leading
-   * slash). Relative links and images in the document are rewritten to `/<filesBase><path>`.
+   * URL path of the folder the document's relative links point into, ending in `/`: a skill's
+   * published raw files (`sitePath(manifest.urls.files)`), or the site's `/docs/`. Relative links
+   * and images are rewritten to `<filesBase><path>`; one that climbs out of the folder loses its
+   * link (nothing is published there).
    */
   filesBase?: string;
+  /**
+   * The project's own docs: a relative link to another Markdown file (`hosting.md#netlify`) goes
+   * to that file's page (`<filesBase>hosting/#netlify`) rather than to the raw file.
+   */
+  markdownPages?: boolean;
+  /**
+   * The site's base path (`/` or `/repo/`), for documents written for this site: a link such as
+   * `/index.json` then means the site's own file and gets the base. Without it, site-absolute
+   * links are kept as written.
+   */
+  siteBase?: string;
   /** Folder of the document inside the skill, for resolving `./` and `../` (default: the root). */
   docDir?: string;
   /**
@@ -117,9 +130,11 @@ function isRemote(url: string): boolean {
 /**
  * `./scripts/run.sh` → `/skills/x/<d16>/scripts/run.sh`. Anchors and site-absolute paths are kept;
  * a path that climbs out of the skill folder loses its link (there is nothing published there).
+ * With `markdownPages`, `guide.md` → `<filesBase>guide/` (see `docPageSlug`).
  */
 function rewriteRelative(url: string, options: RenderOptions): string | null {
-  if (url.startsWith('#') || url.startsWith('/')) return url;
+  if (url.startsWith('#')) return url;
+  if (url.startsWith('/')) return options.siteBase && !url.startsWith('//') ? `${options.siteBase}${url.slice(1)}` : url;
   if (options.filesBase === undefined) return url;
   const match = /^([^?#]*)(.*)$/.exec(url)!;
   let pathPart = match[1]!;
@@ -138,7 +153,18 @@ function rewriteRelative(url: string, options: RenderOptions): string | null {
     } else segments.push(segment);
   }
   if (segments.length === 0) return null;
-  return `/${options.filesBase}${segments.map(encodeURIComponent).join('/')}${suffix}`;
+  const last = segments[segments.length - 1]!;
+  if (options.markdownPages && /\.md$/i.test(last)) {
+    // Pages exist for docs/*.md only, one level: a Markdown file in a sub-folder has none.
+    if (segments.length > 1) return null;
+    return `${options.filesBase}${docPageSlug(last)}/${suffix}`;
+  }
+  return `${options.filesBase}${segments.map(encodeURIComponent).join('/')}${suffix}`;
+}
+
+/** The page slug of a docs Markdown file: `Hosting Guide.md` → `hosting-guide`. */
+export function docPageSlug(fileName: string): string {
+  return slugify(fileName.replace(/\.md$/i, ''));
 }
 
 function walk(node: Root | Element, visit: (node: Element, parent: Root | Element, index: number) => void): void {

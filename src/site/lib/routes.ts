@@ -1,7 +1,9 @@
-import type { Catalog, CatalogEntry, FacetName, FacetValue } from './registry.ts';
+import { siteConfig, type Catalog, type CatalogEntry, type FacetName, type FacetValue } from './registry.ts';
 
 /**
  * Every catalog URL is built here, so pages, links, the sitemap and `getStaticPaths` agree.
+ * Each one starts with the site's base path (`/`, or `/repo/` when `siteUrl` is
+ * `https://user.github.io/repo/`), so the site works wherever `siteUrl` says it is deployed:
  *
  *   /                                  all skills, by name, page 1
  *   /browse/<sort>/<n>/                all skills, any other sort or page
@@ -9,6 +11,7 @@ import type { Catalog, CatalogEntry, FacetName, FacetValue } from './registry.ts
  *   /<facet>/<slug>/                   skills with that value, by name, page 1
  *   /<facet>/<slug>/<sort>/<n>/        any other sort or page
  *   /skills/<name>/                    a skill
+ *   /docs/<slug>/                      a page of the project's docs/
  *
  * Filtering and sorting are plain links between static pages, so they work without JavaScript.
  */
@@ -23,23 +26,43 @@ export const SORT_LABELS: Record<SortKey, string> = { name: 'Name', updated: 'Re
  */
 export const PAGE_SIZE = Number(process.env.SKILLDEX_PAGE_SIZE) || 24;
 
+let base: string | undefined;
+
+/** The URL path the site is served under, with slashes at both ends: `/` or `/repo/`. */
+export function basePath(): string {
+  if (base === undefined) {
+    const { siteUrl } = siteConfig();
+    base = siteUrl ? new URL(siteUrl).pathname : '/';
+  }
+  return base;
+}
+
+/**
+ * A path inside the site as a link: `sitePath('security/')` → `/repo/security/`. Every link,
+ * asset and registry file goes through here; a root-absolute `/security/` would leave the
+ * sub-path a project site is deployed under.
+ */
+export function sitePath(relative: string): string {
+  return `${basePath()}${relative.replace(/^\/+/, '')}`;
+}
+
 export interface ListingScope {
   facet: FacetName;
   value: FacetValue;
 }
 
 export function listingPath(scope: ListingScope | undefined, sort: SortKey, page: number): string {
-  const base = scope ? `/${scope.facet}/${encodeURIComponent(scope.value.slug)}/` : '/';
-  if (sort === 'name' && page === 1) return base;
-  return scope ? `${base}${sort}/${page}/` : `/browse/${sort}/${page}/`;
+  const first = scope ? facetPath(scope.facet, scope.value) : sitePath('');
+  if (sort === 'name' && page === 1) return first;
+  return scope ? `${first}${sort}/${page}/` : sitePath(`browse/${sort}/${page}/`);
 }
 
 export function facetPath(facet: FacetName, value?: FacetValue): string {
-  return value ? `/${facet}/${encodeURIComponent(value.slug)}/` : `/${facet}/`;
+  return sitePath(value ? `${facet}/${encodeURIComponent(value.slug)}/` : `${facet}/`);
 }
 
 export function skillPath(name: string): string {
-  return `/skills/${encodeURIComponent(name)}/`;
+  return sitePath(`skills/${encodeURIComponent(name)}/`);
 }
 
 export function pageCount(total: number): number {
@@ -88,7 +111,11 @@ export function extraListingPages(total: number): Array<{ sort: SortKey; page: n
   return result;
 }
 
-/** Absolute URL when the registry knows where it is deployed; site-relative otherwise. */
-export function absoluteUrl(siteUrl: string | undefined, pathname: string): string {
-  return siteUrl ? new URL(pathname.replace(/^\//, ''), siteUrl).href : pathname;
+/**
+ * A link made by `sitePath` (or a route above) as an absolute URL when the registry knows where it
+ * is deployed; as the link itself otherwise. The link already holds the base path, so it is
+ * resolved against the origin only.
+ */
+export function absoluteUrl(siteUrl: string | undefined, link: string): string {
+  return siteUrl ? new URL(link, siteUrl).href : link;
 }

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { loadCatalog, siteConfig } from '../lib/registry.ts';
-import { absoluteUrl, skillPath } from '../lib/routes.ts';
+import { absoluteUrl, sitePath, skillPath } from '../lib/routes.ts';
 
 /** Atom feed of the most recently updated skills. Its clock is the skills' lastModified. */
 const LIMIT = 50;
@@ -33,9 +33,9 @@ export const GET: APIRoute = () => {
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom">',
     `  <title>${xml(config.title)}: recently updated skills</title>`,
-    `  <id>${xml(id('/feed.xml'))}</id>`,
-    `  <link rel="self" href="${xml(absoluteUrl(config.siteUrl, '/feed.xml'))}"/>`,
-    `  <link rel="alternate" type="text/html" href="${xml(absoluteUrl(config.siteUrl, '/'))}"/>`,
+    `  <id>${xml(id(sitePath('feed.xml')))}</id>`,
+    `  <link rel="self" href="${xml(absoluteUrl(config.siteUrl, sitePath('feed.xml')))}"/>`,
+    `  <link rel="alternate" type="text/html" href="${xml(absoluteUrl(config.siteUrl, sitePath('')))}"/>`,
     `  <updated>${xml(catalog.updatedAt)}</updated>`,
     `  <author><name>${xml(config.title)}</name></author>`,
     ...entries,

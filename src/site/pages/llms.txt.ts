@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { loadCatalog, siteConfig } from '../lib/registry.ts';
-import { absoluteUrl } from '../lib/routes.ts';
+import { absoluteUrl, sitePath } from '../lib/routes.ts';
 
 /**
  * `/llms.txt` (llmstxt.org): the registry for a language model in one file. Every skill with its
@@ -13,14 +13,14 @@ export const GET: APIRoute = () => {
   const out = [
     `# ${line(config.title)}`,
     '',
-    `> A static registry of ${catalog.entries.length} agent skills. Each entry links to its JSON manifest (schemas, files with sha256 digests, archive URL). The full index is at ${absoluteUrl(config.siteUrl, '/index.json')}.`,
+    `> A static registry of ${catalog.entries.length} agent skills. Each entry links to its JSON manifest (schemas, files with sha256 digests, archive URL). The full index is at ${absoluteUrl(config.siteUrl, sitePath('index.json'))}.`,
     '',
     '## Skills',
     '',
   ];
   for (const name of catalog.sorted.name) {
     const entry = catalog.byName.get(name)!;
-    out.push(`- [${line(entry.title).replace(/[[\]]/g, '')}](${absoluteUrl(config.siteUrl, `/${entry.urls.manifest}`)}): ${line(entry.summary)}`);
+    out.push(`- [${line(entry.title).replace(/[[\]]/g, '')}](${absoluteUrl(config.siteUrl, sitePath(entry.urls.manifest))}): ${line(entry.summary)}`);
   }
   return new Response(`${out.join('\n')}\n`, { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
 };

@@ -1,22 +1,25 @@
 import type { APIRoute } from 'astro';
+import { docPages } from '../lib/docs.ts';
 import { FACETS, loadCatalog, siteConfig } from '../lib/registry.ts';
-import { absoluteUrl, facetPath, skillPath } from '../lib/routes.ts';
+import { absoluteUrl, facetPath, sitePath, skillPath } from '../lib/routes.ts';
 
 /**
- * `sitemap.xml`: home, facet pages and every skill. Sitemaps want absolute URLs, which needs
+ * `sitemap.xml`: home, facet pages, every skill and the docs pages. Sitemaps want absolute URLs, which needs
  * `siteUrl` in skilldex.config.json; without it the paths are site-relative.
  * Paginated listings are left out on purpose: they only repeat what skill pages say.
  */
 export const GET: APIRoute = () => {
   const catalog = loadCatalog();
   const { siteUrl } = siteConfig();
-  const urls: Array<{ loc: string; lastmod?: string }> = [{ loc: '/', lastmod: catalog.updatedAt }];
+  const urls: Array<{ loc: string; lastmod?: string }> = [{ loc: sitePath(''), lastmod: catalog.updatedAt }];
   for (const facet of FACETS) {
     urls.push({ loc: facetPath(facet) });
     for (const value of catalog.facets[facet]) urls.push({ loc: facetPath(facet, value) });
   }
   for (const name of catalog.sorted.name) urls.push({ loc: skillPath(name), lastmod: catalog.byName.get(name)!.lastModified });
-  urls.push({ loc: '/security/' });
+  urls.push({ loc: sitePath('security/') });
+  urls.push({ loc: sitePath('docs/') });
+  for (const page of docPages()) urls.push({ loc: sitePath(`docs/${page.slug}/`) });
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const body = [
     '<?xml version="1.0" encoding="UTF-8"?>',
