@@ -1,5 +1,8 @@
 import type { NodeRegistry } from '../runtime/node/node-registry.ts';
+import { visibleControls } from '../core/control-chars.ts';
 import { openRegistry } from '../runtime/node/open-registry.ts';
+import { CliError, EXIT } from './_errors.ts';
+import { err } from './_output.ts';
 
 /**
  * What the agent-side CLI commands share: the `--registry`, `--cache-dir` and `--json` flags.
@@ -9,11 +12,15 @@ export const registryArgs = {
   registry: { type: 'string', description: 'Registry URL or build folder (default: $SKILLDEX_REGISTRY)', valueHint: 'url|dir' },
   'cache-dir': { type: 'string', description: 'HTTP cache and run copies (default: $SKILLDEX_CACHE_DIR or ~/.cache/skilldex)' },
   json: { type: 'boolean', description: 'Machine-readable JSON on stdout', default: false },
+  trust: { type: 'string', description: "Maintainers' public key(s), comma-separated (ed25519:…): refuse the registry unless its index is signed by one (default: the keys pinned for it)", valueHint: 'key' },
+  'trust-on-first-use': { type: 'boolean', description: "With no key pinned: pin the registry's published keys now and verify against them from then on", default: false },
 } as const;
 
 export interface RegistryArgValues {
   registry?: string;
   'cache-dir'?: string;
+  trust?: string;
+  'trust-on-first-use'?: boolean;
 }
 
 /**
@@ -23,7 +30,17 @@ export interface RegistryArgValues {
  * const registry = await openRegistryFromArgs({ registry: 'https://skills.example.org/' });
  */
 export function openRegistryFromArgs(args: RegistryArgValues): Promise<NodeRegistry> {
-  return openRegistry(args.registry || process.env.SKILLDEX_REGISTRY, args['cache-dir'] ? { cacheDir: args['cache-dir'] } : {});
+  const trust = args.trust ? args.trust.split(',').map((k) => k.trim()).filter(Boolean) : undefined;
+  for (const key of trust ?? []) {
+    if (!/^ed25519:[A-Za-z0-9_-]{43}$/.test(key)) throw new CliError('E_USAGE', `--trust ${JSON.stringify(visibleControls(key))} is not a public key`, { hint: 'give the key as skilldex keygen prints it: ed25519: followed by 43 characters', exitCode: EXIT.usage });
+  }
+  return openRegistry(args.registry || process.env.SKILLDEX_REGISTRY, {
+    ...(args['cache-dir'] ? { cacheDir: args['cache-dir'] } : {}),
+    ...(trust ? { trust } : {}),
+    trustOnFirstUse: args['trust-on-first-use'] === true,
+    onUnverified: (root) =>
+      err(`note: ${visibleControls(root)} is not verified: no key is pinned for it, so nothing ties its index to its maintainers. Pin their key with --trust ed25519:… (docs/security.md#the-chain-of-trust). Shown once per registry.`),
+  });
 }
 
 /** Formats a byte count for progress lines: `1.2 MB`. */

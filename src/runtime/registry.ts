@@ -3,6 +3,7 @@ import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { IndexEntry, RegistryIndex } from '../core/schemas/registry-index.ts';
 import { createSearchIndex, type SearchIndex, searchIndex } from '../core/search.ts';
 import { toKebab } from '../core/names.ts';
+import { sha256Hex } from '../core/digest.ts';
 import { functionSignature } from '../core/signature.ts';
 import { checkAssetPath, isAssetPath } from './asset-path.ts';
 import { parseJsonDocument } from './json-document.ts';
@@ -121,9 +122,15 @@ export class Registry {
 
   /** The most bytes read for index.json or one manifest (see {@link DEFAULT_MAX_INDEX_BYTES}). */
   readonly maxDocumentBytes: number;
+  /**
+   * The id of the pinned key that signed this index, or undefined when the index was read
+   * without a pinned key (its files still match its digests, but nothing ties it to its maintainers).
+   */
+  readonly verifiedBy: string | undefined;
 
-  constructor(index: RegistryIndex, transport: RegistryTransport, shapes: ShapeCheck = structuralShapeCheck, maxDocumentBytes = DEFAULT_MAX_INDEX_BYTES) {
+  constructor(index: RegistryIndex, transport: RegistryTransport, shapes: ShapeCheck = structuralShapeCheck, maxDocumentBytes = DEFAULT_MAX_INDEX_BYTES, verifiedBy?: string) {
     this.index = index;
+    this.verifiedBy = verifiedBy;
     this.transport = transport;
     this.#shapes = shapes;
     this.maxDocumentBytes = maxDocumentBytes;
@@ -218,6 +225,17 @@ export class Registry {
 
   async #fetchManifest(entry: IndexEntry): Promise<SkillManifest> {
     const bytes = await this.transport.read(checkRegistryPath(entry.urls.manifest), { maxBytes: this.maxDocumentBytes });
+    // The index pins the manifest's bytes: with a signed index that is the chain index → manifest → files.
+    if (entry.manifestDigest !== undefined) {
+      const actual = `sha256:${await sha256Hex(bytes)}`;
+      if (actual !== entry.manifestDigest) {
+        throw new SkilldexError('VERIFICATION_FAILED', `${entry.urls.manifest} has digest ${actual}, but the index pins ${entry.manifestDigest}`, {
+          hint: 'the manifest was changed after the index was built; nothing of this skill was used. Retry, or report it to the registry maintainers',
+        });
+      }
+    } else if (this.verifiedBy !== undefined) {
+      throw new SkilldexError('VERIFICATION_FAILED', `the signed index does not pin ${entry.urls.manifest} (no manifestDigest)`, { hint: 'the registry must be rebuilt with this version of skilldex to be verified' });
+    }
     const raw = parseJsonDocument(bytes, entry.urls.manifest, 'MANIFEST_INVALID');
     const parsed = this.#shapes.manifest(raw);
     if (!parsed.ok) {

@@ -15,7 +15,10 @@ export type SkilldexErrorCode =
   | 'NO_REGISTRY'
   | 'INSTALL_FAILED'
   | 'RESPONSE_TOO_LARGE'
-  | 'REDIRECT_REFUSED';
+  | 'REDIRECT_REFUSED'
+  | 'INDEX_UNSIGNED'
+  | 'SIGNATURE_INVALID'
+  | 'INDEX_ROLLBACK';
 
 /**
  * The one error the runtime throws for a problem the caller can act on. It names what failed

@@ -61,7 +61,7 @@ describe('GitHub workflows', () => {
     const { workflow } = await load('deploy.yml');
     expect(workflow.on).toMatchObject({ push: { branches: ['main'] } });
     expect(Object.keys(workflow.on).sort()).toEqual(['push', 'workflow_dispatch']);
-    expect(workflow.permissions).toEqual({ contents: 'read', pages: 'write', 'id-token': 'write' });
+    expect(workflow.permissions).toEqual({ contents: 'read', pages: 'write', 'id-token': 'write', attestations: 'write' });
     const all = steps(workflow);
     const order = all.map((s) => s.run ?? s.uses?.split('@')[0]);
     expect(order).toEqual([
@@ -72,13 +72,20 @@ describe('GitHub workflows', () => {
       'actions/cache',
       'npm run build',
       'sh scripts/pages-artifact.sh dist "$RUNNER_TEMP/artifact.tar"',
+      'actions/attest-build-provenance',
       'actions/upload-artifact',
       'actions/deploy-pages',
     ]);
     expect(all.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with).toMatchObject({ cache: 'npm' });
     // The site is built for the URL Pages serves it at (a project site lives under /<repo>/).
     const configure = all.find((s) => s.uses?.startsWith('actions/configure-pages@'));
-    expect(all.find((s) => s.run === 'npm run build')?.env).toEqual({ SKILLDEX_SITE_URL: `\${{ steps.${configure?.id}.outputs.base_url }}` });
+    const onDefaultBranch = "github.ref == format('refs/heads/{0}', github.event.repository.default_branch)";
+    // The signing key reaches the build on the default branch only; provenance likewise.
+    expect(all.find((s) => s.run === 'npm run build')?.env).toEqual({
+      SKILLDEX_SITE_URL: `\${{ steps.${configure?.id}.outputs.base_url }}`,
+      SKILLDEX_SIGNING_KEY: `\${{ ${onDefaultBranch} && secrets.SKILLDEX_SIGNING_KEY || '' }}`,
+    });
+    expect((all.find((s) => s.uses?.startsWith('actions/attest-build-provenance@')) as Step & { if?: string })?.if).toBe(onDefaultBranch);
     // The artifact is packed by the script the tests run (upload-pages-artifact drops .well-known/),
     // and uploaded in the shape deploy-pages reads.
     expect(all.some((s) => s.uses?.startsWith('actions/upload-pages-artifact@'))).toBe(false);

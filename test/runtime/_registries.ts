@@ -21,3 +21,22 @@ export async function buildInto(root: string, prefix: string): Promise<string> {
 export const buildExamples = (): Promise<string> => buildInto(REPO_ROOT, 'examples');
 /** The runtime test fixtures (test/fixtures/runtime/skills), built. */
 export const buildFixtures = (): Promise<string> => buildInto(FIXTURE_ROOT, 'fixtures');
+
+/**
+ * Rewrites a skill's manifest in a built registry the way a consistent (hostile) host would:
+ * the manifest changes and index.json pins the new bytes, so only the checks under test stand
+ * between the forged manifest and the client.
+ */
+export async function rewriteManifest(registryDir: string, name: string, change: (manifest: Record<string, any>) => void): Promise<void> {
+  const { readFile, writeFile } = await import('node:fs/promises');
+  const { createHash } = await import('node:crypto');
+  const path = join(registryDir, 'skills', `${name}.json`);
+  const manifest = JSON.parse(await readFile(path, 'utf8'));
+  change(manifest);
+  const text = JSON.stringify(manifest);
+  await writeFile(path, text);
+  const indexPath = join(registryDir, 'index.json');
+  const index = JSON.parse(await readFile(indexPath, 'utf8'));
+  for (const entry of index.skills) if (entry.name === name) entry.manifestDigest = `sha256:${createHash('sha256').update(text).digest('hex')}`;
+  await writeFile(indexPath, JSON.stringify(index));
+}

@@ -34,8 +34,9 @@ describe('browser runtime bundle', () => {
     // Everything is inlined: no bare imports left for a browser to resolve.
     expect(code).not.toMatch(/^import\s|[;}]import\s*[{*\w]/m);
     expect(bytes).toBeLessThan(60_000);
-    // What a page downloads: 8.3 kB gzipped when measured (20.7 kB raw); zod stays out of it.
-    expect(gzipSync(code).length).toBeLessThan(15_000);
+    // What a page downloads: 14.1 kB gzipped when measured (35 kB raw): 8.3 kB of client and
+    // 5.7 kB of the Ed25519 fallback for browsers without it in WebCrypto; zod stays out of it.
+    expect(gzipSync(code).length).toBeLessThan(16_000);
   });
 
   it('imports cleanly and reads a registry over HTTP with fetch only', async () => {

@@ -59,6 +59,9 @@ function skilldex(args: string[], options: { cwd?: string; env?: Record<string, 
   });
 }
 
+/** These registries are unsigned on purpose: the one-time "not verified" note is expected. */
+const withoutUnverifiedNote = (stderr: string) => stderr.replace(/^note: .* is not verified: .*\n/m, '');
+
 let prefixCount = 0;
 /** Mounts a forged registry under a fresh prefix of the main server and returns its URL. */
 async function registry(skills: ForgedSkill[], extra: { url?: string } = {}): Promise<{ url: string; prefix: string; files: Map<string, Uint8Array> }> {
@@ -139,7 +142,7 @@ describe('redirects', () => {
     server.set(`/elsewhere/moved.tar.gz`, files.get(archive('moved')) as Uint8Array);
     server.set(`${prefix}${archive('moved')}`, (_req, res) => res.writeHead(302, { location: '/elsewhere/moved.tar.gz' }).end());
     const moved = await skilldex(['install', 'moved', '--dir', await tempDir('moved'), '--via', 'archive', '--registry', url]);
-    expect(moved.stderr).toBe('');
+    expect(withoutUnverifiedNote(moved.stderr)).toBe('');
     expect(moved.code).toBe(0);
     // Another origin: refused before any request reaches it.
     const before = other.requests.length;
@@ -227,7 +230,7 @@ describe('links at the install destination', () => {
     await symlink(victim, join(project, '.claude/skills/linked'));
     const { url } = await registry([SKILL('linked')]);
     const run = await skilldex(['install', 'linked', '--to', 'claude', '--dir', project, '--registry', url]);
-    expect(run.stderr).toBe('');
+    expect(withoutUnverifiedNote(run.stderr)).toBe('');
     expect(run.code).toBe(0);
     const dest = join(project, '.claude/skills/linked');
     expect((await lstat(dest)).isDirectory()).toBe(true);

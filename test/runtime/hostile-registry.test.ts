@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkRegistryPath, SkilldexError } from '../../src/runtime/index.ts';
 import { openRegistry } from '../../src/runtime/node/index.ts';
-import { buildExamples, tempDir } from './_registries.ts';
+import { buildExamples, rewriteManifest, tempDir } from './_registries.ts';
 
 /**
  * A registry is untrusted input. These tests rewrite published manifests the way a compromised
@@ -17,10 +17,7 @@ beforeAll(async () => {
 async function registryWith(name: string, change: (manifest: Record<string, any>) => void) {
   const copy = await tempDir('hostile');
   await cp(built, copy, { recursive: true });
-  const path = join(copy, 'skills', `${name}.json`);
-  const manifest = JSON.parse(await readFile(path, 'utf8'));
-  change(manifest);
-  await writeFile(path, JSON.stringify(manifest));
+  await rewriteManifest(copy, name, change);
   return openRegistry(copy, { cacheDir: await tempDir('cache') });
 }
 

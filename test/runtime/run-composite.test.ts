@@ -2,7 +2,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openRegistry } from '../../src/runtime/node/index.ts';
-import { buildExamples, tempDir } from './_registries.ts';
+import { buildExamples, rewriteManifest, tempDir } from './_registries.ts';
 
 let built: string;
 
@@ -14,12 +14,7 @@ beforeAll(async () => {
 async function registryWith(changes: Record<string, (manifest: Record<string, any>) => void>) {
   const copy = await tempDir('composite');
   await cp(built, copy, { recursive: true });
-  for (const [name, change] of Object.entries(changes)) {
-    const path = join(copy, 'skills', `${name}.json`);
-    const manifest = JSON.parse(await readFile(path, 'utf8'));
-    change(manifest);
-    await writeFile(path, JSON.stringify(manifest));
-  }
+  for (const [name, change] of Object.entries(changes)) await rewriteManifest(copy, name, change);
   return openRegistry(copy, { cacheDir: await tempDir('cache') });
 }
 

@@ -69,6 +69,19 @@ describe('llm mode against a local chat-completions server', () => {
     expect(outcome.warnings).toHaveLength(2);
   });
 
+  it('bounds retries and keeps each correction request to system, user, last reply and correction', async () => {
+    let n = 0;
+    chat.fallback = () => `not JSON, attempt ${++n}`;
+    const outcome = await registry.run('summarize', { text: 'x' }, { llm, retry: 1_000_000 });
+    expect(outcome.error?.code).toBe('INVALID_OUTPUT');
+    // retry is capped at 5: one try plus five corrections.
+    expect(chat.calls).toHaveLength(6);
+    for (const call of chat.calls.slice(1)) {
+      expect(call.body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    }
+    expect(chat.calls[5]?.body.messages[2]).toEqual({ role: 'assistant', content: 'not JSON, attempt 5' });
+  });
+
   it('reports a missing model configuration, an unreachable server and a slow one', async () => {
     const saved = process.env.SKILLDEX_LLM_BASE_URL;
     delete process.env.SKILLDEX_LLM_BASE_URL;

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeRegistry, openRegistry } from '../../src/runtime/node/index.ts';
+import { processesWith } from './_processes.ts';
 import { buildFixtures, tempDir } from './_registries.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 
@@ -15,35 +15,29 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/**
- * True while a process still runs. A killed process whose parent has not reaped it yet is a
- * zombie: `kill(pid, 0)` still succeeds, but it is dead. (In containers whose PID 1 does not reap
- * orphans, a killed grandchild stays a zombie.) So a `Z` state in /proc counts as gone.
- */
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-};
-
 describe('seed 004 protocol scripts', () => {
-  it('kills a script that sleeps past its timeout together with the grandchild it forked', async () => {
+  it('kills a script that sleeps past its timeout together with its grandchildren, setsid ones included', async () => {
+    const tag = String(Date.now());
     const started = performance.now();
-    const outcome = await registry.run('sleeper', {});
+    const outcome = await registry.run('sleeper', { tag });
     const elapsed = performance.now() - started;
     expect(outcome.status).toBe('error');
     expect(outcome.error?.code).toBe('TIMEOUT');
     expect(elapsed).toBeLessThan(10_000);
-    const stderr = (outcome.error?.details as { stderr: string }).stderr;
-    const [, child, grandchild] = /pids (\d+) (\d+)/.exec(stderr)?.map(Number) ?? [];
-    expect(child).toBeGreaterThan(0);
-    expect(grandchild).toBeGreaterThan(0);
-    expect(alive(child as number)).toBe(false);
-    expect(alive(grandchild as number)).toBe(false);
+    expect((outcome.error?.details as { stderr: string }).stderr).toMatch(/started \d+ \d+/);
+    // The kernel tears the sandbox's PID namespace down when its first process dies; give it a moment.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(processesWith(`60.${tag}`)).toEqual([]);
+  });
+
+  it('treats the timeout as a deadline for the whole run, retries included', async () => {
+    const started = performance.now();
+    // Four tries of a script that always times out would take 4 × 1.5 s without a shared deadline.
+    const outcome = await registry.run('sleeper', { tag: '1' }, { retry: 3, timeoutMs: 1500 });
+    const elapsed = performance.now() - started;
+    expect(outcome.error?.code).toBe('TIMEOUT');
+    expect(elapsed).toBeLessThan(3000);
+    expect(outcome.error?.message).toContain('the timeout covers retries');
   });
 
   it('stops a script at the 10 MB output cap', async () => {
@@ -95,7 +89,7 @@ describe('seed 004 protocol scripts', () => {
       const data = outcome.output as { env: Record<string, string>; cwd: string; cwd_entries: string[]; request: unknown };
       expect(JSON.stringify(data)).not.toContain('sk-live-do-not-leak');
       expect(data.env.AWS_SECRET_ACCESS_KEY).toBeUndefined();
-      const allowed = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'SKILL_DEBUG', 'SKILL_DIR', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'LC_CTYPE'];
+      const allowed = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'SKILL_DEBUG', 'SKILL_DIR', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'LC_CTYPE'];
       // A pyenv `python3` shim (a bash script) adds its own PYENV_* variables, PWD and SHLVL.
       const addedByInterpreter = /^(_?PYENV\w*|PWD|SHLVL|_)$/;
       expect(Object.keys(data.env).filter((k) => !allowed.includes(k) && !addedByInterpreter.test(k))).toEqual([]);
@@ -103,10 +97,11 @@ describe('seed 004 protocol scripts', () => {
         if (!allowed.includes(key) && !addedByInterpreter.test(key) && value && value.length > 3) expect(Object.values(data.env)).not.toContain(value);
       }
       expect(data.env.SKILL_DEBUG).toBe('1');
-      expect(data.env.HOME).not.toBe(process.env.HOME);
+      // The sandbox's own view: the skill at /skill, a fresh work folder as cwd and HOME.
+      expect(data.env.HOME).toBe('/work');
+      expect(data.cwd).toBe('/work');
       expect(data.cwd_entries).toEqual([]);
-      expect(data.cwd.startsWith(data.env.SKILL_DIR as string)).toBe(false);
-      expect(await readFile(join(data.env.SKILL_DIR as string, 'scripts/probe.py'), 'utf8')).toContain('Fixture');
+      expect(data.env.SKILL_DIR).toBe('/skill');
       expect(data.request).toEqual({ action: 'probe', params: {}, context: { request_id: 'r-1' } });
     } finally {
       delete process.env.SKILLDEX_TEST_SECRET;
@@ -121,15 +116,18 @@ describe('seed 004 protocol scripts', () => {
     expect(lines.join('')).toContain('probe: running');
   });
 
+  // The fixture counts its calls in a host file, which the sandbox rightly forbids; retries do not
+  // depend on confinement, so this one runs unconfined.
   it('retries retryable failures up to retry times', async () => {
     const counter = join(await tempDir('flaky'), 'count');
-    const failing = await registry.run('flaky', { counter, succeed_on: 3 }, { retry: 1 });
+    const failing = await registry.run('flaky', { counter, succeed_on: 3 }, { retry: 1, unsandboxed: true });
     expect(failing.error?.code).toBe('INTERNAL_ERROR');
     expect(await readFile(counter, 'utf8')).toBe('2');
     const counter2 = join(await tempDir('flaky'), 'count');
-    const passing = await registry.run('flaky', { counter: counter2, succeed_on: 3 }, { retry: 2 });
+    const passing = await registry.run('flaky', { counter: counter2, succeed_on: 3 }, { retry: 2, unsandboxed: true });
     expect(passing).toMatchObject({ status: 'success', output: { calls: 3 } });
-    expect(passing.warnings).toHaveLength(2);
+    // Two failed tries, and the notice that the run was unconfined.
+    expect(passing.warnings).toHaveLength(3);
   });
 
   it('returns SKILL_NOT_FOUND as an outcome', async () => {

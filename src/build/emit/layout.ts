@@ -18,9 +18,7 @@ export function skillUrls(name: string, digest: string): SkillUrls {
 
 export const INDEX_FILE = 'index.json';
 export const INDEX_SCHEMA_FILE = 'index.schema.json';
-/** `index.json`'s bytes, signed (written only when the build has a signing key). */
-export const SIGNED_INDEX_FILE = 'index.jws.json';
-/** The registry's public keys (written when `signing.keys` is configured). */
-export const KEYS_FILE = 'keys.json';
+/** `index.json`'s bytes, signed (only when the build has a signing key), and the keys (when `signing.keys` is set). */
+export { KEYS_FILE, SIGNED_INDEX_FILE } from '../../core/signing.ts';
 export const WELL_KNOWN_V2 = '.well-known/agent-skills';
 export const WELL_KNOWN_V1 = '.well-known/skills';

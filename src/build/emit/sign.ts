@@ -7,8 +7,8 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import { readFile } from 'node:fs/promises';
 import { GeneralSign } from 'jose';
 import type { RegistryKey } from '../../core/schemas/signing.ts';
-import { SIGNED_INDEX_TYPE, type SignedIndex } from '../../core/schemas/signing.ts';
-import { keyIdOf } from '../../core/signing.ts';
+import type { SignedIndex } from '../../core/schemas/signing.ts';
+import { keyIdOf, SIGNED_INDEX_TYPE } from '../../core/signing.ts';
 import { ConfigError } from '../config.ts';
 
 export interface SigningKey {

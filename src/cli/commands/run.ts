@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { defineCommand } from 'citty';
 import { toProtocolEnvelope } from '../../runtime/protocol-envelope.ts';
 import { defaultAction } from '../../runtime/node/run.ts';
+import { MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { outJson } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
@@ -29,14 +30,15 @@ async function readInput(args: { input?: string; 'input-file'?: string }): Promi
 }
 
 export default defineCommand({
-  meta: { name: 'run', description: 'Run a skill from a verified copy and print its SkillExecutionOutcome (or, with --protocol, an envelope of the script protocol: docs/script-protocol.md)' },
+  meta: { name: 'run', description: 'Run a skill from a verified copy, confined by bubblewrap (docs/security.md), and print its SkillExecutionOutcome (or, with --protocol, an envelope of the script protocol: docs/script-protocol.md)' },
   args: {
     name: { type: 'positional', description: 'Skill name (case-insensitive)', required: true },
     input: { type: 'string', description: "Input as JSON, e.g. '{\"text\": \"…\"}'" },
     'input-file': { type: 'string', description: 'Read the input JSON from a file (- for stdin)' },
     action: { type: 'string', description: 'Script-protocol action (default: the first the skill declares)' },
     protocol: { type: 'boolean', description: 'Print the script-protocol envelope {success, action, data|error, metadata}', default: false },
-    timeout: { type: 'string', description: "Milliseconds; overrides the skill's timeout" },
+    timeout: { type: 'string', description: `Milliseconds for the whole run, retries included (at most ${MAX_TIMEOUT_MS}); overrides the skill's timeout` },
+    unsandboxed: { type: 'boolean', description: 'Run without the bubblewrap sandbox: the skill can then read your files and use the network (see docs/security.md)', default: false },
     'allow-unsafe': { type: 'boolean', description: 'Run even if the registry scan failed the skill', default: false },
     debug: { type: 'boolean', description: 'Set SKILL_DEBUG=1 for the skill', default: false },
     quiet: { type: 'boolean', description: "Do not pass the skill's stderr (logs, progress) through", default: false },
@@ -45,19 +47,45 @@ export default defineCommand({
   async run({ args }) {
     const input = await readInput(args);
     const timeoutMs = args.timeout === undefined ? undefined : Number(args.timeout);
-    if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0)) throw new CliError('E_USAGE', `--timeout must be a positive number of milliseconds`, { exitCode: 2 });
+    if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMEOUT_MS)) {
+      throw new CliError('E_USAGE', `--timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`, { exitCode: 2 });
+    }
     const registry = await openRegistryFromArgs(args);
     const started = performance.now();
-    const outcome = await registry.run(String(args.name), input, {
-      action: args.action,
-      timeoutMs,
-      allowUnsafe: args['allow-unsafe'],
-      debug: args.debug,
-      onStderr: args.quiet ? undefined : (text) => process.stderr.write(text),
-    });
+    // Ctrl-C or SIGTERM stops the skill (its processes are killed, its run folder removed) and
+    // still prints the CANCELLED outcome; a second signal exits at once.
+    const controller = new AbortController();
+    let received: NodeJS.Signals | undefined;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (received) process.exit(signal === 'SIGINT' ? 130 : 143);
+      received = signal;
+      controller.abort(new Error(`skilldex run received ${signal}`));
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    let outcome;
+    try {
+      outcome = await registry.run(String(args.name), input, {
+        action: args.action,
+        timeoutMs,
+        allowUnsafe: args['allow-unsafe'],
+        unsandboxed: args.unsandboxed,
+        debug: args.debug,
+        signal: controller.signal,
+        onStderr: args.quiet ? undefined : (text) => process.stderr.write(text),
+      });
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+    const hint = (outcome.error?.details as { hint?: unknown } | undefined)?.hint;
+    if (outcome.error?.code === 'SANDBOX_UNAVAILABLE' || outcome.error?.code === 'INTERPRETER_NOT_FOUND') {
+      process.stderr.write(`skilldex run: ${outcome.error.message}\n${typeof hint === 'string' ? `  hint: ${hint}\n` : ''}`);
+    }
     const manifest = registry.find(String(args.name)) ? await registry.manifest(String(args.name)) : undefined;
     const action = manifest ? defaultAction(manifest, args.action ?? ((input as { action?: unknown })?.action as string | undefined)) : (args.action ?? 'run');
     outJson(args.protocol ? toProtocolEnvelope(outcome, action, Math.round(performance.now() - started)) : outcome);
+    if (received) return received === 'SIGINT' ? 130 : 143;
     return outcome.status === 'error' ? EXIT.failure : EXIT.ok;
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_RETRY, MAX_TIMEOUT_MS } from './run-limits.ts';
 import { PUBLISHED_NAME } from '../names.ts';
 import { isSafeSkillPath } from '../paths.ts';
 import { Diagnostic } from './diagnostic.ts';
@@ -109,8 +110,8 @@ export const SkillManifest = z
     pipeline: z.array(PipelineStep).optional(),
     outputMapping: z.record(z.string(), z.unknown()).optional(),
     /** Milliseconds. From skill.json `timeout`, `security.timeout_ms`, or the script protocol's default of 300 s. */
-    timeoutMs: z.number().int().positive(),
-    retry: z.number().int().nonnegative(),
+    timeoutMs: z.number().int().positive().max(MAX_TIMEOUT_MS),
+    retry: z.number().int().nonnegative().max(MAX_RETRY),
     /** `skill:<name>:<script>` for every script under scripts/. */
     tools: z.array(z.string()),
     triggers: Triggers.optional(),

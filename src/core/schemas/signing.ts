@@ -51,6 +51,3 @@ export const SignedIndex = z
   })
   .meta({ id: 'SignedIndex', title: 'Skilldex signed registry index (index.jws.json)' });
 export type SignedIndex = z.infer<typeof SignedIndex>;
-
-/** The `typ` of the protected header: a signature over an index, never over anything else. */
-export const SIGNED_INDEX_TYPE = 'skilldex-index+jws';

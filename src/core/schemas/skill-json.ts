@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_RETRY, MAX_TIMEOUT_MS } from './run-limits.ts';
 
 /**
  * `skill.json`: a skill as a typed function (docs/skill-json.md). This mirrors the draft-07
@@ -39,8 +40,20 @@ export const SkillJson = z
     version: z.string().default('1.0.0'),
     tags: z.array(z.string()).default([]),
     author: z.string().optional(),
-    timeout: z.number().default(30000).describe('Execution timeout in milliseconds.'),
-    retry: z.number().default(0).describe('How many times a failed run is retried.'),
+    timeout: z
+      .number()
+      .int()
+      .positive()
+      .max(MAX_TIMEOUT_MS, `at most ${MAX_TIMEOUT_MS} ms (10 minutes)`)
+      .default(30000)
+      .describe(`Execution timeout in milliseconds, retries included; 1 to ${MAX_TIMEOUT_MS}.`),
+    retry: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_RETRY, `at most ${MAX_RETRY} retries`)
+      .default(0)
+      .describe(`How many times a failed run is retried; 0 to ${MAX_RETRY}.`),
   })
   .meta({ id: 'SkillJson', title: 'skill.json (Skilldex function skill)' });
 export type SkillJson = z.infer<typeof SkillJson>;

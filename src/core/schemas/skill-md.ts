@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_MEMORY_MB, MAX_TIMEOUT_MS } from './run-limits.ts';
 
 /**
  * SKILL.md frontmatter: the Agent Skills fields (docs/skill-md.md), the extended package fields
@@ -22,8 +23,10 @@ export const Triggers = z.looseObject({
 });
 
 export const SecurityPolicy = z.looseObject({
-  timeout_ms: z.number().int().positive().optional(),
-  memory_mb: z.number().positive().optional(),
+  /** Milliseconds for the whole run, retries included. */
+  timeout_ms: z.number().int().positive().max(MAX_TIMEOUT_MS, `at most ${MAX_TIMEOUT_MS} ms (10 minutes)`).optional(),
+  /** Memory limit of the skill's process (the runner enforces it as an address-space limit). */
+  memory_mb: z.number().positive().max(MAX_MEMORY_MB, `at most ${MAX_MEMORY_MB} MB`).optional(),
   network: z.enum(['none', 'allowlist']).optional(),
   network_allowlist: StringList.optional(),
   filesystem: z.enum(['none', 'read-only']).optional(),

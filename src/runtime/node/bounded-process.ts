@@ -19,6 +19,8 @@ export interface BoundedProcessOptions {
   maxOutputBytes?: number;
   /** Each stderr chunk as it arrives (progress lines, logs). */
   onStderr?: (text: string) => void;
+  /** Kills the process group when aborted (the caller was interrupted, or the run's deadline passed). */
+  signal?: AbortSignal;
 }
 
 export interface BoundedProcessResult {
@@ -28,6 +30,8 @@ export interface BoundedProcessResult {
   /** The last 64 KB of stderr. */
   stderr: string;
   timedOut: boolean;
+  /** The caller's signal aborted the run. */
+  aborted: boolean;
   outputTooLarge: boolean;
   /** The spawn itself failed (e.g. interpreter not installed). */
   spawnError?: Error;
@@ -46,9 +50,12 @@ function killGroup(pid: number | undefined): void {
 }
 
 /**
- * Runs a child process inside hard limits (docs/script-protocol.md). The child is spawned `detached`, which
- * makes it the leader of a new process group, so on timeout, on the output cap, and after it exits
- * the whole group is SIGKILLed: grandchildren a script forked cannot outlive it. `spawn` has no
+ * Runs a child process inside hard limits (docs/script-protocol.md). The child is spawned
+ * `detached`, which makes it the leader of a new process group (and session, so it has no
+ * controlling terminal), so on timeout, on abort, on the output cap, and after it exits the whole
+ * group is SIGKILLed. A grandchild that calls `setsid` leaves the group; only the sandbox's PID
+ * namespace (see run-sandbox.ts) catches that one: when its first process dies, the kernel kills
+ * every process in the namespace. `spawn` has no
  * `maxBuffer`, so stdout and stderr bytes are counted here and the group is killed at the cap.
  *
  * @example
@@ -62,6 +69,7 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Bound
     let stderrTail = Buffer.alloc(0);
     let total = 0;
     let timedOut = false;
+    let aborted = false;
     let outputTooLarge = false;
     let spawnError: Error | undefined;
     let settled = false;
@@ -77,6 +85,12 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Bound
       timedOut = true;
       killGroup(pid);
     }, options.timeoutMs);
+    const abort = (): void => {
+      aborted = true;
+      killGroup(pid);
+    };
+    if (options.signal?.aborted) abort();
+    else options.signal?.addEventListener('abort', abort, { once: true });
 
     const count = (chunk: Buffer): boolean => {
       total += chunk.length;
@@ -109,6 +123,7 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Bound
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', abort);
       killGroup(pid);
       resolvePromise({
         exitCode,
@@ -116,6 +131,7 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Bound
         stdout: Buffer.concat(stdout).toString('utf8'),
         stderr: stderrTail.toString('utf8'),
         timedOut,
+        aborted,
         outputTooLarge,
         spawnError,
         durationMs: Math.round(performance.now() - started),

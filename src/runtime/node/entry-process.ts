@@ -1,39 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { resolve, sep } from 'node:path';
-import { siblingModule } from '../../core/module-file.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { ProtocolEnvelope, type ProtocolRequest, SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
 import { type Attempt, failed } from './attempt.ts';
 import { runBoundedProcess } from './bounded-process.ts';
-import type { RunSandbox } from './run-sandbox.ts';
-
-const HARNESS = fileURLToPath(siblingModule(import.meta.url, './module-harness'));
-
-/**
- * Node's permission model for Node-run entries: read the skill and the run folder, write only the
- * run folder, no child processes or workers. (It cannot restrict Python or sh; those rely on the
- * process-group, output, environment and cwd limits alone; see docs/script-protocol.md.)
- */
-const nodePermissionArgs = (skillDir: string, sandbox: RunSandbox, extraRead: string[] = []): string[] => [
-  '--permission',
-  `--allow-fs-read=${skillDir}`,
-  `--allow-fs-read=${sandbox.cwd}`,
-  ...extraRead.map((path) => `--allow-fs-read=${path}`),
-  `--allow-fs-write=${sandbox.cwd}`,
-  '--disable-warning=ExperimentalWarning',
-];
-
-/** The interpreter for a script, by the language the build detected. */
-function interpreter(language: string, script: string, skillDir: string, sandbox: RunSandbox): { command: string; args: string[] } {
-  switch (language) {
-    case 'python':
-      return { command: 'python3', args: [script] };
-    case 'shell':
-      return { command: 'sh', args: [script] };
-    default:
-      return { command: process.execPath, args: [...nodePermissionArgs(skillDir, sandbox), script] };
-  }
-}
+import { type RunSandbox, type SpawnPlan, skillPath } from './run-sandbox.ts';
 
 const tail = (text: string, n = 400): string => (text.length > n ? `…${text.slice(-n)}` : text).trim();
 
@@ -44,23 +14,26 @@ export interface EntryRun {
   sandbox: RunSandbox;
   timeoutMs: number;
   onStderr?: (text: string) => void;
+  /** Aborts the process (interrupted caller, or the run's deadline). */
+  signal?: AbortSignal;
 }
 
-/** Resolves the entry inside the skill folder; a manifest path that escapes it is refused. */
+/** The entry as the process sees it; a manifest path that escapes the skill folder is refused. */
 function entryPath(run: EntryRun): string | Attempt {
   const entry = run.manifest.entry;
   if (!entry) return failed('INTERNAL_ERROR', `${run.manifest.name} has mode '${run.manifest.mode}' but no entry to run`);
   const abs = resolve(run.skillDir, entry.path.replace(/^\.\//, ''));
   if (!abs.startsWith(run.skillDir + sep)) return failed('PERMISSION_DENIED', `${run.manifest.name}: entry '${entry.path}' is outside the skill folder`);
-  return abs;
+  return skillPath(run.sandbox, run.skillDir, abs);
 }
 
 /** Turns a finished process into an attempt: limits first, then the one JSON envelope on stdout. */
-async function execute(run: EntryRun, command: string, args: string[], stdin: string): Promise<Attempt> {
-  const result = await runBoundedProcess({ command, args, cwd: run.sandbox.cwd, env: run.sandbox.env, stdin, timeoutMs: run.timeoutMs, onStderr: run.onStderr });
+async function execute(run: EntryRun, plan: SpawnPlan, stdin: string): Promise<Attempt> {
+  const result = await runBoundedProcess({ ...plan, stdin, timeoutMs: run.timeoutMs, onStderr: run.onStderr, signal: run.signal });
   const name = run.manifest.name;
-  if (result.spawnError) return failed('INTERNAL_ERROR', `${name}: cannot start ${command}: ${result.spawnError.message}`, { hint: `install ${command} or put it on PATH` });
-  if (result.timedOut) return failed('TIMEOUT', `${name} did not finish within ${run.timeoutMs} ms; its process group was killed`, { stderr: tail(result.stderr) });
+  if (result.spawnError) return failed('INTERNAL_ERROR', `${name}: cannot start ${plan.command}: ${result.spawnError.message}`, { hint: `install ${plan.command} or put it on PATH` });
+  if (result.aborted) return failed('CANCELLED', `${name} was stopped: ${abortReason(run.signal)}`, { stderr: tail(result.stderr) });
+  if (result.timedOut) return failed('TIMEOUT', `${name} did not finish within ${run.timeoutMs} ms; its processes were killed`, { stderr: tail(result.stderr) });
   if (result.outputTooLarge) return failed('OUTPUT_TOO_LARGE', `${name} wrote more than 10 MB to stdout and stderr; its process group was killed`);
   const text = result.stdout.trim();
   const status = result.signal ? `signal ${result.signal}` : `exit code ${result.exitCode}`;
@@ -84,6 +57,11 @@ async function execute(run: EntryRun, command: string, args: string[], stdin: st
   return { ok: true, output: value.data, envelope: json as Record<string, unknown>, extras };
 }
 
+const abortReason = (signal: AbortSignal | undefined): string => {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the run was interrupted';
+};
+
 /**
  * Runs a script-protocol entry: `{action, params, context}` on stdin, one envelope on stdout.
  *
@@ -93,8 +71,7 @@ async function execute(run: EntryRun, command: string, args: string[], stdin: st
 export async function runProtocolEntry(run: EntryRun, request: ProtocolRequest): Promise<Attempt> {
   const script = entryPath(run);
   if (typeof script !== 'string') return script;
-  const { command, args } = interpreter(run.manifest.entry?.language ?? 'shell', script, run.skillDir, run.sandbox);
-  return execute(run, command, args, JSON.stringify(request));
+  return execute(run, run.sandbox.plan(run.manifest.entry?.language ?? 'shell', script), JSON.stringify(request));
 }
 
 /**
@@ -106,8 +83,7 @@ export async function runModuleEntry(run: EntryRun, input: unknown, context: Rec
   if (typeof entry !== 'string') return entry;
   const convention = run.manifest.format === 'package' ? 'outcome' : 'function';
   const request = { entry, convention, input, context, config, skill: { name: run.manifest.name, version: run.manifest.version } };
-  const args = [...nodePermissionArgs(run.skillDir, run.sandbox, [HARNESS]), HARNESS];
-  const attempt = await execute(run, process.execPath, args, JSON.stringify(request));
+  const attempt = await execute(run, run.sandbox.plan('javascript', run.sandbox.harness), JSON.stringify(request));
   if (!attempt.ok || convention === 'function') return attempt;
   const outcome = SkillExecutionOutcome.safeParse(attempt.output);
   if (!outcome.success) return failed('INVALID_OUTPUT', `${run.manifest.name}: execute() did not return a SkillExecutionOutcome ({output, status?, …})`);

@@ -82,20 +82,25 @@ export function systemMessage(manifest: SkillManifest, prompt: string): string {
  * Runs an llm-mode skill: prompt.md is the system message, the validated input (as JSON) the user
  * message. The reply must parse as JSON (a ```json fence is tolerated) and satisfy the output
  * schema. A reply that does not is answered with the problem and asked again, up to
- * `1 + max(retry, 1)` tries: a model that slipped once usually corrects itself.
+ * `1 + max(retry, 1)` tries: a model that slipped once usually corrects itself. Each correction
+ * replaces the previous one, so a request never carries more than system, user, the last reply and
+ * its correction: the conversation cannot grow with the number of tries. `timeoutMs` bounds all
+ * tries together.
  */
-export async function runLlm(manifest: SkillManifest, prompt: string, input: unknown, provider: ChatProvider | undefined, timeoutMs: number, retry: number): Promise<Attempt> {
+export async function runLlm(manifest: SkillManifest, prompt: string, input: unknown, provider: ChatProvider | undefined, timeoutMs: number, retry: number, cancel?: AbortSignal): Promise<Attempt> {
   if (!provider) {
     return failed('EXTERNAL_SERVICE_ERROR', `${manifest.name} is an llm-mode skill and no model is configured`, {
       hint: 'set SKILLDEX_LLM_BASE_URL (an OpenAI-compatible /v1 URL), SKILLDEX_LLM_MODEL and SKILLDEX_LLM_API_KEY, or pass { llm } to run()',
     });
   }
-  const messages: ChatMessage[] = [
+  const opening: ChatMessage[] = [
     { role: 'system', content: systemMessage(manifest, prompt) },
     { role: 'user', content: JSON.stringify(input) },
   ];
+  let correction: ChatMessage[] = [];
   const tries = 1 + Math.max(retry, 1);
-  const signal = AbortSignal.timeout(timeoutMs);
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = cancel ? AbortSignal.any([cancel, deadline]) : deadline;
   let tokens = 0;
   let sawTokens = false;
   const warnings: string[] = [];
@@ -103,8 +108,9 @@ export async function runLlm(manifest: SkillManifest, prompt: string, input: unk
   for (let attempt = 1; attempt <= tries; attempt += 1) {
     let reply: ChatReply;
     try {
-      reply = await provider({ messages: [...messages], signal });
+      reply = await provider({ messages: [...opening, ...correction], signal });
     } catch (error) {
+      if (cancel?.aborted) return failed('CANCELLED', `${manifest.name}: the run was stopped while waiting for the model`);
       if (signal.aborted) return failed('TIMEOUT', `${manifest.name}: the model did not answer within ${timeoutMs} ms`);
       const message = `${manifest.name}: the model call failed: ${(error as Error).message}`;
       last = failed('EXTERNAL_SERVICE_ERROR', message);
@@ -129,7 +135,10 @@ export async function runLlm(manifest: SkillManifest, prompt: string, input: unk
       last = failed('INVALID_OUTPUT', `${manifest.name}: ${problem}`, { reply: reply.content.slice(0, 400) });
     }
     warnings.push(`try ${attempt}: ${problem}`);
-    messages.push({ role: 'assistant', content: reply.content }, { role: 'user', content: `${problem}. Reply again with only the corrected JSON value.` });
+    correction = [
+      { role: 'assistant', content: reply.content },
+      { role: 'user', content: `${problem}. Reply again with only the corrected JSON value.` },
+    ];
   }
   return { ...last, extras: { ...(sawTokens ? { tokenUsage: tokens } : {}), warnings } };
 }

@@ -47,8 +47,8 @@ export class NodeRegistry extends Registry {
   readonly cacheDir: string;
   readonly #preparing = new Map<string, Promise<string>>();
 
-  constructor(index: RegistryIndex, transport: RegistryTransport, cacheDir: string, maxDocumentBytes?: number) {
-    super(index, transport, zodShapeCheck, maxDocumentBytes);
+  constructor(index: RegistryIndex, transport: RegistryTransport, cacheDir: string, maxDocumentBytes?: number, verifiedBy?: string) {
+    super(index, transport, zodShapeCheck, maxDocumentBytes, verifiedBy);
     this.cacheDir = cacheDir;
   }
 

@@ -8,6 +8,13 @@ import { fileTransport } from './file-transport.ts';
 import { cachedHttpTransport } from './http-cache.ts';
 import { NodeRegistry } from './node-registry.ts';
 import { zodShapeCheck } from './zod-shape-check.ts';
+import { KeysDocument } from '../../core/schemas/signing.ts';
+import { KEYS_FILE } from '../../core/signing.ts';
+import { parseJsonDocument } from '../json-document.ts';
+import type { RegistryTransport } from '../transport.ts';
+import { checkRollback, readSignedIndex } from '../trust.ts';
+import { defaultConfigDir, TrustStore } from './trust-store.ts';
+
 
 export interface NodeOpenRegistryOptions {
   /** HTTP cache and run copies; defaults to {@link defaultCacheDir}. */
@@ -16,6 +23,20 @@ export interface NodeOpenRegistryOptions {
   fetch?: typeof fetch;
   /** The most bytes read for index.json or one manifest: default `$SKILLDEX_MAX_INDEX_BYTES`, else 64 MiB. */
   maxIndexBytes?: number;
+  /**
+   * Public keys (`ed25519:<base64url>`) the index must be signed by. Default: the keys pinned for
+   * this registry in the client's config (`trust.json` in {@link defaultConfigDir}).
+   */
+  trust?: readonly string[];
+  /**
+   * With no key pinned: pin the registry's active keys from its `keys.json` now, and verify
+   * against them from then on. Only when the user asks: the first read is then trusted blindly.
+   */
+  trustOnFirstUse?: boolean;
+  /** The client's config folder (pinned keys); defaults to {@link defaultConfigDir}. */
+  configDir?: string;
+  /** Called once per registry, ever, when it is read without a pinned key. */
+  onUnverified?: (root: string) => void;
 }
 
 /** `$SKILLDEX_MAX_INDEX_BYTES` as a byte count, or the default. */
@@ -54,6 +75,37 @@ export async function openRegistry(urlOrDir: string | undefined = process.env.SK
     transport = fileTransport(dir);
   }
   const maxBytes = options.maxIndexBytes ?? maxIndexBytesFromEnv();
+  const store = new TrustStore(resolve(options.configDir ?? defaultConfigDir()), cacheDir);
+  let keys = options.trust && options.trust.length > 0 ? [...options.trust] : (await store.pinned(transport.root))?.keys;
+  if (!keys && options.trustOnFirstUse) {
+    keys = await activeKeysOf(transport);
+    await store.pin(transport.root, { keys, how: 'trust-on-first-use' });
+  }
+  if (keys) {
+    const signed = await readSignedIndex(transport, keys, maxBytes);
+    const index = parseRegistryIndex(signed.bytes, transport.root, zodShapeCheck);
+    checkRollback(index, await store.lastSeen(transport.root), transport.root);
+    await store.recordSeen(transport.root, index.generatedAt);
+    return new NodeRegistry(index, transport, cacheDir, maxBytes, signed.kid);
+  }
   const index = parseRegistryIndex(await transport.read('index.json', { maxBytes }), transport.root, zodShapeCheck);
+  if (options.onUnverified && (await store.firstUnverifiedRead(transport.root))) options.onUnverified(transport.root);
   return new NodeRegistry(index, transport, cacheDir, maxBytes);
+}
+
+/** The active keys a registry's `keys.json` lists: what trust on first use pins. */
+async function activeKeysOf(transport: RegistryTransport): Promise<string[]> {
+  let document: unknown;
+  try {
+    document = parseJsonDocument(await transport.read(KEYS_FILE, { maxBytes: 1024 * 1024 }), `${transport.root}: ${KEYS_FILE}`, 'SIGNATURE_INVALID');
+  } catch (error) {
+    if (error instanceof SkilldexError && error.code === 'FETCH_FAILED') {
+      throw new SkilldexError('INDEX_UNSIGNED', `${transport.root} publishes no keys (${KEYS_FILE}); there is nothing to trust on first use`, { cause: error, hint: 'read it unverified (without --trust-on-first-use), or ask its maintainers whether they sign it' });
+    }
+    throw error;
+  }
+  const parsed = KeysDocument.safeParse(document);
+  const active = parsed.success ? parsed.data.keys.filter((k) => k.status === 'active').map((k) => k.publicKey) : [];
+  if (active.length === 0) throw new SkilldexError('SIGNATURE_INVALID', `${transport.root}: ${KEYS_FILE} lists no active key`, { hint: 'ask the registry maintainers for their key and pin it with --trust' });
+  return active;
 }

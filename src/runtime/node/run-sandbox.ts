@@ -1,52 +1,214 @@
 import { mkdir, mkdtemp } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { join, relative, sep } from 'node:path';
+import type { EntryLanguage } from '../../core/schemas/manifest.ts';
+import type { SecurityPolicy } from '../../core/schemas/skill-md.ts';
+import { siblingModule } from '../../core/module-file.ts';
 import { removeTree } from './install.ts';
+import { bwrapArgs, EGRESS_PORT, EGRESS_SOCKET_MOUNT, ETC_ALWAYS, ETC_TLS, NODE_MOUNT, SKILL_MOUNT, skilldexMount, TMP_MOUNT, WORK_MOUNT } from './sandbox/bwrap-args.ts';
+import { type EgressProxy, startEgressProxy } from './sandbox/egress-proxy.ts';
+import { requireBwrap, resolvePython, systemEntries } from './sandbox/host.ts';
+import { parseAllowlist } from './sandbox/network-allowlist.ts';
+
+// .ts in a checkout, .js in the npm package.
+const HARNESS = fileURLToPath(siblingModule(import.meta.url, './module-harness'));
+const EGRESS_BRIDGE = fileURLToPath(siblingModule(import.meta.url, './sandbox/egress-bridge'));
 
 /**
- * Environment variables a skill process may see (children inherit everything
- * unless given an allowlist). Tokens, keys and cloud credentials in the agent's environment stay
- * there. HOME is replaced by an empty folder of the run's own, so `~/.ssh` or `~/.aws` are not
- * where the script looks.
+ * Environment variables a skill process may see (children inherit everything unless given an
+ * allowlist). Tokens, keys and cloud credentials in the agent's environment stay there.
  */
 export const INHERITED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ'] as const;
 
-export interface RunSandbox {
-  /** The process's working directory: empty, created for this run. */
+/**
+ * V8 reserves about 1.25 GB of address space before running any JavaScript (measured with Node 24:
+ * VmSize of an empty `node -e`), so a Node entry's address-space limit is its `memory_mb` plus this
+ * reserve; `--max-old-space-size` bounds its JavaScript heap to `memory_mb` itself.
+ */
+const NODE_ADDRESS_SPACE_RESERVE_MB = 1536;
+
+/** How the process is started: everything `spawn` needs. */
+export interface SpawnPlan {
+  command: string;
+  args: string[];
   cwd: string;
-  /** Its HOME. */
-  home: string;
   env: Record<string, string>;
+}
+
+export interface RunSandbox {
+  /** Where the process finds the skill's verified copy. */
+  skillDir: string;
+  /** The module harness, as the process sees it. */
+  harness: string;
+  /** The command line for an interpreter running `script` (a path as the process sees it). */
+  plan(language: EntryLanguage, script: string): SpawnPlan;
   /** Deletes the run's folders (and anything the script left there). */
   dispose(): Promise<void>;
 }
 
+export interface RunSandboxOptions {
+  debug?: boolean;
+  env?: Record<string, string>;
+  /** The skill's declared `security` policy. */
+  policy?: SecurityPolicy;
+  /** The entry's language, so only the interpreter it needs is looked up and mounted. */
+  language?: EntryLanguage;
+  /** Run without bubblewrap. Only on an explicit request: the skill then sees the host. */
+  unsandboxed?: boolean;
+}
+
+/** Whether the run gets a writable work folder and /tmp, from `filesystem` and `requires_filesystem`. */
+export const writableFor = (policy: SecurityPolicy | undefined): boolean =>
+  policy?.filesystem === undefined ? policy?.requires_filesystem !== false : policy.requires_filesystem === true;
+/** The hosts a run may reach through the egress proxy; none unless the policy declares an allowlist. */
+export const allowlistFor = (policy: SecurityPolicy | undefined): readonly string[] => (policy?.network === 'allowlist' ? (policy.network_allowlist ?? []) : []);
+
 /**
- * A fresh temporary folder pair (cwd and HOME) and the allowlisted environment for one run.
+ * A fresh run folder and the confinement for one run: by default a bubblewrap sandbox built from
+ * the skill's policy (see `bwrapArgs`), refused with a SandboxError when bubblewrap is missing or
+ * does not work; with `unsandboxed`, a plain child process with the allowlisted environment.
  *
  * @example
- * const sandbox = await createRunSandbox('/cache/skills/pdf/0123', { debug: true });
+ * const sandbox = await createRunSandbox('/cache/skills/pdf/0123', { policy: manifest.security, language: 'python' });
  * try { … } finally { await sandbox.dispose(); }
  */
-export async function createRunSandbox(skillDir: string, options: { debug?: boolean; env?: Record<string, string> } = {}): Promise<RunSandbox> {
+export async function createRunSandbox(skillDir: string, options: RunSandboxOptions = {}): Promise<RunSandbox> {
+  // Checked before anything is created, so a refusal leaves nothing behind.
+  const bwrap = options.unsandboxed ? undefined : requireBwrap(process.env.PATH);
+  const python = bwrap && options.language === 'python' ? resolvePython(process.env.PATH) : undefined;
   const root = await mkdtemp(join(tmpdir(), 'skilldex-run-'));
-  const cwd = join(root, 'work');
-  const home = join(root, 'home');
-  await mkdir(cwd);
-  await mkdir(home);
+  const host = { work: join(root, 'work'), tmp: join(root, 'tmp') };
+  await Promise.all(Object.values(host).map((dir) => mkdir(dir)));
+
   const env: Record<string, string> = {};
   for (const key of INHERITED_ENV) {
     const value = process.env[key];
     if (value !== undefined) env[key] = value;
   }
   env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
-  env.HOME = home;
-  env.SKILL_DIR = skillDir;
   // Python would otherwise write __pycache__ next to the scripts; the installed copy is read-only
   // and is re-verified before every run.
   env.PYTHONDONTWRITEBYTECODE = '1';
   env.PYTHONIOENCODING = 'utf-8';
   if (options.debug || process.env.SKILL_DEBUG === '1') env.SKILL_DEBUG = '1';
-  Object.assign(env, options.env ?? {});
-  return { cwd, home, env, dispose: () => removeTree(root) };
+  Object.assign(env, options.policy?.environment ?? {}, options.env ?? {});
+  const memoryMb = options.policy?.memory_mb;
+  const dispose = () => removeTree(root);
+
+  if (!bwrap) {
+    // Unconfined, HOME is an empty folder of the run's own, so `~/.ssh` is not where a script looks.
+    const home = join(root, 'home');
+    await mkdir(home);
+    Object.assign(env, { HOME: home, SKILL_DIR: skillDir, TMPDIR: host.tmp });
+    return {
+      skillDir,
+      harness: HARNESS,
+      dispose,
+      plan: (language, script) => ({ ...interpreterCommand(language, script, { node: process.execPath, python: 'python3', sh: 'sh', skill: skillDir, work: host.work, harness: HARNESS }), cwd: host.work, env }),
+    };
+  }
+
+  // Inside, the system's own folders come first on PATH: the host's PATH may name folders that
+  // do not exist in the sandbox (~/.local/bin, a pyenv shim folder).
+  Object.assign(env, { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: WORK_MOUNT, SKILL_DIR: SKILL_MOUNT, TMPDIR: TMP_MOUNT });
+  const allowlist = allowlistFor(options.policy);
+  let egress: EgressProxy | undefined;
+  if (allowlist.length > 0) {
+    try {
+      egress = await startEgressProxy(join(root, 'egress.sock'), parseAllowlist(allowlist).rules);
+    } catch (error) {
+      await dispose();
+      throw error;
+    }
+    const proxy = `http://127.0.0.1:${EGRESS_PORT}`;
+    // Both spellings: curl and Python read the lower-case ones, many others the upper-case.
+    // NODE_USE_ENV_PROXY makes Node's fetch and http honour them.
+    Object.assign(env, { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy, NODE_USE_ENV_PROXY: '1' });
+  }
+  const language = options.language;
+  const node = egress || language === 'javascript' || language === 'typescript' || language === undefined ? { binary: realpathSync(process.execPath), harness: HARNESS } : undefined;
+  const sandboxArgs = bwrapArgs({
+    skillDir,
+    workDir: host.work,
+    tmpDir: host.tmp,
+    writable: writableFor(options.policy),
+    system: systemEntries(),
+    // CA certificates for HTTPS through the proxy's tunnels; name resolution happens in the proxy.
+    etc: egress ? [...ETC_ALWAYS, ...ETC_TLS] : ETC_ALWAYS,
+    extraReadOnly: python?.roots ?? [],
+    ...(node ? { node } : {}),
+    ...(egress ? { egress: { socket: egress.socketPath, bridge: EGRESS_BRIDGE } } : {}),
+    env,
+  });
+  return {
+    skillDir: SKILL_MOUNT,
+    harness: skilldexMount(HARNESS),
+    dispose: async () => {
+      await egress?.close();
+      await dispose();
+    },
+    plan: (lang, script) => {
+      const inner = interpreterCommand(lang, script, { node: NODE_MOUNT, python: python?.executable ?? 'python3', sh: '/bin/sh', skill: SKILL_MOUNT, work: WORK_MOUNT, harness: skilldexMount(HARNESS), memoryMb });
+      const limited = memoryMb === undefined ? [inner.command, ...inner.args] : withAddressSpaceLimit(lang === 'python' || lang === 'shell' ? memoryMb : memoryMb + NODE_ADDRESS_SPACE_RESERVE_MB, [inner.command, ...inner.args]);
+      // The bridge starts first and outside the memory limit (V8 alone would exceed a small one).
+      const argv = egress ? [NODE_MOUNT, '--max-old-space-size=32', skilldexMount(EGRESS_BRIDGE), EGRESS_SOCKET_MOUNT, String(EGRESS_PORT), '--', ...limited] : limited;
+      // bwrap runs on the host, so it gets none of the skill's variables: a declared LD_PRELOAD
+      // would otherwise load a library of the skill's choosing outside the sandbox. The skill's
+      // environment is set inside only (--clearenv, --setenv).
+      return { command: bwrap, args: [...sandboxArgs, '--', ...argv], cwd: root, env: { PATH: '/usr/bin:/bin' } };
+    },
+  };
+}
+
+/** The path of `hostPath` inside the skill folder as the process sees it. */
+export function skillPath(sandbox: RunSandbox, hostSkillDir: string, hostPath: string): string {
+  return [sandbox.skillDir, ...relative(hostSkillDir, hostPath).split(sep)].join('/');
+}
+
+/**
+ * RLIMIT_AS through the shell's `ulimit -v` (KB), then `exec`: the limit covers the interpreter
+ * and everything it starts. `ulimit` is a shell builtin everywhere, so no extra tool is needed.
+ */
+function withAddressSpaceLimit(mb: number, argv: string[]): string[] {
+  return ['/bin/sh', '-c', 'ulimit -v "$1" || exit 125; shift; exec "$@"', 'skilldex-memory-limit', String(Math.ceil(mb * 1024)), ...argv];
+}
+
+interface InterpreterPaths {
+  node: string;
+  python: string;
+  sh: string;
+  skill: string;
+  work: string;
+  harness: string;
+  memoryMb?: number;
+}
+
+/**
+ * The interpreter for a script, by the language the build detected. Node entries also get Node's
+ * permission model (read the skill, the run folder and the harness; write the run folder; no
+ * child processes or workers): in the sandbox it is a second fence, unconfined it is the only one.
+ */
+function interpreterCommand(language: EntryLanguage, script: string, paths: InterpreterPaths): { command: string; args: string[] } {
+  switch (language) {
+    case 'python':
+      return { command: paths.python, args: [script] };
+    case 'shell':
+      return { command: paths.sh, args: [script] };
+    default:
+      return {
+        command: paths.node,
+        args: [
+          '--permission',
+          `--allow-fs-read=${paths.skill}`,
+          `--allow-fs-read=${paths.work}`,
+          `--allow-fs-read=${paths.harness}`,
+          `--allow-fs-write=${paths.work}`,
+          '--disable-warning=ExperimentalWarning',
+          ...(paths.memoryMb === undefined ? [] : [`--max-old-space-size=${Math.max(16, Math.floor(paths.memoryMb))}`]),
+          script,
+        ],
+      };
+  }
 }

@@ -6,8 +6,10 @@ import { type Attempt, failed } from './attempt.ts';
 import { DEFAULT_PROTOCOL_TIMEOUT_MS } from './bounded-process.ts';
 import { runPipeline } from './composite.ts';
 import { runModuleEntry, runProtocolEntry } from './entry-process.ts';
+import { MAX_RETRY, MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
 import { type ChatProvider, providerFromEnv, runLlm } from './llm.ts';
 import { createRunSandbox } from './run-sandbox.ts';
+import { SandboxError } from './sandbox/sandbox-error.ts';
 import { checkInput, checkOutput } from './schema-check.ts';
 
 export interface RunOptions {
@@ -17,10 +19,19 @@ export interface RunOptions {
   context?: Record<string, unknown>;
   /** The extended package's `config`, the third argument of a package's `execute`. */
   config?: Record<string, unknown>;
-  /** Overrides the manifest's `timeoutMs`. */
+  /** Overrides the manifest's `timeoutMs`: a deadline for the whole run, retries included (at most 10 minutes). */
   timeoutMs?: number;
-  /** Overrides the manifest's `retry`. */
+  /** Overrides the manifest's `retry` (at most 5). */
   retry?: number;
+  /**
+   * Run script and module entries without the bubblewrap sandbox. Off by default: without
+   * bubblewrap a run is refused (SANDBOX_UNAVAILABLE) unless this is set. Unconfined, a skill can
+   * read your files, use the network and see other processes; only the timeout, output cap and
+   * environment allowlist still apply. See docs/security.md#what-the-runner-guarantees.
+   */
+  unsandboxed?: boolean;
+  /** Stops the run: its processes are killed, its run folder removed, and the outcome is CANCELLED. */
+  signal?: AbortSignal;
   /** Run a skill the registry's scanner failed, and do not warn about `warn` verdicts. */
   allowUnsafe?: boolean;
   /** Extra environment variables for the skill process, on top of the allowlist. Nothing else is inherited. */
@@ -120,10 +131,21 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
   if (!checked.ok) return errorOutcome(checked.error, { warnings });
   const validInput = checked.value;
 
-  const timeoutMs = options.timeoutMs ?? manifest.timeoutMs ?? DEFAULT_PROTOCOL_TIMEOUT_MS;
-  const retry = options.retry ?? manifest.retry;
+  // Clamped again here: a registry built before the schema bounds (or a hostile one) may ask for more.
+  const timeoutMs = Math.min(options.timeoutMs ?? manifest.timeoutMs ?? DEFAULT_PROTOCOL_TIMEOUT_MS, MAX_TIMEOUT_MS);
+  const retry = Math.max(0, Math.min(options.retry ?? manifest.retry, MAX_RETRY));
   // llm mode repairs its own replies (see runLlm), so the generic loop does not repeat it.
   const tries = manifest.mode === 'llm' ? 1 : 1 + retry;
+  // One deadline for the whole run: every try gets only what is left of it.
+  const started = performance.now();
+  const remaining = (): number => Math.max(0, Math.round(timeoutMs - (performance.now() - started)));
+  const deadline = new AbortController();
+  const deadlineTimer = setTimeout(() => deadline.abort(new Error(`the deadline of ${timeoutMs} ms passed`)), timeoutMs);
+  // Steps of a pipeline stop with the caller and with this run's deadline.
+  const stepSignal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  if (options.unsandboxed && (manifest.mode === 'code' || (manifest.mode === 'composite' && !manifest.pipeline?.length))) {
+    warnings.push(`${manifest.name} ran unconfined (unsandboxed): it could read your files, use the network and see other processes`);
+  }
 
   const once = async (): Promise<Attempt> => {
     switch (manifest.mode) {
@@ -131,11 +153,11 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
         return { ok: true, output: (manifest.instructions ?? skillMdBody(await host.fileText(manifest.name, 'SKILL.md'))).replace(/^(\r?\n)+/, ''), extras: { format: 'markdown', message: `${manifest.name} is an instructions skill: there is nothing to execute; follow the instructions in the output` } };
       case 'llm': {
         const prompt = manifest.prompt ?? (await host.fileText(manifest.name, 'prompt.md'));
-        return runLlm(manifest, prompt, validInput, options.llm ?? providerFromEnv(), timeoutMs, retry);
+        return runLlm(manifest, prompt, validInput, options.llm ?? providerFromEnv(), remaining(), retry, options.signal);
       }
       case 'composite':
         if (manifest.pipeline && manifest.pipeline.length > 0) {
-          return withTimeout(runPipeline(manifest, validInput, (callee, stepInput) => runSkill(host, callee, stepInput, { ...options, action: undefined, timeoutMs: undefined, retry: undefined }, [...stack, manifest.name])), timeoutMs, manifest.name);
+          return withTimeout(runPipeline(manifest, validInput, (callee, stepInput) => runSkill(host, callee, stepInput, { ...options, action: undefined, timeoutMs: undefined, retry: undefined, signal: stepSignal }, [...stack, manifest.name])), remaining(), timeoutMs, manifest.name);
         }
         if (!manifest.entry) return failed('INTERNAL_ERROR', `${manifest.name} is composite but has neither a pipeline nor an entry`);
         return runEntry(validInput);
@@ -145,9 +167,15 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
   };
   const runEntry = async (value: unknown): Promise<Attempt> => {
     const skillDir = await host.runnableDir(manifest.name);
-    const sandbox = await createRunSandbox(skillDir, { debug: options.debug, env: options.env });
+    let sandbox;
     try {
-      const run = { manifest, skillDir, sandbox, timeoutMs, onStderr: options.onStderr };
+      sandbox = await createRunSandbox(skillDir, { debug: options.debug, env: options.env, policy: manifest.security, language: manifest.entry?.language, unsandboxed: options.unsandboxed });
+    } catch (error) {
+      if (error instanceof SandboxError) return failed(error.code, `${manifest.name}: ${error.message}`, { hint: error.hint });
+      throw error;
+    }
+    try {
+      const run = { manifest, skillDir, sandbox, timeoutMs: remaining(), onStderr: options.onStderr, signal: options.signal };
       if (manifest.entry?.runner === 'protocol') {
         const request = describesRequest(manifest) ? (value as { action: string; params?: Record<string, unknown> }) : { action, params: value as Record<string, unknown> };
         return await runProtocolEntry(run, { action: request.action, params: request.params ?? {}, context: options.context ?? {} });
@@ -160,6 +188,14 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
 
   let attempt: Attempt = failed('INTERNAL_ERROR', 'not run');
   for (let n = 1; n <= tries; n += 1) {
+    if (options.signal?.aborted) {
+      attempt = failed('CANCELLED', `${manifest.name} was stopped before try ${n}`);
+      break;
+    }
+    if (n > 1 && remaining() === 0) {
+      attempt = failed('TIMEOUT', `${manifest.name} did not finish within ${timeoutMs} ms (${n - 1} of ${tries} tries made; the timeout covers retries)`, attempt.ok ? undefined : { last: attempt.error });
+      break;
+    }
     try {
       attempt = await once();
     } catch (error) {
@@ -173,6 +209,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
     if (!RETRYABLE.has(attempt.error.code) || n === tries) break;
     warnings.push(`try ${n} of ${tries} failed with ${attempt.error.code}: ${attempt.error.message}`);
   }
+  clearTimeout(deadlineTimer);
 
   const extras = attempt.extras ?? {};
   const allWarnings = [...warnings, ...(extras.warnings ?? [])];
@@ -182,11 +219,11 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
   return { ...common, output: attempt.output, status: extras.status ?? 'success', format };
 }
 
-/** Bounds a whole pipeline by the composite skill's own timeout. */
-async function withTimeout(work: Promise<Attempt>, timeoutMs: number, name: string): Promise<Attempt> {
+/** Bounds a whole pipeline by what is left of the composite skill's own deadline. */
+async function withTimeout(work: Promise<Attempt>, leftMs: number, timeoutMs: number, name: string): Promise<Attempt> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<Attempt>((resolve) => {
-    timer = setTimeout(() => resolve(failed('TIMEOUT', `${name} did not finish its pipeline within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => resolve(failed('TIMEOUT', `${name} did not finish its pipeline within ${timeoutMs} ms`)), leftMs);
   });
   try {
     return await Promise.race([work, timeout]);

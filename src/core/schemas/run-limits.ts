@@ -1,0 +1,16 @@
+/**
+ * Upper bounds on what a skill may ask of the runner. They live in the schemas, so the build
+ * reports an out-of-range value at its file and line, and the runner clamps to the same numbers,
+ * so a registry built before the bounds existed cannot ask for more either.
+ *
+ * Why these numbers: a run is something an agent waits for. Ten minutes is twice the protocol's
+ * five-minute default; five retries already turn one request into six. Without a bound a
+ * skill.json declared `retry: 1000000`, and one llm run sent about 3,150 chat requests in 15 s.
+ */
+
+/** The longest timeout a skill may declare, in milliseconds (10 minutes). */
+export const MAX_TIMEOUT_MS = 600_000;
+/** The most retries a skill may declare. */
+export const MAX_RETRY = 5;
+/** The largest memory limit a skill may declare, in MB (64 GB: beyond that the limit means nothing). */
+export const MAX_MEMORY_MB = 65_536;

@@ -1,0 +1,21 @@
+/** Why a run could not be confined (or its interpreter not found); the runner turns it into an outcome. */
+export type SandboxErrorCode = 'SANDBOX_UNAVAILABLE' | 'INTERPRETER_NOT_FOUND';
+
+/**
+ * Raised before a skill starts when its sandbox cannot be set up. The message names what is
+ * missing; the hint says how to install it, or how to run unconfined on purpose.
+ *
+ * @example
+ * throw new SandboxError('SANDBOX_UNAVAILABLE', 'bwrap (bubblewrap) is not on PATH', 'sudo apt-get install bubblewrap');
+ */
+export class SandboxError extends Error {
+  override name = 'SandboxError';
+  readonly code: SandboxErrorCode;
+  readonly hint: string;
+
+  constructor(code: SandboxErrorCode, message: string, hint: string) {
+    super(message);
+    this.code = code;
+    this.hint = hint;
+  }
+}
