@@ -94,6 +94,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   };
 
   const siteUrl = options.siteUrl === undefined ? undefined : checkSiteUrl(options.siteUrl, '--site-url (or SKILLDEX_SITE_URL)');
+  if (!options.registryDir) await requireSkillsFolder(root);
   prepareOutDir(outDir, root);
 
   // 1. Registry
@@ -252,6 +253,18 @@ function settingsFrom(config: { title: string; siteUrl?: string; repository?: { 
   return { title: config.title, siteUrl: config.siteUrl ? checkSiteUrl(config.siteUrl, 'skilldex.config.json: siteUrl') : undefined, repository: config.repository };
 }
 
+/**
+ * A missing root or skills folder is a mistake in the command, not an empty registry (an empty
+ * skills folder is one, and builds). Checked before anything is created under the root.
+ */
+async function requireSkillsFolder(root: string): Promise<void> {
+  const hint = 'pass --root <the folder that holds skills/>; a registry keeps its skills in skills/<name>/, each with SKILL.md or skill.json';
+  if (!existsSync(root)) throw new SiteBuildError('E_NO_SKILLS', `${root} does not exist. Hint: ${hint}`);
+  const { loadConfig } = (await import(pathToFileURL(path.join(projectRoot, 'src', 'build', 'config.ts')).href)) as { loadConfig: (root: string) => Promise<RegistryConfig> };
+  const { skillsDir } = await loadConfig(root);
+  if (!existsSync(path.join(root, skillsDir))) throw new SiteBuildError('E_NO_SKILLS', `${root} has no ${skillsDir}/ folder, so there is nothing to build. Hint: ${hint}`);
+}
+
 async function stageRegistry(root: string, outDir: string, lenient: boolean, siteUrl: string | undefined, log: (line: string) => void): Promise<SiteSettings> {
   const builderPath = path.join(projectRoot, 'src', 'build', 'index.ts');
   if (!existsSync(builderPath)) {
@@ -348,7 +361,8 @@ async function main(): Promise<number> {
   } catch (error) {
     if (error instanceof SiteBuildError) {
       console.error(`error ${error.code}: ${error.message}`);
-      return 1;
+      // Usage errors (nothing to build at --root) exit 2, as the skilldex CLI's do.
+      return error.code === 'E_NO_SKILLS' ? 2 : 1;
     }
     throw error;
   }

@@ -1,4 +1,4 @@
-import { readdir, lstat, readFile } from 'node:fs/promises';
+import { readdir, lstat, readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import fg from 'fast-glob';
 import type { Limits } from '../core/schemas/config.ts';
@@ -27,7 +27,8 @@ export interface SkillSourceFile {
   hex: string;
 }
 
-const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;
+/** The files that make a folder a skill. */
+export const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;
 /** Never part of a published skill: VCS and OS litter, dependency folders, caches. */
 const IGNORED = new Set(['node_modules', '__pycache__']);
 
@@ -130,6 +131,70 @@ export async function discoverSkills(root: string, skillsDir: string, sink: Diag
     skillDirs.push({ dir: rel, declaration: declFile });
   }
   return skillDirs;
+}
+
+/**
+ * The one skill folder `root/dir` as a discovery result, without looking at its neighbours: for
+ * validating a skill on its own, wherever it lies on disk. A declaration that is a link or not a
+ * regular file is reported, as discovery in a registry does.
+ */
+export async function discoverSkillFolder(root: string, dir: string, sink: DiagnosticSink): Promise<{ dir: string; declaration: SkillSource['declaration'] }[]> {
+  const present: SkillSource['declaration'][] = [];
+  for (const declaration of DECLARATIONS) {
+    const info = await lstat(join(root, dir, declaration)).catch(() => undefined);
+    if (!info) continue;
+    const rel = `${dir}/${declaration}`;
+    if (info.isSymbolicLink()) sink.report('files/symlink', rel, START, `'${rel}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the real file' });
+    else if (!info.isFile()) sink.report('files/special', rel, START, `'${rel}' is not a regular file`, { hint: `make ${declaration} a file` });
+    else present.push(declaration);
+  }
+  if (present.length > 1) {
+    sink.report('discovery/ambiguous', `${dir}/skill.json`, START, `'${dir}' holds both SKILL.md and skill.json`, { hint: 'keep one declaration; `skilldex convert` moves a SKILL.md body into prompt.md for skill.json' });
+    return [];
+  }
+  return present.map((declaration) => ({ dir, declaration }));
+}
+
+/**
+ * What a folder holds, judged by its own entries (nothing is parsed): a skill folder (SKILL.md
+ * or skill.json), a registry root (skilldex.config.json or a skills/ folder), a folder of skills
+ * (skill folders one or two levels down, like skills/), or none of these. `missing` and `file`
+ * say the path is not a folder at all. Symlinked folders are not walked into.
+ */
+export type FolderKind = 'skill' | 'registry' | 'skills' | 'none' | 'missing' | 'file';
+
+export async function folderKind(absPath: string): Promise<FolderKind> {
+  const info = await stat(absPath).catch(() => undefined);
+  if (!info) return 'missing';
+  if (!info.isDirectory()) return 'file';
+  if (await isSkillFolder(absPath)) return 'skill';
+  const config = await entryOf(absPath, 'skilldex.config.json');
+  if (config?.isFile() || (await entryOf(absPath, 'skills'))?.isDirectory()) return 'registry';
+  return (await skillFoldersBelow(absPath, 1)).length > 0 ? 'skills' : 'none';
+}
+
+const entryOf = (dir: string, name: string) => lstat(join(dir, name)).catch(() => undefined);
+const isSkillFolder = async (dir: string): Promise<boolean> => (await entryOf(dir, 'SKILL.md')) !== undefined || (await entryOf(dir, 'skill.json')) !== undefined;
+
+/**
+ * Skill folders one or two levels below `dir` (a folder of skills, like skills/, with one
+ * category level), at most `limit` of them, in directory order. Dot-folders and ignored
+ * folders are skipped; symlinked folders are not walked into.
+ */
+export async function skillFoldersBelow(dir: string, limit = Infinity): Promise<string[]> {
+  const found: string[] = [];
+  for (const child of await subfolders(dir)) {
+    if (found.length >= limit) break;
+    if (await isSkillFolder(child)) found.push(child);
+    else for (const grandchild of await subfolders(child)) if (found.length < limit && (await isSkillFolder(grandchild))) found.push(grandchild);
+  }
+  return found;
+}
+
+async function subfolders(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  // Dirent types come from lstat, so a symlinked folder is not walked into.
+  return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !IGNORED.has(e.name)).map((e) => join(dir, e.name));
 }
 
 /**

@@ -15,9 +15,9 @@ import { INDEX_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './e
 import { writeRegistry, type WriteResult } from './emit/write-registry.ts';
 import { checkSigningKeys, signingKeysFromEnv, type SigningKey } from './emit/sign.ts';
 import { gitCommitTimes, lastCommitTime } from './git-times.ts';
-import { skillDirOf, validateRegistry, type RejectedSkill } from './validate.ts';
+import { skillDirOf, validateRegistry, type RejectedSkill, type ValidateOptions } from './validate.ts';
 
-export { validateRegistry, type ValidationResult, type RejectedSkill } from './validate.ts';
+export { validateRegistry, validateSkillFolder, type ValidationResult, type ValidationProgress, type RejectedSkill } from './validate.ts';
 export { loadConfig, ConfigError, CONFIG_FILE } from './config.ts';
 export { RULES } from './rules/catalog.ts';
 export { generateSigningKey, parseSigningKeys, type SigningKey } from './emit/sign.ts';
@@ -48,6 +48,8 @@ export interface BuildOptions {
    * again, and an output folder that already holds this exact build is not rewritten.
    */
   cache?: string | false;
+  /** Progress of validation and scanning, for a progress display. */
+  onProgress?: ValidateOptions['onProgress'];
 }
 
 export interface BuildResult {
@@ -75,7 +77,12 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   const signingKeys = options.signingKeys ?? (await signingKeysFromEnv());
   checkSigningKeys(signingKeys, config.signing.keys);
   const cache = options.cache === false ? undefined : BuildCache.open(options.cache ?? defaultCacheFile(options.root), config, `scan=${options.scan !== false}`);
-  const validation = await validateRegistry(options.root, { config, ...(options.scan === false ? { scan: false } : {}), ...(cache ? { cache } : {}) });
+  const validation = await validateRegistry(options.root, {
+    config,
+    ...(options.scan === false ? { scan: false } : {}),
+    ...(cache ? { cache } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
   const { accepted, rejected, diagnostics } = validation;
   const hasErrors = diagnostics.some((d) => d.severity === 'error');
   if (hasErrors && !options.lenient) {

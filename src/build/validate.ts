@@ -1,12 +1,13 @@
+import { basename, dirname, resolve } from 'node:path';
 import pLimit from 'p-limit';
-import type { RegistryConfig } from '../core/schemas/config.ts';
+import { RegistryConfig } from '../core/schemas/config.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import type { ScanResult, ScanVerdict } from '../core/schemas/scan.ts';
 import type { ScanInput } from './security/scan.ts';
 import { createScanPool, type ScanPool } from './security/pool.ts';
 import { cacheEntryOf, imitationCandidates, locateFrom, sourceFromCache, type BuildCache, type SourceStamps } from './cache.ts';
 import { loadConfig } from './config.ts';
-import { discoverSkills, readSkillSource, type SkillSource } from './discover.ts';
+import { discoverSkillFolder, discoverSkills, readSkillSource, type SkillSource } from './discover.ts';
 import { DiagnosticSink, START, sortDiagnostics } from './diagnostics.ts';
 import { sha256HexSync } from './hash.ts';
 import { manifestFromSkillJson, manifestFromSkillMd, type DraftManifest } from './normalize.ts';
@@ -45,6 +46,14 @@ export interface ValidateOptions {
    * the cache (src/build/cache.ts), and record the rest. The caller saves it.
    */
   cache?: BuildCache;
+  /** Called as skills are checked and scanned, for a progress display; never for the result. */
+  onProgress?: (progress: ValidationProgress) => void;
+}
+
+export interface ValidationProgress {
+  phase: 'validating' | 'scanning';
+  done: number;
+  total: number;
 }
 
 const VERDICT_RANK: Record<ScanVerdict, number> = { pass: 0, review: 1, warn: 2, fail: 3 };
@@ -61,7 +70,33 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
   const config = options.config ?? (await loadConfig(root));
   const sink = new DiagnosticSink(config.rules);
   const found = await discoverSkills(root, config.skillsDir, sink);
+  return validateFound(root, config, sink, found, options);
+}
 
+/**
+ * Validates one skill folder on its own, wherever it lies on disk: every rule runs, the
+ * registry-wide ones over just this skill, and the folder-name rule uses the folder's own name.
+ * With no `config`, the default rules apply. Diagnostics name files relative to the folder's
+ * parent (`my-skill/SKILL.md`).
+ *
+ * @example
+ * const { diagnostics } = await validateSkillFolder('/home/me/drafts/pdf-tools');
+ */
+export async function validateSkillFolder(dir: string, options: ValidateOptions = {}): Promise<ValidationResult> {
+  const abs = resolve(dir);
+  const config = options.config ?? RegistryConfig.parse({});
+  const sink = new DiagnosticSink(config.rules);
+  const found = await discoverSkillFolder(dirname(abs), basename(abs), sink);
+  return validateFound(dirname(abs), config, sink, found, options);
+}
+
+async function validateFound(
+  root: string,
+  config: RegistryConfig,
+  sink: DiagnosticSink,
+  found: readonly { dir: string; declaration: SkillSource['declaration'] }[],
+  options: ValidateOptions,
+): Promise<ValidationResult> {
   const members: ValidatedSkill[] = [];
   const sources: SkillSource[] = [];
   const cache = options.cache;
@@ -90,7 +125,9 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
     ...(knownNames ? { knownNames } : {}),
   });
   try {
+    const progress = options.onProgress;
     for (const [i, { dir, declaration }] of found.entries()) {
+      progress?.({ phase: 'validating', done: i, total: found.length });
       const hit = hits[i];
       if (hit) {
         // Unchanged since the last build: its own diagnostics and draft stand; nothing is read.
@@ -128,6 +165,7 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
       }
       if (cache && stamps) cache.record(cacheEntryOf(source, stamps, local.diagnostics, draft, locate));
     }
+    progress?.({ phase: 'validating', done: found.length, total: found.length });
 
     if (scanning) {
       // Loaded on demand: `validate --no-scan` and the runtime never pay for the scanner.
@@ -138,6 +176,8 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
       // Only the names the typosquatting rule could match are passed: same verdicts and evidence,
       // without comparing every pair of skills (quadratic: minutes at 10,000 skills).
       const candidatesOf = imitationCandidates(members.map((m) => m.draft.name), confusableSkeleton);
+      let scanned = 0;
+      progress?.({ phase: 'scanning', done: 0, total: members.length });
       const results = await Promise.all(
         members.map(async (m): Promise<ScanResult> => {
           const knownNames = candidatesOf(m.draft.name);
@@ -145,6 +185,7 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
           const key = entry ? sha256HexSync(JSON.stringify([m.draft.name, m.draft.digest, knownNames])) : '';
           if (cache && entry?.scan?.key === key) {
             cache.stats.scanHits++;
+            progress?.({ phase: 'scanning', done: ++scanned, total: members.length });
             return entry.scan.result;
           }
           // A scan without the names equals the full one unless the name imitates another skill.
@@ -152,6 +193,7 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
           const options = { rules: config.scan.rules };
           const result = early ?? (pool ? await pool.scan(scanInput(m, knownNames), options).catch(() => undefined) : undefined) ?? scanSkill(scanInput(m, knownNames), options);
           if (entry) cache?.recordScan(entry, key, result);
+          progress?.({ phase: 'scanning', done: ++scanned, total: members.length });
           return result;
         }),
       );
@@ -229,10 +271,13 @@ function tryCreateScanPool(): ScanPool | undefined {
   }
 }
 
-/** The skill folder a diagnostic's file belongs to: `skills/<name>` or `skills/<category>/<name>`. */
+/**
+ * The skill folder a diagnostic's file belongs to: `skills/<name>`, `skills/<category>/<name>`,
+ * or `<name>` for a skill validated on its own.
+ */
 export function skillDirOf(file: string, dirs: ReadonlySet<string>): string | undefined {
   const parts = file.split('/');
-  for (const n of [2, 3]) {
+  for (const n of [1, 2, 3]) {
     const dir = parts.slice(0, n).join('/');
     if (parts.length > n && dirs.has(dir)) return dir;
   }

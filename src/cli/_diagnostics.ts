@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import { formatGithub, formatHuman, formatJson } from '../build/format.ts';
-import { style } from './_output.ts';
+import { printable, style } from './_output.ts';
 
 export const DIAGNOSTIC_FORMATS = ['human', 'json', 'github'] as const;
 export type DiagnosticFormat = (typeof DIAGNOSTIC_FORMATS)[number];
@@ -13,9 +13,17 @@ export const formatArg = {
   description: 'Output: human, json, or github (workflow annotations)',
 };
 
-/** Prints diagnostics in the chosen format to stdout. */
+/**
+ * Prints diagnostics in the chosen format to stdout. File names and messages quote skills
+ * (folder names, field values), so in the text formats their control characters are shown,
+ * never sent to the terminal or the CI log; JSON escapes them itself.
+ */
 export function printDiagnostics(diagnostics: readonly Diagnostic[], format: DiagnosticFormat, extra: Record<string, unknown> = {}): void {
-  if (format === 'json') process.stdout.write(formatJson(diagnostics, extra));
-  else if (format === 'github') process.stdout.write(formatGithub(diagnostics));
-  else process.stdout.write(formatHuman(diagnostics, style));
+  if (format === 'json') {
+    process.stdout.write(formatJson(diagnostics, extra));
+    return;
+  }
+  const safe = diagnostics.map((d) => ({ ...d, file: printable(d.file), message: printable(d.message), ...(d.hint !== undefined ? { hint: printable(d.hint) } : {}) }));
+  if (format === 'github') process.stdout.write(formatGithub(safe));
+  else process.stdout.write(formatHuman(safe, style));
 }

@@ -1,11 +1,22 @@
+import { stripVTControlCharacters } from 'node:util';
 import { visibleControls } from '../core/control-chars.ts';
 
-/** Terminal styling that honours NO_COLOR (https://no-color.org) and non-TTY output. */
-const enabled = (stream: NodeJS.WriteStream): boolean =>
-  !('NO_COLOR' in process.env && process.env.NO_COLOR !== '') && process.env.TERM !== 'dumb' && Boolean(stream.isTTY);
+/**
+ * Whether to style text written to `stream`. FORCE_COLOR wins, as in Node itself (`1`, `2`, `3`,
+ * `true` or empty turn colour on; any other value turns it off); then NO_COLOR
+ * (https://no-color.org) and TERM=dumb turn it off; otherwise only a terminal gets colour, so
+ * a pipe or a file never receives escape codes.
+ */
+export function colorEnabled(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return ['', '1', '2', '3', 'true'].includes(force);
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.TERM === 'dumb') return false;
+  return Boolean(stream.isTTY);
+}
 
 const wrap = (open: number, close: number) => (text: string, stream: NodeJS.WriteStream = process.stdout) =>
-  enabled(stream) ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+  colorEnabled(stream) ? `\u001b[${open}m${text}\u001b[${close}m` : text;
 
 export const style = {
   bold: wrap(1, 22),
@@ -15,6 +26,26 @@ export const style = {
   green: wrap(32, 39),
   cyan: wrap(36, 39),
 };
+
+/**
+ * Text styled by a library (citty's usage and its error messages carry their own colours),
+ * made fit for `stream`: escape codes removed where colour is off, trailing blanks trimmed.
+ */
+export function forStream(text: string, stream: NodeJS.WriteStream): string {
+  const plain = colorEnabled(stream) ? text : stripVTControlCharacters(text);
+  return plain.replace(/[ \t]+$/gm, '');
+}
+
+/**
+ * One line of text from a skill or the command line (a folder name, an argument), safe to echo:
+ * its control characters are shown as `visible` shows them (ESC as ␛), and so are a line feed
+ * and the bidi controls, so a name can neither break nor reorder the line it is quoted in.
+ */
+export function printable(text: string): string {
+  return visibleControls(text)
+    .replace(/\n/g, '\u240a')
+    .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 /** Writes a line to stdout. Commands print through this so tests can rely on plain text. */
 export const out = (line = ''): void => {

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { type CommandDef, runCommand, renderUsage } from 'citty';
+import { type ArgsDef, type CommandDef, parseArgs, renderUsage, runCommand } from 'citty';
 import { SkilldexError } from '../runtime/skilldex-error.ts';
 import { CliError, EXIT } from './_errors.ts';
-import { err, style } from './_output.ts';
+import { err, forStream, printable, style } from './_output.ts';
+import { closest } from './_suggest.ts';
 
 /**
  * Every command lives in its own file under `commands/` and is loaded only when it runs, so
@@ -20,43 +21,69 @@ export const COMMANDS = [
   'search', 'info', 'load', 'assets', 'install', 'run', 'prompt', 'mcp',
 ] as const;
 
+/** Commands whose positional argument takes any number of values (paths, names). */
+const VARIADIC = new Set(['validate', 'scan', 'prompt']);
+
 const root: CommandDef = {
   meta: { name: 'skilldex', version: VERSION, description: 'A static registry for AI-agent skills. Reference: docs/cli.md' },
   subCommands: Object.fromEntries(COMMANDS.map((name) => [name, load(name)])),
 };
 
+const usageError = (message: string, hint: string): number => {
+  err(`${style.red('error', process.stderr)} ${message}`);
+  err(`hint: ${hint}`);
+  return EXIT.usage;
+};
+
+const printUsage = async (command: CommandDef<any>, parent?: CommandDef): Promise<void> => {
+  process.stdout.write(`${forStream(await renderUsage(command, parent), process.stdout)}\n`);
+};
+
+/** `unknown command 'serach'` with the closest command, or the list of all of them. */
+function unknownCommand(typed: string): number {
+  const guess = closest(typed, COMMANDS);
+  return usageError(`unknown command '${printable(typed)}'`, guess ? `did you mean '${guess}'? (see 'skilldex --help')` : `one of ${COMMANDS.join(', ')}; see 'skilldex --help'`);
+}
+
 /**
  * Runs the CLI and returns the exit code. Only this function decides exit codes: commands
- * return a number or throw a `CliError`.
+ * return a number or throw a `CliError`. Every usage error exits 2.
  */
 export async function main(argv: string[]): Promise<number> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') {
-    process.stdout.write(`${await renderUsage(root)}\n`);
-    return argv.length === 0 ? EXIT.usage : EXIT.ok;
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h') {
+    await printUsage(root);
+    return first === undefined ? EXIT.usage : EXIT.ok;
   }
-  if (argv[0] === '--version' || argv[0] === '-v') {
+  if (first === '--version' || first === '-V' || first === '-v') {
     process.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
-  const sub = argv[0] as string;
-  if (!(COMMANDS as readonly string[]).includes(sub)) {
-    err(`${style.red('error', process.stderr)} unknown command '${sub}'`);
-    err(`hint: one of ${COMMANDS.join(', ')}; see 'skilldex --help'`);
-    return EXIT.usage;
-  }
-  const command = await load(sub)();
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`${await renderUsage(command, root)}\n`);
+  if (first === 'help') {
+    const [topic, ...extra] = rest;
+    if (topic === undefined) {
+      await printUsage(root);
+      return EXIT.ok;
+    }
+    if (!(COMMANDS as readonly string[]).includes(topic)) return unknownCommand(topic);
+    if (extra.length > 0) return usageError(`unexpected argument '${printable(extra[0]!)}' for 'skilldex help'`, `'skilldex help ${topic}' shows the options of one command`);
+    await printUsage(await load(topic)(), root);
     return EXIT.ok;
   }
-  const unknown = await unknownFlag(command, argv.slice(1));
-  if (unknown) {
-    err(`${style.red('error', process.stderr)} unknown option '${unknown}' for 'skilldex ${sub}'`);
-    err(`hint: see 'skilldex ${sub} --help'`);
-    return EXIT.usage;
+  if (first.startsWith('-')) return usageError(`unknown option '${printable(first)}'`, `options go after the command; see 'skilldex --help'`);
+  if (!(COMMANDS as readonly string[]).includes(first)) return unknownCommand(first);
+
+  const sub = first;
+  const command = await load(sub)();
+  if (rest.includes('--help') || rest.includes('-h')) {
+    await printUsage(command, root);
+    return EXIT.ok;
   }
+  const defs = ((typeof command.args === 'function' ? await command.args() : await command.args) ?? {}) as ArgsDef;
+  const problem = usageProblem(sub, defs, rest);
+  if (problem) return usageError(problem.message, problem.hint);
   try {
-    const { result } = await runCommand(command, { rawArgs: argv.slice(1) });
+    const { result } = await runCommand(command, { rawArgs: rest });
     return typeof result === 'number' ? result : EXIT.ok;
   } catch (error) {
     if (error instanceof SkilldexError) {
@@ -70,35 +97,64 @@ export async function main(argv: string[]): Promise<number> {
       return error.exitCode;
     }
     // citty raises CLIError for bad usage (missing positional, enum value not allowed).
-    if (error instanceof Error && error.name === 'CLIError') {
-      err(`${style.red('error', process.stderr)} ${error.message}`);
-      err(`hint: see 'skilldex ${sub} --help'`);
-      return EXIT.usage;
-    }
+    if (error instanceof Error && error.name === 'CLIError') return usageError(forStream(error.message, process.stderr), `see 'skilldex help ${sub}'`);
     throw error;
   }
 }
 
 /**
- * citty ignores options it does not know; a typo like `--formt json` would then silently run
- * with defaults. Returns the first option no argument of the command declares.
+ * What citty would let slip: an option the command does not declare (a typo like `--formt json`
+ * would otherwise run silently with defaults), or a positional argument the command has no
+ * place for (`skilldex build ./skills` would otherwise build `.`).
  */
-async function unknownFlag(command: CommandDef<any>, args: readonly string[]): Promise<string | undefined> {
-  const defs = (typeof command.args === 'function' ? await command.args() : await command.args) ?? {};
-  const known = new Set<string>(['help', 'h']);
+function usageProblem(sub: string, defs: ArgsDef, args: readonly string[]): { message: string; hint: string } | undefined {
+  const options = new Set<string>(['help', 'h']);
+  /** Options that take a value (string and enum). */
+  const valued = new Set<string>();
   const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-  for (const [name, def] of Object.entries(defs as Record<string, { type?: string; alias?: string | string[] }>)) {
-    if (def.type === 'positional') continue;
-    for (const n of [name, kebab(name), ...[def.alias ?? []].flat()]) {
-      known.add(n);
-      if (def.type === 'boolean') known.add(`no-${n}`);
+  let positionals = 0;
+  for (const [name, def] of Object.entries(defs)) {
+    if (def.type === 'positional') {
+      positionals++;
+      continue;
+    }
+    for (const n of [name, kebab(name), ...[(def as { alias?: string | string[] }).alias ?? []].flat()]) {
+      options.add(n);
+      if (def.type === 'boolean') options.add(`no-${n}`);
+      else valued.add(n);
     }
   }
-  for (const arg of args) {
+  for (const [i, arg] of args.entries()) {
     if (arg === '--') break;
-    const match = /^--?([^=]+)/.exec(arg);
+    const match = /^--?([^=]+)(=?)/.exec(arg);
     if (!match || /^-\d/.test(arg)) continue;
-    if (!known.has(match[1] as string)) return arg.split('=')[0];
+    const name = match[1] as string;
+    const typed = arg.split('=')[0] as string;
+    if (options.has(name)) {
+      // citty would take `--root` at the end, or `--root --no-scan`, as an empty value.
+      const next = args[i + 1];
+      const empty = match[2] === '=' ? arg.length === match[0].length : next === undefined || next.startsWith('--');
+      if (valued.has(name) && empty) return { message: `option '${typed}' needs a value`, hint: `write '${typed} <value>'; see 'skilldex help ${sub}'` };
+      continue;
+    }
+    const guess = closest(name, [...options].filter((o) => o.length > 1));
+    return {
+      message: `unknown option '${printable(typed)}' for 'skilldex ${sub}'`,
+      hint: guess ? `did you mean '--${guess}'? (see 'skilldex help ${sub}')` : `see 'skilldex help ${sub}'`,
+    };
   }
-  return undefined;
+  let given: string[];
+  try {
+    given = parseArgs([...args], defs)._.map(String);
+  } catch {
+    return undefined; // citty reports it with its own message when the command runs
+  }
+  if (VARIADIC.has(sub) || given.length <= positionals) return undefined;
+  const extra = given[positionals] as string;
+  return {
+    message: `unexpected argument '${printable(extra)}' for 'skilldex ${sub}'`,
+    hint: positionals === 0
+      ? `'skilldex ${sub}' takes options only; see 'skilldex help ${sub}'`
+      : `quote an argument that contains spaces; see 'skilldex help ${sub}'`,
+  };
 }

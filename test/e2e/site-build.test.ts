@@ -124,4 +124,25 @@ describe('scripts/build.ts', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('E_NO_REGISTRY');
   });
+
+  it('shows a signed registry\'s keys and, on each skill page, that the signed index pins its manifest', async () => {
+    const { generateSigningKey } = await import('../../src/build/index.ts');
+    const key = await generateSigningKey();
+    const root = path.join(work, 'signed');
+    mkdirSync(path.join(root, 'skills/notes'), { recursive: true });
+    writeFileSync(path.join(root, 'skills/notes/SKILL.md'), '---\nname: notes\ndescription: Writes meeting notes. Use it after a meeting.\n---\n\n# Notes\n\nWrite them as a list.\n');
+    writeFileSync(path.join(root, 'skilldex.config.json'), JSON.stringify({ title: 'Signed', siteUrl: 'https://skills.example.org/', repository: { url: 'https://github.com/acme/skills' }, signing: { keys: [{ publicKey: key.publicKey }] } }));
+    const out = path.join(work, 'out-signed');
+    const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.ts'), '--root', root, '--out', out], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, SKILLDEX_SIGNING_KEY: key.privateKeyPem } });
+    expect(run.status, run.stderr).toBe(0);
+    expect(existsSync(path.join(out, 'index.jws.json'))).toBe(true);
+    const security = readFileSync(path.join(out, 'security/index.html'), 'utf8');
+    expect(security).toContain(`<code>${key.publicKey}</code>`);
+    expect(security).toContain(key.kid);
+    expect(security).toContain(`skilldex search &lt;query&gt; --registry https://skills.example.org/ --trust ${key.publicKey}`);
+    const index = RegistryIndex.parse(JSON.parse(readFileSync(path.join(out, 'index.json'), 'utf8')));
+    const page = readFileSync(path.join(out, 'skills/notes/index.html'), 'utf8');
+    expect(page).toContain(`Manifest SHA-256: <code>${index.skills[0]!.manifestDigest}</code>`);
+    expect(page).toMatch(/pinned by the <a href="\/security\/#registry-keys">signed index<\/a>/);
+  }, 180_000);
 });

@@ -1,4 +1,4 @@
-import { FUNCTION_NAME, MAX_NAME_LENGTH, PUBLISHED_NAME } from '../../core/names.ts';
+import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_NAME_LENGTH, PUBLISHED_NAME } from '../../core/names.ts';
 import type { Position } from '../parse/source-text.ts';
 import type { DiagnosticSink } from '../diagnostics.ts';
 
@@ -19,7 +19,11 @@ export function checkName(
     if (severity === 'error') ok = false;
   };
   if (typeof name !== 'string' || name.trim() === '') {
-    sink.report('name/required', file, at, 'missing required field: name', { hint: format === 'skill-md' ? `add \`name: ${where.folderName}\`` : 'add a snake_case "name"', skill });
+    const fromFolder = nameFromFolder(where.folderName);
+    const hint = format !== 'skill-md' ? 'add a snake_case "name"'
+      : fromFolder === where.folderName ? `add \`name: ${fromFolder}\``
+      : `add a kebab-case \`name:\` and give the folder the same name${fromFolder ? `, e.g. '${fromFolder}'` : ''}`;
+    sink.report('name/required', file, at, 'missing required field: name', { hint, skill });
     return false;
   }
   // …but a name outside the published grammar is never published, whatever the config says:
@@ -44,7 +48,7 @@ export function checkName(
     fail(sink.report('name/hyphens', file, at, 'Skill name cannot contain consecutive hyphens', { hint: 'use single hyphens between words', skill }));
   }
   if (name !== where.folderName) {
-    fail(sink.report('name/folder-mismatch', file, at, `Directory name '${where.folderName}' must match skill name '${name}'`, { hint: `rename the folder to '${name}' or set \`name: ${where.folderName}\``, skill }));
+    fail(sink.report('name/folder-mismatch', file, at, `Directory name '${where.folderName}' must match skill name '${name}'`, { hint: folderMismatchHint(name, where.folderName), skill }));
   }
   return ok;
 }
@@ -59,4 +63,40 @@ export function checkDescription(description: unknown, where: { file: string; at
     return severity !== 'error';
   }
   return true;
+}
+
+const isSkillName = (text: string) => text.length <= MAX_NAME_LENGTH && AGENT_SKILL_NAME.test(text);
+
+/**
+ * A valid skill name derived from a folder name, or undefined when nothing usable is left:
+ * `Security Scanning Tools` → `security-scanning-tools`, `PDFTools_v2` → `pdf-tools-v2`,
+ * `Überprüfung` → `uberprufung`. Kebab-case, single hyphens, at most 64 characters.
+ */
+export function nameFromFolder(folder: string): string | undefined {
+  const words = folder
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '') // accents, after NFKD split them from their letters
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2') // camelCase
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2') // PDFTools
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  const name = words.slice(0, MAX_NAME_LENGTH).replace(/-+$/, '');
+  return name === '' ? undefined : name;
+}
+
+/**
+ * Only suggests names that pass every name rule: renaming the folder to the declared name when
+ * that name is valid, declaring the folder's name when the folder name is valid, else one name
+ * derived from the folder for both.
+ */
+function folderMismatchHint(name: string, folderName: string): string {
+  const options: string[] = [];
+  if (isSkillName(name)) options.push(`rename the folder to '${name}'`);
+  if (isSkillName(folderName)) options.push(`set \`name: ${folderName}\``);
+  if (options.length > 0) return options.join(' or ');
+  const derived = nameFromFolder(folderName) ?? nameFromFolder(name);
+  return derived
+    ? `rename the folder to '${derived}' and set \`name: ${derived}\``
+    : 'give the folder and `name:` the same kebab-case name (a-z, 0-9 and single hyphens, at most 64 characters)';
 }

@@ -1,7 +1,7 @@
 import semver from 'semver';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import { estimateTokens } from '../../core/tokens.ts';
-import { KNOWN_FRONTMATTER_FIELDS, PACKAGE_FIELDS, SkillMdFrontmatter } from '../../core/schemas/skill-md.ts';
+import { EXTENDED_FIELDS, KNOWN_FRONTMATTER_FIELDS, PACKAGE_FIELDS, SkillMdFrontmatter } from '../../core/schemas/skill-md.ts';
 import type { SkillSource } from '../discover.ts';
 import type { DiagnosticSink } from '../diagnostics.ts';
 import { parseFrontmatter, type Frontmatter } from '../parse/frontmatter.ts';
@@ -14,7 +14,7 @@ import { checkControlChars } from './text.ts';
 export interface ParsedSkillMd {
   frontmatter: SkillMdFrontmatter;
   body: string;
-  /** True when the frontmatter uses the extended package fields. */
+  /** True when the frontmatter uses a field that makes it an extended package (PACKAGE_FIELDS). */
   isPackage: boolean;
   source: SourceText;
   /** Position of a frontmatter value, for registry-wide rules reported later. */
@@ -83,6 +83,10 @@ export function checkSkillMd(src: SkillSource, config: RegistryConfig, sink: Dia
     if (!blocking) typed = SkillMdFrontmatter.safeParse(Object.fromEntries(Object.entries(data).filter(([k]) => !tolerated.has(k))));
   }
 
+  // Checked for every SKILL.md: the version is published whether or not the skill is a package.
+  if (typeof data.version === 'string' && !semver.valid(data.version)) {
+    report('package/version', ['version'], `version '${data.version}' is not a semantic version`, 'use MAJOR.MINOR.PATCH, e.g. 1.0.0');
+  }
   const isPackage = PACKAGE_FIELDS.some((f) => f in data);
   if (isPackage) checkPackage(src, fm, config, report, sink, skill);
 
@@ -103,7 +107,7 @@ export function checkSkillMd(src: SkillSource, config: RegistryConfig, sink: Dia
 
 /** The docs page whose field table describes a frontmatter key. */
 const fieldTable = (key: unknown): string =>
-  (PACKAGE_FIELDS as readonly unknown[]).includes(key) ? 'docs/extended-package.md#fields' : 'docs/skill-md.md#fields';
+  (EXTENDED_FIELDS as readonly unknown[]).includes(key) ? 'docs/extended-package.md#fields' : 'docs/skill-md.md#fields';
 
 type Report = (rule: string, path: (string | number)[], message: string, hint?: string) => void;
 
@@ -115,9 +119,6 @@ const ENTRY_EXTENSIONS = new Set(['py', 'sh', 'bash', 'js', 'mjs', 'cjs', 'ts', 
 
 function checkPackage(src: SkillSource, fm: Frontmatter, config: RegistryConfig, report: Report, sink: DiagnosticSink, skill: string): void {
   const data = fm.data as Record<string, unknown>;
-  if (typeof data.version === 'string' && !semver.valid(data.version)) {
-    report('package/version', ['version'], `version '${data.version}' is not a semantic version`, 'use MAJOR.MINOR.PATCH, e.g. 1.0.0');
-  }
   for (const field of config.requiredPackageFields) {
     if (!(field in data)) report('package/required-field', [], `this registry requires '${field}' in extended packages`, `add \`${field}:\` to the frontmatter`);
   }

@@ -1,13 +1,15 @@
-import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { defineCommand } from 'citty';
 import { ConfigError, loadConfig } from '../../build/config.ts';
+import { folderKind, skillFoldersBelow } from '../../build/discover.ts';
 import {
   formatGithub, formatHuman, formatJson, formatSarif, reaches, scanSkill,
   type ScanInputFile, type ScanVerdict, type SkillScanReport,
 } from '../../build/security/index.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { style } from '../_output.ts';
+import { progressLine } from '../_progress.ts';
 
 const FORMATS = ['human', 'json', 'sarif', 'github'] as const;
 const FAIL_ON = ['fail', 'warn', 'review'] as const;
@@ -52,12 +54,20 @@ export default defineCommand({
       });
     }
 
-    const skills = await Promise.all(unique.map(readSkillFolder));
-    const reports: SkillScanReport[] = skills.map((skill) => {
-      const knownNames = skills.filter((s) => s !== skill).map((s) => s.name);
-      const result = scanSkill({ name: skill.name, files: skill.files, symlinks: skill.symlinks, knownNames }, { rules: config.scan.rules });
-      return { name: skill.name, path: displayDir(cwd, skill.dir), result };
-    });
+    const progress = progressLine();
+    let reports: SkillScanReport[];
+    try {
+      const skills = await Promise.all(unique.map(readSkillFolder));
+      reports = skills.map((skill, i) => {
+        progress.update('scanning', i, skills.length);
+        const knownNames = skills.filter((s) => s !== skill).map((s) => s.name);
+        const result = scanSkill({ name: skill.name, files: skill.files, symlinks: skill.symlinks, knownNames }, { rules: config.scan.rules });
+        return { name: skill.name, path: displayDir(cwd, skill.dir), result };
+      });
+      progress.update('scanning', skills.length, skills.length);
+    } finally {
+      progress.end();
+    }
 
     const format = args.format as (typeof FORMATS)[number];
     if (format === 'json') process.stdout.write(formatJson(reports));
@@ -74,34 +84,12 @@ export default defineCommand({
 
 const displayDir = (cwd: string, dir: string): string => relative(cwd, dir).split(sep).join('/') || '.';
 
-const isSkillFolder = async (dir: string): Promise<boolean> => {
-  for (const marker of ['SKILL.md', 'skill.json']) {
-    const s = await lstat(join(dir, marker)).catch(() => undefined);
-    if (s?.isFile()) return true;
-  }
-  return false;
-};
-
-const skipFolder = (name: string): boolean => name.startsWith('.') || name === 'node_modules';
-
 /** A skill folder itself, or the skills one or two levels below a folder. */
 async function findSkillFolders(dir: string, asGiven: string): Promise<string[]> {
-  const s = await stat(dir).catch(() => undefined);
-  if (!s) throw new CliError('E_NOT_FOUND', `${asGiven} does not exist`, { hint: 'pass a skill folder or a folder of skills', exitCode: EXIT.usage });
-  if (!s.isDirectory()) throw new CliError('E_NOT_A_FOLDER', `${asGiven} is not a folder`, { hint: 'pass the folder that contains SKILL.md, not the file', exitCode: EXIT.usage });
-  if (await isSkillFolder(dir)) return [dir];
-  const found: string[] = [];
-  for (const child of await subfolders(dir)) {
-    if (await isSkillFolder(child)) found.push(child);
-    else for (const grandchild of await subfolders(child)) if (await isSkillFolder(grandchild)) found.push(grandchild);
-  }
-  return found;
-}
-
-async function subfolders(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  // Dirent types come from lstat, so a symlinked folder is not walked into.
-  return entries.filter((e) => e.isDirectory() && !skipFolder(e.name)).map((e) => join(dir, e.name));
+  const kind = await folderKind(dir);
+  if (kind === 'missing') throw new CliError('E_NOT_FOUND', `${asGiven} does not exist`, { hint: 'pass a skill folder or a folder of skills', exitCode: EXIT.usage });
+  if (kind === 'file') throw new CliError('E_NOT_A_FOLDER', `${asGiven} is not a folder`, { hint: 'pass the folder that contains SKILL.md, not the file', exitCode: EXIT.usage });
+  return kind === 'skill' ? [dir] : skillFoldersBelow(dir);
 }
 
 /** Reads every file of a skill without following symlinks; links are listed for the scanner to report. */

@@ -1,17 +1,37 @@
 import { appendFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { defineCommand } from 'citty';
-import { ConfigError, validateRegistry } from '../../build/index.ts';
+import { RegistryConfig } from '../../core/schemas/config.ts';
+import type { Diagnostic } from '../../core/schemas/diagnostic.ts';
+import { validateRegistry, validateSkillFolder, type ValidationResult } from '../../build/index.ts';
+import { DECLARATIONS, folderKind } from '../../build/discover.ts';
 import { GitError } from '../../publish/git.ts';
-import { checkPullRequest, loadPublishedIndex } from '../../publish/pull-request.ts';
+import { checkPullRequest, loadPublishedIndex, type PullRequestCheck } from '../../publish/pull-request.ts';
 import { jobSummaryMarkdown } from '../../publish/summary.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { formatArg, printDiagnostics, type DiagnosticFormat } from '../_diagnostics.ts';
+import { printable } from '../_output.ts';
+import { progressLine } from '../_progress.ts';
+import { displayPath, notUsable, registryConfig, requireRegistryRoot } from '../_registry-root.ts';
+
+/**
+ * What one validation run covers. A registry is checked whole (its config, every skill, the
+ * registry-wide rules) and its report narrowed to `select` when only some of its folders were
+ * named; a skill folder or a folder of skills outside any registry is checked on its own, with
+ * the default rules.
+ */
+type Target =
+  | { kind: 'registry'; root: string; config: RegistryConfig; select?: { path: string; asGiven: string }[] }
+  | { kind: 'skill'; dir: string }
+  | { kind: 'skills'; dir: string };
+
+const PR_FLAGS = ['changed-since', 'against-index', 'summary'] as const;
 
 export default defineCommand({
-  meta: { name: 'validate', description: 'Validate the skills of a registry and report every problem as file:line:col rule message (rules: docs/rules.md)' },
+  meta: { name: 'validate', description: 'Validate skill folders, folders of skills or a registry, and report every problem as file:line:col rule message (rules: docs/rules.md)' },
   args: {
-    root: { type: 'string', description: 'Registry root (holds skills/ and skilldex.config.json)', default: '.' },
+    paths: { type: 'positional', required: false, description: 'Skill folders, folders of skills or registry roots (default: the current folder)' },
+    root: { type: 'string', description: 'Registry root (holds skills/ and skilldex.config.json): paths inside its skills/ are checked with the whole registry, and files are shown relative to it' },
     format: formatArg,
     scan: { type: 'boolean', description: 'Run the security scanner too (--no-scan to skip)', default: true },
     'changed-since': { type: 'string', description: 'Pull-request mode: report only skills changed since the merge base with this git ref, and enforce immutable versions' },
@@ -19,55 +39,186 @@ export default defineCommand({
     summary: { type: 'string', description: 'Append a Markdown job summary to this file (e.g. "$GITHUB_STEP_SUMMARY")' },
   },
   async run({ args }) {
-    const root = resolve(String(args.root));
-    // Optional positional paths narrow the report to those folders (relative to the current directory).
-    const paths = (args._ ?? []).map((p) => relative(root, resolve(String(p))).split('\\').join('/'));
+    const cwd = process.cwd();
+    const rootArg = args.root as string | undefined;
+    // Files are shown relative to the registry root when one is named (what GitHub annotations
+    // and the job summary need), else relative to the current folder.
+    const base = rootArg !== undefined ? resolve(rootArg) : cwd;
+    const paths = ((args._ as string[] | undefined) ?? []).map(String);
+    if (paths.some((p) => p === '')) throw new CliError('E_USAGE', 'an empty path was given', { hint: 'pass a skill folder, a folder of skills or a registry root', exitCode: EXIT.usage });
+    const targets = await planTargets(paths, rootArg);
+
     const changedSince = args['changed-since'] as string | undefined;
     const indexLocation = args['against-index'] as string | undefined;
+    const pullRequest = PR_FLAGS.some((flag) => args[flag] !== undefined);
+    const registry = targets[0];
+    if (pullRequest && (targets.length !== 1 || registry?.kind !== 'registry')) {
+      throw new CliError('E_USAGE', `--${PR_FLAGS.filter((f) => args[f] !== undefined).join(', --')} checks one registry`, {
+        hint: 'name the registry with --root (default: the current folder), and pass only folders inside its skills/',
+        exitCode: EXIT.usage,
+      });
+    }
+
+    const progress = progressLine();
+    const onProgress = (p: { phase: string; done: number; total: number }) => progress.update(p.phase, p.done, p.total);
+    const diagnostics: Diagnostic[] = [];
+    const accepted: string[] = [];
+    const rejected: { dir: string; name?: string }[] = [];
+    let check: PullRequestCheck | undefined;
     try {
-      const result = await validateRegistry(root, { scan: args.scan });
-      const pullRequest = changedSince !== undefined || indexLocation !== undefined || args.summary !== undefined;
-      const check = pullRequest
-        ? await checkPullRequest({
-            root,
+      for (const target of targets) {
+        const options = { scan: args.scan, onProgress };
+        const unitRoot = target.kind === 'registry' ? target.root : dirname(target.dir);
+        const result =
+          target.kind === 'registry' ? await validateRegistry(target.root, { ...options, config: target.config })
+          : target.kind === 'skill' ? await validateSkillFolder(target.dir, options)
+          : await validateRegistry(unitRoot, { ...options, config: RegistryConfig.parse({ skillsDir: basename(target.dir) }) });
+        const shown = (file: string) => displayPath(base, join(unitRoot, file));
+        let own = result.diagnostics;
+        if (target.kind === 'registry' && pullRequest) {
+          const pr = await checkPullRequest({
+            root: target.root,
             config: result.config,
             diagnostics: result.diagnostics,
             ...(changedSince !== undefined ? { changedSince } : {}),
             ...(indexLocation !== undefined ? { againstIndex: { source: indexLocation, index: await loadIndex(indexLocation) } } : {}),
-          })
-        : { changes: [], diagnostics: result.diagnostics };
-      const inPaths = (file: string) => paths.length === 0 || paths.some((p) => p === '' || file === p || file.startsWith(`${p.replace(/\/$/, '')}/`));
-      const diagnostics = check.diagnostics.filter((d) => inPaths(d.file));
-
-      printDiagnostics(diagnostics, args.format as DiagnosticFormat, {
-        accepted: result.accepted.map((s) => s.draft.name),
-        rejected: result.rejected.map((r) => ({ dir: r.dir, name: r.name })),
-        ...(pullRequest ? { changes: check.changes.map(({ status, name, dir, before, after }) => ({ status, name, dir, before, after: after && { version: after.version, digest: after.digest } })) } : {}),
-      });
-      if (args.summary) {
-        const server = process.env.GITHUB_SERVER_URL;
-        const repository = process.env.GITHUB_REPOSITORY;
-        const sha = process.env.GITHUB_SHA;
-        const markdown = jobSummaryMarkdown({
-          ...(changedSince !== undefined ? { base: changedSince } : {}),
-          ...('baseCommit' in check && check.baseCommit ? { baseCommit: check.baseCommit } : {}),
-          ...(indexLocation !== undefined ? { index: indexLocation } : {}),
-          changes: check.changes,
-          diagnostics,
-          ...(server && repository && sha ? { rulesDoc: `${server}/${repository}/blob/${sha}/docs/rules.md` } : {}),
-        });
-        await appendFile(resolve(String(args.summary)), `${markdown}\n`);
+          });
+          own = pr.diagnostics;
+          check = { ...pr, changes: pr.changes.map((c) => ({ ...c, dir: shown(c.dir) })) };
+        }
+        if (target.kind === 'registry' && !target.select && !pullRequest && skillCount(result) === 0 && own.length === 0) {
+          throw new CliError('E_NO_SKILLS', `${printable(displayPath(cwd, join(target.root, target.config.skillsDir)))} holds no skills, so there is nothing to validate`, {
+            hint: `a registry keeps its skills in ${target.config.skillsDir}/<name>/, each with SKILL.md or skill.json; 'skilldex new <name>' creates one`,
+            exitCode: EXIT.usage,
+          });
+        }
+        const report = target.kind === 'registry' ? narrow(result, own, target, base) : { result, diagnostics: own };
+        diagnostics.push(...report.diagnostics.map((d) => ({ ...d, file: shown(d.file) })));
+        accepted.push(...report.result.accepted.map((s) => s.draft.name));
+        rejected.push(...report.result.rejected.map((r) => ({ dir: shown(r.dir), ...(r.name !== undefined ? { name: r.name } : {}) })));
       }
-      return diagnostics.some((d) => d.severity === 'error') ? EXIT.failure : EXIT.ok;
     } catch (error) {
-      if (error instanceof ConfigError) throw new CliError('E_CONFIG', error.message, { hint: 'fix skilldex.config.json; its schema is schemas/config.schema.json' });
       if (error instanceof GitError) {
         throw new CliError('E_GIT', error.message, { hint: `--changed-since needs a git working tree and a ref that exists locally (in CI: check out with fetch-depth: 0 and pass origin/<base branch>)`, exitCode: EXIT.usage });
       }
       throw error;
+    } finally {
+      progress.end();
     }
+
+    printDiagnostics(diagnostics, args.format as DiagnosticFormat, {
+      accepted,
+      rejected,
+      ...(check ? { changes: check.changes.map(({ status, name, dir, before, after }) => ({ status, name, dir, before, after: after && { version: after.version, digest: after.digest } })) } : {}),
+    });
+    if (args.summary) {
+      const server = process.env.GITHUB_SERVER_URL;
+      const repository = process.env.GITHUB_REPOSITORY;
+      const sha = process.env.GITHUB_SHA;
+      const markdown = jobSummaryMarkdown({
+        ...(changedSince !== undefined ? { base: changedSince } : {}),
+        ...(check?.baseCommit ? { baseCommit: check.baseCommit } : {}),
+        ...(indexLocation !== undefined ? { index: indexLocation } : {}),
+        changes: check?.changes ?? [],
+        diagnostics,
+        ...(server && repository && sha ? { rulesDoc: `${server}/${repository}/blob/${sha}/docs/rules.md` } : {}),
+      });
+      await appendFile(resolve(String(args.summary)), `${markdown}\n`);
+    }
+    return diagnostics.some((d) => d.severity === 'error') ? EXIT.failure : EXIT.ok;
   },
 });
+
+const skillCount = (result: ValidationResult) => result.accepted.length + result.rejected.length;
+
+/** `inner` is `outer` or lies inside it (`/`-separated paths relative to one root; '' is the root). */
+const within = (inner: string, outer: string) => outer === '' || inner === outer || inner.startsWith(`${outer}/`);
+
+/**
+ * Decides what each path is. A path inside the skills folder of the registry at `--root` (default:
+ * the current folder) is checked with that registry; any other path by what it holds. With no
+ * path: the registry at `--root`, else the current folder, whatever it holds.
+ */
+async function planTargets(paths: readonly string[], rootArg: string | undefined): Promise<Target[]> {
+  const root = resolve(rootArg ?? '.');
+  const registries = new Map<string, Extract<Target, { kind: 'registry' }>>();
+  const targets: Target[] = [];
+  const addRegistry = (at: string, config: RegistryConfig, select?: { path: string; asGiven: string }) => {
+    let target = registries.get(at);
+    if (!target) {
+      target = { kind: 'registry', root: at, config, ...(select ? { select: [] } : {}) };
+      registries.set(at, target);
+      targets.push(target);
+    }
+    // A registry named whole stays whole; otherwise the selections add up.
+    if (!select) delete target.select;
+    else target.select?.push(select);
+  };
+
+  // The registry paths may belong to: the one at --root, or the current folder when it is one.
+  let home: { root: string; config: RegistryConfig } | undefined;
+  if (rootArg !== undefined) {
+    home = { root, config: await requireRegistryRoot(root, rootArg, 'validate') };
+    if (paths.length === 0) addRegistry(root, home.config);
+  } else if ((await folderKind(root)) === 'registry') {
+    home = { root, config: await registryConfig(root) };
+  }
+  const homeSkills = home && join(home.root, home.config.skillsDir);
+  const given = paths.length > 0 || rootArg !== undefined ? paths : ['.'];
+
+  for (const asGiven of given) {
+    let abs = resolve(asGiven);
+    let kind = await folderKind(abs);
+    // `skilldex validate my-skill/SKILL.md` means the skill.
+    if (kind === 'file' && (DECLARATIONS as readonly string[]).includes(basename(abs))) {
+      abs = dirname(abs);
+      kind = 'skill';
+    }
+    const unusable = notUsable(kind, asGiven);
+    if (unusable) throw unusable;
+    if (home && homeSkills && (abs === homeSkills || abs.startsWith(`${homeSkills}${sep}`))) {
+      addRegistry(home.root, home.config, { path: relative(home.root, abs).split(sep).join('/'), asGiven });
+    } else if (kind === 'registry') {
+      addRegistry(abs, await requireRegistryRoot(abs, asGiven, 'validate'));
+    } else if (kind === 'skill' && basename(abs) !== '') {
+      if (!targets.some((t) => t.kind === 'skill' && t.dir === abs)) targets.push({ kind: 'skill', dir: abs });
+    } else if (kind === 'skills') {
+      if (!targets.some((t) => t.kind === 'skills' && t.dir === abs)) targets.push({ kind: 'skills', dir: abs });
+    } else {
+      throw new CliError('E_NO_SKILLS', `${printable(asGiven)} holds no skills, so there is nothing to validate`, {
+        hint: 'pass a skill folder (with SKILL.md or skill.json), a folder of skill folders, or a registry root (with skills/)',
+        exitCode: EXIT.usage,
+      });
+    }
+  }
+  return targets;
+}
+
+/**
+ * The report for the named folders of a registry: the diagnostics of every skill in or around
+ * them, and the skills themselves. A named folder that holds no skill is a usage error, so a
+ * mistyped folder never passes as "0 errors".
+ */
+function narrow(result: ValidationResult, diagnostics: readonly Diagnostic[], target: Extract<Target, { kind: 'registry' }>, base: string) {
+  if (!target.select) return { result, diagnostics };
+  const selected = target.select.map((s) => s.path);
+  const related = (dir: string, path: string) => within(dir, path) || within(path, dir);
+  const dirs = [...result.accepted.map((a) => a.source.dir), ...result.rejected.map((r) => r.dir)].filter((dir) => selected.some((s) => related(dir, s)));
+  const kept = diagnostics.filter((d) => selected.some((s) => within(d.file, s)) || dirs.some((dir) => within(d.file, dir)));
+  for (const { path, asGiven } of target.select) {
+    if (!dirs.some((dir) => related(dir, path)) && !kept.some((d) => within(d.file, path))) {
+      throw new CliError('E_NO_SKILLS', `${printable(asGiven)} holds no skills, so there is nothing to validate`, {
+        hint: `skill folders of the registry at ${printable(displayPath(base, target.root))} are ${target.config.skillsDir}/<name>/ or ${target.config.skillsDir}/<category>/<name>/, each with SKILL.md or skill.json`,
+        exitCode: EXIT.usage,
+      });
+    }
+  }
+  const chosen = new Set(dirs);
+  return {
+    diagnostics: kept,
+    result: { ...result, accepted: result.accepted.filter((s) => chosen.has(s.source.dir)), rejected: result.rejected.filter((r) => chosen.has(r.dir)) },
+  };
+}
 
 async function loadIndex(location: string) {
   try {

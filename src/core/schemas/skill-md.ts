@@ -127,11 +127,22 @@ export type SkillMdFrontmatter = z.infer<typeof SkillMdFrontmatter>;
 /** Fields of the plain Agent Skills specification. */
 export const AGENT_SKILLS_FIELDS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'] as const;
 
-/** Fields that mark a SKILL.md as an extended package rather than a plain skill. */
+/**
+ * The extended package's descriptive fields: catalog data any SKILL.md may carry. Adding
+ * `version:` to a plain skill must not turn its one helper script into an entry point.
+ */
+export const DESCRIPTIVE_PACKAGE_FIELDS = ['displayName', 'version', 'capabilities', 'triggers', 'domain', 'keywords'] as const;
+
+/**
+ * Fields that make a SKILL.md an extended package rather than a plain skill: the ones that
+ * change how it runs or is checked (its entry, signature, sandbox, protocol).
+ */
 export const PACKAGE_FIELDS = [
-  'displayName', 'version', 'type', 'capabilities', 'triggers', 'domain', 'keywords', 'input_schema', 'output_schema',
-  'protocol', 'abp', 'security', 'resources', 'cacheable', 'ttl', 'permissions', 'actions',
+  'type', 'input_schema', 'output_schema', 'protocol', 'abp', 'security', 'resources', 'cacheable', 'ttl', 'permissions', 'actions',
 ] as const;
+
+/** Every field of the extended package (documented together in its field table). */
+export const EXTENDED_FIELDS = [...DESCRIPTIVE_PACKAGE_FIELDS, ...PACKAGE_FIELDS] as const;
 
 /** Every field Skilldex recognises; anything else is reported by `frontmatter/unknown-field`. */
 export const KNOWN_FRONTMATTER_FIELDS: ReadonlySet<string> = new Set(Object.keys(SkillMdFrontmatter.shape));

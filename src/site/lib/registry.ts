@@ -31,6 +31,8 @@ export interface CatalogEntry {
   verdict?: string;
   lang: PageLang;
   urls: IndexEntry['urls'];
+  /** The digest index.json pins the manifest by; a signed index thereby covers the manifest. */
+  manifestDigest?: string;
 }
 
 export type FacetName = 'category' | 'tag' | 'format' | 'mode';
@@ -116,6 +118,7 @@ export function loadCatalog(): Catalog {
     verdict: s.scan?.verdict,
     lang: detectLang(`${s.title}\n${s.description}`),
     urls: s.urls,
+    ...(s.manifestDigest ? { manifestDigest: s.manifestDigest } : {}),
   }));
   const byName = new Map(entries.map((e) => [e.name, e]));
   const byNameOrder = [...entries].sort((a, b) => compareText(a.title, b.title) || compareText(a.name, b.name));
@@ -198,6 +201,22 @@ export function archiveDigest(entry: CatalogEntry): string | undefined {
   const file = path.join(registryDir(), entry.urls.archive);
   if (!existsSync(file)) return undefined;
   return `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+}
+
+/** Whether the registry is signed (index.jws.json), and the keys its keys.json publishes. */
+export interface RegistryTrust {
+  signed: boolean;
+  keys: { kid: string; publicKey: string; status: string; note?: string }[];
+}
+
+let trust: RegistryTrust | undefined;
+
+export function registryTrust(): RegistryTrust {
+  if (trust) return trust;
+  const keysFile = path.join(registryDir(), 'keys.json');
+  const keys = existsSync(keysFile) ? ((JSON.parse(readFileSync(keysFile, 'utf8')) as { keys?: RegistryTrust['keys'] }).keys ?? []) : [];
+  trust = { signed: existsSync(path.join(registryDir(), 'index.jws.json')), keys };
+  return trust;
 }
 
 /** docs/security.md of the Skilldex checkout (the scanner's rule reference), when present. */

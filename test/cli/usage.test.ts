@@ -1,0 +1,129 @@
+/**
+ * The real CLI, spawned: usage mistakes exit 2 with a suggestion, `help <command>` and `-V` work,
+ * and escape codes reach only a terminal (and never when NO_COLOR or FORCE_COLOR=0 say no).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO, runSkilldex } from '../helpers/cli.ts';
+import { runInTerminal } from './_terminal.ts';
+
+const MISTAKES = join(REPO, 'test', 'fixtures', 'rules', 'cli-mistakes');
+const VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+const ESC = '\u001b';
+
+/** The environment without any colour preference, plus `extra`. */
+function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const { NO_COLOR: _n, FORCE_COLOR: _f, ...rest } = process.env;
+  return { ...rest, TERM: 'xterm', ...extra };
+}
+const skilldex = (args: string[], extra: Record<string, string> = {}) => runSkilldex(REPO, args, env(extra));
+
+describe('usage errors (spawned)', () => {
+  it('suggests the command meant by a typo, and exits 2', async () => {
+    const result = await skilldex(['serach', 'pdf']);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe("error unknown command 'serach'\nhint: did you mean 'search'? (see 'skilldex --help')\n");
+    const far = await skilldex(['zzz']);
+    expect(far.status).toBe(2);
+    expect(far.stderr).toContain('hint: one of build, validate, scan,');
+  });
+
+  it('suggests the option meant by a typo, and exits 2 without running the command', async () => {
+    const result = await skilldex(['validate', '--root', MISTAKES, '--formt', 'json']);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe("error unknown option '--formt' for 'skilldex validate'\nhint: did you mean '--format'? (see 'skilldex help validate')\n");
+    const negated = await skilldex(['validate', '--root', MISTAKES, '--no-sacn']);
+    expect(negated.stderr).toContain("did you mean '--no-scan'?");
+  });
+
+  it('rejects an argument a command has no place for, instead of ignoring it', async () => {
+    const build = await skilldex(['build', 'skills']);
+    expect(build.status).toBe(2);
+    expect(build.stderr).toBe("error unexpected argument 'skills' for 'skilldex build'\nhint: 'skilldex build' takes options only; see 'skilldex help build'\n");
+    const search = await skilldex(['search', 'pdf', 'tools', '--registry', MISTAKES]);
+    expect(search.status).toBe(2);
+    expect(search.stderr).toContain("unexpected argument 'tools' for 'skilldex search'");
+    expect(search.stderr).toContain('hint: quote an argument that contains spaces');
+  });
+
+  it('an option before the command, a missing value and a bad enum value are usage errors too', async () => {
+    const before = await skilldex(['--root', '.', 'validate']);
+    expect(before.status).toBe(2);
+    expect(before.stderr).toContain("unknown option '--root'");
+    for (const args of [['validate', '--root'], ['validate', '--root', '--no-scan'], ['build', '--out=']]) {
+      const missing = await skilldex(args);
+      expect(missing.status, args.join(' ')).toBe(2);
+      expect(missing.stderr).toMatch(/^error option '--(root|out)' needs a value\nhint: write '--(root|out) <value>'/);
+    }
+    const format = await skilldex(['validate', '--root', MISTAKES, '--format', 'xml']);
+    expect(format.status).toBe(2);
+    expect(format.stderr).toMatch(/^error Invalid value for argument: --format \(xml\)/);
+    expect(format.stderr).not.toContain(ESC);
+  });
+
+  it('echoes a hostile argument with its control characters shown, not interpreted', async () => {
+    const result = await skilldex(['\u001b]0;owned\u0007\u001b[2J']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).not.toContain(ESC);
+    expect(result.stderr).toContain("unknown command '␛]0;owned␇␛[2J'");
+  });
+});
+
+describe('help and version (spawned)', () => {
+  it('`skilldex help <command>` prints that command\'s options, like `<command> --help`', async () => {
+    const help = await skilldex(['help', 'validate']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('USAGE skilldex validate [OPTIONS]');
+    expect(help.stdout).toContain('--changed-since');
+    expect(help.stdout).toBe((await skilldex(['validate', '--help'])).stdout);
+    const all = await skilldex(['help']);
+    expect(all.status).toBe(0);
+    expect(all.stdout).toContain('COMMANDS');
+    const typo = await skilldex(['help', 'valdiate']);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain("did you mean 'validate'?");
+  });
+
+  it('-V and --version print the version of package.json', async () => {
+    for (const flag of ['-V', '--version']) {
+      const result = await skilldex([flag]);
+      expect(result).toEqual({ status: 0, stdout: `${VERSION}\n`, stderr: '' });
+    }
+  });
+});
+
+describe('colour (spawned, with a pipe and with a real terminal)', () => {
+  it('prints no escape codes into a pipe: usage text and diagnostics are plain', async () => {
+    const help = await skilldex(['--help']);
+    expect(help.stdout).toContain('USAGE skilldex');
+    expect(help.stdout).not.toContain(ESC);
+    expect(help.stdout).not.toMatch(/ +$/m);
+    const report = await skilldex(['validate', '--root', MISTAKES, '--no-scan']);
+    expect(report.status).toBe(1);
+    expect(report.stdout).toContain('name/folder-mismatch  error');
+    expect(report.stdout + report.stderr).not.toContain(ESC);
+  });
+
+  it('FORCE_COLOR turns colour on in a pipe; FORCE_COLOR=0 keeps it off', async () => {
+    const forced = await skilldex(['validate', '--root', MISTAKES, '--no-scan'], { FORCE_COLOR: '1' });
+    expect(forced.stdout).toContain(`${ESC}[31merror${ESC}[39m`);
+    const off = await skilldex(['validate', '--root', MISTAKES, '--no-scan'], { FORCE_COLOR: '0' });
+    expect(off.stdout).not.toContain(ESC);
+  });
+
+  it('colours a terminal, unless NO_COLOR is set', async () => {
+    const coloured = await runInTerminal(REPO, ['validate', '--root', MISTAKES, '--no-scan'], env());
+    expect(coloured.status).toBe(1);
+    expect(coloured.output).toContain(`${ESC}[31merror${ESC}[39m`);
+    const plain = await runInTerminal(REPO, ['validate', '--root', MISTAKES, '--no-scan'], env({ NO_COLOR: '1' }));
+    expect(plain.status).toBe(1);
+    expect(plain.output).toContain('name/folder-mismatch  error');
+    expect(plain.output).not.toContain(ESC);
+    const help = await runInTerminal(REPO, ['--help'], env({ NO_COLOR: '1' }));
+    expect(help.output).toContain('USAGE skilldex');
+    expect(help.output).not.toContain(ESC);
+  });
+});

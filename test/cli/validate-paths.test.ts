@@ -1,0 +1,188 @@
+/**
+ * The real CLI, spawned: `skilldex validate PATH…` checks what it is given — a skill folder
+ * anywhere on disk, a folder of skills, a registry root, several at once — and never reports
+ * "0 errors" for something it did not check: a missing path, a folder with nothing in it or a
+ * root without skills/ is a usage error (exit 2) with a hint. `skilldex build` refuses a missing
+ * root or skills folder the same way, and builds an empty registry from an empty skills folder.
+ */
+import { spawnSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RegistryIndex } from '../../src/core/schemas/registry-index.ts';
+import { REPO, runSkilldex } from '../helpers/cli.ts';
+
+const FIXTURES = join(REPO, 'test', 'fixtures', 'rules');
+const temps: string[] = [];
+afterEach(async () => {
+  for (const t of temps.splice(0)) await rm(t, { recursive: true, force: true });
+});
+const tempDir = async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'skilldex-cli-'));
+  temps.push(dir);
+  return dir;
+};
+
+const skillMd = (name: string, description = `Does ${name} things when the user asks for them.`) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nSteps.\n`;
+
+async function writeTree(root: string, files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(root, path, '..'), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+}
+
+/** Usage errors: exit 2, an error line and a hint on stderr, nothing on stdout, no stack trace. */
+function expectUsageError(result: { status: number; stdout: string; stderr: string }, message: string | RegExp) {
+  expect(result.status, result.stderr).toBe(2);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toMatch(typeof message === 'string' ? new RegExp(`^error .*${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm') : message);
+  expect(result.stderr).toMatch(/^hint: \S/m);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('skilldex validate PATH (spawned)', () => {
+  it('checks one skill folder outside any registry, with paths relative to the current folder', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { 'drafts/pdf-tools/SKILL.md': skillMd('pdf-tool') });
+    const bad = await runSkilldex(cwd, ['validate', '--no-scan', 'drafts/pdf-tools']);
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toContain("drafts/pdf-tools/SKILL.md:2:7  name/folder-mismatch  error  Directory name 'pdf-tools' must match skill name 'pdf-tool'\n");
+    expect(bad.stdout).toContain('1 error, 0 warnings\n');
+
+    await writeTree(cwd, { 'drafts/pdf-tools/SKILL.md': skillMd('pdf-tools') });
+    const good = await runSkilldex(cwd, ['validate', '--no-scan', 'drafts/pdf-tools']);
+    expect(good).toMatchObject({ status: 0, stdout: '0 errors, 0 warnings\n' });
+    // From inside the skill folder, with no argument: the folder itself, shown as SKILL.md.
+    await writeTree(cwd, { 'drafts/pdf-tools/SKILL.md': skillMd('pdf-tool') });
+    const inside = await runSkilldex(join(cwd, 'drafts', 'pdf-tools'), ['validate', '--no-scan']);
+    expect(inside.status).toBe(1);
+    expect(inside.stdout).toMatch(/^SKILL\.md:2:7 {2}name\/folder-mismatch {2}error/);
+  });
+
+  it('runs the registry-wide rules over just the one skill: a call to a skill it does not have is reported', async () => {
+    const cwd = await tempDir();
+    await cp(join(FIXTURES, 'registry-unknown-call', 'skills', 'caller'), join(cwd, 'caller'), { recursive: true });
+    const result = await runSkilldex(cwd, ['validate', '--no-scan', '--format', 'json', 'caller']);
+    expect(result.status).toBe(1);
+    const report = JSON.parse(result.stdout) as { diagnostics: { file: string; rule: string; message: string }[]; rejected: { dir: string }[] };
+    // In its registry only 'nobody' is unknown; alone, 'leaf' is missing too.
+    expect(report.diagnostics.map((d) => `${d.file} ${d.rule} ${d.message}`)).toEqual([
+      "caller/skill.json registry/unknown-call 'caller' calls 'nobody', which is not in the registry",
+      "caller/skill.json registry/unknown-call 'caller' calls 'leaf', which is not in the registry",
+    ]);
+    expect(report.rejected.map((r) => r.dir)).toEqual(['caller']);
+  });
+
+  it('accepts the declaration file for its folder, and several paths at once, each reported', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { 'a/one/SKILL.md': skillMd('uno'), 'b/two/SKILL.md': skillMd('dos'), 'c/three/SKILL.md': skillMd('three') });
+    const result = await runSkilldex(cwd, ['validate', '--no-scan', 'a/one/SKILL.md', 'b/two', 'c/three']);
+    expect(result.status).toBe(1);
+    expect(result.stdout.split('\n').filter((l) => /^\S+:\d+:\d+ /.test(l)).map((l) => l.split(' ')[0])).toEqual(['a/one/SKILL.md:2:7', 'b/two/SKILL.md:2:7']);
+    expect(result.stdout).toContain('2 errors, 0 warnings\n');
+  });
+
+  it('checks a folder of skills (with a category level) outside a registry, and registry rules across them', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, {
+      'mine/alpha/SKILL.md': skillMd('alpha'),
+      'mine/docs/beta/SKILL.md': skillMd('beta'),
+      'mine/docs/Alpha/SKILL.md': skillMd('Alpha'),
+    });
+    const result = await runSkilldex(cwd, ['validate', '--no-scan', '--format', 'json', 'mine']);
+    const report = JSON.parse(result.stdout) as { accepted: string[]; diagnostics: { file: string; rule: string }[] };
+    expect(result.status).toBe(1);
+    expect(report.accepted).toEqual(['alpha', 'beta']);
+    expect(report.diagnostics.map((d) => `${d.file} ${d.rule}`)).toEqual(['mine/docs/Alpha/SKILL.md name/charset']);
+  });
+
+  it('checks a registry root given as a path, and narrows a registry to the folders named inside it', async () => {
+    const cwd = await tempDir();
+    await cp(join(FIXTURES, 'cli-mistakes'), join(cwd, 'reg'), { recursive: true });
+    const whole = await runSkilldex(cwd, ['validate', '--no-scan', 'reg']);
+    expect(whole.status).toBe(1);
+    expect(whole.stdout).toContain('reg/skills/pdf-tools/SKILL.md:2:7  name/folder-mismatch');
+    expect(whole.stdout).toContain('4 errors, 1 warning\n');
+
+    // From the registry root, a folder of its skills is checked with the registry and reported alone.
+    const one = await runSkilldex(join(cwd, 'reg'), ['validate', '--no-scan', '--format', 'json', 'skills/pdf-tools']);
+    const report = JSON.parse(one.stdout) as { accepted: string[]; rejected: { dir: string }[]; diagnostics: { file: string }[] };
+    expect(one.status).toBe(1);
+    expect(report.diagnostics.map((d) => d.file)).toEqual(['skills/pdf-tools/SKILL.md']);
+    expect(report.rejected.map((r) => r.dir)).toEqual(['skills/pdf-tools']);
+    expect(report.accepted).toEqual([]);
+    const good = await runSkilldex(join(cwd, 'reg'), ['validate', '--no-scan', 'skills/good']);
+    expect(good).toMatchObject({ status: 0, stdout: '0 errors, 0 warnings\n' });
+  });
+
+  it('a path that does not exist, a plain file, or a folder with no skill is a usage error', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { 'notes.txt': 'hello\n', 'empty/readme.md': '# nothing\n', 'reg/skills/alpha/SKILL.md': skillMd('alpha'), 'reg/skills/empty-category/.keep': '' });
+    expectUsageError(await runSkilldex(cwd, ['validate', 'no-such-folder']), 'no-such-folder does not exist');
+    expectUsageError(await runSkilldex(cwd, ['validate', 'notes.txt']), 'notes.txt is not a folder');
+    expectUsageError(await runSkilldex(cwd, ['validate', 'empty']), 'empty holds no skills, so there is nothing to validate');
+    expectUsageError(await runSkilldex(join(cwd, 'empty'), ['validate']), '. holds no skills');
+    // One bad path among good ones still stops: nothing is half-checked.
+    expectUsageError(await runSkilldex(cwd, ['validate', 'reg/skills/alpha', 'no-such-folder']), 'no-such-folder does not exist');
+    // Inside a registry, a folder that holds none of its skills.
+    expectUsageError(await runSkilldex(join(cwd, 'reg'), ['validate', '--no-scan', 'skills/empty-category']), 'skills/empty-category holds no skills');
+    expectUsageError(await runSkilldex(cwd, ['validate', '--no-scan', '--root', 'reg', 'reg/skills/empty-category']), 'reg/skills/empty-category holds no skills');
+  });
+
+  it('--root without skills/, a missing --root, or an empty skills/ folder is a usage error with a hint', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { 'plain/readme.md': '# x\n', 'one/SKILL.md': skillMd('one'), 'empty/skills/.keep': '' });
+    const none = await runSkilldex(cwd, ['validate', '--root', 'plain']);
+    expectUsageError(none, 'plain has no skills/ folder, so there is nothing to validate');
+    expect(none.stderr).toContain("'skilldex new <name>' creates one");
+    expectUsageError(await runSkilldex(cwd, ['validate', '--root', 'nowhere']), 'nowhere does not exist');
+    const skill = await runSkilldex(cwd, ['validate', '--root', 'one']);
+    expectUsageError(skill, 'one has no skills/ folder');
+    expect(skill.stderr).toContain("hint: one is a skill folder: check it with 'skilldex validate one'");
+    expectUsageError(await runSkilldex(cwd, ['validate', '--root', 'empty']), 'empty/skills holds no skills, so there is nothing to validate');
+    expectUsageError(await runSkilldex(join(cwd, 'empty'), ['validate']), 'skills holds no skills');
+  });
+
+  it('the pull-request flags check one registry: with a path outside it they are a usage error', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { 'reg/skills/alpha/SKILL.md': skillMd('alpha'), 'elsewhere/beta/SKILL.md': skillMd('beta') });
+    expectUsageError(await runSkilldex(cwd, ['validate', '--no-scan', '--root', 'reg', '--against-index', 'index.json', 'elsewhere/beta']), '--against-index checks one registry');
+  });
+});
+
+describe('skilldex build without skills (spawned)', () => {
+  it('refuses a missing root or a root without skills/, and writes nothing', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { 'plain/readme.md': '# x\n', 'mine/alpha/SKILL.md': skillMd('alpha') });
+    expectUsageError(await runSkilldex(cwd, ['build', '--root', 'nowhere', '--out', 'out']), 'nowhere does not exist');
+    expectUsageError(await runSkilldex(cwd, ['build', '--root', 'plain', '--out', 'out']), 'plain has no skills/ folder, so there is nothing to build');
+    const skills = await runSkilldex(cwd, ['build', '--root', 'mine', '--out', 'out']);
+    expectUsageError(skills, 'mine has no skills/ folder');
+    expect(skills.stderr).toContain('mine is a folder of skills: pass its parent as --root');
+    expect(await readdir(cwd)).toEqual(['mine', 'plain']);
+  });
+
+  it('npm run build (scripts/build.ts) refuses a missing root or skills folder with exit 2, before creating anything', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { 'plain/readme.md': '# x\n' });
+    for (const [root, message] of [['nowhere', 'does not exist'], ['plain', 'has no skills/ folder, so there is nothing to build']] as const) {
+      const result = spawnSync(process.execPath, [join(REPO, 'scripts', 'build.ts'), '--root', join(cwd, root), '--out', join(cwd, 'site')], { encoding: 'utf8', timeout: 60_000 });
+      expect(result.status, result.stderr).toBe(2);
+      expect(result.stderr).toBe(`error E_NO_SKILLS: ${join(cwd, root)} ${message}. Hint: pass --root <the folder that holds skills/>; a registry keeps its skills in skills/<name>/, each with SKILL.md or skill.json\n`);
+    }
+    expect(await readdir(cwd)).toEqual(['plain']);
+    expect(await readdir(join(cwd, 'plain'))).toEqual(['readme.md']);
+  });
+
+  it('builds an empty, valid index from an empty skills/ folder', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { 'skills/.keep': '' });
+    const result = await runSkilldex(cwd, ['build', '--out', 'dist']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toContain('published 0 skills to dist');
+    const index = RegistryIndex.parse(JSON.parse(await readFile(join(cwd, 'dist', 'index.json'), 'utf8')));
+    expect([index.totalSkills, index.skills]).toEqual([0, []]);
+  });
+});
