@@ -4,7 +4,7 @@ import { defineConfig } from 'astro/config';
 /**
  * The catalog site. scripts/build.ts runs Astro programmatically after staging the registry, and
  * passes the registry location and settings through SKILLDEX_* environment variables; pages read
- * the registry from disk at build time (src/site/lib/registry.ts). It also passes `site` and
+ * the registry from disk at build time (src/site/catalog/catalog.ts). It also passes `site` and
  * `base` (the path of `siteUrl`), which absolute URLs and sub-path hosting need.
  */
 export default defineConfig({

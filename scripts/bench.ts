@@ -85,7 +85,7 @@ async function taskHashFloor(args: ChildArgs): Promise<unknown> {
 
 async function taskIndexBuild(args: ChildArgs): Promise<unknown> {
   const start = performance.now();
-  const { buildRegistry } = (await import(pathToFileURL(join(projectRoot, 'src/build/index.ts')).href)) as typeof import('../src/build/index.ts');
+  const { buildRegistry } = (await import(pathToFileURL(join(projectRoot, 'src/pipeline/index.ts')).href)) as typeof import('../src/pipeline/index.ts');
   const loaded = performance.now();
   const result = await buildRegistry({ root: String(args.root), outDir: String(args.out), cache: String(args.cache) });
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
@@ -492,7 +492,7 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
     colds.push(cold);
     let noop = await child<{ ok: boolean; cache: { misses?: number } }>('index-build', { root, out: registryOut, cache });
     if ((noop.result?.cache?.misses ?? 0) > 0) {
-      // The cache is salted with the validator's source: an edit to src/build or src/core during
+      // The cache is salted with the validator's source: an edit to src/pipeline, src/scanner or src/core during
       // the run (a working copy being developed) invalidates it. That build re-recorded
       // everything, so the next one is the true no-op.
       log(`  no-op missed ${noop.result.cache.misses} skills (build code changed during the run?); measuring again`);

@@ -59,7 +59,7 @@ async function main(): Promise<number> {
   const problems = await checkCompiled(outDir, Object.keys(manifest.dependencies ?? {}));
   for (const problem of problems) console.error(`error ${problem}`);
   if (problems.length > 0) {
-    console.error('hint: a package the compiled code imports belongs in "dependencies" (or keep the module that needs it out of src/cli, src/runtime and src/build); a relative import must name a file tsconfig.package.json compiles');
+    console.error('hint: a package the compiled code imports belongs in "dependencies" (or keep the module that needs it out of src/cli, src/runtime, src/pipeline and src/scanner); a relative import must name a file tsconfig.package.json compiles');
     return 1;
   }
   // stderr: `npm pack --json` runs this as prepack and its stdout must stay pure JSON.

@@ -62,7 +62,7 @@ export class SiteBuildError extends Error {
   }
 }
 
-/** The contract of src/build/index.ts, restated so this file type-checks on its own. */
+/** The contract of src/pipeline/index.ts, restated so this file type-checks on its own. */
 type BuildRegistry = (options: { root: string; outDir: string; lenient?: boolean; config?: RegistryConfig }) => Promise<{
   ok: boolean;
   manifests: unknown[];
@@ -145,7 +145,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
         logLevel: 'warn',
         site: settings.siteUrl,
         // Astro's own URLs (none today: scripts and styles are files in public/) follow the site's
-        // path too; the pages build every link through src/site/lib/routes.ts#sitePath.
+        // path too; the pages build every link through src/site/catalog/routes.ts#sitePath.
         base: settings.siteUrl ? new URL(settings.siteUrl).pathname : '/',
       });
     } finally {
@@ -260,19 +260,19 @@ function settingsFrom(config: { title: string; siteUrl?: string; repository?: { 
 async function requireSkillsFolder(root: string): Promise<void> {
   const hint = 'pass --root <the folder that holds skills/>; a registry keeps its skills in skills/<name>/, each with SKILL.md or skill.json';
   if (!existsSync(root)) throw new SiteBuildError('E_NO_SKILLS', `${root} does not exist. Hint: ${hint}`);
-  const { loadConfig } = (await import(pathToFileURL(path.join(projectRoot, 'src', 'build', 'config.ts')).href)) as { loadConfig: (root: string) => Promise<RegistryConfig> };
+  const { loadConfig } = (await import(pathToFileURL(path.join(projectRoot, 'src', 'pipeline', 'config.ts')).href)) as { loadConfig: (root: string) => Promise<RegistryConfig> };
   const { skillsDir } = await loadConfig(root);
   if (!existsSync(path.join(root, skillsDir))) throw new SiteBuildError('E_NO_SKILLS', `${root} has no ${skillsDir}/ folder, so there is nothing to build. Hint: ${hint}`);
 }
 
 async function stageRegistry(root: string, outDir: string, lenient: boolean, siteUrl: string | undefined, log: (line: string) => void): Promise<SiteSettings> {
-  const builderPath = path.join(projectRoot, 'src', 'build', 'index.ts');
+  const builderPath = path.join(projectRoot, 'src', 'pipeline', 'index.ts');
   if (!existsSync(builderPath)) {
     throw new SiteBuildError('E_NO_BUILDER', `${builderPath} is missing; pass --registry <dir> to publish an already-built registry.`);
   }
   // Loaded by path so this script also runs (with --registry) before the builder exists.
   const { buildRegistry } = (await import(pathToFileURL(builderPath).href)) as { buildRegistry: BuildRegistry };
-  const { loadConfig, ConfigError } = await import('../src/build/config.ts');
+  const { loadConfig, ConfigError } = await import('../src/pipeline/config.ts');
   let config: RegistryConfig;
   try {
     config = await loadConfig(root);

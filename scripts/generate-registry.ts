@@ -23,7 +23,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { confusableSkeleton } from '../src/build/security/unicode.ts';
+import { confusableSkeleton } from '../src/scanner/unicode.ts';
 
 export interface GenerateOptions {
   /** Number of skills (at least 1). */

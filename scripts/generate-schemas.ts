@@ -7,7 +7,7 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { publishedJsonSchemas } from '../src/core/schemas/json-schemas.ts';
-import { rulesTableMarkdown, replaceBetweenMarkers } from '../src/build/rules/table.ts';
+import { rulesTableMarkdown, replaceBetweenMarkers } from '../src/pipeline/rules/table.ts';
 import { RULES_FILE, renderRulesDoc } from '../src/publish/rules-doc.ts';
 import { CLI_DOC_FILE, renderCliDoc } from '../src/cli/reference-doc.ts';
 

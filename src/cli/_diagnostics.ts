@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
-import { formatGithub, formatHuman, formatJson } from '../build/format.ts';
+import { formatGithub, formatHuman, formatJson } from '../pipeline/reporters.ts';
 import { printable, style } from './_output.ts';
 
 export const DIAGNOSTIC_FORMATS = ['human', 'json', 'github'] as const;

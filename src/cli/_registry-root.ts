@@ -1,8 +1,8 @@
 import { join, relative, sep } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { RegistryConfig } from '../core/schemas/config.ts';
-import { ConfigError, loadConfig } from '../build/config.ts';
-import { folderKind, type FolderKind } from '../build/discover.ts';
+import { ConfigError, loadConfig } from '../pipeline/config.ts';
+import { folderKind, type FolderKind } from '../pipeline/discover.ts';
 import { CliError, EXIT } from './_errors.ts';
 import { printable } from './_output.ts';
 

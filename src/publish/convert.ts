@@ -2,8 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { stringify } from 'yaml';
 import { FUNCTION_NAME, toKebab } from '../core/names.ts';
 import { Limits } from '../core/schemas/config.ts';
-import { parseFrontmatter } from '../build/parse/frontmatter.ts';
-import { sourceFromString } from '../build/parse/source-text.ts';
+import { parseFrontmatter } from '../core/parse/frontmatter.ts';
+import { sourceFromString } from '../core/parse/source-text.ts';
 
 /**
  * `skilldex convert`: SKILL.md ⇄ skill.json + prompt.md (docs/skill-json.md). Pure: text in, files and

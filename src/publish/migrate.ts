@@ -3,9 +3,9 @@ import { parse as parseYaml, stringify } from 'yaml';
 import { titleFromName } from '../core/names.ts';
 import { Limits } from '../core/schemas/config.ts';
 import { KNOWN_FRONTMATTER_FIELDS, PACKAGE_TYPES } from '../core/schemas/skill-md.ts';
-import { parseFrontmatter } from '../build/parse/frontmatter.ts';
-import { sourceFromString } from '../build/parse/source-text.ts';
-import { CODE_EXTENSIONS, extensionOf } from '../build/rules/files.ts';
+import { parseFrontmatter } from '../core/parse/frontmatter.ts';
+import { sourceFromString } from '../core/parse/source-text.ts';
+import { CODE_EXTENSIONS, extensionOf } from '../pipeline/rules/files.ts';
 
 /**
  * `skilldex migrate` (docs/extended-package.md#migrating-legacy-packages): a legacy skill — one SKILL.md with TypeScript

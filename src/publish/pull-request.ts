@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
-import { sortDiagnostics } from '../build/diagnostics.ts';
+import { sortDiagnostics } from '../pipeline/diagnostics.ts';
 import { classifyChanges, diagnosticsForChange, mixedChangeDiagnostic, versionDiagnostics, type SkillChange } from './changes.ts';
 import { changedFiles, extractTree, mergeBase } from './git.ts';
 import { snapshotSkills, type SkillSnapshot } from './snapshot.ts';

@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { anchor } from '../build/format.ts';
-import { RULES, type RuleInfo } from '../build/rules/catalog.ts';
-import { replaceBetweenMarkers } from '../build/rules/table.ts';
+import { anchor } from '../pipeline/reporters.ts';
+import { RULES, type RuleInfo } from '../pipeline/rules/catalog.ts';
+import { replaceBetweenMarkers } from '../pipeline/rules/table.ts';
 import { PUBLISH_RULES } from './rules.ts';
 
 /**

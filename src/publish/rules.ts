@@ -1,7 +1,7 @@
-import type { RuleInfo } from '../build/rules/catalog.ts';
+import type { RuleInfo } from '../pipeline/rules/catalog.ts';
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
-import { resolveDiagnostic } from '../build/diagnostics.ts';
+import { resolveDiagnostic } from '../pipeline/diagnostics.ts';
 
 /**
  * Rules that only make sense for a pull request: they compare the working tree with a base

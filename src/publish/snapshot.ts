@@ -1,10 +1,10 @@
 import type { Limits } from '../core/schemas/config.ts';
-import { discoverSkills, readSkillSource, type SkillSource } from '../build/discover.ts';
-import { DiagnosticSink } from '../build/diagnostics.ts';
-import { treeDigestSync } from '../build/hash.ts';
-import { parseFrontmatter } from '../build/parse/frontmatter.ts';
-import { parseJsonFile } from '../build/parse/json-file.ts';
-import { decodeUtf8, type Position } from '../build/parse/source-text.ts';
+import { discoverSkills, readSkillSource, type SkillSource } from '../pipeline/discover.ts';
+import { DiagnosticSink } from '../pipeline/diagnostics.ts';
+import { treeDigestSync } from '../pipeline/hash.ts';
+import { parseFrontmatter } from '../core/parse/frontmatter.ts';
+import { parseJsonFile } from '../core/parse/json-file.ts';
+import { decodeUtf8, type Position } from '../core/parse/source-text.ts';
 
 /**
  * What identifies a published skill version: its name, its version and the tree digest of its

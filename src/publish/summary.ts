@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
-import { anchor } from '../build/format.ts';
+import { anchor } from '../pipeline/reporters.ts';
 import type { SkillChange } from './changes.ts';
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateRegistry, type GeneratedRegistry } from '../../scripts/generate-registry.ts';
-import { buildRegistry } from '../../src/build/index.ts';
+import { buildRegistry } from '../../src/pipeline/index.ts';
 import type { RegistryIndex } from '../../src/core/schemas/registry-index.ts';
 
 /** Every file under `dir` with its bytes, for byte-for-byte comparison of two outputs. */

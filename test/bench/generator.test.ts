@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateRegistry, type GeneratedRegistry } from '../../scripts/generate-registry.ts';
-import { validateRegistry } from '../../src/build/index.ts';
+import { validateRegistry } from '../../src/pipeline/index.ts';
 
 const roots: string[] = [];
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareBytes, sha256Hex, treeDigest, treeDigestText } from '../../src/core/digest.ts';
-import { treeDigestSync, sha256HexSync } from '../../src/build/hash.ts';
+import { treeDigestSync, sha256HexSync } from '../../src/pipeline/hash.ts';
 
 describe('tree digest (FIELD-NOTES §2)', () => {
   it('reproduces the worked example', async () => {

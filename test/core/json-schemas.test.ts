@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishedJsonSchemas } from '../../src/core/schemas/json-schemas.ts';
-import { replaceBetweenMarkers, rulesTableMarkdown } from '../../src/build/rules/table.ts';
+import { replaceBetweenMarkers, rulesTableMarkdown } from '../../src/pipeline/rules/table.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 

@@ -184,7 +184,7 @@ describe.each([
       import { openRegistry as openNodeRegistry } from 'skilldex/node';
       import configSchema from 'skilldex/schemas/config.schema.json' with { type: 'json' };
       // The build's security scanner runs on worker threads; the worker is a file of its own.
-      import { createScanPool } from './node_modules/skilldex/lib/build/security/pool.js';
+      import { createScanPool } from './node_modules/skilldex/lib/scanner/pool.js';
 
       const url = process.argv[2];
       const browser = await openRegistry(url);

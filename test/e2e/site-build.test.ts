@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscoveryIndexV2, RegistryIndex } from '../../src/core/schemas/registry-index.ts';
-import { docPageSlug } from '../../src/site/lib/markdown.ts';
+import { docPageSlug } from '../../src/site/catalog/markdown.ts';
 import { writeFixtureRegistry } from '../fixtures/site/registry.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -126,7 +126,7 @@ describe('scripts/build.ts', () => {
   });
 
   it('shows a signed registry\'s keys and, on each skill page, that the signed index pins its manifest', async () => {
-    const { generateSigningKey } = await import('../../src/build/index.ts');
+    const { generateSigningKey } = await import('../../src/pipeline/index.ts');
     const key = await generateSigningKey();
     const root = path.join(work, 'signed');
     mkdirSync(path.join(root, 'skills/notes'), { recursive: true });

@@ -16,7 +16,7 @@ import { extract } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiscoveryIndexV2, RegistryIndex } from '../../src/core/schemas/registry-index.ts';
 import { startPreview, type PreviewServer } from '../../scripts/preview.ts';
-import { docPageSlug } from '../../src/site/lib/markdown.ts';
+import { docPageSlug } from '../../src/site/catalog/markdown.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const results = path.join(repoRoot, 'test-results');

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRegistry } from '../../src/build/index.ts';
+import { buildRegistry } from '../../src/pipeline/index.ts';
 import type { DiscoveryIndexV2 } from '../../src/core/schemas/registry-index.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 

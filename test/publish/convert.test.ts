@@ -1,7 +1,7 @@
 import { access, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateRegistry } from '../../src/build/index.ts';
+import { validateRegistry } from '../../src/pipeline/index.ts';
 import { skillJsonToSkillMd, skillMdToSkillJson } from '../../src/publish/convert.ts';
 import { runSkilldex } from '../helpers/cli.ts';
 import { fixtureCopier } from '../helpers/fixture-copies.ts';

@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildRegistry, validateRegistry } from '../../src/build/index.ts';
+import { buildRegistry, validateRegistry } from '../../src/pipeline/index.ts';
 import { planMigration, securityFromPermissions } from '../../src/publish/migrate.ts';
 import { runSkilldex } from '../helpers/cli.ts';
 import { fixtureCopier } from '../helpers/fixture-copies.ts';

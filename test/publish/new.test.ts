@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRegistry, validateRegistry } from '../../src/build/index.ts';
+import { buildRegistry, validateRegistry } from '../../src/pipeline/index.ts';
 import { askMissing } from '../../src/cli/commands/new.ts';
 import { scaffold, scaffoldNames } from '../../src/publish/scaffold.ts';
 import { runSkilldex } from '../helpers/cli.ts';

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildRegistry, loadConfig, validateRegistry } from '../../src/build/index.ts';
+import { buildRegistry, loadConfig, validateRegistry } from '../../src/pipeline/index.ts';
 import { checkPullRequest, loadPublishedIndex } from '../../src/publish/pull-request.ts';
 import { jobSummaryMarkdown } from '../../src/publish/summary.ts';
 import { commitAll, createRepo, git, removePaths, skillMd, writeTree, type Tree } from './_git-repo.ts';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { RULES } from '../../src/build/index.ts';
-import { anchor, formatHuman } from '../../src/build/format.ts';
+import { RULES } from '../../src/pipeline/index.ts';
+import { anchor, formatHuman } from '../../src/pipeline/reporters.ts';
 import { PUBLISH_RULES } from '../../src/publish/rules.ts';
 import { RULES_FILE, renderRulesDoc } from '../../src/publish/rules-doc.ts';
 

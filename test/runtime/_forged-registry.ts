@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createArchive } from '../../src/build/emit/archive.ts';
+import { createArchive } from '../../src/pipeline/emit/archive.ts';
 import { closeServer } from '../../scripts/preview.ts';
 
 /**

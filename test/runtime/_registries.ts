@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildRegistry } from '../../src/build/index.ts';
+import { buildRegistry } from '../../src/pipeline/index.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 export const FIXTURE_ROOT = resolve(import.meta.dirname, '../fixtures/runtime');

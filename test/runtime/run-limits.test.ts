@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildRegistry } from '../../src/build/index.ts';
+import { buildRegistry } from '../../src/pipeline/index.ts';
 import { enforcedPolicy } from '../../src/core/enforced-policy.ts';
 import { allowedBy, isInternalAddress, parseAllowlist } from '../../src/runtime/node/sandbox/network-allowlist.ts';
 import { tempDir } from './_registries.ts';

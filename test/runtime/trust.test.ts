@@ -9,7 +9,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRegistry, generateSigningKey, parseSigningKeys, type SigningKey } from '../../src/build/index.ts';
+import { buildRegistry, generateSigningKey, parseSigningKeys, type SigningKey } from '../../src/pipeline/index.ts';
 import { openRegistry as openBrowserRegistry } from '../../src/runtime/open-registry.ts';
 import { openRegistry } from '../../src/runtime/node/open-registry.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';

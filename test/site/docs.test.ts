@@ -13,7 +13,7 @@ describe('docPages', () => {
     writeFileSync(path.join(dir, '.draft.md'), '# Hidden\n');
     writeFileSync(path.join(dir, 'page.html'), '<h1>not a doc</h1>');
     process.env.SKILLDEX_DOCS_DIR = dir;
-    const { docPages } = await import('../../src/site/lib/docs.ts');
+    const { docPages } = await import('../../src/site/catalog/docs.ts');
     const pages = docPages();
     expect(pages.map((p) => [p.file, p.slug, p.title])).toEqual([
       ['Getting Started.md', 'getting-started', 'Getting Started'],

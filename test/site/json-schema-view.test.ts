@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exampleValue, functionSignature, schemaRows, typeLabel } from '../../src/site/lib/json-schema-view.ts';
+import { exampleValue, functionSignature, schemaRows, typeLabel } from '../../src/site/catalog/json-schema-view.ts';
 
 const input = {
   type: 'object',

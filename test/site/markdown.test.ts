@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../src/site/lib/markdown.ts';
+import { renderMarkdown } from '../../src/site/catalog/markdown.ts';
 
 const files = '/skills/demo/0123456789abcdef/';
 

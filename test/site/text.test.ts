@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectLang, formatBytes, ruleAnchor, shellQuote, slugify, truncate } from '../../src/site/lib/text.ts';
+import { detectLang, formatBytes, ruleAnchor, shellQuote, slugify, truncate } from '../../src/site/catalog/text.ts';
 
 describe('detectLang', () => {
   it('tells Chinese, Japanese and English apart', () => {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
-import { buildRegistry } from '../../build/index.ts';
+import { buildRegistry } from '../../pipeline/index.ts';
 import { EXIT } from '../_errors.ts';
 import { formatArg, printDiagnostics, type DiagnosticFormat } from '../_diagnostics.ts';
 import { err, printable, style } from '../_output.ts';

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
-import { generateSigningKey } from '../../build/index.ts';
+import { generateSigningKey } from '../../pipeline/index.ts';
 import { CliError } from '../_errors.ts';
 import { out } from '../_output.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import fg from 'fast-glob';
-import { loadConfig, validateRegistry } from '../../build/index.ts';
+import { loadConfig, validateRegistry } from '../../pipeline/index.ts';
 import { MigrationError, planMigration, type MigrationOp, type MigrationPlan } from '../../publish/migrate.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { printDiagnostics } from '../_diagnostics.ts';

@@ -2,7 +2,7 @@ import { access, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { defineCommand } from 'citty';
-import { loadConfig, validateRegistry } from '../../build/index.ts';
+import { loadConfig, validateRegistry } from '../../pipeline/index.ts';
 import { FUNCTION_MODES, type FunctionMode } from '../../core/schemas/skill-json.ts';
 import { SCAFFOLD_FORMATS, scaffold, ScaffoldError, type Callee, type ScaffoldFormat } from '../../publish/scaffold.ts';
 import { CliError, EXIT } from '../_errors.ts';

@@ -1,12 +1,12 @@
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { defineCommand } from 'citty';
-import { ConfigError, loadConfig } from '../../build/config.ts';
-import { folderKind, skillFoldersBelow } from '../../build/discover.ts';
+import { ConfigError, loadConfig } from '../../pipeline/config.ts';
+import { folderKind, skillFoldersBelow } from '../../pipeline/discover.ts';
 import {
   formatGithub, formatHuman, formatJson, formatSarif, reaches, scanSkill,
   type ScanInputFile, type ScanVerdict, type SkillScanReport,
-} from '../../build/security/index.ts';
+} from '../../scanner/index.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { style } from '../_output.ts';
 import { progressLine } from '../_progress.ts';

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { loadCatalog, siteConfig } from '../lib/registry.ts';
-import { absoluteUrl, sitePath, skillPath } from '../lib/routes.ts';
+import { loadCatalog, siteConfig } from '../catalog/catalog.ts';
+import { absoluteUrl, sitePath, skillPath } from '../catalog/routes.ts';
 
 /** Atom feed of the most recently updated skills. Its clock is the skills' lastModified. */
 const LIMIT = 50;

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { loadCatalog, siteConfig } from '../lib/registry.ts';
-import { absoluteUrl, sitePath } from '../lib/routes.ts';
+import { loadCatalog, siteConfig } from '../catalog/catalog.ts';
+import { absoluteUrl, sitePath } from '../catalog/routes.ts';
 
 /**
  * `/llms.txt` (llmstxt.org): the registry for a language model in one file. Every skill with its

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
-import { docPages } from '../lib/docs.ts';
-import { FACETS, loadCatalog, siteConfig } from '../lib/registry.ts';
-import { absoluteUrl, facetPath, sitePath, skillPath } from '../lib/routes.ts';
+import { docPages } from '../catalog/docs.ts';
+import { FACETS, loadCatalog, siteConfig } from '../catalog/catalog.ts';
+import { absoluteUrl, facetPath, sitePath, skillPath } from '../catalog/routes.ts';
 
 /**
  * `sitemap.xml`: home, facet pages, every skill and the docs pages. Sitemaps want absolute URLs, which needs

@@ -1,0 +1,72 @@
+import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
+import type { Limits } from '../schemas/config.ts';
+import { FORBIDDEN_KEYS, type ParseProblem } from './frontmatter.ts';
+import { bracketDepthExceeds } from '../json-depth.ts';
+import { positionAt, type Position, type SourceText } from './source-text.ts';
+
+export interface JsonFile {
+  data: unknown;
+  problems: ParseProblem[];
+  /** Position of the value at `path`, or of the closest existing parent. */
+  locate(path: readonly (string | number)[]): Position;
+}
+
+/**
+ * Parses a JSON file (skill.json, the config) with positions for every problem. JSON.parse
+ * decides validity (jsonc-parser alone would accept comments and trailing commas); jsonc-parser's
+ * syntax tree supplies offsets and shows duplicate keys, which JSON.parse silently collapses.
+ */
+export function parseJsonFile(source: SourceText, limits: Pick<Limits, 'maxDepth'>, rulePrefix = 'skill-json'): JsonFile {
+  const problems: ParseProblem[] = [];
+  const deep = bracketDepthExceeds(source.text, limits.maxDepth + 1);
+  if (deep !== undefined) {
+    problems.push({ rule: `${rulePrefix}/too-deep`, offset: deep, message: `values nest deeper than ${limits.maxDepth} levels`, hint: 'flatten the structure' });
+    return { data: undefined, problems, locate: () => positionAt(source, deep) };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(source.text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const at = /position (\d+)/.exec(message);
+    const offset = at ? Number(at[1]) : source.text.length;
+    problems.push({ rule: `${rulePrefix}/syntax`, offset, message: `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`, hint: 'check for a missing comma or quote, or a trailing comma, just before this point' });
+    return { data: undefined, problems, locate: () => positionAt(source, Math.min(offset, source.text.length)) };
+  }
+
+  const root = parseTree(source.text);
+  const locate = (path: readonly (string | number)[]) => positionAt(source, root ? nodeAt(root, path).offset : 0);
+  if (root) walk(root, 0);
+  return { data: problems.length > 0 ? undefined : data, problems, locate };
+
+  function walk(node: Node, depth: number): void {
+    if (depth > limits.maxDepth) {
+      problems.push({ rule: `${rulePrefix}/too-deep`, offset: node.offset, message: `values nest deeper than ${limits.maxDepth} levels`, hint: 'flatten the structure' });
+      return;
+    }
+    if (node.type === 'array') for (const child of node.children ?? []) walk(child, depth + 1);
+    if (node.type !== 'object') return;
+    const seen = new Set<string>();
+    for (const property of node.children ?? []) {
+      const [key, value] = property.children ?? [];
+      if (!key) continue;
+      const name = String(key.value);
+      if (FORBIDDEN_KEYS.has(name)) {
+        problems.push({ rule: `${rulePrefix}/forbidden-key`, offset: key.offset, message: `key '${name}' is not allowed`, hint: 'rename the key; `__proto__`, `constructor` and `prototype` are refused to prevent prototype pollution' });
+        continue;
+      }
+      if (seen.has(name)) problems.push({ rule: `${rulePrefix}/syntax`, offset: key.offset, message: 'duplicate key in JSON object', hint: 'remove one of the two entries; JSON parsers keep only the last' });
+      seen.add(name);
+      if (value) walk(value, depth + 1);
+    }
+  }
+}
+
+/** The node at `path`, or the deepest existing ancestor, so a diagnostic always points somewhere useful. */
+function nodeAt(root: Node, path: readonly (string | number)[]): Node {
+  for (let n = path.length; n > 0; n--) {
+    const node = findNodeAtLocation(root, path.slice(0, n) as (string | number)[]);
+    if (node) return node;
+  }
+  return root;
+}

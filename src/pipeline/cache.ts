@@ -1,0 +1,335 @@
+/**
+ * The build cache: what makes a rebuild with nothing changed cheap.
+ *
+ * A skill folder is trusted unchanged when every folder and file in it still has the size,
+ * mtime, ctime and inode recorded last time (the same test `git status` and `make` rely on). Its
+ * file digests, the diagnostics its own rules reported, its draft manifest and its scan result
+ * are then reused without reading, hashing, parsing or scanning anything. Registry-wide rules
+ * (names, calls, cycles, the scan verdict gate) always run again: they are cheap and depend on
+ * every skill at once.
+ *
+ * Correctness comes first, so every doubt is a miss:
+ * - the cache is salted with the config, the scanner rule version and a fingerprint of the
+ *   validator's own source files, so a changed rule never serves an old verdict;
+ * - a file whose mtime is within {@link RACY_WINDOW_MS} of the build that recorded it is never
+ *   trusted ("racy" in git's sense: it could change again within the same timestamp tick);
+ * - a scan result is keyed by the skill's tree digest and by the names it could imitate, because
+ *   the typosquatting rule depends on the other skills;
+ * - a file read later (for emitting) is checked against its recorded digest, so bytes that
+ *   changed during the build abort it instead of being published under the old digest.
+ *
+ * The cache lives outside the published folder (`<root>/.cache/skilldex/build-cache.json` by
+ * default), so it is never deployed, and is written atomically, so concurrent builds of one root
+ * only ever lose cache hits, never read half a file.
+ */
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync, type Stats } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { moduleExtension } from '../core/module-file.ts';
+import type { RegistryConfig } from '../core/schemas/config.ts';
+import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import type { ScanResult } from '../core/schemas/scan.ts';
+import type { SkillSource, SkillSourceFile } from './discover.ts';
+import { sha256HexSync } from './hash.ts';
+import type { DraftManifest } from './normalize.ts';
+import type { Position } from '../core/parse/source-text.ts';
+
+/** Bump when the shape of a cache entry changes. */
+const FORMAT = 1;
+
+/** Files modified this close to the recording build are re-read next time (timestamp granularity). */
+export const RACY_WINDOW_MS = 2000;
+
+/** Default cache file for a registry root. */
+export const defaultCacheFile = (root: string): string => join(root, '.cache', 'skilldex', 'build-cache.json');
+
+/** Stat facts of one folder or file of a skill, as recorded by `readSkillSource`. */
+export interface Stamp {
+  /** Path inside the skill (`''` for the skill folder itself). */
+  path: string;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+}
+
+/** What `readSkillSource` records while it reads a skill, when asked to. */
+export interface SourceStamps {
+  dirs: Stamp[];
+  files: Stamp[];
+}
+
+export const stampOf = (path: string, info: Stats): Stamp => ({ path, size: info.isDirectory() ? 0 : info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino });
+
+/** Everything the per-skill phase of validation produced for one skill folder. */
+export interface CachedSkill {
+  dir: string;
+  declaration: SkillSource['declaration'];
+  dirs: Stamp[];
+  /** Every file lstat'ed; `hex` is absent for files that were not read (over a size limit). */
+  files: (Stamp & { hex?: string })[];
+  /** Diagnostics reported while reading, checking files and parsing this skill (severities resolved). */
+  diagnostics: Diagnostic[];
+  draft?: DraftManifest;
+  /** Positions in the declaration that registry-wide rules may report at, keyed by path. */
+  positions?: Record<string, Position>;
+  scan?: { key: string; result: ScanResult };
+}
+
+interface EmitRecord {
+  outDir: string;
+  /** Hash of everything writeRegistry is given. */
+  key: string;
+  /** Stamps of the files that prove the folder still holds that output. */
+  proof: Stamp[];
+  notDiscoverable: { name: string; reason: string }[];
+}
+
+interface CacheFile {
+  format: number;
+  salt: string;
+  /** When the recording build started (ms since the epoch). */
+  startedAt: number;
+  skills: Record<string, CachedSkill>;
+  emit?: EmitRecord;
+}
+
+/** Positions registry rules ask a member for: its name, its `calls`, and each call. */
+export const positionKey = (path: readonly (string | number)[]): string => path.join('\u0000');
+
+const srcDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+let codeFingerprint: string | undefined;
+/**
+ * Size and mtime of every source file of the validator, the scanner and core (about a hundred stats): a cache
+ * written by other rules is never reused, even in a working copy being edited.
+ */
+function fingerprintOfCode(): string {
+  if (codeFingerprint) return codeFingerprint;
+  const hash = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const abs = join(dir, entry.name);
+      if (entry.isDirectory()) walk(abs);
+      else if (entry.name.endsWith(moduleExtension(import.meta.url))) {
+        const info = lstatSync(abs);
+        hash.update(`${relative(srcDir, abs)}\0${info.size}\0${info.mtimeMs}\n`);
+      }
+    }
+  };
+  for (const part of ['pipeline', 'scanner', 'core']) walk(join(srcDir, part));
+  codeFingerprint = hash.digest('hex');
+  return codeFingerprint;
+}
+
+const sameStamp = (a: Stamp, info: Stats): boolean => a.mtimeMs === info.mtimeMs && a.ctimeMs === info.ctimeMs && a.ino === info.ino && (info.isDirectory() || a.size === info.size);
+
+/**
+ * The cache of one build. Load it with {@link BuildCache.open}, look skills up while
+ * validating, record what was computed, and {@link BuildCache.save} at the end.
+ */
+export class BuildCache {
+  readonly file: string;
+  readonly startedAt = Date.now();
+  readonly #salt: string;
+  #previous: CacheFile | undefined;
+  #next: Record<string, CachedSkill> = {};
+  #emit: EmitRecord | undefined;
+  /** Lookups answered from the cache / computed afresh, for reports and benchmarks. */
+  readonly stats = { hits: 0, misses: 0, scanHits: 0, scanMisses: 0, emitSkipped: false };
+
+  private constructor(file: string, salt: string, previous: CacheFile | undefined) {
+    this.file = file;
+    this.#salt = salt;
+    this.#previous = previous;
+  }
+
+  /** Opens the cache file (a missing, corrupt or differently salted file is an empty cache). */
+  static open(file: string, config: RegistryConfig, extraSalt = ''): BuildCache {
+    const salt = sha256HexSync(JSON.stringify([FORMAT, config, extraSalt, fingerprintOfCode()]));
+    let previous: CacheFile | undefined;
+    try {
+      const parsed = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;
+      if (parsed.format === FORMAT && parsed.salt === salt && parsed.skills && typeof parsed.skills === 'object') previous = parsed;
+    } catch {
+      // No cache yet, or unreadable: build from scratch.
+    }
+    return new BuildCache(file, salt, previous);
+  }
+
+  /**
+   * The recorded result for a skill folder if nothing in it changed, checked by `lstat` alone.
+   * Folder mtimes catch added, removed and renamed entries; file stamps catch edits.
+   */
+  lookup(root: string, dir: string, declaration: SkillSource['declaration']): CachedSkill | undefined {
+    const entry = this.#previous?.skills[dir];
+    const racyAfter = (this.#previous?.startedAt ?? 0) - RACY_WINDOW_MS;
+    if (!entry || entry.declaration !== declaration) return this.#miss();
+    const absDir = join(root, dir);
+    try {
+      for (const d of entry.dirs) {
+        const info = lstatSync(join(absDir, d.path));
+        if (!info.isDirectory() || !sameStamp(d, info) || d.mtimeMs >= racyAfter) return this.#miss();
+      }
+      for (const f of entry.files) {
+        const info = lstatSync(join(absDir, f.path));
+        if (!info.isFile() || !sameStamp(f, info) || f.mtimeMs >= racyAfter) return this.#miss();
+      }
+    } catch {
+      return this.#miss();
+    }
+    this.stats.hits++;
+    return entry;
+  }
+
+  #miss(): undefined {
+    this.stats.misses++;
+    return undefined;
+  }
+
+  /** Keeps a skill's result for the next build. */
+  record(entry: CachedSkill): void {
+    this.#next[entry.dir] = entry;
+  }
+
+  /** The entry recorded in this build for `dir`, to attach its scan result. */
+  recorded(dir: string): CachedSkill | undefined {
+    return this.#next[dir];
+  }
+
+  /** Attaches a fresh scan result to a skill's entry. */
+  recordScan(entry: CachedSkill, key: string, result: ScanResult): void {
+    entry.scan = { key, result };
+    this.stats.scanMisses++;
+  }
+
+  /** True when `outDir` still holds exactly what a build with `key` wrote there. */
+  emitted(outDir: string, key: string): EmitRecord | undefined {
+    const last = this.#previous?.emit;
+    if (!last || last.outDir !== outDir || last.key !== key) return undefined;
+    try {
+      for (const p of last.proof) if (!sameStamp(p, lstatSync(join(outDir, p.path)))) return undefined;
+    } catch {
+      return undefined;
+    }
+    this.#emit = last;
+    return last;
+  }
+
+  /** Remembers what writeRegistry wrote into `outDir`, with stamps of its index files as proof. */
+  recordEmit(outDir: string, key: string, proofFiles: readonly string[], notDiscoverable: EmitRecord['notDiscoverable']): void {
+    try {
+      this.#emit = { outDir, key, proof: proofFiles.map((p) => stampOf(p, lstatSync(join(outDir, p)))), notDiscoverable };
+    } catch {
+      this.#emit = undefined;
+    }
+  }
+
+  /**
+   * Writes the cache atomically; a read-only checkout just keeps building without one. A build
+   * that changed nothing leaves the file alone: rewriting megabytes would be most of its cost.
+   */
+  save(): void {
+    const unchanged =
+      this.#previous !== undefined &&
+      this.stats.misses === 0 &&
+      this.stats.scanMisses === 0 &&
+      this.stats.emitSkipped &&
+      Object.keys(this.#next).length === Object.keys(this.#previous.skills).length;
+    if (unchanged) return;
+    const data: CacheFile = { format: FORMAT, salt: this.#salt, startedAt: this.startedAt, skills: this.#next, ...(this.#emit ? { emit: this.#emit } : {}) };
+    try {
+      mkdirSync(dirname(this.file), { recursive: true });
+      const tmp = `${this.file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      writeFileSync(tmp, JSON.stringify(data));
+      renameSync(tmp, this.file);
+    } catch {
+      // Not writable: the next build is simply cold.
+    }
+  }
+}
+
+/**
+ * A SkillSource rebuilt from a cache entry. File bytes are read only if someone asks for them
+ * (the emitter, a rescan), and checked against the recorded digest when they are.
+ */
+export function sourceFromCache(root: string, entry: CachedSkill): SkillSource {
+  const absDir = join(root, entry.dir);
+  const files: SkillSourceFile[] = entry.files.flatMap((f) => {
+    if (f.hex === undefined) return [];
+    let bytes: Uint8Array | undefined;
+    const hex = f.hex;
+    const file = { path: f.path, size: f.size, hex } as SkillSourceFile;
+    Object.defineProperty(file, 'bytes', {
+      enumerable: true,
+      get(): Uint8Array {
+        if (bytes) return bytes;
+        const read = new Uint8Array(readFileSync(join(absDir, f.path)));
+        if (sha256HexSync(read) !== hex) throw new Error(`${entry.dir}/${f.path} changed while the registry was being built; run the build again`);
+        bytes = read;
+        return bytes;
+      },
+    });
+    return [file];
+  });
+  return { dir: entry.dir, absDir, folderName: entry.dir.slice(entry.dir.lastIndexOf('/') + 1), declaration: entry.declaration, files };
+}
+
+/**
+ * Names that `name` could imitate according to the typosquatting rule: same confusable skeleton,
+ * or within one edit. Found through an index of one-deletion variants (two strings one edit apart
+ * always share one), so a registry of n skills costs O(n·length) instead of O(n²) comparisons.
+ * The result is a superset of the rule's hits, in registry order, so the scanner's verdict and
+ * evidence are exactly what it would give with every name.
+ */
+export function imitationCandidates(names: readonly string[], skeleton: (name: string) => string): (name: string) => string[] {
+  const bySkeleton = new Map<string, number[]>();
+  const byVariant = new Map<string, number[]>();
+  const add = (map: Map<string, number[]>, key: string, i: number) => {
+    const list = map.get(key);
+    if (!list) map.set(key, [i]);
+    else if (list[list.length - 1] !== i) list.push(i);
+  };
+  const variants = (lower: string): string[] => {
+    const out = [lower];
+    for (let k = 0; k < lower.length; k++) out.push(lower.slice(0, k) + lower.slice(k + 1));
+    return out;
+  };
+  names.forEach((name, i) => {
+    add(bySkeleton, skeleton(name), i);
+    for (const v of variants(name.toLowerCase())) add(byVariant, v, i);
+  });
+  return (name: string) => {
+    const found = new Set<number>();
+    for (const i of bySkeleton.get(skeleton(name)) ?? []) found.add(i);
+    for (const v of variants(name.toLowerCase())) for (const i of byVariant.get(v) ?? []) found.add(i);
+    // Like the full list the scanner used to get: every name but the skill's own.
+    return [...found].sort((a, b) => a - b).map((i) => names[i] as string).filter((n) => n !== name);
+  };
+}
+
+/** The cache entry for a skill just read and checked. */
+export function cacheEntryOf(source: SkillSource, stamps: SourceStamps, diagnostics: Diagnostic[], draft: DraftManifest | undefined, locate: (path: readonly (string | number)[]) => Position): CachedSkill {
+  const hexOf = new Map(source.files.map((f) => [f.path, f.hex]));
+  let positions: Record<string, Position> | undefined;
+  if (draft) {
+    // Registry rules report at these paths only (rules/registry.ts); keep their positions.
+    const paths: (string | number)[][] = [['name'], ['calls'], ...draft.calls.map((_, i) => ['calls', i])];
+    positions = Object.fromEntries(paths.map((p) => [positionKey(p), locate(p)]));
+  }
+  return {
+    dir: source.dir,
+    declaration: source.declaration,
+    dirs: stamps.dirs,
+    files: stamps.files.map((s) => ({ ...s, ...(hexOf.has(s.path) ? { hex: hexOf.get(s.path) as string } : {}) })),
+    diagnostics,
+    ...(draft ? { draft } : {}),
+    ...(positions ? { positions } : {}),
+  };
+}
+
+/** A `locate` answering from recorded positions (line 1, column 1 for anything else). */
+export function locateFrom(positions: Record<string, Position> | undefined): (path: readonly (string | number)[]) => Position {
+  return (path) => positions?.[positionKey(path)] ?? { line: 1, column: 1 };
+}

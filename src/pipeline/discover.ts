@@ -1,0 +1,262 @@
+import { readdir, lstat, readFile, stat } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import fg from 'fast-glob';
+import type { Limits } from '../core/schemas/config.ts';
+import { pathProblem } from '../core/paths.ts';
+import { DiagnosticSink, START } from './diagnostics.ts';
+import { stampOf, type SourceStamps } from './cache.ts';
+import { sha256HexSync } from './hash.ts';
+
+/** One skill folder found under skills/, with every file read (never executed). */
+export interface SkillSource {
+  /** Folder relative to the registry root, `/`-separated: `skills/memory/search`. */
+  dir: string;
+  absDir: string;
+  folderName: string;
+  /** The declaring file. */
+  declaration: 'SKILL.md' | 'skill.json';
+  files: SkillSourceFile[];
+}
+
+export interface SkillSourceFile {
+  /** Path inside the skill, `/`-separated. */
+  path: string;
+  bytes: Uint8Array;
+  size: number;
+  /** Hex SHA-256. */
+  hex: string;
+}
+
+/** The files that make a folder a skill. */
+export const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;
+/** Never part of a published skill: VCS and OS litter, dependency folders, caches. */
+const IGNORED = new Set(['node_modules', '__pycache__']);
+
+/**
+ * A `skills` folder (or any folder on the way to it) that is a symbolic link would publish
+ * whatever it points at, outside the repository. Reports it and returns true.
+ */
+async function reportLinkedSkillsRoot(root: string, skillsDir: string, sink: DiagnosticSink): Promise<boolean> {
+  const segments = skillsDir.split('/').filter(Boolean);
+  for (let i = 1; i <= segments.length; i++) {
+    const rel = segments.slice(0, i).join('/');
+    const stats = await lstat(join(root, rel)).catch(() => undefined);
+    if (!stats) return false;
+    if (stats.isSymbolicLink()) {
+      sink.report('files/symlink', rel, START, `'${rel}' is a symbolic link; the skills folder must be a real folder inside the repository`, { hint: 'replace the link with the folder itself; nothing under a linked skills folder is read or published' });
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Finds skill folders: `skills/<name>/` or one category level deeper, `skills/<category>/<name>/`.
+ * Dot-folders and node_modules are skipped. Symlinks are never followed.
+ */
+export async function discoverSkills(root: string, skillsDir: string, sink: DiagnosticSink): Promise<{ dir: string; declaration: SkillSource['declaration'] }[]> {
+  const base = join(root, skillsDir);
+  if (await reportLinkedSkillsRoot(root, skillsDir, sink)) return [];
+  // onlyFiles is off so a SKILL.md that is a symlink or a folder is seen and reported rather
+  // than silently missing; links are never followed.
+  const entries = await fg([...DECLARATIONS.map((d) => `**/${d}`), '*', '*/*'], {
+    cwd: base,
+    dot: false,
+    onlyFiles: false,
+    objectMode: true,
+    followSymbolicLinks: false,
+    ignore: ['**/node_modules/**'],
+    caseSensitiveMatch: true,
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  const found: string[] = [];
+  const problems: { entry: (typeof entries)[number]; rel: string }[] = [];
+  for (const entry of entries) {
+    const rel = `${skillsDir}/${entry.path}`;
+    const isDeclaration = (DECLARATIONS as readonly string[]).includes(entry.name);
+    if (entry.dirent.isSymbolicLink() || (isDeclaration && !entry.dirent.isFile())) problems.push({ entry, rel });
+    else if (isDeclaration) found.push(entry.path);
+  }
+  // Links inside a skill folder are reported when the folder is read; here only the ones that
+  // stand where a skill or its declaration should be.
+  const skillFolders = new Set(found.map((p) => posix.dirname(p)));
+  for (const { entry, rel } of problems) {
+    if (skillFolders.has(posix.dirname(entry.path))) continue;
+    if (entry.dirent.isSymbolicLink()) {
+      sink.report('files/symlink', rel, START, `'${rel}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the real file or folder' });
+    } else {
+      sink.report('files/special', rel, START, `'${rel}' is not a regular file`, { hint: `make ${entry.name} a file` });
+    }
+  }
+  found.sort();
+
+  const byDir = new Map<string, Set<string>>();
+  for (const rel of found) {
+    const dir = posix.dirname(rel);
+    if (dir === '.') continue; // a SKILL.md directly in skills/ is not a skill folder
+    const set = byDir.get(dir) ?? new Set<string>();
+    set.add(posix.basename(rel));
+    byDir.set(dir, set);
+  }
+
+  const dirs = [...byDir.keys()].sort();
+  const dirSet = new Set(dirs);
+  // The outermost enclosing skill folder, found by looking up each ancestor (the shortest sorts
+  // first), not by scanning every other folder: that was quadratic, a second at 10k skills and
+  // paid again by every no-op rebuild.
+  const outerOf = (dir: string): string | undefined => {
+    for (let i = dir.indexOf('/'); i !== -1; i = dir.indexOf('/', i + 1)) if (dirSet.has(dir.slice(0, i))) return dir.slice(0, i);
+    return undefined;
+  };
+  const skillDirs: { dir: string; declaration: SkillSource['declaration'] }[] = [];
+  for (const dir of dirs) {
+    const rel = `${skillsDir}/${dir}`;
+    const decl = byDir.get(dir) as Set<string>;
+    const outer = outerOf(dir);
+    const declFile = decl.has('skill.json') ? 'skill.json' : 'SKILL.md';
+    if (outer) {
+      sink.report('discovery/nested-skill', `${rel}/${declFile}`, START, `skill folder '${rel}' sits inside skill '${skillsDir}/${outer}'; it is published only as files of the outer skill`, { hint: 'move it to its own folder under skills/' });
+      continue;
+    }
+    if (dir.split('/').length > 2) {
+      sink.report('discovery/too-deep', `${rel}/${declFile}`, START, `'${rel}' is more than one category folder below ${skillsDir}/`, { hint: `use ${skillsDir}/<name>/ or ${skillsDir}/<category>/<name>/` });
+      continue;
+    }
+    if (decl.size > 1) {
+      sink.report('discovery/ambiguous', `${rel}/skill.json`, START, `'${rel}' holds both SKILL.md and skill.json`, { hint: 'keep one declaration; `skilldex convert` moves a SKILL.md body into prompt.md for skill.json' });
+      continue;
+    }
+    skillDirs.push({ dir: rel, declaration: declFile });
+  }
+  return skillDirs;
+}
+
+/**
+ * The one skill folder `root/dir` as a discovery result, without looking at its neighbours: for
+ * validating a skill on its own, wherever it lies on disk. A declaration that is a link or not a
+ * regular file is reported, as discovery in a registry does.
+ */
+export async function discoverSkillFolder(root: string, dir: string, sink: DiagnosticSink): Promise<{ dir: string; declaration: SkillSource['declaration'] }[]> {
+  const present: SkillSource['declaration'][] = [];
+  for (const declaration of DECLARATIONS) {
+    const info = await lstat(join(root, dir, declaration)).catch(() => undefined);
+    if (!info) continue;
+    const rel = `${dir}/${declaration}`;
+    if (info.isSymbolicLink()) sink.report('files/symlink', rel, START, `'${rel}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the real file' });
+    else if (!info.isFile()) sink.report('files/special', rel, START, `'${rel}' is not a regular file`, { hint: `make ${declaration} a file` });
+    else present.push(declaration);
+  }
+  if (present.length > 1) {
+    sink.report('discovery/ambiguous', `${dir}/skill.json`, START, `'${dir}' holds both SKILL.md and skill.json`, { hint: 'keep one declaration; `skilldex convert` moves a SKILL.md body into prompt.md for skill.json' });
+    return [];
+  }
+  return present.map((declaration) => ({ dir, declaration }));
+}
+
+/**
+ * What a folder holds, judged by its own entries (nothing is parsed): a skill folder (SKILL.md
+ * or skill.json), a registry root (skilldex.config.json or a skills/ folder), a folder of skills
+ * (skill folders one or two levels down, like skills/), or none of these. `missing` and `file`
+ * say the path is not a folder at all. Symlinked folders are not walked into.
+ */
+export type FolderKind = 'skill' | 'registry' | 'skills' | 'none' | 'missing' | 'file';
+
+export async function folderKind(absPath: string): Promise<FolderKind> {
+  const info = await stat(absPath).catch(() => undefined);
+  if (!info) return 'missing';
+  if (!info.isDirectory()) return 'file';
+  if (await isSkillFolder(absPath)) return 'skill';
+  const config = await entryOf(absPath, 'skilldex.config.json');
+  if (config?.isFile() || (await entryOf(absPath, 'skills'))?.isDirectory()) return 'registry';
+  return (await skillFoldersBelow(absPath, 1)).length > 0 ? 'skills' : 'none';
+}
+
+const entryOf = (dir: string, name: string) => lstat(join(dir, name)).catch(() => undefined);
+const isSkillFolder = async (dir: string): Promise<boolean> => (await entryOf(dir, 'SKILL.md')) !== undefined || (await entryOf(dir, 'skill.json')) !== undefined;
+
+/**
+ * Skill folders one or two levels below `dir` (a folder of skills, like skills/, with one
+ * category level), at most `limit` of them, in directory order. Dot-folders and ignored
+ * folders are skipped; symlinked folders are not walked into.
+ */
+export async function skillFoldersBelow(dir: string, limit = Infinity): Promise<string[]> {
+  const found: string[] = [];
+  for (const child of await subfolders(dir)) {
+    if (found.length >= limit) break;
+    if (await isSkillFolder(child)) found.push(child);
+    else for (const grandchild of await subfolders(child)) if (found.length < limit && (await isSkillFolder(grandchild))) found.push(grandchild);
+  }
+  return found;
+}
+
+async function subfolders(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  // Dirent types come from lstat, so a symlinked folder is not walked into.
+  return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !IGNORED.has(e.name)).map((e) => join(dir, e.name));
+}
+
+/**
+ * Reads every file of a skill folder with lstat semantics: a symlink or special file is
+ * reported and skipped, oversize files are reported without being read, and the limits on
+ * file count and total size are enforced. With `stamps`, the lstat facts of every folder and
+ * file read are recorded for the build cache (src/pipeline/cache.ts), at no extra file reads.
+ */
+export async function readSkillSource(root: string, dir: string, declaration: SkillSource['declaration'], limits: Limits, sink: DiagnosticSink, stamps?: SourceStamps): Promise<SkillSource> {
+  const absDir = join(root, dir);
+  const files: SkillSourceFile[] = [];
+  let total = 0;
+  let count = 0;
+  let reportedCount = false;
+
+  const visit = async (relDir: string): Promise<void> => {
+    // Stat the folder before listing it: an entry added in between then changes its mtime.
+    if (stamps) stamps.dirs.push(stampOf(relDir, await lstat(join(absDir, relDir))));
+    const entries = await readdir(join(absDir, relDir), { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || IGNORED.has(entry.name)) continue;
+      const path = relDir ? `${relDir}/${entry.name}` : entry.name;
+      const file = `${dir}/${path}`;
+      if (entry.isSymbolicLink()) {
+        sink.report('files/symlink', file, START, `'${path}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the file itself' });
+        continue;
+      }
+      if (entry.isDirectory()) {
+        await visit(path);
+        continue;
+      }
+      if (!entry.isFile()) {
+        sink.report('files/special', file, START, `'${path}' is not a regular file`, { hint: 'remove it' });
+        continue;
+      }
+      const problem = pathProblem(path);
+      if (problem) {
+        sink.report('files/path', file, START, `file path '${path}' ${problem}`, { hint: 'rename the file using letters, digits, `-`, `_` and `.` only' });
+        continue;
+      }
+      count++;
+      if (count > limits.maxFiles) {
+        if (!reportedCount) sink.report('files/too-many', `${dir}/${declaration}`, START, `the skill has more than ${limits.maxFiles} files`, { hint: 'move bulky material out of the skill or raise limits.maxFiles' });
+        reportedCount = true;
+        continue;
+      }
+      const info = await lstat(join(absDir, path));
+      const { size } = info;
+      stamps?.files.push(stampOf(path, info));
+      if (size > limits.maxFileBytes) {
+        sink.report('files/too-large', file, START, `'${path}' is ${size} bytes; the limit is ${limits.maxFileBytes}`, { hint: 'shrink the file or publish it elsewhere and link to it' });
+        continue;
+      }
+      total += size;
+      const bytes = new Uint8Array(await readFile(join(absDir, path)));
+      files.push({ path, bytes, size: bytes.length, hex: sha256HexSync(bytes) });
+    }
+  };
+  await visit('');
+  if (total > limits.maxSkillBytes) {
+    sink.report('files/skill-too-large', `${dir}/${declaration}`, START, `the skill's files total ${total} bytes; the limit is ${limits.maxSkillBytes}`, { hint: 'move large assets out of the skill' });
+  }
+  return { dir, absDir, folderName: posix.basename(dir), declaration, files };
+}

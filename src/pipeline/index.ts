@@ -1,0 +1,153 @@
+/**
+ * The registry build: discover → parse → validate → emit. Every export here is public API of
+ * the build side (used by the CLI, the site build and the benchmarks).
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { RegistryConfig } from '../core/schemas/config.ts';
+import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import type { SkillManifest } from '../core/schemas/manifest.ts';
+import type { RegistryIndex } from '../core/schemas/registry-index.ts';
+import { BuildCache, defaultCacheFile } from './cache.ts';
+import { loadConfig } from './config.ts';
+import { sha256HexSync } from './hash.ts';
+import { INDEX_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './emit/layout.ts';
+import { writeRegistry, type WriteResult } from './emit/write-registry.ts';
+import { checkSigningKeys, signingKeysFromEnv, type SigningKey } from './emit/sign.ts';
+import { gitCommitTimes, lastCommitTime } from './git-times.ts';
+import { skillDirOf, validateRegistry, type RejectedSkill, type ValidateOptions } from './validate.ts';
+
+export { validateRegistry, validateSkillFolder, type ValidationResult, type ValidationProgress, type RejectedSkill } from './validate.ts';
+export { loadConfig, ConfigError, CONFIG_FILE } from './config.ts';
+export { RULES } from './rules/catalog.ts';
+export { generateSigningKey, parseSigningKeys, type SigningKey } from './emit/sign.ts';
+
+export interface BuildOptions {
+  /** Registry repository root: holds skills/ and optionally skilldex.config.json. */
+  root: string;
+  /** Where the static registry is written. */
+  outDir: string;
+  config?: RegistryConfig;
+  /**
+   * Import mode: publish every valid skill and list the rejected ones, instead of refusing to
+   * write anything while any error remains.
+   */
+  lenient?: boolean;
+  /** Seconds since the epoch for skills git knows nothing about; defaults to $SOURCE_DATE_EPOCH, then 0. */
+  sourceDateEpoch?: number;
+  /** Run the security scanner (default true). */
+  scan?: boolean;
+  /**
+   * Keys that sign `index.json` into `index.jws.json`. Default: from SKILLDEX_SIGNING_KEY or
+   * SKILLDEX_SIGNING_KEY_FILE; none when neither is set. Each must be an active key of `signing.keys`.
+   */
+  signingKeys?: readonly SigningKey[];
+  /**
+   * The build cache file (src/pipeline/cache.ts), or false for none. Default:
+   * `<root>/.cache/skilldex/build-cache.json`. Unchanged skills are not read, parsed or scanned
+   * again, and an output folder that already holds this exact build is not rewritten.
+   */
+  cache?: string | false;
+  /** Progress of validation and scanning, for a progress display. */
+  onProgress?: ValidateOptions['onProgress'];
+}
+
+export interface BuildResult {
+  /** False when errors stopped the build (strict mode) — nothing was written then. */
+  ok: boolean;
+  config: RegistryConfig;
+  index?: RegistryIndex;
+  manifests: SkillManifest[];
+  diagnostics: Diagnostic[];
+  rejected: RejectedSkill[];
+  notDiscoverable: WriteResult['notDiscoverable'];
+  /** Cache hits and misses, when the cache was used. */
+  cache?: BuildCache['stats'];
+}
+
+/**
+ * Builds the static registry from a skills repository.
+ *
+ * @example
+ * const result = await buildRegistry({ root: '.', outDir: 'dist' });
+ * if (!result.ok) for (const d of result.diagnostics) console.error(d.file, d.line, d.rule, d.message);
+ */
+export async function buildRegistry(options: BuildOptions): Promise<BuildResult> {
+  const config = options.config ?? (await loadConfig(options.root));
+  const signingKeys = options.signingKeys ?? (await signingKeysFromEnv());
+  checkSigningKeys(signingKeys, config.signing.keys);
+  const cache = options.cache === false ? undefined : BuildCache.open(options.cache ?? defaultCacheFile(options.root), config, `scan=${options.scan !== false}`);
+  const validation = await validateRegistry(options.root, {
+    config,
+    ...(options.scan === false ? { scan: false } : {}),
+    ...(cache ? { cache } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  const { accepted, rejected, diagnostics } = validation;
+  const hasErrors = diagnostics.some((d) => d.severity === 'error');
+  if (hasErrors && !options.lenient) {
+    cache?.save();
+    return { ok: false, config, manifests: [], diagnostics, rejected, notDiscoverable: [], ...(cache ? { cache: cache.stats } : {}) };
+  }
+
+  const envEpoch = Number(process.env.SOURCE_DATE_EPOCH);
+  const fallbackEpoch = options.sourceDateEpoch ?? (Number.isFinite(envEpoch) && process.env.SOURCE_DATE_EPOCH ? envEpoch : 0);
+  const times = await gitCommitTimes(options.root, config.skillsDir);
+  const callers = new Map<string, string[]>();
+  for (const s of accepted) for (const callee of s.draft.calls) callers.set(callee, [...(callers.get(callee) ?? []), s.draft.name]);
+
+  const dirs = new Set(accepted.map((s) => s.source.dir));
+  const diagnosticsByDir = new Map<string, Diagnostic[]>();
+  for (const d of diagnostics) {
+    const dir = skillDirOf(d.file, dirs);
+    if (dir) diagnosticsByDir.set(dir, [...(diagnosticsByDir.get(dir) ?? []), d]);
+  }
+  const published = accepted.map((s) => {
+    const seconds = lastCommitTime(times, s.source.dir, s.source.files.map((f) => f.path)) ?? fallbackEpoch;
+    const manifest: SkillManifest = {
+      ...s.draft,
+      calledBy: (callers.get(s.draft.name) ?? []).sort(),
+      lastModified: new Date(seconds * 1000).toISOString(),
+      diagnostics: diagnosticsByDir.get(s.source.dir) ?? [],
+      scan: s.scan,
+    };
+    return { manifest, files: s.source.files };
+  });
+
+  const latest = published.reduce((max, p) => (p.manifest.lastModified > max ? p.manifest.lastModified : max), new Date(fallbackEpoch * 1000).toISOString());
+  const generatedAt = process.env.SOURCE_DATE_EPOCH ? new Date(fallbackEpoch * 1000).toISOString() : latest;
+  await mkdir(options.outDir, { recursive: true });
+  // What writeRegistry's output depends on: when the output folder still holds what this exact
+  // input produced, rewriting it changes nothing. A draft is a function of the skill's files
+  // (its digest), its folder, the config and the build code (the cache's salt), so the key
+  // needs only the small per-skill facts, not every manifest serialised.
+  const outDir = resolve(options.outDir);
+  const emitKey = cache
+    ? sha256HexSync(JSON.stringify([generatedAt, latest, signingKeys.map((k) => k.kid).sort(), published.map(({ manifest: m }) => [m.name, m.digest, m.sourcePath, m.calledBy, m.lastModified, m.diagnostics, m.scan])]))
+    : '';
+  const previous = cache?.emitted(outDir, emitKey);
+  let index: RegistryIndex;
+  let notDiscoverable: WriteResult['notDiscoverable'];
+  if (cache && previous) {
+    cache.stats.emitSkipped = true;
+    index = JSON.parse(await readFile(join(outDir, INDEX_FILE), 'utf8')) as RegistryIndex;
+    notDiscoverable = previous.notDiscoverable;
+  } else {
+    const written = await writeRegistry(options.outDir, published, config, { generatedAt, updatedAt: latest }, signingKeys);
+    index = written.index;
+    notDiscoverable = written.notDiscoverable;
+    const proof = [INDEX_FILE, `${WELL_KNOWN_V2}/index.json`, `${WELL_KNOWN_V1}/index.json`, '.skilldex-build.json', ...(signingKeys.length > 0 ? [SIGNED_INDEX_FILE] : [])];
+    cache?.recordEmit(outDir, emitKey, proof, notDiscoverable);
+  }
+  cache?.save();
+  return {
+    ok: !hasErrors,
+    config,
+    index,
+    manifests: published.map((p) => p.manifest),
+    diagnostics,
+    rejected,
+    notDiscoverable,
+    ...(cache ? { cache: cache.stats } : {}),
+  };
+}

@@ -1,0 +1,121 @@
+import { siteConfig, type Catalog, type CatalogEntry, type FacetName, type FacetValue } from './catalog.ts';
+
+/**
+ * Every catalog URL is built here, so pages, links, the sitemap and `getStaticPaths` agree.
+ * Each one starts with the site's base path (`/`, or `/repo/` when `siteUrl` is
+ * `https://user.github.io/repo/`), so the site works wherever `siteUrl` says it is deployed:
+ *
+ *   /                                  all skills, by name, page 1
+ *   /browse/<sort>/<n>/                all skills, any other sort or page
+ *   /<facet>/                          every value of a facet with counts
+ *   /<facet>/<slug>/                   skills with that value, by name, page 1
+ *   /<facet>/<slug>/<sort>/<n>/        any other sort or page
+ *   /skills/<name>/                    a skill
+ *   /docs/<slug>/                      a page of the project's docs/
+ *
+ * Filtering and sorting are plain links between static pages, so they work without JavaScript.
+ */
+
+export type SortKey = 'name' | 'updated';
+export const SORTS: readonly SortKey[] = ['name', 'updated'];
+export const SORT_LABELS: Record<SortKey, string> = { name: 'Name', updated: 'Recently updated' };
+
+/**
+ * Cards per page: enough to scan, small enough that a 10k-skill registry stays light.
+ * SKILLDEX_PAGE_SIZE overrides it (the browser tests use a small page to exercise pagination).
+ */
+export const PAGE_SIZE = Number(process.env.SKILLDEX_PAGE_SIZE) || 24;
+
+let base: string | undefined;
+
+/** The URL path the site is served under, with slashes at both ends: `/` or `/repo/`. */
+export function basePath(): string {
+  if (base === undefined) {
+    const { siteUrl } = siteConfig();
+    base = siteUrl ? new URL(siteUrl).pathname : '/';
+  }
+  return base;
+}
+
+/**
+ * A path inside the site as a link: `sitePath('security/')` → `/repo/security/`. Every link,
+ * asset and registry file goes through here; a root-absolute `/security/` would leave the
+ * sub-path a project site is deployed under.
+ */
+export function sitePath(relative: string): string {
+  return `${basePath()}${relative.replace(/^\/+/, '')}`;
+}
+
+export interface ListingScope {
+  facet: FacetName;
+  value: FacetValue;
+}
+
+export function listingPath(scope: ListingScope | undefined, sort: SortKey, page: number): string {
+  const first = scope ? facetPath(scope.facet, scope.value) : sitePath('');
+  if (sort === 'name' && page === 1) return first;
+  return scope ? `${first}${sort}/${page}/` : sitePath(`browse/${sort}/${page}/`);
+}
+
+export function facetPath(facet: FacetName, value?: FacetValue): string {
+  return sitePath(value ? `${facet}/${encodeURIComponent(value.slug)}/` : `${facet}/`);
+}
+
+export function skillPath(name: string): string {
+  return sitePath(`skills/${encodeURIComponent(name)}/`);
+}
+
+export function pageCount(total: number): number {
+  return Math.max(1, Math.ceil(total / PAGE_SIZE));
+}
+
+/** Names in a listing, in order. */
+export function listingNames(catalog: Catalog, scope: ListingScope | undefined, sort: SortKey): string[] {
+  if (!scope) return catalog.sorted[sort];
+  if (sort === 'name') return scope.value.names;
+  const members = new Set(scope.value.names);
+  return catalog.sorted.updated.filter((n) => members.has(n));
+}
+
+export interface ListingPage {
+  scope?: ListingScope;
+  sort: SortKey;
+  page: number;
+  pages: number;
+  total: number;
+  entries: CatalogEntry[];
+}
+
+export function listingPage(catalog: Catalog, scope: ListingScope | undefined, sort: SortKey, page: number): ListingPage {
+  const names = listingNames(catalog, scope, sort);
+  const start = (page - 1) * PAGE_SIZE;
+  return {
+    scope,
+    sort,
+    page,
+    pages: pageCount(names.length),
+    total: names.length,
+    entries: names.slice(start, start + PAGE_SIZE).map((n) => catalog.byName.get(n)!),
+  };
+}
+
+/** `[sort, page]` pairs a listing of `total` skills needs, minus the bare base URL (name, page 1). */
+export function extraListingPages(total: number): Array<{ sort: SortKey; page: number }> {
+  const result: Array<{ sort: SortKey; page: number }> = [];
+  for (const sort of SORTS) {
+    for (let page = 1; page <= pageCount(total); page++) {
+      if (sort === 'name' && page === 1) continue;
+      result.push({ sort, page });
+    }
+  }
+  return result;
+}
+
+/**
+ * A link made by `sitePath` (or a route above) as an absolute URL when the registry knows where it
+ * is deployed; as the link itself otherwise. The link already holds the base path, so it is
+ * resolved against the origin only.
+ */
+export function absoluteUrl(siteUrl: string | undefined, link: string): string {
+  return siteUrl ? new URL(link, siteUrl).href : link;
+}

@@ -1,0 +1,84 @@
+/**
+ * Registry-wide rules as units: name keys (case-fold + NFC), and the cycle finder.
+ * The fixture-level cases live in rules.test.ts; these cover what valid skill names cannot reach.
+ */
+import { describe, expect, it } from 'vitest';
+import { DiagnosticSink } from '../../../src/pipeline/diagnostics.ts';
+import { checkRegistry, findCycles, type RegistryMember } from '../../../src/pipeline/rules/cross-skill.ts';
+
+const member = (name: string, file: string, extra: { calls?: string[]; format?: string } = {}): RegistryMember =>
+  ({ draft: { name, calls: extra.calls ?? [], format: extra.format ?? 'skill-md' }, file, locate: () => ({ line: 2, column: 7 }) }) as unknown as RegistryMember;
+
+describe('checkRegistry', () => {
+  it('treats names that differ only by case as duplicates, and keeps the first by path', () => {
+    const sink = new DiagnosticSink();
+    const a = member('pdf', 'skills/a/pdf/SKILL.md');
+    const b = member('PDF', 'skills/b/PDF/SKILL.md');
+    const rejected = checkRegistry([b, a], sink);
+    expect([...rejected]).toEqual([b]);
+    expect(sink.diagnostics.map((d) => [d.rule, d.file, d.line, d.message])).toEqual([
+      ['registry/duplicate-name', 'skills/b/PDF/SKILL.md', 2, "skill name 'PDF' is already used by skills/a/pdf/SKILL.md"],
+    ]);
+  });
+
+  it('treats NFC and NFD spellings of a name as duplicates', () => {
+    const sink = new DiagnosticSink();
+    const nfc = member('caf\u00e9', 'skills/a/SKILL.md');
+    const nfd = member('cafe\u0301', 'skills/b/SKILL.md');
+    expect([...checkRegistry([nfc, nfd], sink)]).toEqual([nfd]);
+    expect(sink.diagnostics.map((d) => d.rule)).toEqual(['registry/duplicate-name']);
+  });
+
+  it('rejects both skills when a skill.json name and a SKILL.md name are published under one discovery name', () => {
+    const sink = new DiagnosticSink();
+    const json = member('code_review', 'skills/code_review/skill.json', { format: 'skill-json' });
+    const md = member('code-review', 'skills/code-review/SKILL.md');
+    expect(new Set(checkRegistry([json, md], sink))).toEqual(new Set([json, md]));
+    expect(sink.diagnostics.map((d) => [d.rule, d.severity, d.file])).toEqual([
+      ['registry/cross-format-collision', 'error', 'skills/code-review/SKILL.md'],
+      ['registry/cross-format-collision', 'error', 'skills/code_review/skill.json'],
+    ]);
+  });
+
+  it('rejects two skill.json names that kebab-case to one name (a_b and a__b)', () => {
+    const sink = new DiagnosticSink();
+    const one = member('a_b', 'skills/one/skill.json', { format: 'skill-json' });
+    const two = member('a__b', 'skills/two/skill.json', { format: 'skill-json' });
+    expect(checkRegistry([one, two], sink).size).toBe(2);
+    expect(sink.diagnostics.map((d) => d.rule)).toEqual(['registry/cross-format-collision', 'registry/cross-format-collision']);
+  });
+
+  it('does not warn for two SKILL.md names (they cannot differ by _)', () => {
+    const sink = new DiagnosticSink();
+    checkRegistry([member('a-b', 'skills/a-b/SKILL.md'), member('c', 'skills/c/SKILL.md')], sink);
+    expect(sink.diagnostics).toEqual([]);
+  });
+
+  it('rejects unknown calls, self-calls and cycles; a severity override to "off" silences the report but not the rejection', () => {
+    const sink = new DiagnosticSink({ 'registry/unknown-call': 'off' });
+    const lone = member('lone', 'skills/lone/skill.json', { calls: ['ghost'], format: 'skill-json' });
+    const me = member('me', 'skills/me/skill.json', { calls: ['me'], format: 'skill-json' });
+    const rejected = checkRegistry([lone, me], sink);
+    expect(new Set(rejected)).toEqual(new Set([lone, me]));
+    expect(sink.diagnostics.map((d) => d.rule)).toEqual(['registry/call-cycle']);
+  });
+});
+
+describe('findCycles', () => {
+  it('finds each strongly connected component once, sorted, and self-calls', () => {
+    const cycles = findCycles([
+      { name: 'a', calls: ['b'] },
+      { name: 'b', calls: ['c'] },
+      { name: 'c', calls: ['a', 'd'] },
+      { name: 'd', calls: [] },
+      { name: 'e', calls: ['e'] },
+      { name: 'f', calls: ['a', 'missing'] },
+    ]);
+    expect(cycles).toEqual([['a', 'b', 'c'], ['e']]);
+  });
+
+  it('handles a long chain without a cycle', () => {
+    const chain = Array.from({ length: 2000 }, (_, i) => ({ name: `s${i}`, calls: i + 1 < 2000 ? [`s${i + 1}`] : [] }));
+    expect(findCycles(chain)).toEqual([]);
+  });
+});

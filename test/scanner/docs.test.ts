@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { anchorOf, SECURITY_RULES } from '../../src/scanner/index.ts';
+
+const docs = readFileSync(join(import.meta.dirname, '../../docs/security.md'), 'utf8');
+
+describe('docs/security.md', () => {
+  it.each(SECURITY_RULES.map((r) => [r.id, r] as const))('documents %s with its anchor, severity, explanation and fix', (id, rule) => {
+    expect(docs).toContain(`<a id="${anchorOf(id)}"></a>\n\n## ${id}\n\n**Severity:** \`${rule.severity}\``);
+    expect(docs).toContain(rule.explanation);
+    expect(docs).toContain(rule.fix);
+  });
+});
