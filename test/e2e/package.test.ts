@@ -133,9 +133,11 @@ describe('the npm tarball', () => {
     const leaked = Object.keys(manifest.devDependencies).filter((dev) => existsSync(join(consumer, 'node_modules', dev)));
     expect(leaked).toEqual([]);
     const { packages, bytes } = await footprint(join(consumer, 'node_modules'));
-    // Measured at 45 packages and 24.3 MB; before the package build the tarball pulled 136 packages
-    // and 46.5 MB, Astro among them.
-    expect(packages).toBeLessThan(60);
+    // Measured at 138 packages and 29.5 MB: 45 packages and 24.3 MB for the CLI and runtime, and
+    // the rest brought by @modelcontextprotocol/sdk (its HTTP stack: express, hono, cors, …) for
+    // `skilldex mcp`. Before the package build the tarball pulled 136 packages and 46.5 MB, Astro
+    // among them.
+    expect(packages).toBeLessThan(160);
     expect(bytes).toBeLessThan(40 * 1024 * 1024);
   });
 });

@@ -6,7 +6,7 @@ import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { buildRegistry, generateSigningKey, parseSigningKeys, type SigningKey } from '../../src/build/index.ts';
+import { buildRegistry, generateSigningKey, parseSigningKeys, type SigningKey } from '../../src/pipeline/index.ts';
 import { serveDirectory } from '../helpers/static-server.ts';
 import { tempDir } from '../runtime/_registries.ts';
 import { call, connectStdio, textOf } from './_mcp.ts';
