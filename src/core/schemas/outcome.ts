@@ -8,7 +8,11 @@ export const PROTOCOL_ERROR_CODES = [
   'OUTPUT_TOO_LARGE', 'INVALID_OUTPUT', 'VERIFICATION_FAILED', 'SKILL_NOT_FOUND', 'BLOCKED_BY_SCAN',
   'SANDBOX_UNAVAILABLE', 'INTERPRETER_NOT_FOUND', 'CANCELLED',
 ] as const;
-export type ProtocolErrorCode = (typeof PROTOCOL_ERROR_CODES)[number];
+/** The codes as a zod enum: the runtime checks codes against it, and hands it to the module harness. */
+export const ProtocolErrorCode = z.enum(PROTOCOL_ERROR_CODES);
+export type ProtocolErrorCode = z.infer<typeof ProtocolErrorCode>;
+/** The codes a skill itself may report (the script protocol's standard set); the rest are the runtime's. */
+export const SKILL_ERROR_CODES = PROTOCOL_ERROR_CODES.slice(0, PROTOCOL_ERROR_CODES.indexOf('OUTPUT_TOO_LARGE'));
 
 /** What a protocol script reads on stdin (docs/script-protocol.md). */
 export const ProtocolRequest = z.object({
@@ -73,6 +77,8 @@ export const SkillExecutionOutcome = z
     format: z.enum(['object', 'text', 'markdown', 'json']).optional(),
     status: z.enum(['success', 'error', 'partial']).optional(),
     message: z.string().optional(),
+    /** A protocol script's own envelope `metadata` (source, counts…), kept as the script wrote it. */
+    metadata: z.record(z.string(), z.unknown()).optional(),
     tokenUsage: z.number().optional(),
     warnings: z.array(z.string()).optional(),
     memoryWrites: z.array(MemoryWriteSuggestion).optional(),

@@ -1,11 +1,15 @@
 import { spawn } from 'node:child_process';
 
-/** The script protocol: a script's stdout and stderr together may not exceed 10 MB. */
+/** The script protocol: a script's result (stdout) may not exceed 10 MB. */
 export const MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
 /** The script protocol's default timeout. */
 export const DEFAULT_PROTOCOL_TIMEOUT_MS = 300_000;
-/** How much of stderr is kept for error messages (the whole stream still counts toward the cap). */
-const STDERR_TAIL_BYTES = 64 * 1024;
+/**
+ * How much of stderr is kept (the tail, where a traceback ends up). Logs are not the result: they
+ * stream to `onStderr` as they come and never count toward the stdout cap, so a chatty skill still
+ * succeeds while memory stays bounded by this tail.
+ */
+export const STDERR_TAIL_BYTES = 64 * 1024;
 
 export interface BoundedProcessOptions {
   command: string;
@@ -29,6 +33,8 @@ export interface BoundedProcessResult {
   stdout: string;
   /** The last 64 KB of stderr. */
   stderr: string;
+  /** Every byte the process wrote to stderr, including what the tail dropped. */
+  stderrBytes: number;
   timedOut: boolean;
   /** The caller's signal aborted the run. */
   aborted: boolean;
@@ -56,7 +62,7 @@ function killGroup(pid: number | undefined): void {
  * group is SIGKILLed. A grandchild that calls `setsid` leaves the group; only the sandbox's PID
  * namespace (see run-sandbox.ts) catches that one: when its first process dies, the kernel kills
  * every process in the namespace. `spawn` has no
- * `maxBuffer`, so stdout and stderr bytes are counted here and the group is killed at the cap.
+ * `maxBuffer`, so stdout bytes are counted here and the group is killed at the cap.
  *
  * @example
  * const result = await runBoundedProcess({ command: 'python3', args: ['run.py'], cwd, env, stdin: '{}', timeoutMs: 5000 });
@@ -68,6 +74,7 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Bound
     const stdout: Buffer[] = [];
     let stderrTail = Buffer.alloc(0);
     let total = 0;
+    let stderrBytes = 0;
     let timedOut = false;
     let aborted = false;
     let outputTooLarge = false;
@@ -104,7 +111,8 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Bound
       if (count(chunk)) stdout.push(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
-      if (!count(chunk)) return;
+      stderrBytes += chunk.length;
+      if (outputTooLarge) return;
       options.onStderr?.(chunk.toString('utf8'));
       stderrTail = Buffer.concat([stderrTail, chunk]);
       if (stderrTail.length > STDERR_TAIL_BYTES) stderrTail = stderrTail.subarray(stderrTail.length - STDERR_TAIL_BYTES);
@@ -130,6 +138,7 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Bound
         signal,
         stdout: Buffer.concat(stdout).toString('utf8'),
         stderr: stderrTail.toString('utf8'),
+        stderrBytes,
         timedOut,
         aborted,
         outputTooLarge,

@@ -1,6 +1,6 @@
 import { resolve, sep } from 'node:path';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
-import { ProtocolEnvelope, type ProtocolRequest, SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
+import { ProtocolEnvelope, type ProtocolRequest, SKILL_ERROR_CODES, SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
 import { type Attempt, failed } from './attempt.ts';
 import { runBoundedProcess } from './bounded-process.ts';
 import { type RunSandbox, type SpawnPlan, skillPath } from './run-sandbox.ts';
@@ -27,33 +27,59 @@ function entryPath(run: EntryRun): string | Attempt {
   return skillPath(run.sandbox, run.skillDir, abs);
 }
 
-/** Turns a finished process into an attempt: limits first, then the one JSON envelope on stdout. */
+/** The Python traceback in a stderr tail, when there is one: the part a reader needs first. */
+const traceback = (stderr: string): string | undefined => {
+  const at = stderr.lastIndexOf('Traceback (most recent call last):');
+  return at === -1 ? undefined : stderr.slice(at).trim();
+};
+
+/**
+ * Turns a finished process into an attempt: limits first, then the exit status, then the one JSON
+ * envelope on stdout. A process that exits non-zero crashed, whatever it printed: without an
+ * envelope that is INTERNAL_ERROR with its stderr (the traceback) in details, and a success
+ * envelope followed by a failing exit is not trusted either (the script may have died half-way
+ * through its side effects). A failure envelope keeps the script's own error.
+ */
 async function execute(run: EntryRun, plan: SpawnPlan, stdin: string): Promise<Attempt> {
   const result = await runBoundedProcess({ ...plan, stdin, timeoutMs: run.timeoutMs, onStderr: run.onStderr, signal: run.signal });
   const name = run.manifest.name;
   if (result.spawnError) return failed('INTERNAL_ERROR', `${name}: cannot start ${plan.command}: ${result.spawnError.message}`, { hint: `install ${plan.command} or put it on PATH` });
   if (result.aborted) return failed('CANCELLED', `${name} was stopped: ${abortReason(run.signal)}`, { stderr: tail(result.stderr) });
   if (result.timedOut) return failed('TIMEOUT', `${name} did not finish within ${run.timeoutMs} ms; its processes were killed`, { stderr: tail(result.stderr) });
-  if (result.outputTooLarge) return failed('OUTPUT_TOO_LARGE', `${name} wrote more than 10 MB to stdout and stderr; its process group was killed`);
+  if (result.outputTooLarge) return failed('OUTPUT_TOO_LARGE', `${name} wrote more than 10 MB to stdout; its process group was killed`, { hint: 'return a reference (a file in the run folder, a URL) instead of the data itself' });
   const text = result.stdout.trim();
   const status = result.signal ? `signal ${result.signal}` : `exit code ${result.exitCode}`;
-  if (text === '') return failed('INVALID_OUTPUT', `${name} printed nothing on stdout (${status})`, { stderr: tail(result.stderr) });
+  const crashed = result.signal !== null || result.exitCode !== 0;
+  const crash = (summary: string, extra: Record<string, unknown> = {}): Attempt => {
+    const trace = traceback(result.stderr);
+    return failed('INTERNAL_ERROR', `${name} ${summary} (${status})${trace ? `: ${trace.split('\n').at(-1)}` : ''}`, {
+      exitCode: result.exitCode,
+      signal: result.signal,
+      ...(trace ? { traceback: trace } : {}),
+      stderr: tail(result.stderr, 4000),
+      ...extra,
+    });
+  };
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = text === '' ? undefined : JSON.parse(text);
   } catch {
+    if (crashed) return crash('crashed before writing its envelope', { stdout: text.slice(0, 400) });
     return failed('INVALID_OUTPUT', `${name} printed something other than one JSON envelope on stdout (${status}): ${JSON.stringify(text.slice(0, 200))}`, {
       stderr: tail(result.stderr),
       hint: 'stdout carries exactly one JSON envelope; logs and progress go to stderr (docs/script-protocol.md)',
     });
   }
+  if (json === undefined) return crashed ? crash('crashed without writing an envelope') : failed('INVALID_OUTPUT', `${name} printed nothing on stdout (${status})`, { stderr: tail(result.stderr) });
   const envelope = ProtocolEnvelope.safeParse(json);
   if (!envelope.success) {
+    if (crashed) return crash('crashed', { stdout: text.slice(0, 400) });
     return failed('INVALID_OUTPUT', `${name} printed JSON that is not a script-protocol envelope ({success, data} or {success: false, error: {code, message}})`, { stdout: text.slice(0, 400) });
   }
   const value = envelope.data;
   if (value.success === false) return { ok: false, error: value.error };
-  const extras = value.message === undefined ? undefined : { message: value.message };
+  if (crashed) return crash('wrote a success envelope but then exited with a failure status, so its result is not trusted', { hint: 'exit with status 0 after a success envelope; report failures as {"success": false, "error": {...}}' });
+  const extras = { ...(value.message === undefined ? {} : { message: value.message }), ...(value.metadata === undefined ? {} : { metadata: value.metadata }) };
   return { ok: true, output: value.data, envelope: json as Record<string, unknown>, extras };
 }
 
@@ -82,7 +108,7 @@ export async function runModuleEntry(run: EntryRun, input: unknown, context: Rec
   const entry = entryPath(run);
   if (typeof entry !== 'string') return entry;
   const convention = run.manifest.format === 'package' ? 'outcome' : 'function';
-  const request = { entry, convention, input, context, config, skill: { name: run.manifest.name, version: run.manifest.version } };
+  const request = { entry, convention, input, context, config, skill: { name: run.manifest.name, version: run.manifest.version }, codes: SKILL_ERROR_CODES };
   const attempt = await execute(run, run.sandbox.plan('javascript', run.sandbox.harness), JSON.stringify(request));
   if (!attempt.ok || convention === 'function') return attempt;
   const outcome = SkillExecutionOutcome.safeParse(attempt.output);

@@ -2,7 +2,10 @@
  * Child-process harness for module entries (skill.json `index.ts`, a package's `scripts/execute.ts`).
  * The runtime starts it with `node` and writes one JSON request to stdin:
  *
- *   { entry, convention: 'function' | 'outcome', input, context, config, skill: { name, version } }
+ *   { entry, convention: 'function' | 'outcome', input, context, config, skill: { name, version }, codes }
+ *
+ * `codes` is the script protocol's error-code enum (ProtocolErrorCode in src/core/schemas/outcome.ts):
+ * the harness is mounted alone in the sandbox and cannot import it, so the runtime sends it.
  *
  * It imports the entry, calls `execute`, and writes one script-protocol envelope to stdout, so module
  * skills cross the same process boundary, limits and protocol as script skills. Anything the
@@ -20,10 +23,21 @@ interface HarnessRequest {
   context: Record<string, unknown>;
   config: Record<string, unknown>;
   skill: { name: string; version: string };
+  /** Error codes a thrown error may carry through; any other becomes INTERNAL_ERROR. */
+  codes: string[];
 }
 
+/**
+ * An Error has no enumerable own properties, so JSON.stringify turns it into `{}` (a StepTrace's
+ * `error`, a thrown value in `output`…). Keep what a reader needs: the code and the message.
+ */
+const plainError = (error: Error): Record<string, unknown> => {
+  const code = (error as { code?: unknown }).code;
+  return { ...(typeof code === 'string' ? { code } : {}), message: error.message, ...(error.name !== 'Error' ? { name: error.name } : {}) };
+};
+
 const write = (envelope: unknown): void => {
-  process.stdout.write(`${JSON.stringify(envelope, (_key, value: unknown) => (value === undefined ? null : value))}\n`);
+  process.stdout.write(`${JSON.stringify(envelope, (_key, value: unknown) => (value === undefined ? null : value instanceof Error ? plainError(value) : value))}\n`);
 };
 
 const toStderr = (...args: unknown[]): void => {
@@ -31,7 +45,6 @@ const toStderr = (...args: unknown[]): void => {
 };
 for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) console[method] = toStderr;
 
-const KNOWN_CODES = new Set(['INVALID_JSON', 'UNKNOWN_ACTION', 'MISSING_PARAM', 'INVALID_PARAM', 'TIMEOUT', 'PERMISSION_DENIED', 'DATA_NOT_FOUND', 'EXTERNAL_SERVICE_ERROR', 'INTERNAL_ERROR']);
 
 async function main(): Promise<void> {
   let text = '';
@@ -66,7 +79,7 @@ async function main(): Promise<void> {
       success: false,
       action,
       error: {
-        code: typeof code === 'string' && KNOWN_CODES.has(code) ? code : 'INTERNAL_ERROR',
+        code: typeof code === 'string' && request.codes.includes(code) ? code : 'INTERNAL_ERROR',
         message: error instanceof Error ? error.message : String(error),
         details: error instanceof Error && process.env.SKILL_DEBUG === '1' ? { stack: error.stack } : undefined,
       },
