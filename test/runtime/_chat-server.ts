@@ -14,6 +14,8 @@ export interface ChatServer {
   /** Replies to hand out in order; when empty, `fallback` answers. */
   replies: string[];
   fallback: (call: ChatCall) => string;
+  /** HTTP statuses to answer with, in order, before any reply (e.g. 503, 500); when empty, 200. */
+  statuses: number[];
   /** Wait this long before answering (to test timeouts). */
   delayMs: number;
   close(): Promise<void>;
@@ -28,6 +30,7 @@ export async function startChatServer(): Promise<ChatServer> {
     baseUrl: '',
     calls: [],
     replies: [],
+    statuses: [],
     fallback: () => '{}',
     delayMs: 0,
     close: async () => {},
@@ -42,6 +45,11 @@ export async function startChatServer(): Promise<ChatServer> {
     const call: ChatCall = { authorization: req.headers.authorization, body: JSON.parse(text) };
     state.calls.push(call);
     if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
+    const status = state.statuses.shift();
+    if (status !== undefined && status !== 200) {
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `scripted ${status}` } }));
+      return;
+    }
     const content = state.replies.length > 0 ? (state.replies.shift() as string) : state.fallback(call);
     res.writeHead(200, { 'content-type': 'application/json' }).end(
       JSON.stringify({

@@ -21,6 +21,7 @@ beforeEach(() => {
   chat.replies.length = 0;
   chat.calls.length = 0;
   chat.delayMs = 0;
+  chat.statuses.length = 0;
   chat.fallback = () => JSON.stringify(summary);
 });
 afterAll(async () => {
@@ -61,12 +62,42 @@ describe('llm mode against a local chat-completions server', () => {
     expect(chat.calls[1]?.body.messages.at(-1)?.content).toContain('output schema');
   });
 
-  it('gives up with INVALID_OUTPUT after the allowed tries', async () => {
+  it('gives up with INVALID_OUTPUT after the allowed tries: retry 0 is one call, retry 2 three', async () => {
     chat.fallback = () => 'never JSON';
+    // code_review declares retry 0.
     const outcome = await registry.run('code_review', { code: 'x' }, { llm });
     expect(outcome.error?.code).toBe('INVALID_OUTPUT');
-    expect(chat.calls).toHaveLength(2);
-    expect(outcome.warnings).toHaveLength(2);
+    expect(chat.calls).toHaveLength(1);
+    expect(outcome.warnings).toHaveLength(1);
+    chat.calls.length = 0;
+    const three = await registry.run('code_review', { code: 'x' }, { llm, retry: 2 });
+    expect(three.error?.code).toBe('INVALID_OUTPUT');
+    expect(chat.calls).toHaveLength(3);
+  });
+
+  it('does not retry an HTTP 500 or 401, and retries 503 and 429 only within retry', async () => {
+    chat.statuses.push(500);
+    const internal = await registry.run('summarize', { text: 'x' }, { llm, retry: 3 });
+    expect(internal.error).toMatchObject({ code: 'EXTERNAL_SERVICE_ERROR', details: { status: 500 } });
+    expect(chat.calls).toHaveLength(1);
+
+    chat.calls.length = 0;
+    chat.statuses.push(401);
+    expect((await registry.run('summarize', { text: 'x' }, { llm, retry: 3 })).error?.code).toBe('EXTERNAL_SERVICE_ERROR');
+    expect(chat.calls).toHaveLength(1);
+
+    chat.calls.length = 0;
+    chat.statuses.push(503, 429);
+    const recovered = await registry.run('summarize', { text: 'x' }, { llm, retry: 2 });
+    expect(recovered).toMatchObject({ status: 'success', output: summary });
+    expect(chat.calls).toHaveLength(3);
+    expect(recovered.warnings).toEqual([expect.stringContaining('answered 503'), expect.stringContaining('answered 429')]);
+
+    chat.calls.length = 0;
+    chat.statuses.push(503, 503);
+    const none = await registry.run('summarize', { text: 'x' }, { llm, retry: 0 });
+    expect(none.error).toMatchObject({ code: 'EXTERNAL_SERVICE_ERROR', details: { status: 503 } });
+    expect(chat.calls).toHaveLength(1);
   });
 
   it('bounds retries and keeps each correction request to system, user, last reply and correction', async () => {

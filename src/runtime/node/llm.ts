@@ -19,8 +19,29 @@ export interface ChatReply {
   tokens?: number;
 }
 
-/** Anything that answers a chat: pass one to `run()` to use a model without HTTP. */
+/**
+ * Anything that answers a chat: pass one to `run()` to use a model without HTTP. A provider that
+ * throws is not asked again unless the error says `retryable: true` (see ModelCallError).
+ */
 export type ChatProvider = (request: ChatRequest) => Promise<ChatReply>;
+
+/**
+ * HTTP statuses worth another request: the server said "not now" (408, 429) or a proxy in front of it
+ * could not reach it (502, 503, 504). 500 is a bug on the server and every other 4xx a problem with
+ * the request or the key; sending the same request again would fail the same way and cost money.
+ */
+const RETRYABLE_STATUS = new Set([408, 429, 502, 503, 504]);
+
+/** A failed model call; `retryable` says whether the same request may succeed next time. */
+export class ModelCallError extends Error {
+  readonly status: number | undefined;
+  readonly retryable: boolean;
+  constructor(message: string, status: number | undefined, retryable: boolean) {
+    super(message);
+    this.status = status;
+    this.retryable = retryable;
+  }
+}
 
 export interface ChatCompletionsConfig {
   /** e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
@@ -43,12 +64,26 @@ export function chatCompletionsProvider(config: ChatCompletionsConfig): ChatProv
   return async ({ messages, signal }) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
-    const response = await fetchImpl(url, { method: 'POST', headers, body: JSON.stringify({ model: config.model, messages, temperature: 0 }), signal });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`POST ${url} answered ${response.status}: ${text.slice(0, 300)}`);
-    const body = JSON.parse(text) as { choices?: { message?: { content?: unknown } }[]; usage?: { total_tokens?: number } };
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetchImpl(url, { method: 'POST', headers, body: JSON.stringify({ model: config.model, messages, temperature: 0 }), signal });
+      text = await response.text();
+    } catch (error) {
+      if (signal.aborted) throw error;
+      // Refused, reset or dropped connections: the server may be restarting.
+      const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+      throw new ModelCallError(`POST ${url} failed: ${(error as Error).message}${typeof cause === 'string' ? ` (${cause})` : ''}`, undefined, true);
+    }
+    if (!response.ok) throw new ModelCallError(`POST ${url} answered ${response.status}: ${text.slice(0, 300)}`, response.status, RETRYABLE_STATUS.has(response.status));
+    let body: { choices?: { message?: { content?: unknown } }[]; usage?: { total_tokens?: number } };
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      throw new ModelCallError(`POST ${url} answered ${response.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 200))}`, response.status, false);
+    }
     const content = body.choices?.[0]?.message?.content;
-    if (typeof content !== 'string') throw new Error(`POST ${url}: the reply has no choices[0].message.content`);
+    if (typeof content !== 'string') throw new ModelCallError(`POST ${url}: the reply has no choices[0].message.content`, response.status, false);
     return { content, tokens: body.usage?.total_tokens };
   };
 }
@@ -78,11 +113,25 @@ export function systemMessage(manifest: SkillManifest, prompt: string): string {
   return `${prompt.trimEnd()}\n\n---\nReply with one JSON value and nothing else. It must satisfy this JSON Schema:\n${JSON.stringify(manifest.outputSchema)}`;
 }
 
+/** Waits before asking a struggling server again (200 ms, 400 ms, … at most 2 s), or until the run stops. */
+const backoff = (attempt: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, Math.min(2000, 200 * 2 ** (attempt - 1)));
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+
 /**
  * Runs an llm-mode skill: prompt.md is the system message, the validated input (as JSON) the user
  * message. The reply must parse as JSON (a ```json fence is tolerated) and satisfy the output
- * schema. A reply that does not is answered with the problem and asked again, up to
- * `1 + max(retry, 1)` tries: a model that slipped once usually corrects itself. Each correction
+ * schema. Exactly `1 + retry` model calls at most. A later call is made only after
+ * - a reply that is not JSON or breaks the output schema: the model is told the problem and asked
+ *   again (a model that slipped once usually corrects itself); or
+ * - a call that failed for a reason that may pass (a dropped connection, HTTP 408, 429, 502, 503,
+ *   504; see ModelCallError), after a short backoff.
+ * Anything else (HTTP 500, 401, 400…, a reply without content) ends the run at once. Each correction
  * replaces the previous one, so a request never carries more than system, user, the last reply and
  * its correction: the conversation cannot grow with the number of tries. `timeoutMs` bounds all
  * tries together.
@@ -98,7 +147,7 @@ export async function runLlm(manifest: SkillManifest, prompt: string, input: unk
     { role: 'user', content: JSON.stringify(input) },
   ];
   let correction: ChatMessage[] = [];
-  const tries = 1 + Math.max(retry, 1);
+  const tries = 1 + retry;
   const deadline = AbortSignal.timeout(timeoutMs);
   const signal = cancel ? AbortSignal.any([cancel, deadline]) : deadline;
   let tokens = 0;
@@ -113,8 +162,11 @@ export async function runLlm(manifest: SkillManifest, prompt: string, input: unk
       if (cancel?.aborted) return failed('CANCELLED', `${manifest.name}: the run was stopped while waiting for the model`);
       if (signal.aborted) return failed('TIMEOUT', `${manifest.name}: the model did not answer within ${timeoutMs} ms`);
       const message = `${manifest.name}: the model call failed: ${(error as Error).message}`;
-      last = failed('EXTERNAL_SERVICE_ERROR', message);
+      const status = (error as { status?: unknown }).status;
+      last = failed('EXTERNAL_SERVICE_ERROR', message, typeof status === 'number' ? { status } : undefined);
+      if ((error as { retryable?: unknown }).retryable !== true) return { ...last, extras: { ...(sawTokens ? { tokenUsage: tokens } : {}), ...(warnings.length > 0 ? { warnings } : {}) } };
       warnings.push(`try ${attempt}: ${message}`);
+      if (attempt < tries) await backoff(attempt, signal);
       continue;
     }
     if (reply.tokens !== undefined) {

@@ -21,7 +21,7 @@ export interface RunOptions {
   config?: Record<string, unknown>;
   /** Overrides the manifest's `timeoutMs`: a deadline for the whole run, retries included (at most 10 minutes). */
   timeoutMs?: number;
-  /** Overrides the manifest's `retry` (at most 5). */
+  /** Overrides the manifest's `retry`: extra tries after a retryable failure, at most 5 (docs/runtime.md#retries). */
   retry?: number;
   /**
    * Run script and module entries without the bubblewrap sandbox. Off by default: without
