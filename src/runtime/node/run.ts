@@ -157,7 +157,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
       }
       case 'composite':
         if (manifest.pipeline && manifest.pipeline.length > 0) {
-          return withTimeout(runPipeline(manifest, validInput, (callee, stepInput) => runSkill(host, callee, stepInput, { ...options, action: undefined, timeoutMs: undefined, retry: undefined, signal: stepSignal }, [...stack, manifest.name])), remaining(), timeoutMs, manifest.name);
+          return runPipelineWithin(remaining(), timeoutMs, manifest.name, stepSignal, options.signal, (signal) => runPipeline(manifest, validInput, (callee, stepInput) => runSkill(host, callee, stepInput, { ...options, action: undefined, timeoutMs: undefined, retry: undefined, signal }, [...stack, manifest.name])));
         }
         if (!manifest.entry) return failed('INTERNAL_ERROR', `${manifest.name} is composite but has neither a pipeline nor an entry`);
         return runEntry(validInput);
@@ -219,14 +219,21 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
   return { ...common, output: attempt.output, status: extras.status ?? 'success', format };
 }
 
-/** Bounds a whole pipeline by what is left of the composite skill's own deadline. */
-async function withTimeout(work: Promise<Attempt>, leftMs: number, timeoutMs: number, name: string): Promise<Attempt> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<Attempt>((resolve) => {
-    timer = setTimeout(() => resolve(failed('TIMEOUT', `${name} did not finish its pipeline within ${timeoutMs} ms`)), leftMs);
-  });
+/**
+ * Bounds a whole pipeline by what is left of the composite skill's own deadline. When it passes, the
+ * running step is cancelled through its signal (its processes are killed, its run folder removed)
+ * and awaited, so nothing of the pipeline outlives its TIMEOUT and the trace shows where it stopped.
+ * A stop by the caller stays CANCELLED.
+ */
+async function runPipelineWithin(leftMs: number, timeoutMs: number, name: string, runSignal: AbortSignal, caller: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<Attempt>): Promise<Attempt> {
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(new Error(`the deadline of ${name} (${timeoutMs} ms) passed`)), leftMs);
   try {
-    return await Promise.race([work, timeout]);
+    const result = await work(AbortSignal.any([runSignal, stop.signal]));
+    if ((stop.signal.aborted || runSignal.aborted) && !caller?.aborted) {
+      return { ok: false, error: { code: 'TIMEOUT', message: `${name} did not finish its pipeline within ${timeoutMs} ms; the running step was stopped` }, extras: result.extras };
+    }
+    return result;
   } finally {
     clearTimeout(timer);
   }
