@@ -1,10 +1,10 @@
 import { titleFromName } from '../core/names.ts';
-import type { EntryLanguage, SkillAction, SkillEntry, SkillManifest } from '../core/schemas/manifest.ts';
+import type { SkillAction, SkillEntry, SkillManifest } from '../core/schemas/manifest.ts';
 import type { SkillSource } from './discover.ts';
 import { treeDigestSync } from './hash.ts';
 import type { ParsedSkillJson } from './rules/skill-json.ts';
 import { entryCandidates, normaliseResourcePath, type ParsedSkillMd } from './rules/skill-md.ts';
-import { extensionOf } from './rules/files.ts';
+import { EXPORTS_EXECUTE, extensionOf, SCRIPT_LANGUAGES } from '../core/script-language.ts';
 import { skillUrls } from './emit/layout.ts';
 
 /** The script protocol's default timeout. */
@@ -13,13 +13,10 @@ export const DEFAULT_SCRIPT_TIMEOUT_MS = 300_000;
 /** The manifest before registry-wide facts (calledBy, lastModified, scan, diagnostics) are known. */
 export type DraftManifest = Omit<SkillManifest, 'calledBy' | 'lastModified' | 'diagnostics' | 'scan'>;
 
-const LANGUAGES: Record<string, EntryLanguage> = { py: 'python', sh: 'shell', bash: 'shell', js: 'javascript', mjs: 'javascript', cjs: 'javascript', ts: 'typescript', mts: 'typescript' };
-const EXPORTS_EXECUTE = /export\s+(?:async\s+)?function\s+execute\b|export\s+(?:const|let|var)\s+execute\b|export\s*\{[^}]*\bexecute\b[^}]*\}/;
-
 function entryFor(src: SkillSource, path: string | undefined): SkillEntry | undefined {
   if (!path) return undefined;
   const file = src.files.find((f) => f.path === path);
-  const language = LANGUAGES[extensionOf(path)];
+  const language = SCRIPT_LANGUAGES[extensionOf(path)];
   if (!file || !language) return undefined;
   const isModule = (language === 'typescript' || language === 'javascript') && EXPORTS_EXECUTE.test(new TextDecoder().decode(file.bytes));
   return { path, runner: isModule ? 'module' : 'protocol', language };
@@ -28,7 +25,7 @@ function entryFor(src: SkillSource, path: string | undefined): SkillEntry | unde
 /** `skill:<name>:<script>` for each program under scripts/ (index.json `tools`). */
 function toolsOf(name: string, src: SkillSource): string[] {
   return src.files
-    .filter((f) => f.path.startsWith('scripts/') && LANGUAGES[extensionOf(f.path)] && !f.path.slice(8).includes('/'))
+    .filter((f) => f.path.startsWith('scripts/') && SCRIPT_LANGUAGES[extensionOf(f.path)] && !f.path.slice(8).includes('/'))
     .map((f) => `skill:${name}:${f.path.slice(8).replace(/\.[^.]+$/, '')}`);
 }
 

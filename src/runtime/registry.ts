@@ -3,6 +3,7 @@ import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { IndexEntry, RegistryIndex } from '../core/schemas/registry-index.ts';
 import { createSearchIndex, type SearchIndex, searchIndex } from '../core/search.ts';
 import { toKebab } from '../core/names.ts';
+import { skillNameOf } from './tool-id.ts';
 import { sha256Hex } from '../core/digest.ts';
 import { functionSignature } from '../core/signature.ts';
 import { checkAssetPath, isAssetPath } from './asset-path.ts';
@@ -160,10 +161,11 @@ export class Registry {
   /**
    * The index entry for `name` (case-insensitive), or undefined. A skill.json function is also
    * found by its kebab-case form (`code-review` for `code_review`), the name Agent Skills clients
-   * and the installed folder use, unless that spelling is ambiguous.
+   * and the installed folder use, unless that spelling is ambiguous. A tool id from the index's
+   * `tools` (`skill:<name>:<script>`) finds its skill.
    */
   find(name: string): IndexEntry | undefined {
-    const key = name.toLowerCase();
+    const key = skillNameOf(name).toLowerCase();
     const exact = this.#byName.get(key);
     if (exact) return exact;
     const spelled = this.#byKebab.get(toKebab(key));

@@ -5,9 +5,9 @@ import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 export default defineCommand({
   meta: { name: 'assets', description: "List a skill's references/, assets/ and scripts/, print one of them, or give a script's local path" },
   args: {
-    name: { type: 'positional', description: 'Skill name (case-insensitive)', required: true },
+    name: { type: 'positional', description: 'Skill name (case-insensitive) or tool id (skill:<name>:<script>)', required: true },
     path: { type: 'positional', description: 'An asset to print, e.g. references/REFERENCE.md', required: false },
-    'script-path': { type: 'string', description: 'Print the absolute path of scripts/<script> in a verified local copy', valueHint: 'script' },
+    'script-path': { type: 'string', description: 'Print the absolute path of a script in a verified local copy: a file under scripts/, its name without extension, or a tool id', valueHint: 'script' },
     dir: { type: 'string', description: 'With --script-path: an installed copy to use instead of the cache' },
     ...registryArgs,
   },

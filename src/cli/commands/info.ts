@@ -6,7 +6,7 @@ import { formatBytes, openRegistryFromArgs, registryArgs } from '../_registry.ts
 export default defineCommand({
   meta: { name: 'info', description: "Show a skill's manifest: signature, entry, actions, files, digest and scan verdict" },
   args: {
-    name: { type: 'positional', description: 'Skill name (case-insensitive)', required: true },
+    name: { type: 'positional', description: 'Skill name (case-insensitive) or tool id (skill:<name>:<script>)', required: true },
     ...registryArgs,
   },
   async run({ args }) {
@@ -30,6 +30,8 @@ export default defineCommand({
     if (m.inputSchema || m.outputSchema) row('signature', functionSignature(m.name, m.inputSchema, m.outputSchema));
     if (m.entry) row('entry', `${m.entry.path} (${m.entry.runner}, ${m.entry.language})`);
     if (m.actions?.length) row('actions', m.actions.map((a) => a.name).join(', '));
+    // Tool ids run one script each: `skilldex run skill:<name>:<script>`.
+    if (m.tools.length) row('tools', m.tools.join(', '));
     if (m.pipeline?.length) row('pipeline', m.pipeline.map((s) => `${s.step}:${s.skill}`).join(' → '));
     row('calls', m.calls.join(', '));
     row('called by', m.calledBy.join(', '));

@@ -32,7 +32,7 @@ async function readInput(args: { input?: string; 'input-file'?: string }): Promi
 export default defineCommand({
   meta: { name: 'run', description: 'Run a skill from a verified copy, confined by bubblewrap (docs/security.md), and print its SkillExecutionOutcome (or, with --protocol, an envelope of the script protocol: docs/script-protocol.md)' },
   args: {
-    name: { type: 'positional', description: 'Skill name (case-insensitive)', required: true },
+    name: { type: 'positional', description: 'Skill name (case-insensitive) or tool id (skill:<name>:<script>)', required: true },
     input: { type: 'string', description: "Input as JSON, e.g. '{\"text\": \"…\"}'" },
     'input-file': { type: 'string', description: 'Read the input JSON from a file (- for stdin)' },
     action: { type: 'string', description: 'Script-protocol action (default: the first the skill declares)' },

@@ -1,6 +1,7 @@
 import type { SkillSource } from '../discover.ts';
 import { DiagnosticSink } from '../diagnostics.ts';
 import { decodeUtf8, positionAt } from '../../core/parse/source-text.ts';
+import { extensionOf } from '../../core/script-language.ts';
 
 /** Extensions read as text: their bytes must be UTF-8 and free of hidden-text characters. */
 const TEXT_EXTENSIONS = new Set([
@@ -11,11 +12,7 @@ const TEXT_EXTENSIONS = new Set([
 /** Executable code by extension: what `package/code-outside-scripts` looks for. */
 export const CODE_EXTENSIONS = new Set(['py', 'sh', 'bash', 'zsh', 'js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'rb', 'pl', 'php', 'ps1', 'bat', 'cmd', 'exe', 'so', 'dll', 'dylib']);
 
-export function extensionOf(path: string): string {
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
-}
+export { extensionOf };
 
 const BIDI = /[\u202A-\u202E\u2066-\u2069]/g;
 const TAG = /[\u{E0000}-\u{E007F}]/gu;

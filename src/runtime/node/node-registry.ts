@@ -5,9 +5,9 @@ import { discoveryName } from '../../core/names.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { RegistryIndex } from '../../core/schemas/registry-index.ts';
 import type { SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
-import { checkAssetPath } from '../asset-path.ts';
 import { Registry } from '../registry.ts';
 import { SkilldexError } from '../skilldex-error.ts';
+import { parseToolId, scriptFile } from '../tool-id.ts';
 import { checkRegistryPath, type RegistryTransport, type TransportReadOptions } from '../transport.ts';
 import { verifySkillFiles } from '../verify.ts';
 import { archiveSizeBound, readSkillArchive } from './archive.ts';
@@ -137,19 +137,17 @@ export class NodeRegistry extends Registry {
   }
 
   /**
-   * The skills manager's `get_skill_script_path`: the absolute path of `scripts/<script>` inside a verified
-   * installed copy — the one in `dir` if given (as `install` wrote it), else the runtime's cache.
+   * The skills manager's `get_skill_script_path`: the absolute path of `scripts/<script>` (by default the
+   * skill's entry) inside a verified installed copy — the one in `dir` if given (as `install` wrote it), else the runtime's cache.
    *
    * @example
    * await registry.scriptPath('file-diff', 'compare.py'); // '/home/me/.cache/skilldex/skills/file-diff/…/scripts/compare.py'
+   * await registry.scriptPath('skill:file-diff:compare');  // the same file, by its tool id
    */
-  async scriptPath(name: string, script: string, options: { dir?: string } = {}): Promise<string> {
-    const relPath = checkAssetPath(`scripts/${script}`);
+  async scriptPath(name: string, script?: string, options: { dir?: string } = {}): Promise<string> {
     const manifest = await this.manifest(name);
-    if (!manifest.files.some((file) => file.path === relPath)) {
-      const scripts = manifest.files.map((f) => f.path).filter((p) => p.startsWith('scripts/'));
-      throw new SkilldexError('ASSET_NOT_FOUND', `${manifest.name} has no script '${script}'`, { hint: scripts.length ? `scripts: ${scripts.map((s) => s.slice(8)).join(', ')}` : `${manifest.name} has no scripts` });
-    }
+    // The script may be a file name, its stem (`compare`) or a tool id; `name` itself may be a tool id.
+    const relPath = scriptFile(manifest, script ?? parseToolId(name)?.script);
     let base: string;
     if (options.dir) {
       base = resolve(options.dir);

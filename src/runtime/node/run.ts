@@ -9,12 +9,19 @@ import { runModuleEntry, runProtocolEntry } from './entry-process.ts';
 import { MAX_RETRY, MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
 import { type ChatProvider, providerFromEnv, runLlm } from './llm.ts';
 import { createRunSandbox } from './run-sandbox.ts';
+import { manifestForScript } from './script-target.ts';
+import { parseToolId } from '../tool-id.ts';
 import { SandboxError } from './sandbox/sandbox-error.ts';
 import { checkInput, checkOutput } from './schema-check.ts';
 
 export interface RunOptions {
   /** Script-protocol action for protocol scripts; defaults to the first action the skill declares. */
   action?: string;
+  /**
+   * Run this script of the skill instead of its entry: `compare`, `compare.py` or a tool id. A tool id
+   * as the skill name (`skill:<name>:<script>`) does the same (docs/runtime.md#tool-ids).
+   */
+  script?: string;
   /** Script-protocol `context` (agent_id, user_id, request_id…), passed to scripts and modules. */
   context?: Record<string, unknown>;
   /** The extended package's `config`, the third argument of a package's `execute`. */
@@ -94,9 +101,15 @@ export const defaultAction = (manifest: SkillManifest, explicit?: string): strin
  */
 export async function runSkill(host: RunHost, name: string, input: unknown, options: RunOptions = {}, stack: readonly string[] = []): Promise<SkillExecutionOutcome> {
   let manifest: SkillManifest;
+  const script = options.script ?? parseToolId(name)?.script;
   try {
     if (!host.find(name)) return errorOutcome({ code: 'SKILL_NOT_FOUND', message: stack.length > 0 ? `${stack.at(-1)} calls '${name}', which is not in the registry` : `no skill named '${name}' in the registry` });
     manifest = await host.manifest(name);
+    if (script !== undefined) {
+      const selected = await manifestForScript(manifest, script, (path) => host.fileText(manifest.name, path));
+      if (!('name' in selected)) return errorOutcome(selected);
+      manifest = selected;
+    }
   } catch (error) {
     return errorOutcome(fromSkilldexError(error));
   }
@@ -157,7 +170,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
       }
       case 'composite':
         if (manifest.pipeline && manifest.pipeline.length > 0) {
-          return runPipelineWithin(remaining(), timeoutMs, manifest.name, stepSignal, options.signal, (signal) => runPipeline(manifest, validInput, (callee, stepInput) => runSkill(host, callee, stepInput, { ...options, action: undefined, timeoutMs: undefined, retry: undefined, signal }, [...stack, manifest.name])));
+          return runPipelineWithin(remaining(), timeoutMs, manifest.name, stepSignal, options.signal, (signal) => runPipeline(manifest, validInput, (callee, stepInput) => runSkill(host, callee, stepInput, { ...options, action: undefined, script: undefined, timeoutMs: undefined, retry: undefined, signal }, [...stack, manifest.name])));
         }
         if (!manifest.entry) return failed('INTERNAL_ERROR', `${manifest.name} is composite but has neither a pipeline nor an entry`);
         return runEntry(validInput);
