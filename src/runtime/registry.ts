@@ -4,6 +4,7 @@ import type { IndexEntry, RegistryIndex } from '../core/schemas/registry-index.t
 import { createSearchIndex, type SearchIndex, searchIndex } from '../core/search.ts';
 import { toKebab } from '../core/names.ts';
 import { skillNameOf } from './tool-id.ts';
+import { type MatchOptions, matchTriggers, type TriggerMatch } from '../core/trigger-match.ts';
 import { sha256Hex } from '../core/digest.ts';
 import { functionSignature } from '../core/signature.ts';
 import { checkAssetPath, isAssetPath } from './asset-path.ts';
@@ -208,6 +209,20 @@ export class Registry {
     const hits = searchIndex(this.#search, query, { limit: options.limit ?? 10, filter }).map((hit) => ({ skill: hit.doc, score: hit.score }));
     if (options.shape === 'matched_skills') return { matched_skills: hits.map((hit) => ({ name: hit.skill.name, description: hit.skill.description })) };
     return hits;
+  }
+
+  /**
+   * The skills whose `triggers` fire for a user message (and, optionally, an event), best first:
+   * by trigger priority, then by search score. The rules (case, word boundaries, Chinese and
+   * Japanese, punctuation) are in docs/extended-package.md#trigger-matching. Reads only index.json.
+   *
+   * @example
+   * registry.match('convert 5 miles to km');                       // [{ skill: unit-converter…, fired: { phrases: ['convert'] } }]
+   * registry.match('', { event: 'meeting.ended' }).map((m) => m.skill.name);
+   */
+  match(message: string, options: MatchOptions = {}): TriggerMatch<IndexEntry>[] {
+    this.#search ??= createSearchIndex(this.index.skills);
+    return matchTriggers(this.index.skills, message, options, this.#search);
   }
 
   /**

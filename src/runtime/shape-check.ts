@@ -40,6 +40,7 @@ const ENTRY_FIELDS: Record<string, Rule> = {
   name: isName, title: isString, description: isString, version: isString, tags: arrayOf(isString), tools: arrayOf(isString),
   hasSkillMd: isBoolean, format, mode, keywords: arrayOf(isString), digest: isDigest, files: arrayOf(file), urls,
   category: optional(isString),
+  triggers: optional(shape({ intents: optional(arrayOf(isString)), phrases: optional(arrayOf(isString)), event_types: optional(arrayOf(isString)), priority: optional(isNumber) })),
 };
 const MANIFEST_FIELDS: Record<string, Rule> = {
   ...ENTRY_FIELDS,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Sha256Digest } from './digest.ts';
 import { ScanResult } from './scan.ts';
 import { SkillFile, SkillFormat, SkillMode, SkillName, SkillUrls } from './manifest.ts';
+import { Triggers } from './skill-md.ts';
 
 /**
  * `index.json`: a superset of the common skills index shape (docs/registry-format.md). Clients check `version`'s major before
@@ -38,6 +39,8 @@ export const IndexEntry = z
     files: z.array(SkillFile),
     urls: SkillUrls,
     scan: ScanResult.optional(),
+    /** The skill's `triggers`, so `match()` ranks a message without fetching manifests. */
+    triggers: Triggers.optional(),
     /** Digest of the exact bytes of the manifest at `urls.manifest`: a signed index covers it, and through it every file. */
     manifestDigest: Sha256Digest.optional(),
   })

@@ -201,6 +201,7 @@ export function indexEntry(m: SkillManifest, manifestDigest: string): IndexEntry
     files: m.files,
     urls: m.urls,
     ...(m.scan ? { scan: m.scan } : {}),
+    ...(m.triggers ? { triggers: m.triggers } : {}),
     manifestDigest,
   };
 }
