@@ -18,6 +18,7 @@ const SAMPLES: Record<string, { input: unknown; action?: string; expect?: (outpu
   'semver-tool': { input: { action: 'bump', params: { version: '1.4.0-rc.2', part: 'minor' } }, expect: (o) => expect(o).toMatchObject({ version: '1.4.0' }) },
   'csv-profile': { input: { csv: 'city,temp\nOslo,3\nRome,14\n' }, expect: (o) => expect(JSON.stringify(o)).toContain('temp') },
   'unit-converter': { input: { value: 5, from: 'km', to: 'm' }, expect: (o) => expect(JSON.stringify(o)).toContain('5000') },
+  'date-calc': { input: { date: '2024-02-28', days: 2 }, action: 'addDays', expect: (o) => expect(o).toMatchObject({ result: '2024-03-01', weekday: 'Friday' }) },
   'action-items': { input: { notes: '## Action items\n- [ ] Alice: send the report by Friday\n- TODO: book the room', meetingDate: '2026-01-05' }, expect: (o) => expect(JSON.stringify(o)).toContain('report') },
   keyword_extract: { input: { text: 'Rust ownership makes memory safety checkable. Rust borrow checker, Rust memory.' }, expect: (o) => expect(JSON.stringify(o)).toContain('rust') },
   markdown_toc: { input: { markdown: '# Title\n\n## Install\n\n### From npm\n\n## Usage\n' }, expect: (o) => expect(o).toMatchObject({ toc: expect.stringContaining('[Install](#install)') }) },

@@ -1,4 +1,5 @@
 import { defineCommand } from 'citty';
+import { abpToolSignature } from '../../core/abp-schema.ts';
 import { functionSignature } from '../../core/signature.ts';
 import { out, outJson, style, visible } from '../_output.ts';
 import { formatBytes, openRegistryFromArgs, registryArgs } from '../_registry.ts';
@@ -32,6 +33,8 @@ export default defineCommand({
     if (m.actions?.length) row('actions', m.actions.map((a) => a.name).join(', '));
     // Tool ids run one script each: `skilldex run skill:<name>:<script>`.
     if (m.tools.length) row('tools', m.tools.join(', '));
+    // ABP tools are called with `skilldex run <name> --tool <tool>`.
+    (m.abp?.tools ?? []).forEach((tool, i) => row(i === 0 ? 'abp tools' : '', abpToolSignature(tool)));
     if (m.pipeline?.length) row('pipeline', m.pipeline.map((s) => `${s.step}:${s.skill}`).join(' → '));
     row('calls', m.calls.join(', '));
     row('called by', m.calledBy.join(', '));

@@ -36,6 +36,8 @@ export default defineCommand({
     input: { type: 'string', description: "Input as JSON, e.g. '{\"text\": \"…\"}'" },
     'input-file': { type: 'string', description: 'Read the input JSON from a file (- for stdin)' },
     action: { type: 'string', description: 'Script-protocol action (default: the first the skill declares)' },
+    tool: { type: 'string', description: 'Call this ABP tool of the skill (abp.tools): --input holds its arguments; prints the ABP result {id, tool, result|error}' },
+    'call-id': { type: 'string', description: 'With --tool: the call id echoed in the result (default: abp_<uuid>)' },
     protocol: { type: 'boolean', description: 'Print the script-protocol envelope {success, action, data|error, metadata}', default: false },
     timeout: { type: 'string', description: `Milliseconds for the whole run, retries included (at most ${MAX_TIMEOUT_MS}); overrides the skill's timeout` },
     unsandboxed: { type: 'boolean', description: 'Run without the bubblewrap sandbox: the skill can then read your files and use the network (see docs/security.md)', default: false },
@@ -63,8 +65,24 @@ export default defineCommand({
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    if (args.tool === undefined && args['call-id'] !== undefined) throw new CliError('E_USAGE', '--call-id needs --tool', { exitCode: 2 });
+    if (args.tool !== undefined && (args.action !== undefined || args.protocol)) throw new CliError('E_USAGE', '--tool cannot be combined with --action or --protocol: the tool picks the action and the answer is an ABP result', { exitCode: 2 });
     let outcome;
     try {
+      if (args.tool !== undefined) {
+        const call = await registry.callTool(String(args.name), String(args.tool), input, {
+          callId: args['call-id'],
+          timeoutMs,
+          allowUnsafe: args['allow-unsafe'],
+          unsandboxed: args.unsandboxed,
+          debug: args.debug,
+          signal: controller.signal,
+          onStderr: args.quiet ? undefined : (text) => process.stderr.write(text),
+        });
+        outJson(call);
+        if (received) return received === 'SIGINT' ? 130 : 143;
+        return call.error ? EXIT.failure : EXIT.ok;
+      }
       outcome = await registry.run(String(args.name), input, {
         action: args.action,
         timeoutMs,

@@ -15,6 +15,7 @@ import { containedPath } from './contained-path.ts';
 import { fsError } from './fs-error.ts';
 import { installDestination, verifyInstalled, writeSkillDir } from './install.ts';
 import { type RunOptions, runSkill } from './run.ts';
+import { type AbpCallOptions, type AbpToolResult, callAbpTool } from './abp-tool.ts';
 import { zodShapeCheck } from './zod-shape-check.ts';
 
 export interface InstallOptions {
@@ -178,5 +179,18 @@ export class NodeRegistry extends Registry {
    */
   run(name: string, input: unknown, options: RunOptions = {}): Promise<SkillExecutionOutcome> {
     return runSkill(this, name, input, options);
+  }
+
+  /**
+   * Calls one of a skill's ABP tools (`abp.tools`): the arguments are checked against the tool's
+   * declaration, the skill runs as `run` runs it, and the answer has the ABP result shape
+   * `{id, tool, result | error}` (docs/extended-package.md#abp-tools).
+   *
+   * @example
+   * const call = await registry.callTool('unit-converter', 'convert', { value: 5, from: 'mi', to: 'km' });
+   * if (call.result) console.log(call.result.output);
+   */
+  callTool(name: string, tool: string, args: unknown, options: AbpCallOptions = {}): Promise<AbpToolResult> {
+    return callAbpTool(this, name, tool, args, options);
   }
 }
