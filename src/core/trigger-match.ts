@@ -18,12 +18,16 @@ import { createSearchIndex, type SearchDocument, type SearchIndex, searchIndex }
  * - An intent (`convert_units`) fires when the caller names it, or when it fires as a phrase with its
  *   `_` and `-` read as spaces (`convert units`).
  * - An event type fires when the caller's event equals it exactly (case-sensitive: they are ids).
+ * - A skill of `type: internal` is the platform's own: only its event types fire, never its phrases
+ *   or intents.
  * Skills whose triggers fire are ranked by `priority` (0–1, default 0.5) and, within one priority,
  * by the search score of the message against the skill, then by name.
  */
 
 /** What a skill must have to be matched: the search fields plus its triggers. */
 export interface TriggerDocument extends SearchDocument {
+  /** The extended package's `type`: an `internal` skill fires on events only, never on a user's words. */
+  type?: string;
   /** The extended package's `triggers` (the `Triggers` schema), as index.json carries them. */
   triggers?: { intents?: readonly string[]; phrases?: readonly string[]; event_types?: readonly string[]; priority?: number };
 }
@@ -85,8 +89,9 @@ export function matchTriggers<T extends TriggerDocument>(docs: readonly T[], mes
   for (const skill of docs) {
     const triggers = skill.triggers;
     if (!triggers) continue;
-    const phrases = (triggers.phrases ?? []).filter((phrase) => containsUnits(units, triggerUnits(phrase)));
-    const intents = (triggers.intents ?? []).filter((intent) => given.has(intent.normalize('NFKC').toLowerCase()) || containsUnits(units, triggerUnits(intent.replace(/[_-]+/g, ' '))));
+    const byWords = skill.type !== 'internal';
+    const phrases = (byWords ? (triggers.phrases ?? []) : []).filter((phrase) => containsUnits(units, triggerUnits(phrase)));
+    const intents = (byWords ? (triggers.intents ?? []) : []).filter((intent) => given.has(intent.normalize('NFKC').toLowerCase()) || containsUnits(units, triggerUnits(intent.replace(/[_-]+/g, ' '))));
     const event = options.event !== undefined && (triggers.event_types ?? []).includes(options.event) ? options.event : undefined;
     if (phrases.length === 0 && intents.length === 0 && event === undefined) continue;
     const priority = typeof triggers.priority === 'number' && triggers.priority >= 0 && triggers.priority <= 1 ? triggers.priority : DEFAULT_TRIGGER_PRIORITY;

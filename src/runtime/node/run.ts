@@ -10,6 +10,7 @@ import { MAX_RETRY, MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
 import { type ChatProvider, providerFromEnv, runLlm } from './llm.ts';
 import { createRunSandbox } from './run-sandbox.ts';
 import { manifestForScript } from './script-target.ts';
+import { applyPackageType } from './package-type.ts';
 import { parseToolId } from '../tool-id.ts';
 import { SandboxError } from './sandbox/sandbox-error.ts';
 import { checkInput, checkOutput } from './schema-check.ts';
@@ -118,7 +119,9 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
   }
   if (stack.length >= MAX_DEPTH) return errorOutcome({ code: 'INTERNAL_ERROR', message: `composite nesting deeper than ${MAX_DEPTH}: ${stack.join(' → ')}` });
 
-  const warnings: string[] = [];
+  const typed = applyPackageType(manifest);
+  manifest = typed.manifest;
+  const warnings: string[] = [...typed.warnings];
   const verdict = manifest.scan?.verdict;
   if (verdict === 'fail' && !options.allowUnsafe) {
     const rules = [...new Set((manifest.scan?.findings ?? []).filter((f) => f.severity === 'critical' || f.severity === 'high').map((f) => `${f.rule} (${f.file}:${f.line})`))];
