@@ -9,8 +9,8 @@ import { Triggers } from './skill-md.ts';
  * reading further; a new major means an incompatible shape.
  */
 // 1.1.0: `skills[].manifestDigest` and `discovery` (digests pinned by the signed index); optional
-// when reading, so 1.0 indexes still load.
-export const INDEX_FORMAT_VERSION = '1.1.0';
+// when reading, so 1.0 indexes still load. 1.2.0: `skills[].triggers` (for match()); optional too.
+export const INDEX_FORMAT_VERSION = '1.2.0';
 
 export const IndexEntry = z
   .object({
