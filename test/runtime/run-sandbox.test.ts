@@ -233,8 +233,9 @@ describe('Node entries', () => {
     // 160 MB of small arrays: far past the declared 64 MB, quick to allocate unconfined.
     const confined = await registry.run('node-escape', { alloc_mb: 160 });
     expect(confined.status).toBe('error');
-    expect(confined.error?.code).toBe('INVALID_OUTPUT');
-    expect(confined.error?.message).toMatch(/printed nothing on stdout \((signal SIGABRT|exit code \d+)\)/);
+    // Killed by the allocator: a crash (non-zero exit, no envelope), reported as INTERNAL_ERROR.
+    expect(confined.error?.code).toBe('INTERNAL_ERROR');
+    expect(confined.error?.message).toMatch(/crashed without writing an envelope \((signal SIGABRT|exit code \d+)\)/);
     const unconfined = await registry.run('node-escape', { alloc_mb: 160 }, { unsandboxed: true });
     expect(unconfined.output).toEqual({ alloc: 'ok: 160 MB' });
   }, 60_000);
