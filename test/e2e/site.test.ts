@@ -284,6 +284,15 @@ describe('catalog site', () => {
     await page.close();
   });
 
+  it("lists a package's ABP tools with their signatures and how to call them", async () => {
+    const page = await open('/skills/date-calc/');
+    const tools = page.locator('.abp li');
+    expect(await tools.count()).toBe(3);
+    expect(await tools.nth(1).textContent()).toContain('addDays(date: string, days: integer, businessDays?: boolean) → object');
+    expect(await tools.nth(1).textContent()).toContain("npx skilldex run date-calc --tool addDays --input '…'");
+    await page.close();
+  });
+
   it('links composite pipelines, callers and callees', async () => {
     const composite = index.skills.find((s) => s.mode === 'composite');
     expect(composite, 'an example composite skill').toBeDefined();
