@@ -27,7 +27,8 @@ export interface CatalogEntry {
   category?: string;
   tags: string[];
   author?: string;
-  lastModified: string;
+  /** Absent when the build knew no time for the skill. */
+  lastModified?: string;
   verdict?: string;
   lang: PageLang;
   urls: IndexEntry['urls'];
@@ -79,8 +80,8 @@ export interface Catalog {
    * all values (alphabetical) when there are few, else the most used ones.
    */
   sidebar: Record<FacetName, FacetValue[]>;
-  /** Newest `lastModified` in the registry: the feed's and sitemap's clock, never the build time. */
-  updatedAt: string;
+  /** Newest `lastModified` in the registry: the feed's and sitemap's clock, never the build time; absent when unknown. */
+  updatedAt?: string;
 }
 
 export function registryDir(): string {
@@ -122,7 +123,7 @@ export function loadCatalog(): Catalog {
   }));
   const byName = new Map(entries.map((e) => [e.name, e]));
   const byNameOrder = [...entries].sort((a, b) => compareText(a.title, b.title) || compareText(a.name, b.name));
-  const byUpdated = [...entries].sort((a, b) => compareText(b.lastModified, a.lastModified) || compareText(a.name, b.name));
+  const byUpdated = [...entries].sort((a, b) => compareText(b.lastModified ?? '', a.lastModified ?? '') || compareText(a.name, b.name));
   const facets = {} as Record<FacetName, FacetValue[]>;
   const facetIndex = {} as Record<FacetName, Map<string, FacetValue>>;
   for (const facet of FACETS) {
