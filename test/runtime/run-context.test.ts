@@ -80,6 +80,10 @@ describe('memoryWrites', () => {
     // … and a later run finds them.
     const found = await reg.run('context_probe', { query: 'lattes' });
     expect(output(found).hits[0]).toMatchObject({ snippet: 'likes lattes', importance: 0.8 });
+    // A Python script reaches the same memory over the channel on fd 3, without the harness.
+    const recalled = await reg.run('remember-py', { fact: 'lattes', recall: true });
+    expect(recalled.error).toBeUndefined();
+    expect(output(recalled).recalled).toEqual([expect.objectContaining({ snippet: 'likes lattes', type: 'preference' })]);
   });
 });
 
