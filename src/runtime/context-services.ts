@@ -12,6 +12,7 @@
  * travel as requests over a channel to the runner, which calls the services here
  * (`node/service-channel.ts`). So every argument and result must be plain JSON.
  */
+import { searchMemory } from '../core/memory-search.ts';
 import type { MemoryEntry, MemoryHit, MemoryInput } from '../core/schemas/memory.ts';
 
 /** Long-term memory: keyword search over entries, and writes. */
@@ -61,5 +62,25 @@ export function memoryKeyValueStore(): KeyValueStore {
     },
     delete: async (key) => values.delete(key),
     keys: async () => [...values.keys()].sort(),
+  };
+}
+
+/**
+ * An in-memory memory store, ranked like the file store: for a host without a cache folder, for a
+ * browser, and for tests.
+ *
+ * @example
+ * const memory = memoryStore();
+ * await memory.write({ content: 'prefers tea' });
+ */
+export function memoryStore(): MemoryService {
+  const entries: MemoryEntry[] = [];
+  return {
+    search: async (query, limit) => searchMemory(entries, query, limit),
+    write: async (input) => {
+      const entry = { ...input, id: `m-${entries.length + 1}`, createdAt: new Date().toISOString() };
+      entries.push(entry);
+      return entry;
+    },
   };
 }

@@ -9,7 +9,7 @@ export { structuralShapeCheck, type ShapeCheck, type ShapeResult } from './shape
 export { checkAssetPath, ASSET_FOLDERS } from './asset-path.ts';
 export { verifyFile, verifySkillFiles, type VerificationProblem } from './verify.ts';
 export { toProtocolEnvelope } from './protocol-envelope.ts';
-export { memoryKeyValueStore, SERVICE_METHODS, type ContextServices, type KeyValueStore, type MemoryService } from './context-services.ts';
+export { memoryKeyValueStore, memoryStore, SERVICE_METHODS, type ContextServices, type KeyValueStore, type MemoryService } from './context-services.ts';
 export { SkilldexError, type SkilldexErrorCode } from './skilldex-error.ts';
 export { toPrompt, renderSkillLoad, type PromptSkill, type PromptStyle } from '../core/prompt.ts';
 export { parseTemplate, renderTemplate, isTruthy, TemplateError } from '../core/template.ts';

@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MemoryService } from '../../src/runtime/context-services.ts';
+import { type MemoryService, memoryStore } from '../../src/runtime/context-services.ts';
 import { type NodeRegistry, openRegistry } from '../../src/runtime/node/index.ts';
 import { buildFixtures, tempDir } from './_registries.ts';
 import { runSkilldex } from '../helpers/cli.ts';
@@ -64,6 +64,17 @@ describe('the execution context', () => {
     expect(output(outcome)).toMatchObject({ written: 'x2', hits: [{ snippet: 'from the caller: q' }], sessionRuns: 42 });
     expect(values.get('runs')).toBe(42);
     expect(written).toEqual([{ type: 'fact', importance: 3, content: 'r' }]);
+  });
+});
+
+describe('memoryStore (in memory, for hosts without a cache folder)', () => {
+  it('ranks entries like the file store and commits memoryWrites to it', async () => {
+    const memory = memoryStore();
+    await memory.write({ content: 'prefers green tea' });
+    const outcome = await registry.run('remember-py', { fact: 'drinks flat whites' }, { memory });
+    expect(outcome.memoryCommitted?.[0]).toMatchObject({ id: 'm-2', content: 'drinks flat whites' });
+    expect((await memory.search('whites')).map((hit) => hit.snippet)).toEqual(['drinks flat whites']);
+    expect((await memory.search('tea')).map((hit) => hit.path)).toEqual(['memory/m-1']);
   });
 });
 

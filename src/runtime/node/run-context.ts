@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
-import { type ContextServices, type KeyValueStore, type MemoryService, memoryKeyValueStore } from '../context-services.ts';
+import { type ContextServices, type KeyValueStore, type MemoryService, memoryKeyValueStore, memoryStore } from '../context-services.ts';
 import { fileMemoryStore } from './file-memory.ts';
 import { fileSessionStore } from './file-session.ts';
 import { commitMemoryWrites } from './memory-writes.ts';
@@ -29,23 +29,10 @@ export interface ContextRunOptions {
  */
 export function withContextServices<T extends ContextRunOptions>(cacheDir: string | undefined, options: T): T & ContextServices {
   if (options.memory && options.session && options.scratch) return options as T & ContextServices;
-  const memory = options.memory ?? (cacheDir ? fileMemoryStore(join(cacheDir, 'memory')) : undefined);
+  // Without a cache folder (a host that has none), memory lives as long as the run.
+  const memory = options.memory ?? (cacheDir ? fileMemoryStore(join(cacheDir, 'memory')) : memoryStore());
   const session = options.session ?? (cacheDir && options.sessionId !== undefined ? fileSessionStore(join(cacheDir, 'sessions'), options.sessionId) : memoryKeyValueStore());
-  return { ...options, memory: memory ?? inMemoryOnly(), session, scratch: options.scratch ?? memoryKeyValueStore() };
-}
-
-/** Without a cache folder (a host that has none), memory lives as long as the run. */
-function inMemoryOnly(): MemoryService {
-  const store = memoryKeyValueStore();
-  let next = 0;
-  return {
-    search: async () => [],
-    write: async (entry) => {
-      const stored = { ...entry, id: `m-${++next}`, createdAt: new Date().toISOString() };
-      await store.set(stored.id, stored);
-      return stored;
-    },
-  };
+  return { ...options, memory, session, scratch: options.scratch ?? memoryKeyValueStore() };
 }
 
 /** The results cache for one run of `manifest`, or undefined when it does not apply. */
