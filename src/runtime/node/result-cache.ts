@@ -64,7 +64,8 @@ export function resultCache(cacheDir: string, now: () => number = Date.now) {
         parsed = undefined;
       }
       if (!parsed?.success || parsed.data.key !== key || parsed.data.expiresAt <= now()) {
-        await rm(pathOf(key), { force: true });
+        // Best effort: a result that cannot be removed is still never used.
+        await rm(pathOf(key), { force: true }).catch(() => {});
         return undefined;
       }
       return parsed.data;

@@ -182,12 +182,12 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
       throw error;
     }
     try {
-      const run = { manifest, skillDir, sandbox, timeoutMs: remaining(), onStderr: options.onStderr, signal: options.signal };
+      const run = { manifest, skillDir, sandbox, timeoutMs: remaining(), onStderr: options.onStderr, signal: options.signal, services: options };
       if (manifest.entry?.runner === 'protocol') {
         const request = describesRequest(manifest) ? (value as { action: string; params?: Record<string, unknown> }) : { action, params: value as Record<string, unknown> };
-        return await runProtocolEntry({ ...run, services: options }, { action: request.action, params: request.params ?? {}, context: options.context ?? {} });
+        return await runProtocolEntry(run, { action: request.action, params: request.params ?? {}, context: options.context ?? {} });
       }
-      return await runModuleEntry({ ...run, services: options }, value, options.context ?? {}, options.config ?? {});
+      return await runModuleEntry(run, value, options.context ?? {}, options.config ?? {});
     } finally {
       await sandbox.dispose();
     }
