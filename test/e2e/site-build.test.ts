@@ -66,6 +66,25 @@ describe('scripts/build.ts', () => {
     }
   });
 
+  it('says a time is unknown, never 1970, when the skills have no git history and no SOURCE_DATE_EPOCH', () => {
+    const root = path.join(work, 'no-time');
+    mkdirSync(path.join(root, 'skills/alpha'), { recursive: true });
+    writeFileSync(path.join(root, 'skills/alpha/SKILL.md'), '---\nname: alpha\ndescription: Alpha skill for the unknown-time test.\n---\n# Alpha\n');
+    const out = path.join(work, 'out-no-time');
+    const { SOURCE_DATE_EPOCH: _unset, ...env } = process.env;
+    const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.ts'), '--root', root, '--out', out], { cwd: repoRoot, encoding: 'utf8', env });
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const page = readFileSync(path.join(out, 'skills/alpha/index.html'), 'utf8');
+    expect(page).toMatch(/<dt>Last updated<\/dt>\s*<dd>unknown<\/dd>/);
+    const home = readFileSync(path.join(out, 'index.html'), 'utf8');
+    expect(home).toContain('alpha');
+    expect(home).not.toContain('· updated');
+    for (const file of ['index.html', 'skills/alpha/index.html', 'feed.xml', 'sitemap.xml', 'index.json', 'skills/alpha.json']) {
+      expect(readFileSync(path.join(out, file), 'utf8'), file).not.toMatch(/1970-01-01|Jan 1, 1970/);
+    }
+    expect(readFileSync(path.join(out, 'feed.xml'), 'utf8')).not.toContain('<updated>');
+  });
+
   it('builds an empty, valid site and index from an empty skills/ folder', () => {
     const root = path.join(work, 'empty');
     mkdirSync(path.join(root, 'skills'), { recursive: true });
