@@ -38,27 +38,37 @@ export function serveContextChannel(socket: Duplex, services: ContextServices): 
   const reply = (message: Record<string, unknown>): void => {
     if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
   };
+  // After a fatal error: the replies already queued still go out, then the channel ends.
+  let closing = false;
+  const closeWith = (message: Record<string, unknown>): void => {
+    closing = true;
+    buffer = '';
+    queue = queue.then(() => {
+      reply(message);
+      socket.end();
+    });
+  };
   socket.setEncoding('utf8');
   socket.on('error', () => socket.destroy());
   socket.on('data', (chunk: string) => {
+    if (closing) return;
     buffer += chunk;
-    if (buffer.length > MAX_LINE_BYTES && !buffer.includes('\n')) {
-      reply({ id: null, ok: false, error: { code: 'INVALID_PARAM', message: `a request line is longer than ${MAX_LINE_BYTES} bytes; the channel is closed` } });
-      socket.end();
-      return;
-    }
     let newline: number;
+    let tooLong = false;
     while ((newline = buffer.indexOf('\n')) >= 0) {
       const line = buffer.slice(0, newline);
       buffer = buffer.slice(newline + 1);
       if (line.trim() === '') continue;
       count += 1;
+      if ((tooLong = line.length > MAX_LINE_BYTES)) break;
       if (count > MAX_REQUESTS) {
-        reply({ id: null, ok: false, error: { code: 'PERMISSION_DENIED', message: `more than ${MAX_REQUESTS} service requests in one run; the channel is closed` } });
-        socket.end();
+        closeWith({ id: null, ok: false, error: { code: 'PERMISSION_DENIED', message: `more than ${MAX_REQUESTS} service requests in one run; the channel is closed` } });
         return;
       }
       queue = queue.then(async () => reply(await handle(line, services)));
+    }
+    if (tooLong || buffer.length > MAX_LINE_BYTES) {
+      closeWith({ id: null, ok: false, error: { code: 'INVALID_PARAM', message: `a request line is longer than ${MAX_LINE_BYTES} bytes; the channel is closed` } });
     }
   });
 }
