@@ -30,8 +30,6 @@ import { buildRegistry, ConfigError, loadConfig } from '../src/pipeline/index.ts
 import { normaliseSiteUrl, SiteBuildError, skilldexSite, type SiteSettings } from '../src/site/integration/index.ts';
 import { bundleBrowserRuntime } from './bundle-runtime.ts';
 
-export { SiteBuildError } from '../src/site/integration/index.ts';
-
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface SiteBuildOptions {
@@ -226,12 +224,12 @@ async function readConfig(root: string): Promise<RegistryConfig> {
   }
 }
 
+const NO_SKILLS_HINT = 'pass --root <the folder that holds skills/>; a registry keeps its skills in skills/<name>/, each with SKILL.md or skill.json';
+
 /**
  * A missing root or skills folder is a mistake in the command, not an empty registry (an empty
  * skills folder is one, and builds). Checked before anything is created under the root.
  */
-const NO_SKILLS_HINT = 'pass --root <the folder that holds skills/>; a registry keeps its skills in skills/<name>/, each with SKILL.md or skill.json';
-
 function requireRoot(root: string): void {
   if (!existsSync(root)) throw new SiteBuildError('E_NO_SKILLS', `${root} does not exist. Hint: ${NO_SKILLS_HINT}`);
 }

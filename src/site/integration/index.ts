@@ -18,7 +18,7 @@ import { SiteBuildError } from './site-build-error.ts';
 import { virtualConfigPlugin } from './virtual-config.ts';
 
 export { SiteBuildError } from './site-build-error.ts';
-export { normaliseSiteUrl, SiteBuildConfig, SiteSettings, type SiteBuildConfigInput } from './config.ts';
+export { normaliseSiteUrl, type SiteBuildConfigInput, type SiteSettings } from './config.ts';
 
 export interface SearchIndexed {
   /** Skill pages in the search index. */
