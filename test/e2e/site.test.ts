@@ -35,19 +35,9 @@ const visited = new Set<string>();
 /** A registry repository in a temp dir: the examples and the fixtures, committed with fixed dates. */
 function makeRepo(root: string): void {
   cpSync(path.join(repoRoot, 'skills'), path.join(root, 'skills'), { recursive: true });
-  // The probe's SVGs carry script, which blocks publication unless the registry accepts the
-  // finding; it is accepted here so the test can check the site serves them inertly.
-  const probeSvgs = ['assets/<img src=x onerror=window.__xss++>.svg', 'assets/logo.svg'];
-  const allow = probeSvgs.map((file) => ({
-    skill: 'xss-probe',
-    rule: 'svg/active-content',
-    file,
-    digest: `sha256:${createHash('sha256').update(readFileSync(path.join(fixtures, 'xss-probe', file))).digest('hex')}`,
-    reason: 'a test probe: the site must serve it without running its script',
-  }));
   writeFileSync(
     path.join(root, 'skilldex.config.json'),
-    JSON.stringify({ title: 'Skilldex test registry', repository: { url: 'https://github.com/example/skills', branch: 'main' }, scan: { allow } }, null, 2),
+    JSON.stringify({ title: 'Skilldex test registry', repository: { url: 'https://github.com/example/skills', branch: 'main' } }, null, 2),
   );
   const git = (args: string[], date: string) =>
     execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], {
