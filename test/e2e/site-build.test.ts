@@ -138,6 +138,21 @@ describe('scripts/build.ts', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('answers a mistyped command line with exit 2 and the usage, not a stack trace', () => {
+    for (const [args, message] of [
+      [['--root', work, '--sit-url', 'https://x.org/'], "Unknown option '--sit-url'"],
+      [['--root', work, '--page-size', 'ten'], '--page-size "ten" is not a whole number from 1 to 1000'],
+      [['--root', work, '--page-size', '0'], '--page-size "0" is not a whole number from 1 to 1000'],
+    ] as const) {
+      const run = build([...args, '--out', path.join(work, 'out-usage')]);
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain(`error E_USAGE: ${message}`);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(existsSync(path.join(work, 'out-usage'))).toBe(false);
+    }
+    expect(build(['--root', work, '--bogus']).stderr).toContain('Usage: node scripts/build.ts');
+  });
+
   it('explains a --registry folder without index.json', () => {
     const run = build(['--root', work, '--out', path.join(work, 'out-empty'), '--registry', path.join(work, 'nothing-here')]);
     expect(run.status).toBe(1);
