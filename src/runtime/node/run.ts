@@ -12,10 +12,11 @@ import { createRunSandbox } from './run-sandbox.ts';
 import { manifestForScript } from './script-target.ts';
 import { applyPackageType } from './package-type.ts';
 import { parseToolId } from '../tool-id.ts';
+import { commitOutcomeMemory, type ContextRunOptions, runCache, withContextServices } from './run-context.ts';
 import { SandboxError } from './sandbox/sandbox-error.ts';
 import { checkInput, checkOutput } from './schema-check.ts';
 
-export interface RunOptions {
+export interface RunOptions extends ContextRunOptions {
   /** Script-protocol action for protocol scripts; defaults to the first action the skill declares. */
   action?: string;
   /**
@@ -56,6 +57,8 @@ export interface RunOptions {
 export interface RunHost {
   find(name: string): { name: string } | undefined;
   manifest(name: string): Promise<SkillManifest>;
+  /** Holds the default memory and session stores and the results cache; without one, none is kept on disk. */
+  cacheDir?: string;
   /** A verified installed copy to execute from. */
   runnableDir(name: string): Promise<string>;
   /** prompt.md text (verified) for llm skills whose manifest does not inline it. */
@@ -100,7 +103,8 @@ export const defaultAction = (manifest: SkillManifest, explicit?: string): strin
  * mode with the manifest's timeout, retrying retryable failures `retry` times; validate the output
  * (INVALID_OUTPUT).
  */
-export async function runSkill(host: RunHost, name: string, input: unknown, options: RunOptions = {}, stack: readonly string[] = []): Promise<SkillExecutionOutcome> {
+export async function runSkill(host: RunHost, name: string, input: unknown, given: RunOptions = {}, stack: readonly string[] = []): Promise<SkillExecutionOutcome> {
+  const options = withContextServices(host.cacheDir, given);
   let manifest: SkillManifest;
   const script = options.script ?? parseToolId(name)?.script;
   try {
@@ -146,6 +150,9 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
   const checked = checkInput(manifest.inputSchema, rawInput);
   if (!checked.ok) return errorOutcome(checked.error, { warnings });
   const validInput = checked.value;
+  const cache = runCache(host.cacheDir, manifest, options, { input: validInput, action: protocol ? action : undefined });
+  const cached = await cache?.lookup();
+  if (cached) return warnings.length > 0 ? { ...cached, warnings: [...warnings, ...(cached.warnings ?? [])] } : cached;
 
   // Clamped again here: a registry built before the schema bounds (or a hostile one) may ask for more.
   const timeoutMs = Math.min(options.timeoutMs ?? manifest.timeoutMs ?? DEFAULT_PROTOCOL_TIMEOUT_MS, MAX_TIMEOUT_MS);
@@ -191,7 +198,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
       throw error;
     }
     try {
-      const run = { manifest, skillDir, sandbox, timeoutMs: remaining(), onStderr: options.onStderr, signal: options.signal };
+      const run = { manifest, skillDir, sandbox, timeoutMs: remaining(), onStderr: options.onStderr, signal: options.signal, services: options };
       if (manifest.entry?.runner === 'protocol') {
         const request = describesRequest(manifest) ? (value as { action: string; params?: Record<string, unknown> }) : { action, params: value as Record<string, unknown> };
         return await runProtocolEntry(run, { action: request.action, params: request.params ?? {}, context: options.context ?? {} });
@@ -232,7 +239,8 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
   const common = { ...extras, ...(allWarnings.length > 0 ? { warnings: allWarnings } : {}) };
   if (!attempt.ok) return errorOutcome(attempt.error, common);
   const format = extras.format ?? (typeof attempt.output === 'string' ? 'text' : 'object');
-  return { ...common, output: attempt.output, status: extras.status ?? 'success', format };
+  const outcome = await commitOutcomeMemory({ ...common, output: attempt.output, status: extras.status ?? 'success', format }, manifest, options);
+  return cache ? cache.store(outcome) : outcome;
 }
 
 /**
