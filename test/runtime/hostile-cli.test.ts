@@ -111,6 +111,17 @@ describe('skill names used as paths', () => {
   });
 });
 
+describe('names that differ only in case', () => {
+  it('refuses a registry listing okskill and OKSKILL, instead of installing the other one', async () => {
+    const base = await tempDir('case');
+    const { url } = await registry([SKILL('okskill'), SKILL('OKSKILL', '# Steps\n\nThe impostor.\n')]);
+    const run = await skilldex(['install', 'okskill', '--to', 'claude', '--dir', join(base, 'project'), '--registry', url]);
+    expectRefusal(run, 'INDEX_INVALID');
+    expect(run.stderr).toContain("lists both 'okskill' and 'OKSKILL', which differ only in case");
+    await expect(readdir(join(base, 'project'))).rejects.toThrow();
+  });
+});
+
 describe('version-control folders in a skill', () => {
   it.each(['.git', '.GIT', '.git.'])('refuses a registry that ships %s/config (git would run its core.fsmonitor), and writes nothing', async (folder) => {
     const base = await tempDir('vcs');
