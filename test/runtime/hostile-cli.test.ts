@@ -196,6 +196,33 @@ describe('redirects', () => {
   });
 });
 
+describe('stalled and dripping servers', () => {
+  const PATIENCE = { SKILLDEX_NETWORK_TIMEOUT_MS: '1500' };
+
+  it('gives up on a server that never answers, and on one that answers a byte at a time', async () => {
+    const { url, prefix } = await registry([SKILL('slow')]);
+    const open: { destroy(): void }[] = [];
+    server.set(`${prefix}index.json`, (_req, res) => {
+      open.push(res);
+    });
+    const silent = await skilldex(['search', 'slow', '--registry', url], { env: PATIENCE, timeoutMs: 20_000 });
+    expect(silent.timedOut).toBe(false);
+    expectRefusal(silent, 'FETCH_FAILED');
+    expect(silent.stderr).toContain('did not answer within 2 s');
+
+    server.set(`${prefix}index.json`, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(' ')), 100);
+      res.on('close', () => clearInterval(drip));
+    });
+    const dripping = await skilldex(['search', 'slow', '--registry', url], { env: PATIENCE, timeoutMs: 20_000 });
+    expect(dripping.timedOut).toBe(false);
+    expectRefusal(dripping, 'FETCH_FAILED');
+    expect(dripping.stderr).toMatch(/is arriving at \d+ bytes\/s after 2 s/);
+    for (const res of open) res.destroy();
+  });
+});
+
 describe('bodies larger than declared', () => {
   it('stops reading an endless archive for a skill whose files total a few bytes', async () => {
     const { url, prefix, files } = await registry([SKILL('tiny')]);
