@@ -11,7 +11,7 @@ import { discoverSkillFolder, discoverSkills, readSkillSource, type SkillSource 
 import { DiagnosticSink, START, sortDiagnostics } from './diagnostics.ts';
 import { sha256HexSync } from './hash.ts';
 import { manifestFromSkillJson, manifestFromSkillMd, type DraftManifest } from './normalize.ts';
-import { checkFiles } from './rules/files.ts';
+import { checkFiles, SCANNER_RULES_OWNED_BY_VALIDATOR } from './rules/files.ts';
 import { checkRegistry, type RegistryMember } from './rules/cross-skill.ts';
 import { checkSkillJson } from './rules/skill-json.ts';
 import { checkSkillMd } from './rules/skill-md.ts';
@@ -116,6 +116,7 @@ async function validateFound(
   // A large cold build scans on worker threads while this thread reads and parses the next
   // skills; a handful of skills is scanned inline (starting workers would cost more).
   const scanning = options.scan !== false;
+  const scanOptions = { rules: { ...config.scan.rules, ...SCANNER_RULES_OWNED_BY_VALIDATOR } };
   const pool = scanning && hits.filter((h) => !h).length >= POOL_MIN_SCANS ? tryCreateScanPool() : undefined;
   /** Scans started early, without the names (typosquatting is checked once every name is known). */
   const started = new Map<SkillSource, Promise<ScanResult | undefined>>();
@@ -161,7 +162,7 @@ async function validateFound(
         const member: ValidatedSkill = { draft, file: `${dir}/${declaration}`, locate, source, scan: { verdict: 'pass', rulesVersion: '', findings: [] } };
         members.push(member);
         // A failed worker is not a verdict: the skill is scanned again inline below.
-        if (pool) started.set(source, pool.scan(scanInput(member), { rules: config.scan.rules }).catch(() => undefined));
+        if (pool) started.set(source, pool.scan(scanInput(member), scanOptions).catch(() => undefined));
       }
       if (cache && stamps) cache.record(cacheEntryOf(source, stamps, local.diagnostics, draft, locate));
     }
@@ -190,8 +191,7 @@ async function validateFound(
           }
           // A scan without the names equals the full one unless the name imitates another skill.
           const early = imitatedNames(m.draft.name, knownNames).length === 0 ? await started.get(m.source) : undefined;
-          const options = { rules: config.scan.rules };
-          const result = early ?? (pool ? await pool.scan(scanInput(m, knownNames), options).catch(() => undefined) : undefined) ?? scanSkill(scanInput(m, knownNames), options);
+                    const result = early ?? (pool ? await pool.scan(scanInput(m, knownNames), scanOptions).catch(() => undefined) : undefined) ?? scanSkill(scanInput(m, knownNames), scanOptions);
           if (entry) cache?.recordScan(entry, key, result);
           progress?.({ phase: 'scanning', done: ++scanned, total: members.length });
           return result;

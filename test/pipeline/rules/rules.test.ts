@@ -271,7 +271,8 @@ const INVALID: RuleCase[] = [
     covers: ['files/executable-binary'],
     setup: async (root) => {
       await write(root, 'skills/target/assets/logo.png', new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]));
-      await write(root, 'skills/target/assets/tool.dll', new Uint8Array([0x4d, 0x5a, 0x90, 0x00]));
+      // A DOS header (64 bytes, binary): `MZ` alone starts text files too, so it is not enough.
+      await write(root, 'skills/target/assets/tool.dll', Uint8Array.from({ length: 64 }, (_, i) => [0x4d, 0x5a, 0x90][i] ?? 0));
       await write(root, 'skills/target/assets/mod.wasm', new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
       await write(root, 'skills/target/assets/macho', new Uint8Array([0xcf, 0xfa, 0xed, 0xfe, 7, 0, 0, 1]));
     },
