@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import { RULES_DOC } from './diagnostics.ts';
+import { anchorOf } from '../scanner/rule.ts';
 
 /**
  * Diagnostic output formats. Pure: each returns the text to print.
@@ -60,7 +61,5 @@ export function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** Anchor of a rule in the rules table: `name/folder-mismatch` → `name-folder-mismatch`. */
-export function anchor(rule: string): string {
-  return rule.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-}
+/** The anchor of a rule in its reference page: `name/folder-mismatch` → `name-folder-mismatch`. */
+export const anchor = anchorOf;

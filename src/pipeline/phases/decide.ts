@@ -2,6 +2,7 @@ import type { RegistryConfig } from '../../core/schemas/config.ts';
 import type { Diagnostic } from '../../core/schemas/diagnostic.ts';
 import type { ScanResult } from '../../core/schemas/scan.ts';
 import { applyAllowlist } from '../../scanner/allowlist.ts';
+import { anchorOf } from '../../scanner/rule.ts';
 import { reaches } from '../../scanner/verdict.ts';
 import type { SkillSource } from '../discover.ts';
 import { START, type DiagnosticSink } from '../diagnostics.ts';
@@ -38,7 +39,7 @@ export function gateScans(members: ValidatedSkill[], results: readonly ScanResul
     }
     for (const f of m.scan.findings.slice(blocked ? 1 : 0)) {
       if (f.severity === 'info') continue;
-      sink.report('security/finding', `${m.source.dir}/${f.file}`, f, `${f.rule} (${f.severity}): ${f.message}`, { hint: `see docs/security.md#${f.rule.replace(/[^a-z0-9]+/g, '-')}; answer a false positive with a \`skilldex-scan: allow\` directive or the registry's scan.allow list`, skill: m.draft.name });
+      sink.report('security/finding', `${m.source.dir}/${f.file}`, f, `${f.rule} (${f.severity}): ${f.message}`, { hint: `see docs/security.md#${anchorOf(f.rule)}; answer a false positive with a \`skilldex-scan: allow\` directive or the registry's scan.allow list`, skill: m.draft.name });
     }
   }
 }

@@ -4,7 +4,7 @@ import type { ScanInput, ScanOptions } from '../../scanner/scan.ts';
 import { createScanPool, type ScanPool } from '../../scanner/pool.ts';
 import { imitationCandidates, type BuildCache } from '../cache.ts';
 import { sha256HexSync } from '../hash.ts';
-import { SCANNER_RULES_OWNED_BY_VALIDATOR } from '../rules/files.ts';
+import { REPORTED_BY_VALIDATOR } from '../rules/files.ts';
 import type { ReadSkill } from './read.ts';
 
 /** Below this many skills to scan, worker threads cost more to start than they save. */
@@ -37,7 +37,7 @@ export class Scanner {
     this.#config = config;
     this.#cache = cache;
     this.#pool = uncached >= POOL_MIN_SCANS ? tryCreateScanPool() : undefined;
-    this.#options = { rules: { ...config.scan.rules, ...SCANNER_RULES_OWNED_BY_VALIDATOR } };
+    this.#options = { rules: { ...config.scan.rules, ...Object.fromEntries(Object.keys(REPORTED_BY_VALIDATOR).map((id) => [id, 'off' as const])) } };
   }
 
   /** Starts scanning a freshly parsed skill on the pool, if there is one. */

@@ -2,7 +2,9 @@ import type { SkillSource } from '../discover.ts';
 import { DiagnosticSink } from '../diagnostics.ts';
 import { decodeUtf8, positionAt } from '../../core/parse/source-text.ts';
 import { extensionOf, sniffFormat, TEXT_EXTENSIONS } from '../../scanner/magic.ts';
+import type { ScannerRuleId } from '../../scanner/catalog.ts';
 import { hiddenCharacterRuns, type HiddenClass } from '../../scanner/rules/hidden-unicode.ts';
+import type { ValidatorRuleId } from './catalog.ts';
 
 export { extensionOf };
 
@@ -22,25 +24,25 @@ const EXECUTABLE_KINDS: Readonly<Record<string, string>> = {
  * character set, the same exceptions for emoji joiners and flag tags); variation-selector runs
  * are the scanner's alone.
  */
-const HIDDEN_RULES: Partial<Record<HiddenClass, { rule: 'files/bidi' | 'files/unicode-tag' | 'files/zero-width'; what: string; hint: string }>> = {
+const HIDDEN_RULES: Partial<Record<HiddenClass, { rule: ValidatorRuleId; what: string; hint: string }>> = {
   bidi: { rule: 'files/bidi', what: 'bidirectional control', hint: 'remove the control characters; they reorder how text displays (Trojan Source)' },
   tag: { rule: 'files/unicode-tag', what: 'Unicode tag', hint: 'remove them; tag characters are invisible and are used to smuggle instructions to models' },
   zw: { rule: 'files/zero-width', what: 'zero-width', hint: 'remove invisible characters unless the script requires them (e.g. ZWJ in emoji)' },
 };
 
 /**
- * Scanner rules that find the same problem as one of the rules above. The build's scan leaves
- * them to the validator, so one problem gives one diagnostic; `skilldex scan` on its own still
- * reports them.
+ * Scanner rules that find the same problem as one of the rules here, and the rule that reports
+ * it. The build's scan leaves these problems to the validator, so one problem gives one
+ * diagnostic; `skilldex scan` on its own still reports them under the scanner's id.
  */
-export const SCANNER_RULES_OWNED_BY_VALIDATOR: Readonly<Record<string, 'off'>> = {
-  'unicode/bidi-control': 'off',
-  'unicode/tag-characters': 'off',
-  'unicode/zero-width': 'off',
-  'file/executable-binary': 'off',
-  'file/disguised-executable': 'off',
-  'file/symlink': 'off',
-};
+export const REPORTED_BY_VALIDATOR = {
+  'unicode/bidi-control': 'files/bidi',
+  'unicode/tag-characters': 'files/unicode-tag',
+  'unicode/zero-width': 'files/zero-width',
+  'file/executable-binary': 'files/executable-binary',
+  'file/disguised-executable': 'files/executable-binary',
+  'file/symlink': 'files/symlink',
+} as const satisfies Partial<Record<ScannerRuleId, ValidatorRuleId>>;
 
 /**
  * Per-file checks: compiled executables, text encoding, and characters that hide text (bidi

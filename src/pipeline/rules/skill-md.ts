@@ -10,6 +10,7 @@ import { CODE_EXTENSIONS, extensionOf } from './files.ts';
 import { checkDescription, checkName } from './names.ts';
 import { checkSchemaField } from './schemas.ts';
 import { checkControlChars } from './text.ts';
+import type { ReportAt, ValidatorRuleId } from './catalog.ts';
 
 export interface ParsedSkillMd {
   frontmatter: SkillMdFrontmatter;
@@ -34,13 +35,14 @@ export function checkSkillMd(src: SkillSource, config: RegistryConfig, sink: Dia
   const source = decoded.source;
   const fm = parseFrontmatter(source, config.limits);
   for (const p of fm.problems) {
-    sink.report(p.rule, file, positionAt(source, p.offset), p.message, { ...(p.hint ? { hint: p.hint } : {}), skill: src.folderName });
+    // The pure parsers in src/core/parse name only rules of this catalog (rules.test.ts covers each).
+    sink.report(p.rule as ValidatorRuleId, file, positionAt(source, p.offset), p.message, { ...(p.hint ? { hint: p.hint } : {}), skill: src.folderName });
   }
   if (!fm.data) return undefined;
   const data = fm.data;
   const skill = typeof data.name === 'string' ? data.name : src.folderName;
   const at = (path: (string | number)[]) => fm.locate(path);
-  const report = (rule: string, path: (string | number)[], message: string, hint?: string) =>
+  const report = (rule: ValidatorRuleId, path: (string | number)[], message: string, hint?: string) =>
     sink.report(rule, file, at(path), message, { ...(hint ? { hint } : {}), skill });
 
   const nameOk = checkName(data.name, 'skill-md', { file, at: at(['name']), folderName: src.folderName, skill }, sink);
@@ -109,15 +111,13 @@ export function checkSkillMd(src: SkillSource, config: RegistryConfig, sink: Dia
 const fieldTable = (key: unknown): string =>
   (EXTENDED_FIELDS as readonly unknown[]).includes(key) ? 'docs/extended-package.md#fields' : 'docs/skill-md.md#fields';
 
-type Report = (rule: string, path: (string | number)[], message: string, hint?: string) => void;
-
 /** Programs directly under scripts/ (not helpers in subfolders): the candidates for a package's entry. */
 export function entryCandidates(src: SkillSource): string[] {
   return src.files.map((f) => f.path).filter((p) => /^scripts\/[^/]+$/.test(p) && ENTRY_EXTENSIONS.has(extensionOf(p)));
 }
 const ENTRY_EXTENSIONS = new Set(['py', 'sh', 'bash', 'js', 'mjs', 'cjs', 'ts', 'mts']);
 
-function checkPackage(src: SkillSource, fm: Frontmatter, config: RegistryConfig, report: Report, sink: DiagnosticSink, skill: string): void {
+function checkPackage(src: SkillSource, fm: Frontmatter, config: RegistryConfig, report: ReportAt, sink: DiagnosticSink, skill: string): void {
   const data = fm.data as Record<string, unknown>;
   for (const field of config.requiredPackageFields) {
     if (!(field in data)) report('package/required-field', [], `this registry requires '${field}' in extended packages`, `add \`${field}:\` to the frontmatter`);
