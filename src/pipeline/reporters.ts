@@ -26,6 +26,7 @@ export function formatHuman(diagnostics: readonly Diagnostic[], style: FormatSty
   for (const d of diagnostics) {
     const level = d.severity === 'error' ? style.red('error') : style.yellow('warning');
     lines.push(`${d.file}:${d.line}:${d.column}  ${style.bold(d.rule)}  ${level}  ${d.message}`);
+    for (const r of d.related ?? []) lines.push(style.dim(`    ${r.file}:${r.line}:${r.column}  ${r.message}`));
     if (d.hint) lines.push(style.dim(`    hint: ${d.hint} (${RULES_DOC}#${anchor(d.rule)})`));
   }
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
@@ -47,7 +48,8 @@ export function formatGithub(diagnostics: readonly Diagnostic[]): string {
   return diagnostics
     .map((d) => {
       const props = [`file=${escapeProperty(d.file)}`, `line=${d.line}`, `col=${d.column}`, `title=${escapeProperty(d.rule)}`].join(',');
-      const message = d.hint ? `${d.message} (hint: ${d.hint})` : d.message;
+      const related = (d.related ?? []).map((r) => ` (see ${r.file}:${r.line}: ${r.message})`).join('');
+      const message = `${d.message}${related}${d.hint ? ` (hint: ${d.hint})` : ''}`;
       return `::${d.severity === 'error' ? 'error' : 'warning'} ${props}::${escapeData(message)}\n`;
     })
     .join('');

@@ -648,7 +648,14 @@ const INVALID: RuleCase[] = [
     // Each duplicate points at its `name` value: line 2 in both formats.
     expect: [E('registry/duplicate-name', 'json/pdf/skill.json', 2), E('registry/duplicate-name', 'tools/pdf/SKILL.md', 2)],
     accepted: ['pdf'],
-    checks: { 'the first by path is kept': (ctx) => expect(draft(ctx, 'pdf').sourcePath).toBe('skills/docs/pdf') },
+    checks: {
+      'the first by path is kept': (ctx) => expect(draft(ctx, 'pdf').sourcePath).toBe('skills/docs/pdf'),
+      'each duplicate names the kept skill as a related location, and the human output shows it': (ctx) => {
+        const dup = ctx.result.diagnostics.find((d) => d.rule === 'registry/duplicate-name' && d.file === 'skills/tools/pdf/SKILL.md');
+        expect(dup?.related).toEqual([{ file: 'skills/docs/pdf/SKILL.md', line: 2, column: 7, message: "'pdf' is declared here" }]);
+        expect(formatHuman([dup!])).toContain('\n    skills/docs/pdf/SKILL.md:2:7  \'pdf\' is declared here\n');
+      },
+    },
   },
   { fixture: 'registry-unknown-call', covers: ['registry/unknown-call'], expect: [E('registry/unknown-call', 'caller/skill.json', 26)], accepted: ['leaf'] },
   {
