@@ -1,8 +1,11 @@
-import { RULES } from './catalog.ts';
+import { ALL_RULES } from './all-rules.ts';
 
-/** The rules table in Markdown, generated so the docs cannot drift from the code. */
+/**
+ * The README's rules table in Markdown, generated from the one rule list so the docs cannot drift
+ * from the code. It lists the validator's rules; the scanner's are in docs/rules.md and docs/security.md.
+ */
 export function rulesTableMarkdown(): string {
-  const rows = RULES.map((r) => `| \`${r.id}\` | ${r.severity} | ${r.description.replace(/\|/g, '\\|')} |`);
+  const rows = ALL_RULES.filter((r) => r.engine === 'validator').map((r) => `| \`${r.id}\` | ${r.severity} | ${r.docs.description.replace(/\|/g, '\\|')} |`);
   return ['| rule | default | what it checks |', '| --- | --- | --- |', ...rows].join('\n');
 }
 

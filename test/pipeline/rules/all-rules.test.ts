@@ -43,3 +43,12 @@ describe('ALL_RULES', () => {
     for (const r of mapped) expect(validator.has(r.reportedAs!)).toBe(true);
   });
 });
+
+describe('docs/rules.md from the one list', () => {
+  it('has a row for every validator and scanner rule, with its default severity', async () => {
+    const text = await readFile(join(REPO, 'docs', 'rules.md'), 'utf8');
+    const missing = ALL_RULES.filter((r) => !text.includes(`| <a id="${r.docs.url.split('#')[1]}"></a>\`${r.id}\` | ${r.severity} |`));
+    expect(missing.map((r) => r.id)).toEqual([]);
+    expect(text).toContain('`unicode/zero-width` | warn | Zero-width characters ([details](security.md#unicode-zero-width)); in a build reported as [`files/zero-width`](#files-zero-width). |');
+  });
+});
