@@ -25,7 +25,6 @@ export interface ScanTarget {
  * digest and the names it could imitate.
  */
 export class Scanner {
-  readonly #config: RegistryConfig;
   readonly #cache: BuildCache | undefined;
   readonly #pool: ScanPool | undefined;
   /** Scans started early, without the names (typosquatting is checked once every name is known). */
@@ -34,7 +33,6 @@ export class Scanner {
   readonly #options: ScanOptions;
 
   constructor(config: RegistryConfig, cache: BuildCache | undefined, uncached: number) {
-    this.#config = config;
     this.#cache = cache;
     this.#pool = uncached >= POOL_MIN_SCANS ? tryCreateScanPool() : undefined;
     this.#options = { rules: { ...config.scan.rules, ...Object.fromEntries(Object.keys(REPORTED_BY_VALIDATOR).map((id) => [id, 'off' as const])) } };
