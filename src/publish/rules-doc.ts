@@ -62,7 +62,33 @@ export function rulesReference(): string {
     .join('\n\n');
 }
 
+/**
+ * The generated part of docs/security.md: one section per scanner rule, with the anchor the
+ * scanner's hints and the site link to, and, for a problem a validator rule reports in a build,
+ * that rule.
+ */
+export function securityRulesReference(): string {
+  return ALL_RULES.filter((r) => r.engine === 'scanner')
+    .map((r) =>
+      [
+        `<a id="${anchor(r.id)}"></a>`,
+        `## ${r.id}`,
+        `**Severity:** \`${r.severity}\` — ${r.docs.description}.`,
+        r.docs.explanation ?? '',
+        `**Fix:** ${r.hint ?? ''}`,
+        ...(r.reportedAs ? [`In a build, the validator reports this problem as [\`${r.reportedAs}\`](rules.md#${anchor(r.reportedAs)}), so it is not repeated as a \`security/finding\`.`] : []),
+      ].join('\n\n'),
+    )
+    .join('\n\n');
+}
+
 export const RULES_FILE = join(import.meta.dirname, '..', '..', 'docs', 'rules.md');
+export const SECURITY_FILE = join(import.meta.dirname, '..', '..', 'docs', 'security.md');
+
+/** docs/security.md with its generated rule sections brought up to date. */
+export async function renderSecurityDoc(file = SECURITY_FILE): Promise<string> {
+  return replaceBetweenMarkers(await readFile(file, 'utf8'), 'security-rules', securityRulesReference());
+}
 
 /** docs/rules.md with its generated part brought up to date. */
 export async function renderRulesDoc(file = RULES_FILE): Promise<string> {
@@ -71,5 +97,6 @@ export async function renderRulesDoc(file = RULES_FILE): Promise<string> {
 
 if (import.meta.main) {
   await writeFile(RULES_FILE, await renderRulesDoc());
-  console.log(`updated ${RULES_FILE}`);
+  await writeFile(SECURITY_FILE, await renderSecurityDoc());
+  console.log(`updated ${RULES_FILE} and ${SECURITY_FILE}`);
 }

@@ -18,6 +18,8 @@ export interface RuleMeta {
   docs: {
     /** One sentence: what the rule checks. */
     description: string;
+    /** Why it matters, when the rule explains itself at length (the scanner's rules do). */
+    explanation?: string;
     /** The page and anchor that explain it, relative to the repository root. */
     url: string;
   };
@@ -36,6 +38,6 @@ export const ALL_RULES: readonly RuleMeta[] = [
   ...VALIDATOR_RULES.map((r): RuleMeta => ({ id: r.id, engine: 'validator', severity: r.severity, docs: { description: r.description, url: `docs/rules.md#${anchorOf(r.id)}` } })),
   ...SCANNER_RULES.map((r): RuleMeta => {
     const reportedAs = (REPORTED_BY_VALIDATOR as Partial<Record<ScannerRuleId, ValidatorRuleId>>)[r.id];
-    return { id: r.id, engine: 'scanner', severity: r.severity, docs: { description: r.title, url: `docs/security.md#${anchorOf(r.id)}` }, hint: r.fix, ...(reportedAs ? { reportedAs } : {}) };
+    return { id: r.id, engine: 'scanner', severity: r.severity, docs: { description: r.title, explanation: r.explanation, url: `docs/security.md#${anchorOf(r.id)}` }, hint: r.fix, ...(reportedAs ? { reportedAs } : {}) };
   }),
 ];
