@@ -2,10 +2,11 @@
 import { defineConfig } from 'astro/config';
 
 /**
- * The catalog site. scripts/build.ts runs Astro programmatically after staging the registry, and
- * passes the registry location and settings through SKILLDEX_* environment variables; pages read
- * the registry from disk at build time (src/site/catalog/catalog.ts). It also passes `site` and
- * `base` (the path of `siteUrl`), which absolute URLs and sub-path hosting need.
+ * The catalog site's fixed settings. scripts/build.ts runs Astro programmatically after building
+ * the registry and adds the site integration (src/site/integration/), which sets `site` and `base`
+ * from the registry's `siteUrl` (sub-path hosting) and hands the pages the registry folder and
+ * settings as the `virtual:skilldex/config` module; pages read the registry from disk at build
+ * time (src/site/catalog/catalog.ts).
  */
 export default defineConfig({
   srcDir: './src/site',

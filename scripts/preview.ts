@@ -54,8 +54,12 @@ const CONTENT_TYPES: Record<string, string> = {
   '.pf_filter': 'application/octet-stream',
 };
 
-/** Raw skill files live under a 16-hex-digit content-addressed folder. */
-const RAW_FILE = /^\/skills\/[^/]+\/[0-9a-f]{16}(\/|\.tar\.gz$)/;
+/**
+ * Raw skill files: under a 16-hex-digit content-addressed folder, and in the discovery 0.1.0
+ * mirror under the skill's name. Matched on the normalised path, so `/skills//x/…` or
+ * `/a/../skills/…` get the same policy as the file they resolve to.
+ */
+const RAW_FILE = /^\/(?:skills\/[^/]+\/[0-9a-f]{16}(?:\/|\.tar\.gz$)|\.well-known\/skills\/[^/]+\/.)/;
 /** What registry clients fetch, from any origin: the same paths public/_headers opens up. */
 const CROSS_ORIGIN = /^\/(index\.json$|index\.schema\.json$|schemas\/|skills\/|\.well-known\/|runtime\/)/;
 
@@ -121,8 +125,9 @@ async function serve(root: string, base: string, method: string, rawUrl: string,
     res.writeHead(404, { 'Content-Type': CONTENT_TYPES['.txt']! }).end(method === 'GET' ? `not found: this preview serves ${base} only` : undefined);
     return;
   }
-  pathname = `/${pathname.slice(base.length)}`;
-  const file = path.join(root, path.normalize(pathname));
+  // Normalised before any policy is chosen: the file served and the path matched must agree.
+  pathname = path.posix.normalize(`/${pathname.slice(base.length)}`);
+  const file = path.join(root, pathname);
   if (file !== root && !file.startsWith(root + path.sep)) {
     res.writeHead(403).end('forbidden');
     return;

@@ -18,7 +18,7 @@ export const COMMANDS = [
   // registry side
   'build', 'validate', 'scan', 'new', 'migrate', 'convert', 'keygen',
   // agent side
-  'search', 'info', 'load', 'assets', 'install', 'run', 'prompt', 'mcp',
+  'search', 'list', 'info', 'load', 'assets', 'install', 'run', 'prompt', 'mcp',
 ] as const;
 
 /** Commands whose positional argument takes any number of values (paths, names). */

@@ -91,7 +91,8 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   }
 
   const envEpoch = Number(process.env.SOURCE_DATE_EPOCH);
-  const fallbackEpoch = options.sourceDateEpoch ?? (Number.isFinite(envEpoch) && process.env.SOURCE_DATE_EPOCH ? envEpoch : 0);
+  // Unknown (undefined) without SOURCE_DATE_EPOCH: such a time is left out, never shown as 1970.
+  const fallbackEpoch = options.sourceDateEpoch ?? (Number.isFinite(envEpoch) && process.env.SOURCE_DATE_EPOCH ? envEpoch : undefined);
   const times = await gitCommitTimes(options.root, config.skillsDir);
   const callers = new Map<string, string[]>();
   for (const s of accepted) for (const callee of s.draft.calls) callers.set(callee, [...(callers.get(callee) ?? []), s.draft.name]);
@@ -107,15 +108,16 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
     const manifest: SkillManifest = {
       ...s.draft,
       calledBy: (callers.get(s.draft.name) ?? []).sort(),
-      lastModified: new Date(seconds * 1000).toISOString(),
+      ...(seconds === undefined ? {} : { lastModified: new Date(seconds * 1000).toISOString() }),
       diagnostics: diagnosticsByDir.get(s.source.dir) ?? [],
       scan: s.scan,
     };
     return { manifest, files: s.source.files };
   });
 
-  const latest = published.reduce((max, p) => (p.manifest.lastModified > max ? p.manifest.lastModified : max), new Date(fallbackEpoch * 1000).toISOString());
-  const generatedAt = process.env.SOURCE_DATE_EPOCH ? new Date(fallbackEpoch * 1000).toISOString() : latest;
+  const fallback = fallbackEpoch === undefined ? undefined : new Date(fallbackEpoch * 1000).toISOString();
+  const latest = published.reduce<string | undefined>((max, p) => (p.manifest.lastModified && (max === undefined || p.manifest.lastModified > max) ? p.manifest.lastModified : max), fallback);
+  const generatedAt = process.env.SOURCE_DATE_EPOCH ? fallback : latest;
   await mkdir(options.outDir, { recursive: true });
   // What writeRegistry's output depends on: when the output folder still holds what this exact
   // input produced, rewriting it changes nothing. A draft is a function of the skill's files

@@ -9,6 +9,7 @@ export { structuralShapeCheck, type ShapeCheck, type ShapeResult } from './shape
 export { checkAssetPath, ASSET_FOLDERS } from './asset-path.ts';
 export { verifyFile, verifySkillFiles, type VerificationProblem } from './verify.ts';
 export { toProtocolEnvelope } from './protocol-envelope.ts';
+export { memoryKeyValueStore, memoryStore, SERVICE_METHODS, type ContextServices, type KeyValueStore, type MemoryService } from './context-services.ts';
 export { SkilldexError, type SkilldexErrorCode } from './skilldex-error.ts';
 export { toPrompt, renderSkillLoad, type PromptSkill, type PromptStyle } from '../core/prompt.ts';
 export { parseTemplate, renderTemplate, isTruthy, TemplateError } from '../core/template.ts';
@@ -16,3 +17,4 @@ export { tokenize } from '../core/tokenize.ts';
 export type { SkillManifest } from '../core/schemas/manifest.ts';
 export type { IndexEntry, RegistryIndex } from '../core/schemas/registry-index.ts';
 export type { SkillExecutionOutcome, ProtocolEnvelope } from '../core/schemas/outcome.ts';
+export type { MemoryEntry, MemoryHit, MemoryInput } from '../core/schemas/memory.ts';

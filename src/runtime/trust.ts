@@ -58,8 +58,9 @@ function isSignedIndex(value: unknown): value is SignedIndex {
  * signed index to bring back a skill version that was fixed. Refused.
  */
 export function checkRollback(index: RegistryIndex, lastSeen: string | undefined, root: string): void {
-  if (lastSeen !== undefined && index.generatedAt < lastSeen) {
-    throw new SkilldexError('INDEX_ROLLBACK', `${root}: the signed index was generated at ${index.generatedAt}, before the one already seen (${lastSeen})`, {
+  // An index without a time after one with a time cannot be shown newer, so it is refused too.
+  if (lastSeen !== undefined && (index.generatedAt === undefined || index.generatedAt < lastSeen)) {
+    throw new SkilldexError('INDEX_ROLLBACK', `${root}: the signed index was generated at ${index.generatedAt ?? 'an unknown time'}, before the one already seen (${lastSeen})`, {
       hint: 'nothing was read from this registry: an older index is being served (a stale mirror or a replay). Retry later, or ask its maintainers',
     });
   }

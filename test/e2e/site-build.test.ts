@@ -66,6 +66,25 @@ describe('scripts/build.ts', () => {
     }
   });
 
+  it('says a time is unknown, never 1970, when the skills have no git history and no SOURCE_DATE_EPOCH', () => {
+    const root = path.join(work, 'no-time');
+    mkdirSync(path.join(root, 'skills/alpha'), { recursive: true });
+    writeFileSync(path.join(root, 'skills/alpha/SKILL.md'), '---\nname: alpha\ndescription: Alpha skill for the unknown-time test.\n---\n# Alpha\n');
+    const out = path.join(work, 'out-no-time');
+    const { SOURCE_DATE_EPOCH: _unset, ...env } = process.env;
+    const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.ts'), '--root', root, '--out', out], { cwd: repoRoot, encoding: 'utf8', env });
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const page = readFileSync(path.join(out, 'skills/alpha/index.html'), 'utf8');
+    expect(page).toMatch(/<dt>Last updated<\/dt>\s*<dd>unknown<\/dd>/);
+    const home = readFileSync(path.join(out, 'index.html'), 'utf8');
+    expect(home).toContain('alpha');
+    expect(home).not.toContain('· updated');
+    for (const file of ['index.html', 'skills/alpha/index.html', 'feed.xml', 'sitemap.xml', 'index.json', 'skills/alpha.json']) {
+      expect(readFileSync(path.join(out, file), 'utf8'), file).not.toMatch(/1970-01-01|Jan 1, 1970/);
+    }
+    expect(readFileSync(path.join(out, 'feed.xml'), 'utf8')).not.toContain('<updated>');
+  });
+
   it('builds an empty, valid site and index from an empty skills/ folder', () => {
     const root = path.join(work, 'empty');
     mkdirSync(path.join(root, 'skills'), { recursive: true });
@@ -117,6 +136,21 @@ describe('scripts/build.ts', () => {
     expect(run.stderr).toContain('error E_SITE_URL: --site-url (or SKILLDEX_SITE_URL): "skills.example.org" is not a usable site URL');
     expect(run.stderr).toContain('hint: give the absolute http(s) URL');
     expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('answers a mistyped command line with exit 2 and the usage, not a stack trace', () => {
+    for (const [args, message] of [
+      [['--root', work, '--sit-url', 'https://x.org/'], "Unknown option '--sit-url'"],
+      [['--root', work, '--page-size', 'ten'], '--page-size "ten" is not a whole number from 1 to 1000'],
+      [['--root', work, '--page-size', '0'], '--page-size "0" is not a whole number from 1 to 1000'],
+    ] as const) {
+      const run = build([...args, '--out', path.join(work, 'out-usage')]);
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain(`error E_USAGE: ${message}`);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(existsSync(path.join(work, 'out-usage'))).toBe(false);
+    }
+    expect(build(['--root', work, '--bogus']).stderr).toContain('Usage: node scripts/build.ts');
   });
 
   it('explains a --registry folder without index.json', () => {

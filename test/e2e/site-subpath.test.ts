@@ -123,7 +123,7 @@ describe('the site under a sub-path', () => {
         files++;
       }
     }
-    // The examples' pages: home, facets, listings, 15 skills, docs, security, plus their files.
+    // The examples' pages: home, facets, listings, every skill, docs, security, plus their files.
     expect(pages).toBeGreaterThan(40);
     expect(files).toBeGreaterThan(30);
     for (const visited of seen) expect(visited.startsWith(siteUrl), visited).toBe(true);

@@ -61,18 +61,18 @@ function makeRepo(root: string): void {
 const BUILD_TIMEOUT_MS = 150_000;
 
 /** Runs scripts/build.ts in a child process, asynchronously so the preview server keeps answering. */
-function build(root: string, out: string, env: Record<string, string> = {}): Promise<string> {
+function build(root: string, out: string, args: string[] = ['--page-size', String(PAGE_SIZE)]): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [path.join(repoRoot, 'scripts/build.ts'), '--root', root, '--out', out],
+      [path.join(repoRoot, 'scripts/build.ts'), '--root', root, '--out', out, ...args],
       {
         cwd: repoRoot,
         encoding: 'utf8',
         timeout: BUILD_TIMEOUT_MS,
         killSignal: 'SIGKILL',
         maxBuffer: 16 * 1024 * 1024,
-        env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', SKILLDEX_PAGE_SIZE: String(PAGE_SIZE), ...env },
+        env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600' },
       },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`site build failed (${error.killed ? `killed after ${BUILD_TIMEOUT_MS} ms` : `exit ${String(error.code)}`}):\n${stdout}\n${stderr}`));
@@ -284,6 +284,22 @@ describe('catalog site', () => {
     await page.close();
   });
 
+  it('shows on every skill.json page the signature the runtime gives agents', async () => {
+    const { openRegistry } = await import('../../src/runtime/node/index.ts');
+    const registry = await openRegistry(preview.url, { cacheDir: path.join(work, 'runtime-cache'), configDir: path.join(work, 'runtime-config') });
+    const functions = index.skills.filter((s) => s.format === 'skill-json');
+    expect(functions.length, 'example skill.json skills').toBeGreaterThanOrEqual(5);
+    const page = await newPage();
+    for (const skill of functions) {
+      const { body } = await registry.load(skill.name);
+      const fromRuntime = /## Signature\n\n```ts\n(.*)\n```/.exec(body)?.[1];
+      expect(fromRuntime, skill.name).toMatch(new RegExp(`^${skill.name}\\(`));
+      await open(`/skills/${skill.name}/`, page);
+      expect(await page.locator('.signature').textContent(), skill.name).toBe(fromRuntime);
+    }
+    await page.close();
+  });
+
   it('links composite pipelines, callers and callees', async () => {
     const composite = index.skills.find((s) => s.mode === 'composite');
     expect(composite, 'an example composite skill').toBeDefined();
@@ -406,7 +422,7 @@ describe('catalog site', () => {
     mkdirSync(root);
     cpSync(path.join(repoRoot, 'skills'), path.join(root, 'skills'), { recursive: true });
     const out = path.join(work, 'dist-examples');
-    await build(root, out, { SKILLDEX_PAGE_SIZE: '' });
+    await build(root, out, []);
     const server = await startPreview({ dir: out, port: 0 });
     try {
       const page = await newPage();

@@ -68,7 +68,7 @@ describe('skilldex mcp --http (Streamable HTTP, SDK client)', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
     try {
       const before = (await call(client, 'list_skills')).structuredContent as { total: number; skills: { name: string }[] };
-      expect(before.total).toBe(15);
+      expect(before.total).toBe(19);
       expect(seen.size).toBe(0);
       // Publish another build over the served folder: a new index.json (new ETag) and its files.
       await cp(fixtures, served, { recursive: true });

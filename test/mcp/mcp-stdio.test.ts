@@ -57,7 +57,7 @@ describe('skilldex mcp over stdio (SDK client, real CLI process, registry over H
   it('list_skills and search_skills return structured content', async () => {
     const listed = await call(open, 'list_skills');
     const all = listed.structuredContent as { total: number; skills: { name: string }[] };
-    expect(all.total).toBe(15);
+    expect(all.total).toBe(19);
     expect(all.skills.map((s) => s.name)).toContain('unit-converter');
 
     const found = (await call(open, 'search_skills', { query: 'convert miles to kilometres', limit: 3 })).structuredContent as { results: { name: string; score: number }[] };
@@ -175,7 +175,7 @@ describe('skilldex mcp over stdio (SDK client, real CLI process, registry over H
     await expect(open.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toBeInstanceOf(McpError);
 
     const still = await call(open, 'list_skills');
-    expect((still.structuredContent as { total: number }).total).toBe(15);
+    expect((still.structuredContent as { total: number }).total).toBe(19);
     expect(openStderr()).not.toMatch(/\n\s+at /);
   });
 

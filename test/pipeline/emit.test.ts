@@ -166,4 +166,31 @@ describe('emitted registry', () => {
     expect(result.index?.updatedAt).toBe('2009-02-13T23:31:30.000Z');
     await rm(root, { recursive: true, force: true });
   });
+
+  it('leaves times out, rather than printing 1970, without git history or SOURCE_DATE_EPOCH, and stays byte-identical', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'skilldex-no-time-'));
+    await mkdir(join(root, 'skills', 'alpha'), { recursive: true });
+    await writeFile(join(root, 'skills', 'alpha', 'SKILL.md'), '---\nname: alpha\ndescription: Alpha skill for tests.\n---\n# Alpha\n');
+    const saved = process.env.SOURCE_DATE_EPOCH;
+    delete process.env.SOURCE_DATE_EPOCH;
+    try {
+      const outs = [join(root, 'out-1'), join(root, 'out-2')];
+      for (const outDir of outs) {
+        const result = await buildRegistry({ root, outDir });
+        expect(result.index?.skills[0]).not.toHaveProperty('lastModified');
+        expect(result.index).not.toHaveProperty('generatedAt');
+        expect(result.index).not.toHaveProperty('updatedAt');
+        expect(result.manifests[0]).not.toHaveProperty('lastModified');
+      }
+      const files = await listFiles(outs[0]!);
+      for (const file of files) {
+        const text = await readFile(join(outs[0]!, file));
+        expect(text.toString('latin1'), file).not.toContain('1970-01-01');
+        expect(text.equals(await readFile(join(outs[1]!, file))), file).toBe(true);
+      }
+    } finally {
+      if (saved !== undefined) process.env.SOURCE_DATE_EPOCH = saved;
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 });

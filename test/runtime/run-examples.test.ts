@@ -25,6 +25,11 @@ const SAMPLES: Record<string, { input: unknown; action?: string; expect?: (outpu
   text_report: { input: { text: 'Rust ownership makes memory safety checkable.\n\nRust memory is fun.', top: 3 }, expect: (o) => expect(o).toMatchObject({ keywords: expect.arrayContaining(['rust']) }) },
   code_review: { input: { code: 'eval(input())', language: 'python' }, expect: (o) => expect(o).toHaveProperty('verdict') },
   summarize: { input: { text: 'Skilldex publishes skills as a static registry.' }, expect: (o) => expect(o).toHaveProperty('summary') },
+  memory_search: { input: { query: 'coffee' }, expect: (o) => expect(o).toEqual({ results: [] }) },
+  memory_store: { input: { content: 'The user drinks oat-milk lattes.', type: 'preference' }, expect: (o) => expect(o).toMatchObject({ stored: true, path: expect.stringMatching(/^memory\/m-/) }) },
+  // No memory mentions the topic, so the summarize step is skipped and no model is needed.
+  research_and_summarize: { input: { topic: 'quantum gardening' }, expect: (o) => expect(o).toEqual({ summary: '(nothing remembered about this topic)', sources: [] }) },
+  checksum: { input: { text: 'abc' }, expect: (o) => expect(o).toMatchObject({ checksums: { sha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' }, bytes: 3 }) },
   systematic_debugging: { input: { error: 'TypeError: undefined is not a function' }, expect: (o) => expect(o).toHaveProperty('rootCause') },
 };
 

@@ -89,7 +89,7 @@ describe('seed 004 protocol scripts', () => {
       const data = outcome.output as { env: Record<string, string>; cwd: string; cwd_entries: string[]; request: unknown };
       expect(JSON.stringify(data)).not.toContain('sk-live-do-not-leak');
       expect(data.env.AWS_SECRET_ACCESS_KEY).toBeUndefined();
-      const allowed = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'SKILL_DEBUG', 'SKILL_DIR', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'LC_CTYPE'];
+      const allowed = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'SKILL_DEBUG', 'SKILL_DIR', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'LC_CTYPE', 'SKILLDEX_SERVICES_FD'];
       // A pyenv `python3` shim (a bash script) adds its own PYENV_* variables, PWD and SHLVL.
       const addedByInterpreter = /^(_?PYENV\w*|PWD|SHLVL|_)$/;
       expect(Object.keys(data.env).filter((k) => !allowed.includes(k) && !addedByInterpreter.test(k))).toEqual([]);

@@ -34,7 +34,8 @@ async function build(name: string, body: string, keys: SigningKey[], epoch: numb
   const root = join(work, `${name}-src`);
   await mkdir(join(root, 'skills', 'notes'), { recursive: true });
   await writeFile(join(root, 'skills', 'notes', 'SKILL.md'), skillMd(body));
-  await writeFile(join(root, 'skilldex.config.json'), JSON.stringify({ title: 'Notes', signing: { keys: [{ publicKey: maintainer.publicKey }, { publicKey: attacker.publicKey }] } }));
+  const listed = [...new Set([maintainer.publicKey, attacker.publicKey, ...keys.map((k) => k.publicKey)])];
+  await writeFile(join(root, 'skilldex.config.json'), JSON.stringify({ title: 'Notes', signing: { keys: listed.map((publicKey) => ({ publicKey })) } }));
   const outDir = join(work, name);
   const result = await buildRegistry({ root, outDir, signingKeys: keys, sourceDateEpoch: epoch, cache: false, scan: false });
   expect(result.ok).toBe(true);
@@ -149,6 +150,24 @@ describe('a client that pins the maintainers\' key', () => {
     const run = await skilldex(['search', 'notes', '--registry', url, '--trust', 'ed25519:short']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('is not a public key');
+  });
+});
+
+describe('key rotation, as a client sees it', () => {
+  it('a client pinning the old key follows old → both → new only by adding the new key to its pins', async () => {
+    const next = await key();
+    const cache = join(work, 'rotation-cache');
+    const read = (pins: string[]) => skilldex(['search', 'notes', '--registry', url, '--trust', pins.join(','), '--cache-dir', cache]);
+    await serve(await build('rot-old', 'Old key only.', [maintainer.key], 1_700_400_000));
+    expect((await read([maintainer.publicKey])).code).toBe(0);
+    await serve(await build('rot-both', 'Both keys.', [maintainer.key, next.key], 1_700_500_000));
+    expect((await read([maintainer.publicKey])).code).toBe(0);
+    expect((await read([next.publicKey])).code).toBe(0);
+    await serve(await build('rot-new', 'New key only.', [next.key], 1_700_600_000));
+    const stale = await read([maintainer.publicKey]);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('[SIGNATURE_INVALID]');
+    expect((await read([maintainer.publicKey, next.publicKey])).code).toBe(0);
   });
 });
 

@@ -2,24 +2,27 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readDocPages } from '../../src/site/catalog/docs.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'skilldex-docs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('docPages', () => {
-  it('makes one page per docs/*.md file, titled by its heading and summed up by its first paragraph', async () => {
+describe('readDocPages', () => {
+  it('makes one page per docs/*.md file, titled by its heading and summed up by its first paragraph', () => {
     writeFileSync(path.join(dir, 'hosting.md'), '<!-- note -->\n# Hosting the `dist/` folder\n\n```sh\nnpm run build\n```\n\nServe **everything** in _dist/_, including\n[node_modules-free](other.md) files under node_modules.\n\nMore.\n');
     writeFileSync(path.join(dir, 'Getting Started.md'), 'No heading here, just text.\n');
     writeFileSync(path.join(dir, '.draft.md'), '# Hidden\n');
     writeFileSync(path.join(dir, 'page.html'), '<h1>not a doc</h1>');
-    process.env.SKILLDEX_DOCS_DIR = dir;
-    const { docPages } = await import('../../src/site/catalog/docs.ts');
-    const pages = docPages();
+    const pages = readDocPages(dir);
     expect(pages.map((p) => [p.file, p.slug, p.title])).toEqual([
       ['Getting Started.md', 'getting-started', 'Getting Started'],
       ['hosting.md', 'hosting', 'Hosting the dist/ folder'],
     ]);
     expect(pages[0]!.summary).toBe('No heading here, just text.');
     expect(pages[1]!.summary).toBe('Serve everything in dist/, including node_modules-free files under node_modules.');
+  });
+
+  it('has no pages for a docs folder that does not exist', () => {
+    expect(readDocPages(path.join(dir, 'missing'))).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exampleValue, functionSignature, schemaRows, typeLabel } from '../../src/site/catalog/json-schema-view.ts';
+import { exampleValue, schemaRows, typeLabel } from '../../src/site/catalog/json-schema-view.ts';
 
 const input = {
   type: 'object',
@@ -19,19 +19,6 @@ const output = {
     summary: { type: 'string' },
   },
 };
-
-describe('functionSignature', () => {
-  it('reads like the seed 000 one-liner', () => {
-    expect(functionSignature('code_review', input, output)).toBe(
-      'code_review(code: string, severity?: "all" | "warning" | "error" = "all", language?: "typescript" | "python" | "go" | …) → { issues: {…}[], passed: boolean, summary: string }',
-    );
-  });
-
-  it('survives schemas that are not objects', () => {
-    expect(functionSignature('f', undefined, undefined)).toBe('f() → void');
-    expect(functionSignature('f', { type: 'object' }, { type: 'array', items: { type: 'string' } })).toBe('f() → string[]');
-  });
-});
 
 describe('schemaRows', () => {
   it('flattens nested properties and array items in order', () => {

@@ -29,6 +29,34 @@ async function readInput(args: { input?: string; 'input-file'?: string }): Promi
   }
 }
 
+/**
+ * `--context` / `--config`: a JSON object given inline or, as `@path`, read from a file. Anything
+ * else is a usage error (exit 2) naming the flag and where the text came from.
+ */
+async function readObjectArg(flag: string, value: string | undefined): Promise<Record<string, unknown> | undefined> {
+  if (value === undefined) return undefined;
+  let text = value;
+  let source = `--${flag}`;
+  if (value.startsWith('@')) {
+    source = value.slice(1);
+    text = await readFile(source, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new CliError('E_USAGE', `cannot read --${flag} ${value}: ${error.code ?? error.message}`, { exitCode: 2, hint: `give a JSON object inline (--${flag} '{"user_id": "u1"}') or a readable file as @path` });
+    });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    const line = position === undefined ? undefined : text.slice(0, Number(position)).split('\n').length;
+    throw new CliError('E_INVALID_JSON', `${source}${line === undefined ? '' : `:${line}`}: --${flag} is not JSON: ${(error as Error).message}`, { exitCode: 2, hint: `quote it for the shell: --${flag} '{"key": "value"}', or put it in a file and pass @file.json` });
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new CliError('E_USAGE', `${source}: --${flag} must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed}`, { exitCode: 2, hint: `wrap the values in an object: --${flag} '{"key": "value"}'` });
+  }
+  return parsed as Record<string, unknown>;
+}
+
 export default defineCommand({
   meta: { name: 'run', description: 'Run a skill from a verified copy, confined by bubblewrap (docs/security.md), and print its SkillExecutionOutcome (or, with --protocol, an envelope of the script protocol: docs/script-protocol.md)' },
   args: {
@@ -36,6 +64,10 @@ export default defineCommand({
     input: { type: 'string', description: "Input as JSON, e.g. '{\"text\": \"…\"}'" },
     'input-file': { type: 'string', description: 'Read the input JSON from a file (- for stdin)' },
     action: { type: 'string', description: 'Script-protocol action (default: the first the skill declares)' },
+    context: { type: 'string', description: "Run context as a JSON object or @file (user_id, request_id…; docs/context.md)", valueHint: 'json|@file' },
+    config: { type: 'string', description: "A package's config (third argument of execute) as a JSON object or @file", valueHint: 'json|@file' },
+    session: { type: 'string', description: 'Session id: ctx.session keeps its values across runs with the same id (docs/context.md)' },
+    cache: { type: 'boolean', description: 'Use the results cache for cacheable skills; --no-cache runs the skill again and stores nothing', default: true },
     protocol: { type: 'boolean', description: 'Print the script-protocol envelope {success, action, data|error, metadata}', default: false },
     timeout: { type: 'string', description: `Milliseconds for the whole run, retries included (at most ${MAX_TIMEOUT_MS}); overrides the skill's timeout` },
     unsandboxed: { type: 'boolean', description: 'Run without the bubblewrap sandbox: the skill can then read your files and use the network (see docs/security.md)', default: false },
@@ -46,6 +78,9 @@ export default defineCommand({
   },
   async run({ args }) {
     const input = await readInput(args);
+    const context = await readObjectArg('context', args.context);
+    const config = await readObjectArg('config', args.config);
+    if (args.session !== undefined && (args.session === '' || args.session.length > 256)) throw new CliError('E_USAGE', '--session must be 1 to 256 characters', { exitCode: 2 });
     const timeoutMs = args.timeout === undefined ? undefined : Number(args.timeout);
     if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMEOUT_MS)) {
       throw new CliError('E_USAGE', `--timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`, { exitCode: 2 });
@@ -67,6 +102,10 @@ export default defineCommand({
     try {
       outcome = await registry.run(String(args.name), input, {
         action: args.action,
+        ...(context ? { context } : {}),
+        ...(config ? { config } : {}),
+        ...(args.session === undefined ? {} : { sessionId: args.session }),
+        cache: args.cache !== false,
         timeoutMs,
         allowUnsafe: args['allow-unsafe'],
         unsandboxed: args.unsandboxed,

@@ -128,8 +128,11 @@ export const SkillManifest = z
     files: z.array(SkillFile),
     /** Tree digest: sha256 over sorted `{path}\0{hex}\n` lines (docs/registry-format.md#digests). */
     digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
-    /** ISO 8601, from the skill's last git commit or SOURCE_DATE_EPOCH; never the wall clock. */
-    lastModified: z.string(),
+    /**
+     * ISO 8601, from the skill's last git commit or SOURCE_DATE_EPOCH; never the wall clock. Absent
+     * when neither is known: an unknown time is left out, not shown as 1970.
+     */
+    lastModified: z.string().optional(),
     urls: SkillUrls,
     /** Warnings the validator reported for this skill (errors keep a skill out of the registry). */
     diagnostics: z.array(Diagnostic),

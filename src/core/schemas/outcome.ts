@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MemoryEntry } from './memory.ts';
 
 /** The script protocol's standard error codes, plus Skilldex's own for the process boundary. */
 export const PROTOCOL_ERROR_CODES = [
@@ -79,6 +80,10 @@ export const SkillExecutionOutcome = z
     intermediateSteps: z.array(StepTrace).optional(),
     /** Present when status is `error`. */
     error: ProtocolError.optional(),
+    /** The `memoryWrites` the runtime wrote to the memory service, as stored (docs/context.md#memory-writes). */
+    memoryCommitted: z.array(MemoryEntry).optional(),
+    /** For a `cacheable` skill: whether this result came from the results cache, and until when it is kept (ISO 8601). */
+    cache: z.object({ hit: z.boolean(), storedAt: z.string(), expiresAt: z.string() }).optional(),
   })
   .meta({ id: 'SkillExecutionOutcome' });
 export type SkillExecutionOutcome = z.infer<typeof SkillExecutionOutcome>;

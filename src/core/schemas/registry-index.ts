@@ -26,7 +26,8 @@ export const IndexEntry = z
     /** URL path of the skill's raw files (relative to the registry root), never a machine path. */
     path: z.string(),
     hasSkillMd: z.boolean(),
-    lastModified: z.string(),
+    /** ISO 8601; absent when the build knew no time for the skill (no git history, no SOURCE_DATE_EPOCH). */
+    lastModified: z.string().optional(),
     // Skilldex additions
     format: SkillFormat,
     mode: SkillMode,
@@ -53,8 +54,10 @@ export const RegistryIndex = z
     skills: z.array(IndexEntry),
     totalSkills: z.number().int().nonnegative(),
     totalTools: z.number().int().nonnegative(),
-    generatedAt: z.string(),
-    updatedAt: z.string(),
+    /** SOURCE_DATE_EPOCH, else the newest skill's time; absent when no time is known. Never the wall clock. */
+    generatedAt: z.string().optional(),
+    /** The newest skill's `lastModified`; absent when no time is known. */
+    updatedAt: z.string().optional(),
     /** Digests of the discovery indexes' exact bytes, by path, so a signed index covers them too. */
     discovery: z.record(z.string(), Sha256Digest).optional(),
   })

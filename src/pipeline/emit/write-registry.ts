@@ -47,7 +47,7 @@ export async function writeRegistry(
   outDir: string,
   skills: readonly PublishedSkill[],
   config: RegistryConfig,
-  times: { generatedAt: string; updatedAt: string },
+  times: { generatedAt?: string; updatedAt?: string },
   signingKeys: readonly SigningKey[] = [],
 ): Promise<WriteResult> {
   assertDistinctDiscoveryNames(skills);
@@ -114,8 +114,8 @@ export async function writeRegistry(
     skills: entries,
     totalSkills: entries.length,
     totalTools: entries.reduce((n, e) => n + e.tools.length, 0),
-    generatedAt: times.generatedAt,
-    updatedAt: times.updatedAt,
+    ...(times.generatedAt ? { generatedAt: times.generatedAt } : {}),
+    ...(times.updatedAt ? { updatedAt: times.updatedAt } : {}),
     discovery: { [`${WELL_KNOWN_V2}/index.json`]: `sha256:${sha256HexSync(discoveryText)}`, [`${WELL_KNOWN_V1}/index.json`]: `sha256:${sha256HexSync(legacyText)}` },
   };
   const indexText = json(index);
@@ -190,7 +190,7 @@ export function indexEntry(m: SkillManifest, manifestDigest: string): IndexEntry
     scriptCount: m.tools.length,
     path: m.urls.files,
     hasSkillMd: m.hasSkillMd,
-    lastModified: m.lastModified,
+    ...(m.lastModified ? { lastModified: m.lastModified } : {}),
     format: m.format,
     mode: m.mode,
     ...(m.type ? { type: m.type } : {}),

@@ -30,7 +30,7 @@ export interface RuleMeta {
 }
 
 /**
- * The one list of rules: the README's and docs/rules.md's tables, the site's security reference
+ * The one list of rules: docs/rules.md's tables, docs/security.md's rule sections, the site's security reference
  * and the typed {@link RuleId} all come from here. The validator's rules first, in the order it
  * meets them, then the scanner's, in the order of docs/security.md.
  */

@@ -1,7 +1,7 @@
 /**
- * Every validation rule, with its stable id and default severity. The README's rules table and
- * docs/rules.md are generated from this list (`npm run schemas` rewrites them), and a registry
- * overrides severities in `skilldex.config.json` under `rules`.
+ * Every validation rule, with its stable id and default severity. With the scanner's rules it
+ * makes the one list in ./all-rules.ts, which docs/rules.md is generated from (`npm run
+ * schemas`); a registry overrides severities in `skilldex.config.json` under `rules`.
  */
 export interface RuleInfo {
   id: string;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { Duplex } from 'node:stream';
 
 /** The script protocol: a script's stdout and stderr together may not exceed 10 MB. */
 export const MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
@@ -21,6 +22,8 @@ export interface BoundedProcessOptions {
   onStderr?: (text: string) => void;
   /** Kills the process group when aborted (the caller was interrupted, or the run's deadline passed). */
   signal?: AbortSignal;
+  /** Gives the process a socket on fd 3 and hands the runner's end to this (context services). */
+  channel?: (socket: Duplex) => void;
 }
 
 export interface BoundedProcessResult {
@@ -78,8 +81,10 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Bound
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: options.channel ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
     });
+    const channel = options.channel ? (child.stdio[3] as Duplex | null) : null;
+    if (channel) options.channel?.(channel);
     const pid = child.pid;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -118,7 +123,10 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Bound
     });
     // 'exit' fires when the child itself ends; a grandchild may still hold the pipes open, so the
     // group is killed here, which lets 'close' follow.
-    child.on('exit', () => killGroup(pid));
+    child.on('exit', () => {
+      killGroup(pid);
+      channel?.destroy();
+    });
     child.on('close', (exitCode, signal) => {
       if (settled) return;
       settled = true;

@@ -1,9 +1,11 @@
 import { resolve, sep } from 'node:path';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { ProtocolEnvelope, type ProtocolRequest, SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
+import type { ContextServices } from '../context-services.ts';
 import { type Attempt, failed } from './attempt.ts';
 import { runBoundedProcess } from './bounded-process.ts';
 import { type RunSandbox, type SpawnPlan, skillPath } from './run-sandbox.ts';
+import { serveContextChannel } from './service-channel.ts';
 
 const tail = (text: string, n = 400): string => (text.length > n ? `…${text.slice(-n)}` : text).trim();
 
@@ -16,6 +18,8 @@ export interface EntryRun {
   onStderr?: (text: string) => void;
   /** Aborts the process (interrupted caller, or the run's deadline). */
   signal?: AbortSignal;
+  /** Served to the process over its service channel (docs/context.md). */
+  services?: ContextServices;
 }
 
 /** The entry as the process sees it; a manifest path that escapes the skill folder is refused. */
@@ -29,7 +33,7 @@ function entryPath(run: EntryRun): string | Attempt {
 
 /** Turns a finished process into an attempt: limits first, then the one JSON envelope on stdout. */
 async function execute(run: EntryRun, plan: SpawnPlan, stdin: string): Promise<Attempt> {
-  const result = await runBoundedProcess({ ...plan, stdin, timeoutMs: run.timeoutMs, onStderr: run.onStderr, signal: run.signal });
+  const result = await runBoundedProcess({ ...plan, stdin, timeoutMs: run.timeoutMs, onStderr: run.onStderr, signal: run.signal, channel: run.services ? (socket) => serveContextChannel(socket, run.services!) : undefined });
   const name = run.manifest.name;
   if (result.spawnError) return failed('INTERNAL_ERROR', `${name}: cannot start ${plan.command}: ${result.spawnError.message}`, { hint: `install ${plan.command} or put it on PATH` });
   if (result.aborted) return failed('CANCELLED', `${name} was stopped: ${abortReason(run.signal)}`, { stderr: tail(result.stderr) });
@@ -53,7 +57,9 @@ async function execute(run: EntryRun, plan: SpawnPlan, stdin: string): Promise<A
   }
   const value = envelope.data;
   if (value.success === false) return { ok: false, error: value.error };
-  const extras = value.message === undefined ? undefined : { message: value.message };
+  // A protocol script suggests memory writes beside `data` (checked one by one when committed).
+  const memoryWrites = Array.isArray(value.memoryWrites) ? { memoryWrites: value.memoryWrites as never[] } : {};
+  const extras = value.message === undefined && !memoryWrites.memoryWrites ? undefined : { ...(value.message === undefined ? {} : { message: value.message }), ...memoryWrites };
   return { ok: true, output: value.data, envelope: json as Record<string, unknown>, extras };
 }
 
@@ -75,6 +81,15 @@ export async function runProtocolEntry(run: EntryRun, request: ProtocolRequest):
 }
 
 /**
+ * The ABP form of a result, `{id, tool, result: {output, memoryWrites?}}`, is the `result` inside;
+ * anything else is taken as a SkillExecutionOutcome as it is.
+ */
+const abpResult = (value: unknown): unknown => {
+  const record = value as { output?: unknown; result?: { output?: unknown } } | null;
+  return record && typeof record === 'object' && !('output' in record) && record.result && typeof record.result === 'object' && 'output' in record.result ? record.result : value;
+};
+
+/**
  * Runs a module entry (`execute` export) through the harness in a child Node process.
  * `skill-json` modules return the output; extended `package` modules return a SkillExecutionOutcome.
  */
@@ -85,7 +100,7 @@ export async function runModuleEntry(run: EntryRun, input: unknown, context: Rec
   const request = { entry, convention, input, context, config, skill: { name: run.manifest.name, version: run.manifest.version } };
   const attempt = await execute(run, run.sandbox.plan('javascript', run.sandbox.harness), JSON.stringify(request));
   if (!attempt.ok || convention === 'function') return attempt;
-  const outcome = SkillExecutionOutcome.safeParse(attempt.output);
+  const outcome = SkillExecutionOutcome.safeParse(abpResult(attempt.output));
   if (!outcome.success) return failed('INVALID_OUTPUT', `${run.manifest.name}: execute() did not return a SkillExecutionOutcome ({output, status?, …})`);
   const { output, ...extras } = outcome.data;
   if (extras.status === 'error') return { ok: false, error: extras.error ?? { code: 'INTERNAL_ERROR', message: extras.message ?? 'execute() reported an error' }, extras };

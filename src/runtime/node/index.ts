@@ -14,3 +14,5 @@ export { fileTransport } from './file-transport.ts';
 export { defaultCacheDir } from './cache-dir.ts';
 export { MAX_OUTPUT_BYTES, DEFAULT_PROTOCOL_TIMEOUT_MS } from './bounded-process.ts';
 export { INHERITED_ENV } from './run-sandbox.ts';
+export { fileMemoryStore } from './file-memory.ts';
+export { fileSessionStore } from './file-session.ts';

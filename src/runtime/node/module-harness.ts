@@ -10,7 +10,12 @@
  *
  * - `function` (skill.json): `execute(input, ctx)` returns the output object.
  * - `outcome` (extended package): `execute(parameters, context, config)` returns a SkillExecutionOutcome.
+ *
+ * `ctx.memory`, `ctx.session` and `ctx.scratch` (on `context` for packages) are proxies: each call
+ * is a request over the service channel on fd SKILLDEX_SERVICES_FD to the runner, which owns the
+ * stores (docs/context.md). The harness has no other way to reach them.
  */
+import { Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
 
 interface HarnessRequest {
@@ -30,6 +35,71 @@ const toStderr = (...args: unknown[]): void => {
   process.stderr.write(`${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}\n`);
 };
 for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) console[method] = toStderr;
+
+/** Requests to the runner over the service channel, one JSON line each way, answered in order. */
+function serviceClient(): (service: string, method: string, args: unknown[]) => Promise<unknown> {
+  let socket: Socket | undefined;
+  let next = 1;
+  let buffer = '';
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  const fail = (message: string): void => {
+    for (const { reject } of pending.values()) reject(Object.assign(new Error(message), { code: 'EXTERNAL_SERVICE_ERROR' }));
+    pending.clear();
+  };
+  const open = (): Socket => {
+    const fd = Number(process.env.SKILLDEX_SERVICES_FD);
+    if (!Number.isInteger(fd) || fd < 3) throw Object.assign(new Error('no context-service channel: this runtime did not open one'), { code: 'EXTERNAL_SERVICE_ERROR' });
+    const opened = new Socket({ fd, readable: true, writable: true });
+    opened.setEncoding('utf8');
+    opened.on('data', (chunk: string) => {
+      buffer += chunk;
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const reply = JSON.parse(buffer.slice(0, newline)) as { id: number; ok: boolean; value?: unknown; error?: { code: string; message: string } };
+        buffer = buffer.slice(newline + 1);
+        const waiter = pending.get(reply.id);
+        pending.delete(reply.id);
+        if (reply.ok) waiter?.resolve(reply.value);
+        else if (waiter) waiter.reject(Object.assign(new Error(reply.error?.message ?? 'service call failed'), { code: reply.error?.code ?? 'EXTERNAL_SERVICE_ERROR' }));
+        else fail(reply.error?.message ?? 'the service channel was closed');
+      }
+      // An idle channel must not keep the process alive once execute() has returned.
+      if (pending.size === 0) opened.unref();
+    });
+    opened.on('error', (error) => fail(`the service channel failed: ${error.message}`));
+    opened.on('close', () => fail('the service channel was closed'));
+    return opened;
+  };
+  return (service, method, args) =>
+    new Promise((resolve, reject) => {
+      try {
+        socket ??= open();
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      const id = next++;
+      pending.set(id, { resolve, reject });
+      socket.ref();
+      socket.write(`${JSON.stringify({ id, service, method, args })}\n`);
+    });
+}
+
+const call = serviceClient();
+const keyValue = (service: 'session' | 'scratch') => ({
+  get: (key: string) => call(service, 'get', [key]),
+  set: (key: string, value: unknown) => call(service, 'set', [key, value ?? null]),
+  delete: (key: string) => call(service, 'delete', [key]),
+  keys: () => call(service, 'keys', []),
+});
+const services = {
+  memory: {
+    search: (query: string, limit?: number) => call('memory', 'search', limit === undefined ? [query] : [query, limit]),
+    write: (entry: Record<string, unknown>) => call('memory', 'write', [entry]),
+  },
+  session: keyValue('session'),
+  scratch: keyValue('scratch'),
+};
 
 const KNOWN_CODES = new Set(['INVALID_JSON', 'UNKNOWN_ACTION', 'MISSING_PARAM', 'INVALID_PARAM', 'TIMEOUT', 'PERMISSION_DENIED', 'DATA_NOT_FOUND', 'EXTERNAL_SERVICE_ERROR', 'INTERNAL_ERROR']);
 
@@ -54,10 +124,10 @@ async function main(): Promise<void> {
     }
     const log = (message: unknown): void => toStderr(`[${request.skill.name}]`, message);
     if (request.convention === 'outcome') {
-      const outcome = await execute(request.input, { ...request.context, skill: request.skill, log }, request.config);
+      const outcome = await execute(request.input, { ...request.context, skill: request.skill, log, ...services }, request.config);
       write({ success: true, action, data: outcome, metadata: { convention: 'outcome' } });
     } else {
-      const output = await execute(request.input, { skill: request.skill, log, context: request.context, config: request.config });
+      const output = await execute(request.input, { skill: request.skill, log, context: request.context, config: request.config, ...services });
       write({ success: true, action, data: output });
     }
   } catch (error) {

@@ -85,7 +85,7 @@ export async function openRegistry(urlOrDir: string | undefined = process.env.SK
     const signed = await readSignedIndex(transport, keys, maxBytes);
     const index = parseRegistryIndex(signed.bytes, transport.root, zodShapeCheck);
     checkRollback(index, await store.lastSeen(transport.root), transport.root);
-    await store.recordSeen(transport.root, index.generatedAt);
+    if (index.generatedAt !== undefined) await store.recordSeen(transport.root, index.generatedAt);
     return new NodeRegistry(index, transport, cacheDir, maxBytes, signed.kid);
   }
   const index = parseRegistryIndex(await transport.read('index.json', { maxBytes }), transport.root, zodShapeCheck);

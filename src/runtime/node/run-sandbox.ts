@@ -94,6 +94,8 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
   env.PYTHONIOENCODING = 'utf-8';
   if (options.debug || process.env.SKILL_DEBUG === '1') env.SKILL_DEBUG = '1';
   Object.assign(env, options.policy?.environment ?? {}, options.env ?? {});
+  // The context-service channel (docs/context.md#the-channel): runBoundedProcess opens it as fd 3.
+  env.SKILLDEX_SERVICES_FD = '3';
   const memoryMb = options.policy?.memory_mb;
   const dispose = () => removeTree(root);
 

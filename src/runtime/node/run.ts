@@ -9,10 +9,11 @@ import { runModuleEntry, runProtocolEntry } from './entry-process.ts';
 import { MAX_RETRY, MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
 import { type ChatProvider, providerFromEnv, runLlm } from './llm.ts';
 import { createRunSandbox } from './run-sandbox.ts';
+import { commitOutcomeMemory, type ContextRunOptions, runCache, withContextServices } from './run-context.ts';
 import { SandboxError } from './sandbox/sandbox-error.ts';
 import { checkInput, checkOutput } from './schema-check.ts';
 
-export interface RunOptions {
+export interface RunOptions extends ContextRunOptions {
   /** Script-protocol action for protocol scripts; defaults to the first action the skill declares. */
   action?: string;
   /** Script-protocol `context` (agent_id, user_id, request_id…), passed to scripts and modules. */
@@ -48,6 +49,8 @@ export interface RunOptions {
 export interface RunHost {
   find(name: string): { name: string } | undefined;
   manifest(name: string): Promise<SkillManifest>;
+  /** Holds the default memory and session stores and the results cache; without one, none is kept on disk. */
+  cacheDir?: string;
   /** A verified installed copy to execute from. */
   runnableDir(name: string): Promise<string>;
   /** prompt.md text (verified) for llm skills whose manifest does not inline it. */
@@ -92,7 +95,8 @@ export const defaultAction = (manifest: SkillManifest, explicit?: string): strin
  * mode with the manifest's timeout, retrying retryable failures `retry` times; validate the output
  * (INVALID_OUTPUT).
  */
-export async function runSkill(host: RunHost, name: string, input: unknown, options: RunOptions = {}, stack: readonly string[] = []): Promise<SkillExecutionOutcome> {
+export async function runSkill(host: RunHost, name: string, input: unknown, given: RunOptions = {}, stack: readonly string[] = []): Promise<SkillExecutionOutcome> {
+  const options = withContextServices(host.cacheDir, given);
   let manifest: SkillManifest;
   try {
     if (!host.find(name)) return errorOutcome({ code: 'SKILL_NOT_FOUND', message: stack.length > 0 ? `${stack.at(-1)} calls '${name}', which is not in the registry` : `no skill named '${name}' in the registry` });
@@ -130,6 +134,9 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
   const checked = checkInput(manifest.inputSchema, rawInput);
   if (!checked.ok) return errorOutcome(checked.error, { warnings });
   const validInput = checked.value;
+  const cache = runCache(host.cacheDir, manifest, options, { input: validInput, action: protocol ? action : undefined });
+  const cached = await cache?.lookup();
+  if (cached) return warnings.length > 0 ? { ...cached, warnings: [...warnings, ...(cached.warnings ?? [])] } : cached;
 
   // Clamped again here: a registry built before the schema bounds (or a hostile one) may ask for more.
   const timeoutMs = Math.min(options.timeoutMs ?? manifest.timeoutMs ?? DEFAULT_PROTOCOL_TIMEOUT_MS, MAX_TIMEOUT_MS);
@@ -175,7 +182,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
       throw error;
     }
     try {
-      const run = { manifest, skillDir, sandbox, timeoutMs: remaining(), onStderr: options.onStderr, signal: options.signal };
+      const run = { manifest, skillDir, sandbox, timeoutMs: remaining(), onStderr: options.onStderr, signal: options.signal, services: options };
       if (manifest.entry?.runner === 'protocol') {
         const request = describesRequest(manifest) ? (value as { action: string; params?: Record<string, unknown> }) : { action, params: value as Record<string, unknown> };
         return await runProtocolEntry(run, { action: request.action, params: request.params ?? {}, context: options.context ?? {} });
@@ -216,7 +223,8 @@ export async function runSkill(host: RunHost, name: string, input: unknown, opti
   const common = { ...extras, ...(allWarnings.length > 0 ? { warnings: allWarnings } : {}) };
   if (!attempt.ok) return errorOutcome(attempt.error, common);
   const format = extras.format ?? (typeof attempt.output === 'string' ? 'text' : 'object');
-  return { ...common, output: attempt.output, status: extras.status ?? 'success', format };
+  const outcome = await commitOutcomeMemory({ ...common, output: attempt.output, status: extras.status ?? 'success', format }, manifest, options);
+  return cache ? cache.store(outcome) : outcome;
 }
 
 /** Bounds a whole pipeline by what is left of the composite skill's own deadline. */

@@ -2,9 +2,12 @@ import { extensionOf } from '../magic.ts';
 import { forEachMatch } from '../document.ts';
 import { defineRule, type TextCheck } from '../rule.ts';
 
+// Critical, so blocking by default: GitHub Pages serves a skill's files with no way to sandbox
+// them, and a script in one runs on the catalog's origin (docs/hosting.md). An author or the
+// registry can still answer a finding that is wanted (docs/security.md#answering-a-finding).
 export const svgActiveContent = defineRule({
   id: 'svg/active-content',
-  severity: 'high',
+  severity: 'critical',
   title: 'SVG image contains script',
   explanation:
     'An SVG is a document, not just a picture: `<script>`, `on…=` event handlers, `javascript:` links, ' +
@@ -14,7 +17,7 @@ export const svgActiveContent = defineRule({
 
 export const htmlActiveContent = defineRule({
   id: 'html/active-content',
-  severity: 'high',
+  severity: 'critical',
   title: 'HTML or XML file contains script',
   explanation:
     'A browser runs `<script>`, `on…=` event handlers and `javascript:` links in an HTML, XHTML or XML file that is ' +

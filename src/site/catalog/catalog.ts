@@ -3,10 +3,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { IndexEntry, RegistryIndex } from '../../core/schemas/registry-index.ts';
+import { readDocPages, type DocPage } from './docs.ts';
+import { docsDir, registryDir } from './site-config.ts';
 import { detectLang, slugify, truncate, type PageLang } from './text.ts';
 
+export { siteConfig } from './site-config.ts';
+
 /**
- * Build-time access to the staged registry (`SKILLDEX_REGISTRY_DIR`, written by buildRegistry).
+ * Build-time access to the registry buildRegistry wrote (its folder comes from ./site-config.ts).
  *
  * Pages read the registry from disk instead of `import`ing it: an imported JSON file becomes part
  * of the bundle and of every page module's memory (measured: 750 MB against 320 MB at 10k
@@ -27,7 +31,8 @@ export interface CatalogEntry {
   category?: string;
   tags: string[];
   author?: string;
-  lastModified: string;
+  /** Absent when the build knew no time for the skill. */
+  lastModified?: string;
   verdict?: string;
   lang: PageLang;
   urls: IndexEntry['urls'];
@@ -55,14 +60,6 @@ export interface FacetValue {
   names: string[];
 }
 
-/** Registry settings the pages need, passed by scripts/build.ts in `SKILLDEX_SITE_CONFIG`. */
-export interface SiteConfig {
-  title: string;
-  /** With a trailing slash, e.g. `https://skills.example.org/`. */
-  siteUrl?: string;
-  repository?: { url: string; branch: string };
-}
-
 export interface Catalog {
   registryTitle: string;
   entries: CatalogEntry[];
@@ -79,22 +76,8 @@ export interface Catalog {
    * all values (alphabetical) when there are few, else the most used ones.
    */
   sidebar: Record<FacetName, FacetValue[]>;
-  /** Newest `lastModified` in the registry: the feed's and sitemap's clock, never the build time. */
-  updatedAt: string;
-}
-
-export function registryDir(): string {
-  const dir = process.env.SKILLDEX_REGISTRY_DIR;
-  if (!dir) throw new Error('SKILLDEX_REGISTRY_DIR is not set: build the site with `npm run build` (scripts/build.ts), which stages the registry first.');
-  return dir;
-}
-
-export function siteConfig(): SiteConfig {
-  const raw = process.env.SKILLDEX_SITE_CONFIG;
-  const parsed = raw ? (JSON.parse(raw) as Partial<SiteConfig>) : {};
-  let siteUrl = parsed.siteUrl;
-  if (siteUrl && !siteUrl.endsWith('/')) siteUrl += '/';
-  return { title: parsed.title ?? 'Skilldex', siteUrl, repository: parsed.repository };
+  /** Newest `lastModified` in the registry: the feed's and sitemap's clock, never the build time; absent when unknown. */
+  updatedAt?: string;
 }
 
 let catalog: Catalog | undefined;
@@ -122,7 +105,7 @@ export function loadCatalog(): Catalog {
   }));
   const byName = new Map(entries.map((e) => [e.name, e]));
   const byNameOrder = [...entries].sort((a, b) => compareText(a.title, b.title) || compareText(a.name, b.name));
-  const byUpdated = [...entries].sort((a, b) => compareText(b.lastModified, a.lastModified) || compareText(a.name, b.name));
+  const byUpdated = [...entries].sort((a, b) => compareText(b.lastModified ?? '', a.lastModified ?? '') || compareText(a.name, b.name));
   const facets = {} as Record<FacetName, FacetValue[]>;
   const facetIndex = {} as Record<FacetName, Map<string, FacetValue>>;
   for (const facet of FACETS) {
@@ -221,8 +204,14 @@ export function registryTrust(): RegistryTrust {
 
 /** docs/security.md of the Skilldex checkout (the scanner's rule reference), when present. */
 export function securityDoc(): string | undefined {
-  const dir = process.env.SKILLDEX_DOCS_DIR;
-  if (!dir) return undefined;
-  const file = path.join(dir, 'security.md');
+  const file = path.join(docsDir(), 'security.md');
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
+
+let docs: DocPage[] | undefined;
+
+/** The pages of the project's docs/ folder, read once per build. */
+export function docPages(): DocPage[] {
+  docs ??= readDocPages(docsDir());
+  return docs;
 }

@@ -4,8 +4,8 @@ import { docPageSlug } from './markdown.ts';
 import { shortHash, truncate } from './text.ts';
 
 /**
- * The project's Markdown documentation (`docs/*.md` of the Skilldex checkout, passed by
- * scripts/build.ts in `SKILLDEX_DOCS_DIR`), one site page per file under `/docs/<slug>/`.
+ * The project's Markdown documentation (`docs/*.md` of the Skilldex checkout, given to the site
+ * integration as `docsDir`), one site page per file under `/docs/<slug>/`.
  * Whatever files exist at build time are published; nothing here names a particular page.
  */
 export interface DocPage {
@@ -19,18 +19,15 @@ export interface DocPage {
   markdown: string;
 }
 
-let pages: DocPage[] | undefined;
-
-export function docPages(): DocPage[] {
-  if (pages) return pages;
-  const dir = process.env.SKILLDEX_DOCS_DIR;
-  const files = dir && existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && /\.md$/i.test(e.name) && !e.name.startsWith('.')).map((e) => e.name) : [];
+/** One page per `*.md` file directly in `dir` (none when it does not exist), in byte order of file name. */
+export function readDocPages(dir: string): DocPage[] {
+  const files = existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && /\.md$/i.test(e.name) && !e.name.startsWith('.')).map((e) => e.name) : [];
   const taken = new Set<string>();
-  pages = files
+  return files
     // Byte order, so every machine lists the pages alike.
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     .map((file) => {
-      const markdown = readFileSync(path.join(dir!, file), 'utf8');
+      const markdown = readFileSync(path.join(dir, file), 'utf8');
       // Two names that slug alike (`a b.md`, `a-b.md`): the second gets a stable suffix; links
       // to it by file name still go to the first, which is the best a slug can do.
       let slug = docPageSlug(file);
@@ -38,7 +35,6 @@ export function docPages(): DocPage[] {
       taken.add(slug);
       return { slug, file, markdown, ...describe(markdown, file) };
     });
-  return pages;
 }
 
 /** Title and summary from the Markdown source itself, without rendering it. */

@@ -1,7 +1,8 @@
 /**
- * Presenting a skill's input and output JSON Schemas to people: table rows, a one-line function
- * signature (as docs/skill-json.md shows it) and an example input. Schemas arrive as data from skill authors, so
- * every reader here tolerates any shape and bounds its depth and output size.
+ * Presenting a skill's input and output JSON Schemas to people: table rows and an example input
+ * (the one-line signature is core's, src/core/signature.ts, so the page shows what the runtime
+ * does). Schemas arrive as data from skill authors, so every reader here tolerates any shape and
+ * bounds its depth and output size.
  */
 
 type Schema = Record<string, unknown>;
@@ -89,54 +90,6 @@ function row(name: string, path: string, depth: number, schema: unknown, require
   if (typeof schema.description === 'string') result.description = schema.description;
   if (typeof schema.title === 'string') result.title = schema.title;
   return result;
-}
-
-/** Type for a signature: enums spelled out (at most three values), nested objects kept short. */
-function signatureType(schema: unknown, depth: number): string {
-  if (!isSchema(schema)) return 'any';
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
-    const values = schema.enum.slice(0, 3).map(json);
-    return schema.enum.length > 3 ? `${values.join(' | ')} | …` : values.join(' | ');
-  }
-  const isArray = schema.type === 'array' || (schema.type === undefined && schema.items !== undefined);
-  if (isArray) {
-    const inner = signatureType(schema.items ?? {}, depth + 1);
-    return `${inner.includes(' ') && !inner.startsWith('{') ? `(${inner})` : inner}[]`;
-  }
-  if (isSchema(schema.properties)) {
-    if (depth >= 1) return '{…}';
-    return objectSignature(schema, depth);
-  }
-  return typeLabel(schema);
-}
-
-function objectSignature(schema: Schema, depth: number): string {
-  const properties = isSchema(schema.properties) ? schema.properties : {};
-  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
-  const parts = Object.entries(properties).map(
-    ([name, child]) => `${name}${required.has(name) ? '' : '?'}: ${signatureType(child, depth + 1)}`,
-  );
-  return parts.length ? `{ ${parts.join(', ')} }` : '{}';
-}
-
-/**
- * `code_review(code: string, language?: "ts" | "py" = "ts") → { issues: {…}[], passed: boolean }`.
- * Required parameters come first, the way a function would declare them.
- */
-export function functionSignature(name: string, input: unknown, output: unknown): string {
-  const params: string[] = [];
-  if (isSchema(input) && isSchema(input.properties)) {
-    const required = new Set(Array.isArray(input.required) ? input.required.map(String) : []);
-    const entries = Object.entries(input.properties);
-    const ordered = [...entries.filter(([n]) => required.has(n)), ...entries.filter(([n]) => !required.has(n))];
-    for (const [param, child] of ordered) {
-      const optional = required.has(param) ? '' : '?';
-      const fallback = isSchema(child) && 'default' in child ? ` = ${json(child.default)}` : '';
-      params.push(`${param}${optional}: ${signatureType(child, 0)}${fallback}`);
-    }
-  }
-  const returns = isSchema(output) ? (isSchema(output.properties) ? objectSignature(output, 0) : signatureType(output, 0)) : 'void';
-  return `${name}(${params.join(', ')}) → ${returns}`;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { siteConfig, type Catalog, type CatalogEntry, type FacetName, type FacetValue } from './catalog.ts';
+import { BASE_PATH, PAGE_SIZE } from './site-config.ts';
+import type { Catalog, CatalogEntry, FacetName, FacetValue } from './catalog.ts';
 
 /**
  * Every catalog URL is built here, so pages, links, the sitemap and `getStaticPaths` agree.
@@ -16,25 +17,15 @@ import { siteConfig, type Catalog, type CatalogEntry, type FacetName, type Facet
  * Filtering and sorting are plain links between static pages, so they work without JavaScript.
  */
 
+export { PAGE_SIZE } from './site-config.ts';
+
 export type SortKey = 'name' | 'updated';
 export const SORTS: readonly SortKey[] = ['name', 'updated'];
 export const SORT_LABELS: Record<SortKey, string> = { name: 'Name', updated: 'Recently updated' };
 
-/**
- * Cards per page: enough to scan, small enough that a 10k-skill registry stays light.
- * SKILLDEX_PAGE_SIZE overrides it (the browser tests use a small page to exercise pagination).
- */
-export const PAGE_SIZE = Number(process.env.SKILLDEX_PAGE_SIZE) || 24;
-
-let base: string | undefined;
-
 /** The URL path the site is served under, with slashes at both ends: `/` or `/repo/`. */
 export function basePath(): string {
-  if (base === undefined) {
-    const { siteUrl } = siteConfig();
-    base = siteUrl ? new URL(siteUrl).pathname : '/';
-  }
-  return base;
+  return BASE_PATH;
 }
 
 /**

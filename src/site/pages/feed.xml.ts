@@ -22,7 +22,8 @@ export const GET: APIRoute = () => {
       `    <title>${xml(e.title)}</title>`,
       `    <id>${xml(id(skillPath(e.name)))}#${xml(e.version)}</id>`,
       `    <link rel="alternate" type="text/html" href="${xml(link)}"/>`,
-      `    <updated>${xml(e.lastModified)}</updated>`,
+      // An unknown time is left out rather than shown as 1970.
+      e.lastModified ? `    <updated>${xml(e.lastModified)}</updated>` : '',
       e.author ? `    <author><name>${xml(e.author)}</name></author>` : '',
       ...(e.category ? [`    <category term="${xml(e.category)}"/>`] : []),
       `    <summary>${xml(e.summary)}</summary>`,
@@ -36,7 +37,7 @@ export const GET: APIRoute = () => {
     `  <id>${xml(id(sitePath('feed.xml')))}</id>`,
     `  <link rel="self" href="${xml(absoluteUrl(config.siteUrl, sitePath('feed.xml')))}"/>`,
     `  <link rel="alternate" type="text/html" href="${xml(absoluteUrl(config.siteUrl, sitePath('')))}"/>`,
-    `  <updated>${xml(catalog.updatedAt)}</updated>`,
+    ...(catalog.updatedAt ? [`  <updated>${xml(catalog.updatedAt)}</updated>`] : []),
     `  <author><name>${xml(config.title)}</name></author>`,
     ...entries,
     '</feed>',

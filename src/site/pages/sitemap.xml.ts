@@ -1,6 +1,5 @@
 import type { APIRoute } from 'astro';
-import { docPages } from '../catalog/docs.ts';
-import { FACETS, loadCatalog, siteConfig } from '../catalog/catalog.ts';
+import { docPages, FACETS, loadCatalog, siteConfig } from '../catalog/catalog.ts';
 import { absoluteUrl, facetPath, sitePath, skillPath } from '../catalog/routes.ts';
 
 /**

@@ -1,0 +1,43 @@
+import type { NodeRegistry } from '../runtime/node/node-registry.ts';
+import { CliError } from './_errors.ts';
+import { err, out, outJson, style, visible } from './_output.ts';
+
+/** The filters `search` and `list` share. */
+export const filterArgs = {
+  tag: { type: 'string', description: 'Only skills with these tags (comma-separated)' },
+  category: { type: 'string', description: 'Only this category' },
+  format: { type: 'string', description: 'Only this format: skill-md, package, skill-json' },
+  mode: { type: 'string', description: 'Only this mode: instructions, code, llm, composite' },
+} as const;
+
+const split = (value: unknown): string[] => (typeof value === 'string' && value !== '' ? value.split(',').map((s) => s.trim()).filter(Boolean) : []);
+
+/** `--limit` as a number; absent means every match. */
+export function parseLimit(value: string | undefined): number {
+  if (value === undefined) return Number.POSITIVE_INFINITY;
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 1) throw new CliError('E_USAGE', `--limit must be a positive integer, not '${value}'`, { exitCode: 2 });
+  return limit;
+}
+
+/**
+ * Prints the skills matching `query` (every skill for ""), best first: one line each, or with
+ * `--json` the skills index's `{matched_skills}` shape. When `limit` cut the list short, says how
+ * many more there are, so a listing never looks complete when it is not.
+ */
+export function printSkills(registry: NodeRegistry, query: string, args: { json?: boolean; tag?: string; category?: string; format?: string; mode?: string }, limit: number): void {
+  const options = { tags: split(args.tag), category: args.category, format: args.format as never, mode: args.mode as never };
+  const all = registry.search(query, { ...options, limit: Number.POSITIVE_INFINITY });
+  const hits = all.slice(0, limit);
+  if (args.json) {
+    outJson({ matched_skills: hits.map((hit) => ({ name: hit.skill.name, description: hit.skill.description })) });
+    return;
+  }
+  if (hits.length === 0) err(query === '' ? 'no skills match these filters' : `no skills match '${visible(query)}'`);
+  const width = Math.max(...hits.map((hit) => hit.skill.name.length), 0);
+  for (const { skill } of hits) {
+    const description = visible(skill.description.length > 100 ? `${skill.description.slice(0, 99)}…` : skill.description);
+    out(`${style.bold(skill.name.padEnd(width))}  ${description} ${style.dim(`[${skill.format}, ${skill.mode}]`)}`);
+  }
+  if (all.length > hits.length) err(style.dim(`${all.length - hits.length} more not shown (--limit ${limit}); raise --limit to see them`));
+}

@@ -1,0 +1,98 @@
+import type { Duplex } from 'node:stream';
+import { z } from 'zod';
+import { MemoryInput } from '../../core/schemas/memory.ts';
+import type { ContextServices } from '../context-services.ts';
+
+/**
+ * The runner's end of the context-service channel (docs/context.md#the-channel): the skill's process
+ * gets one extra file descriptor (3, named by SKILLDEX_SERVICES_FD), a socket to the runner. The
+ * skill writes one JSON request per line, `{"id": 1, "service": "memory", "method": "search",
+ * "args": ["oat milk", 3]}`, and reads one JSON reply per line, `{"id": 1, "ok": true, "value": …}`
+ * or `{"id": 1, "ok": false, "error": {"code": "INVALID_PARAM", "message": …}}`.
+ *
+ * The sandbox never gets write access to the stores: only this end touches them, and only through
+ * the methods below with arguments checked here. Everything from the skill is hostile: a line
+ * longer than MAX_LINE_BYTES closes the channel, and so does the request count past MAX_REQUESTS.
+ */
+export const MAX_LINE_BYTES = 1024 * 1024;
+export const MAX_REQUESTS = 10_000;
+
+const Key = z.string().min(1).max(256);
+const Request = z.discriminatedUnion('call', [
+  z.object({ call: z.literal('memory.search'), args: z.tuple([z.string().max(4096)]).or(z.tuple([z.string().max(4096), z.number().int().min(1).max(100)])) }),
+  z.object({ call: z.literal('memory.write'), args: z.tuple([MemoryInput.extend({ content: z.string().min(1).max(64 * 1024) })]) }),
+  ...(['session', 'scratch'] as const).flatMap((service) => [
+    z.object({ call: z.literal(`${service}.get`), args: z.tuple([Key]) }),
+    z.object({ call: z.literal(`${service}.set`), args: z.tuple([Key, z.unknown()]) }),
+    z.object({ call: z.literal(`${service}.delete`), args: z.tuple([Key]) }),
+    z.object({ call: z.literal(`${service}.keys`), args: z.tuple([]) }),
+  ]),
+]);
+
+/** Serves one run's requests on `socket` until it closes. */
+export function serveContextChannel(socket: Duplex, services: ContextServices): void {
+  let buffer = '';
+  let count = 0;
+  // Replies go out in request order even when a later call finishes first.
+  let queue: Promise<void> = Promise.resolve();
+  const reply = (message: Record<string, unknown>): void => {
+    if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
+  };
+  // After a fatal error: the replies already queued still go out, then the channel ends.
+  let closing = false;
+  const closeWith = (message: Record<string, unknown>): void => {
+    closing = true;
+    buffer = '';
+    queue = queue.then(() => {
+      reply(message);
+      socket.end();
+    });
+  };
+  socket.setEncoding('utf8');
+  socket.on('error', () => socket.destroy());
+  socket.on('data', (chunk: string) => {
+    if (closing) return;
+    buffer += chunk;
+    let newline: number;
+    let tooLong = false;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      if (line.trim() === '') continue;
+      count += 1;
+      if ((tooLong = line.length > MAX_LINE_BYTES)) break;
+      if (count > MAX_REQUESTS) {
+        closeWith({ id: null, ok: false, error: { code: 'PERMISSION_DENIED', message: `more than ${MAX_REQUESTS} service requests in one run; the channel is closed` } });
+        return;
+      }
+      queue = queue.then(async () => reply(await handle(line, services)));
+    }
+    if (tooLong || buffer.length > MAX_LINE_BYTES) {
+      closeWith({ id: null, ok: false, error: { code: 'INVALID_PARAM', message: `a request line is longer than ${MAX_LINE_BYTES} bytes; the channel is closed` } });
+    }
+  });
+}
+
+async function handle(line: string, services: ContextServices): Promise<Record<string, unknown>> {
+  let raw: { id?: unknown; service?: unknown; method?: unknown; args?: unknown };
+  try {
+    raw = JSON.parse(line);
+  } catch (error) {
+    return { id: null, ok: false, error: { code: 'INVALID_JSON', message: `a service request is not JSON: ${(error as Error).message}` } };
+  }
+  const id = typeof raw?.id === 'number' || typeof raw?.id === 'string' ? raw.id : null;
+  const parsed = Request.safeParse({ call: `${String(raw?.service)}.${String(raw?.method)}`, args: raw?.args ?? [] });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { id, ok: false, error: { code: 'INVALID_PARAM', message: `${String(raw?.service)}.${String(raw?.method)}: ${issue ? `${issue.path.join('.') || 'request'}: ${issue.message}` : 'not a service call'}`, details: { hint: 'see docs/context.md#the-channel for the services and their arguments' } } };
+  }
+  try {
+    const request = parsed.data;
+    const [service, method] = request.call.split('.') as [keyof ContextServices, string];
+    const target = services[service] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const value = await target[method]!(...request.args);
+    return { id, ok: true, value: value ?? null };
+  } catch (error) {
+    return { id, ok: false, error: { code: 'EXTERNAL_SERVICE_ERROR', message: `${String(raw.service)}.${String(raw.method)} failed: ${error instanceof Error ? error.message : String(error)}` } };
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The site integration on its own: Astro's build() with `skilldexSite(...)` and no scripts/build.ts,
+ * so the pages can only learn the registry, the docs and the settings from the integration's
+ * options (through `virtual:skilldex/config`), and Pagefind runs from `astro:build:done`.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SiteBuildError, skilldexSite } from '../../src/site/integration/index.ts';
+import { writeFixtureRegistry } from '../fixtures/site/registry.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+let work: string;
+
+beforeAll(() => {
+  work = mkdtempSync(path.join(tmpdir(), 'skilldex-integration-'));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('skilldexSite options', () => {
+  it('refuses unusable options, naming each field', () => {
+    const attempt = () => skilldexSite({ registryDir: '', docsDir: 'docs', site: { siteUrl: 'ftp://example.org/x' }, pageSize: 0 });
+    expect(attempt).toThrow(SiteBuildError);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as SiteBuildError).code).toBe('E_SITE_OPTIONS');
+      const message = (error as Error).message;
+      for (const field of ['registryDir', 'site.siteUrl', 'pageSize']) expect(message).toContain(`\n  ${field}: `);
+    }
+  });
+});
+
+describe('Astro with the site integration', () => {
+  it('renders the registry it is given under the base path of its siteUrl, indexes the skill pages and publishes the docs files', async () => {
+    const registryDir = path.join(work, 'registry');
+    mkdirSync(registryDir);
+    const index = writeFixtureRegistry(registryDir);
+    const docsDir = path.join(work, 'docs');
+    mkdirSync(docsDir);
+    writeFileSync(path.join(docsDir, 'guide.md'), '# The guide\n\nRead this first.\n\n![map](map.png)\n');
+    writeFileSync(path.join(docsDir, 'map.png'), 'not really a PNG');
+    const outDir = path.join(work, 'out');
+    let indexed = -1;
+    const integration = skilldexSite(
+      { registryDir, docsDir, site: { title: 'Integration Registry', siteUrl: 'https://example.org/team/skills/' }, pageSize: 2 },
+      { onSearchIndexed: ({ pages }) => (indexed = pages) },
+    );
+    // As scripts/build.ts does: Astro keeps its prerender chunks under the working directory.
+    const cwd = process.cwd();
+    const scratch = path.join(repoRoot, '.cache', 'skilldex-astro', `test-${createHash('sha256').update(work).digest('hex').slice(0, 12)}`);
+    mkdirSync(scratch, { recursive: true });
+    process.chdir(scratch);
+    try {
+      const { build } = await import('astro');
+      await build({ root: repoRoot, outDir, cacheDir: path.join(work, 'astro-cache'), logLevel: 'error', integrations: [integration] });
+    } finally {
+      process.chdir(cwd);
+      rmSync(scratch, { recursive: true, force: true });
+    }
+
+    const home = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+    expect(home).toContain('<title>Integration Registry</title>');
+    expect(home).toContain('data-base="/team/skills/"');
+    expect(home).toContain('<link rel="canonical" href="https://example.org/team/skills/"');
+    // Two cards a page, from the pageSize option.
+    expect(home.match(/<li class="card"/g)).toHaveLength(2);
+    for (const skill of index.skills) {
+      expect(readFileSync(path.join(outDir, 'skills', skill.name, 'index.html'), 'utf8')).toContain(`<link rel="canonical" href="https://example.org/team/skills/skills/${skill.name}/"`);
+    }
+    expect(indexed).toBe(index.skills.length);
+    expect(readdirSync(path.join(outDir, 'pagefind'))).toContain('pagefind.js');
+    expect(readFileSync(path.join(outDir, 'docs/guide/index.html'), 'utf8')).toContain('src="/team/skills/docs/map.png"');
+    expect(readFileSync(path.join(outDir, 'docs/map.png'), 'utf8')).toBe('not really a PNG');
+  }, 180_000);
+});
+
+describe('indexSkillPages', () => {
+  it('reports a Pagefind process that dies instead of exiting without a word', () => {
+    const dir = path.join(work, 'pagefind-blocked');
+    mkdirSync(path.join(dir, 'skills/x'), { recursive: true });
+    writeFileSync(path.join(dir, 'skills/x/index.html'), '<!doctype html><html lang="en"><body><main data-pagefind-body><h1>X</h1><p>Some words.</p></main></body></html>');
+    // A file where Pagefind must create its folder: Pagefind panics rather than return an error.
+    writeFileSync(path.join(dir, 'pagefind'), 'in the way');
+    const script = `import { indexSkillPages } from ${JSON.stringify(path.join(repoRoot, 'src/site/integration/pagefind.ts'))};
+try { await indexSkillPages(${JSON.stringify(dir)}); console.log('indexed'); } catch (error) { console.log(error.code, error.message); }`;
+    const stdout = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    expect(stdout).toContain('E_PAGEFIND Pagefind stopped without answering');
+    expect(stdout).toContain('hint: check that the output folder is writable');
+    expect(existsSync(path.join(dir, 'pagefind'))).toBe(true);
+  });
+});
