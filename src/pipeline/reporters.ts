@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import { RULES_DOC } from './diagnostics.ts';
 import { anchorOf } from '../scanner/rule.ts';
+import { escapeData, escapeProperty } from '../scanner/format/github.ts';
 
 /**
  * Diagnostic output formats. Pure: each returns the text to print.
@@ -55,13 +56,8 @@ export function formatGithub(diagnostics: readonly Diagnostic[]): string {
     .join('');
 }
 
-export function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-export function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
+// One escaping for every GitHub annotation Skilldex prints, the validator's and the scanner's.
+export { escapeData, escapeProperty };
 
 /** The anchor of a rule in its reference page: `name/folder-mismatch` → `name-folder-mismatch`. */
 export const anchor = anchorOf;
