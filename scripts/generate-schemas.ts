@@ -1,12 +1,12 @@
 /**
  * Writes everything generated from the code: the JSON Schemas from the zod definitions to
- * schemas/, the rules reference (docs/rules.md) and the command reference (docs/cli.md). `test/core/json-schemas.test.ts`,
- * `test/publish/rules-doc.test.ts` and `test/cli/reference-doc.test.ts` fail when any is stale.
+ * schemas/, the rules reference (docs/rules.md), the rule sections of docs/security.md and the command reference (docs/cli.md). `test/core/json-schemas.test.ts`,
+ * `test/publish/rules-doc.test.ts`, `test/scanner/docs.test.ts` and `test/cli/reference-doc.test.ts` fail when any is stale.
  */
 import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { publishedJsonSchemas } from '../src/core/schemas/json-schemas.ts';
-import { RULES_FILE, renderRulesDoc } from '../src/publish/rules-doc.ts';
+import { RULES_FILE, SECURITY_FILE, renderRulesDoc, renderSecurityDoc } from '../src/publish/rules-doc.ts';
 import { CLI_DOC_FILE, renderCliDoc } from '../src/cli/reference-doc.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -15,5 +15,6 @@ for (const [name, schema] of Object.entries(publishedJsonSchemas())) {
   await writeFile(join(root, 'schemas', name), `${JSON.stringify(schema, null, 2)}\n`);
 }
 await writeFile(RULES_FILE, await renderRulesDoc());
+await writeFile(SECURITY_FILE, await renderSecurityDoc());
 await writeFile(CLI_DOC_FILE, await renderCliDoc());
-console.log('schemas/, docs/rules.md and docs/cli.md are up to date');
+console.log('schemas/, docs/rules.md, docs/security.md and docs/cli.md are up to date');

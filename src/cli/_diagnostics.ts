@@ -23,7 +23,13 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], format: Dia
     process.stdout.write(formatJson(diagnostics, extra));
     return;
   }
-  const safe = diagnostics.map((d) => ({ ...d, file: printable(d.file), message: printable(d.message), ...(d.hint !== undefined ? { hint: printable(d.hint) } : {}) }));
+  const safe = diagnostics.map((d) => ({
+    ...d,
+    file: printable(d.file),
+    message: printable(d.message),
+    ...(d.hint !== undefined ? { hint: printable(d.hint) } : {}),
+    ...(d.related ? { related: d.related.map((r) => ({ ...r, file: printable(r.file), message: printable(r.message) })) } : {}),
+  }));
   if (format === 'github') process.stdout.write(formatGithub(safe));
   else process.stdout.write(formatHuman(safe, style));
 }

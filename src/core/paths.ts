@@ -11,8 +11,14 @@ export function pathProblem(path: string): string | undefined {
   const segments = path.split('/');
   if (segments.some((s) => s === '..' || s === '.')) return 'has a `.` or `..` segment';
   if (segments.some((s) => s === '')) return 'has an empty segment';
+  // A version-control folder in an installed skill is executable configuration: git runs
+  // `core.fsmonitor` or `core.hooksPath` from `.git/config` the next time anyone (or a shell prompt)
+  // runs git there. Case-insensitive, as file systems on macOS and Windows are.
+  if (segments.some((s) => VCS_FOLDERS.has(s.toLowerCase().replace(/[. ]+$/, '')))) return 'is inside a version-control folder (.git, .hg, .svn)';
   return undefined;
 }
+
+const VCS_FOLDERS = new Set(['.git', '.hg', '.svn', '.bzr', '_darcs', '.jj']);
 
 /** True when `path` is safe under {@link pathProblem}. */
 export function isSafeSkillPath(path: string): boolean {

@@ -1,7 +1,7 @@
 import type { RegistryConfig } from '../core/schemas/config.ts';
-import type { Diagnostic, RuleSeverity } from '../core/schemas/diagnostic.ts';
+import type { Diagnostic, RelatedLocation, RuleSeverity } from '../core/schemas/diagnostic.ts';
 import type { Position } from '../core/parse/source-text.ts';
-import { RULES_BY_ID, type RuleInfo } from './rules/catalog.ts';
+import { RULES_BY_ID, type RuleInfo, type ValidatorRuleId } from './rules/catalog.ts';
 
 /** Where the rules reference lives, so every hint can point at the rule's documentation (`docs/rules.md#<anchor>`). */
 export const RULES_DOC = 'docs/rules.md';
@@ -22,13 +22,19 @@ export class DiagnosticSink {
    * Records a problem and returns the severity it ended up with, so a rule can tell whether the
    * registry's config made it blocking.
    */
-  report(rule: string, file: string, at: Position, message: string, options: { hint?: string; skill?: string } = {}): RuleSeverity {
-    const info = RULES_BY_ID.get(rule);
-    if (!info) throw new Error(`unknown rule id '${rule}' (add it to src/pipeline/rules/catalog.ts)`);
+  report(rule: ValidatorRuleId, file: string, at: Position, message: string, options: DiagnosticOptions = {}): RuleSeverity {
+    const info = RULES_BY_ID.get(rule) as RuleInfo;
     const diagnostic = resolveDiagnostic(info, this.#overrides, file, at, message, options);
     if (diagnostic) this.diagnostics.push(diagnostic);
     return diagnostic?.severity ?? 'off';
   }
+}
+
+/** What a rule may add to a diagnostic besides its place and message. */
+export interface DiagnosticOptions {
+  hint?: string;
+  skill?: string;
+  related?: RelatedLocation[];
 }
 
 export const START: Position = { line: 1, column: 1 };
@@ -48,7 +54,7 @@ export function resolveDiagnostic(
   file: string,
   at: Position,
   message: string,
-  options: { hint?: string; skill?: string } = {},
+  options: DiagnosticOptions = {},
 ): Diagnostic | undefined {
   const severity = overrides[info.id] ?? info.severity;
   if (severity === 'off') return undefined;
@@ -61,5 +67,6 @@ export function resolveDiagnostic(
     message,
     ...(options.hint ? { hint: options.hint } : {}),
     ...(options.skill ? { skill: options.skill } : {}),
+    ...(options.related?.length ? { related: options.related } : {}),
   };
 }

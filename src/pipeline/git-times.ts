@@ -31,3 +31,19 @@ export function lastCommitTime(times: Map<string, number>, skillDir: string, fil
   }
   return latest;
 }
+
+/**
+ * Commit time (seconds) of the checkout's HEAD, if `root` is in a git checkout. Every change to
+ * the registry is a new commit, so this only moves forward along the branch a registry is built
+ * from, also when the change removes the newest skill or touches only the config: what a
+ * client's rollback check needs from `generatedAt`.
+ */
+export async function headCommitTime(root: string): Promise<number | undefined> {
+  try {
+    const { stdout } = await run('git', ['log', '-1', '--format=%ct'], { cwd: root });
+    const seconds = Number(stdout.trim());
+    return Number.isFinite(seconds) && stdout.trim() !== '' ? seconds : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -14,7 +14,7 @@ import { sha256HexSync } from './hash.ts';
 import { INDEX_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './emit/layout.ts';
 import { writeRegistry, type WriteResult } from './emit/write-registry.ts';
 import { checkSigningKeys, signingKeysFromEnv, type SigningKey } from './emit/sign.ts';
-import { gitCommitTimes, lastCommitTime } from './git-times.ts';
+import { gitCommitTimes, headCommitTime, lastCommitTime } from './git-times.ts';
 import { skillDirOf, validateRegistry, type RejectedSkill, type ValidateOptions } from './validate.ts';
 
 export { validateRegistry, validateSkillFolder, type ValidationResult, type ValidationProgress, type RejectedSkill } from './validate.ts';
@@ -117,7 +117,12 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
 
   const fallback = fallbackEpoch === undefined ? undefined : new Date(fallbackEpoch * 1000).toISOString();
   const latest = published.reduce<string | undefined>((max, p) => (p.manifest.lastModified && (max === undefined || p.manifest.lastModified > max) ? p.manifest.lastModified : max), fallback);
-  const generatedAt = process.env.SOURCE_DATE_EPOCH ? fallback : latest;
+  // generatedAt must only grow (clients that verify the signature refuse an older index as a
+  // rollback). The newest skill alone would go back in time when that skill is removed, so the
+  // HEAD commit counts too.
+  const head = await headCommitTime(options.root);
+  const headIso = head === undefined ? undefined : new Date(head * 1000).toISOString();
+  const generatedAt = process.env.SOURCE_DATE_EPOCH ? fallback : latest === undefined || (headIso !== undefined && headIso > latest) ? (headIso ?? latest) : latest;
   await mkdir(options.outDir, { recursive: true });
   // What writeRegistry's output depends on: when the output folder still holds what this exact
   // input produced, rewriting it changes nothing. A draft is a function of the skill's files

@@ -4,7 +4,8 @@ import type { SkillSource } from './discover.ts';
 import { treeDigestSync } from './hash.ts';
 import type { ParsedSkillJson } from './rules/skill-json.ts';
 import { entryCandidates, normaliseResourcePath, type ParsedSkillMd } from './rules/skill-md.ts';
-import { EXPORTS_EXECUTE, extensionOf, SCRIPT_LANGUAGES } from '../core/script-language.ts';
+import { EXPORTS_EXECUTE, SCRIPT_LANGUAGES } from '../core/script-language.ts';
+import { extensionOf } from '../scanner/magic.ts';
 import { skillUrls } from './emit/layout.ts';
 
 /** The script protocol's default timeout. */

@@ -1,5 +1,7 @@
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import { RULES_DOC } from './diagnostics.ts';
+import { anchorOf } from '../scanner/rule.ts';
+import { escapeData, escapeProperty } from '../scanner/format/github.ts';
 
 /**
  * Diagnostic output formats. Pure: each returns the text to print.
@@ -25,6 +27,7 @@ export function formatHuman(diagnostics: readonly Diagnostic[], style: FormatSty
   for (const d of diagnostics) {
     const level = d.severity === 'error' ? style.red('error') : style.yellow('warning');
     lines.push(`${d.file}:${d.line}:${d.column}  ${style.bold(d.rule)}  ${level}  ${d.message}`);
+    for (const r of d.related ?? []) lines.push(style.dim(`    ${r.file}:${r.line}:${r.column}  ${r.message}`));
     if (d.hint) lines.push(style.dim(`    hint: ${d.hint} (${RULES_DOC}#${anchor(d.rule)})`));
   }
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
@@ -46,21 +49,15 @@ export function formatGithub(diagnostics: readonly Diagnostic[]): string {
   return diagnostics
     .map((d) => {
       const props = [`file=${escapeProperty(d.file)}`, `line=${d.line}`, `col=${d.column}`, `title=${escapeProperty(d.rule)}`].join(',');
-      const message = d.hint ? `${d.message} (hint: ${d.hint})` : d.message;
+      const related = (d.related ?? []).map((r) => ` (see ${r.file}:${r.line}: ${r.message})`).join('');
+      const message = `${d.message}${related}${d.hint ? ` (hint: ${d.hint})` : ''}`;
       return `::${d.severity === 'error' ? 'error' : 'warning'} ${props}::${escapeData(message)}\n`;
     })
     .join('');
 }
 
-export function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
+// One escaping for every GitHub annotation Skilldex prints, the validator's and the scanner's.
+export { escapeData, escapeProperty };
 
-export function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
-
-/** Anchor of a rule in the rules table: `name/folder-mismatch` → `name-folder-mismatch`. */
-export function anchor(rule: string): string {
-  return rule.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-}
+/** The anchor of a rule in its reference page: `name/folder-mismatch` → `name-folder-mismatch`. */
+export const anchor = anchorOf;

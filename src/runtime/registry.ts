@@ -2,7 +2,8 @@ import { renderSkillLoad, toPrompt, type PromptStyle } from '../core/prompt.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { IndexEntry, RegistryIndex } from '../core/schemas/registry-index.ts';
 import { createSearchIndex, type SearchIndex, searchIndex } from '../core/search.ts';
-import { toKebab } from '../core/names.ts';
+import { nameKey, toKebab } from '../core/names.ts';
+import { visibleControls } from '../core/control-chars.ts';
 import { skillNameOf } from './tool-id.ts';
 import { type MatchOptions, matchTriggers, type TriggerMatch } from '../core/trigger-match.ts';
 import { sha256Hex } from '../core/digest.ts';
@@ -136,7 +137,19 @@ export class Registry {
     this.transport = transport;
     this.#shapes = shapes;
     this.maxDocumentBytes = maxDocumentBytes;
-    this.#byName = new Map(index.skills.map((skill) => [skill.name.toLowerCase(), skill]));
+    this.#byName = new Map();
+    for (const skill of index.skills) {
+      // The build never publishes two names that differ only in case; a registry that does would
+      // have `install okskill` fetch `OKSKILL`. Refused as a whole, like any other forged index.
+      const key = nameKey(skill.name);
+      const other = this.#byName.get(key);
+      if (other) {
+        throw new SkilldexError('INDEX_INVALID', `${transport.root}: index.json lists both '${visibleControls(other.name)}' and '${visibleControls(skill.name)}', which differ only in case`, {
+          hint: 'nothing was read from this registry; report it to its maintainers',
+        });
+      }
+      this.#byName.set(key, skill);
+    }
     this.#byKebab = new Map();
     for (const skill of index.skills) {
       const key = toKebab(skill.name.toLowerCase());
@@ -166,7 +179,7 @@ export class Registry {
    * `tools` (`skill:<name>:<script>`) finds its skill.
    */
   find(name: string): IndexEntry | undefined {
-    const key = skillNameOf(name).toLowerCase();
+    const key = nameKey(skillNameOf(name));
     const exact = this.#byName.get(key);
     if (exact) return exact;
     const spelled = this.#byKebab.get(toKebab(key));

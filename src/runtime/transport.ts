@@ -97,7 +97,28 @@ const tooLarge = (target: string, maxBytes: number): SkilldexError =>
  * Content-Length above it is refused before reading, and the stream is cancelled as soon as the
  * bytes received pass it.
  */
-export async function readBody(response: Response, onProgress?: TransportReadOptions['onProgress'], maxBytes = Number.POSITIVE_INFINITY, target = response.url): Promise<Uint8Array> {
+/**
+ * How long a request may make no progress: no response headers, or no body bytes, for this long
+ * ends it (`FETCH_FAILED`), and so does a body still arriving slower than
+ * {@link MIN_BYTES_PER_SECOND} once it has taken this long. A server (or anything on the way)
+ * that drips its answer would otherwise hang the client, a build or an MCP server for ever.
+ */
+export const DEFAULT_STALL_MS = 30_000;
+export const MIN_BYTES_PER_SECOND = 1024;
+
+const stalled = (target: string, why: string) =>
+  new SkilldexError('FETCH_FAILED', `GET ${target} ${why}`, { hint: 'the registry or the network is too slow or stalled; retry later (SKILLDEX_NETWORK_TIMEOUT_MS sets the patience in milliseconds)' });
+
+/** Resolves with `promise`, or rejects with `onTimeout()` after `ms`. */
+function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), Math.max(0, ms));
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export async function readBody(response: Response, onProgress?: TransportReadOptions['onProgress'], maxBytes = Number.POSITIVE_INFINITY, target = response.url, stallMs = DEFAULT_STALL_MS): Promise<Uint8Array> {
   const header = response.headers.get('content-length');
   const total = header === null || !/^\d+$/.test(header) ? undefined : Number(header);
   if (total !== undefined && total > maxBytes) {
@@ -112,10 +133,23 @@ export async function readBody(response: Response, onProgress?: TransportReadOpt
   const chunks: Uint8Array[] = [];
   let received = 0;
   const reader = response.body.getReader();
+  const started = Date.now();
   for (;;) {
-    const { done, value } = await reader.read();
+    let step: ReadableStreamReadResult<Uint8Array>;
+    try {
+      step = await within(reader.read(), stallMs, () => stalled(target, `sent nothing for ${Math.round(stallMs / 1000)} s`));
+    } catch (error) {
+      await reader.cancel().catch(() => {});
+      throw error;
+    }
+    const { done, value } = step;
     if (done) break;
     received += value.length;
+    const elapsed = Date.now() - started;
+    if (elapsed > stallMs && (received * 1000) / elapsed < MIN_BYTES_PER_SECOND) {
+      await reader.cancel().catch(() => {});
+      throw stalled(target, `is arriving at ${Math.round((received * 1000) / elapsed)} bytes/s after ${Math.round(elapsed / 1000)} s`);
+    }
     if (received > maxBytes) {
       await reader.cancel().catch(() => {});
       throw tooLarge(target, maxBytes);
@@ -139,15 +173,29 @@ export async function readBody(response: Response, onProgress?: TransportReadOpt
  * At most {@link MAX_REDIRECTS} hops. In a browser, which hides redirect targets, the redirect is
  * followed by the browser and its final URL checked instead.
  */
-export async function fetchWithinOrigin(fetchImpl: typeof fetch, target: string, init: RequestInit = {}): Promise<Response> {
+export async function fetchWithinOrigin(fetchImpl: typeof fetch, target: string, init: RequestInit = {}, stallMs = DEFAULT_STALL_MS): Promise<Response> {
   const origin = new URL(target).origin;
   let url = target;
+  // Waiting for headers counts against the same patience as the body; a request that runs out
+  // of it is aborted, so its socket is closed too.
+  const request = async (redirect: RequestRedirect): Promise<Response> => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), stallMs);
+    try {
+      return await fetchImpl(url, { ...init, redirect, signal: controller.signal });
+    } catch (error) {
+      if (controller.signal.aborted) throw stalled(url, `did not answer within ${Math.round(stallMs / 1000)} s`);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   for (let hop = 0; ; hop++) {
     let response: Response;
     try {
-      response = await fetchImpl(url, { ...init, redirect: 'manual' });
+      response = await request('manual');
       if (response.type === 'opaqueredirect') {
-        response = await fetchImpl(url, { ...init, redirect: 'follow' });
+        response = await request('follow');
         if (response.url && new URL(response.url).origin !== origin) {
           await response.body?.cancel().catch(() => {});
           throw redirectRefused(target, response.url);
@@ -195,19 +243,19 @@ export function httpError(target: string, response: Response): SkilldexError {
  * @example
  * const transport = httpTransport('https://skills.example.org/');
  */
-export function httpTransport(url: string, fetchImpl: typeof fetch = globalThis.fetch.bind(globalThis)): RegistryTransport {
+export function httpTransport(url: string, fetchImpl: typeof fetch = globalThis.fetch.bind(globalThis), stallMs = DEFAULT_STALL_MS): RegistryTransport {
   const base = registryBaseUrl(url);
   return {
     root: base,
     locate: (relPath) => registryUrl(base, relPath),
     async read(relPath, options = {}) {
       const target = registryUrl(base, relPath);
-      const response = await fetchWithinOrigin(fetchImpl, target, options.fresh ? { cache: 'no-store' } : {});
+      const response = await fetchWithinOrigin(fetchImpl, target, options.fresh ? { cache: 'no-store' } : {}, stallMs);
       if (!response.ok) {
         await response.body?.cancel().catch(() => {});
         throw httpError(target, response);
       }
-      return readBody(response, options.onProgress, options.maxBytes, target);
+      return readBody(response, options.onProgress, options.maxBytes, target, stallMs);
     },
   };
 }

@@ -24,7 +24,7 @@ export const findingsTruncated = defineRule({
 });
 
 /** Every rule, in the order the documentation lists them. */
-export const RULES: readonly SecurityRule[] = [
+export const RULES = [
   downloadPipeShell, base64ToShell, evalDecoded, encodedCommand, encodedBlob,
   prerequisiteLure, rawIpUrl, pasteSiteUrl, urlShortener, exfiltrationEndpoint,
   instructionOverride, concealment, directiveTag,
@@ -32,7 +32,10 @@ export const RULES: readonly SecurityRule[] = [
   tagCharacters, bidiControl, zeroWidth, variationSelectorRun,
   disguisedExecutable, executableBinary, magicMismatch, undecodableFile, symlinkEntry, svgActiveContent, htmlActiveContent,
   typosquat, findingsTruncated,
-];
+] as const satisfies readonly SecurityRule[];
+
+/** Every scanner rule id. */
+export type ScannerRuleId = (typeof RULES)[number]['id'];
 
 /** The checks run on every decoded text file, in a fixed order so output is deterministic. */
 export const TEXT_CHECKS: readonly TextCheck[] = [

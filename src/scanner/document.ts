@@ -1,3 +1,4 @@
+import { splitFrontmatter } from '../core/parse/frontmatter.ts';
 import { extensionOf } from './magic.ts';
 
 /** How the scanner reads a file's text, which decides what counts as "quoted" context. */
@@ -49,7 +50,9 @@ export function createTextFile(path: string, text: string): SkillTextFile {
   const fenced = new Uint8Array(lineStarts.length);
   let frontmatterLines = 0;
   if (kind === 'markdown') {
-    frontmatterLines = findFrontmatter(text, lineStarts);
+    const split = splitFrontmatter(text);
+    // The block's lines, its closing line included.
+    if (split.kind === 'yaml') frontmatterLines = lineIndexOf(lineStarts, split.closeStart) + 1;
     markFences(text, lineStarts, fenced, frontmatterLines);
   }
   return { path, text, kind, lineStarts, fenced, frontmatterLines, isTestData: isTestDataPath(path) };
@@ -57,16 +60,6 @@ export function createTextFile(path: string, text: string): SkillTextFile {
 
 const lineText = (text: string, starts: number[], i: number): string =>
   text.slice(starts[i], i + 1 < starts.length ? starts[i + 1]! - 1 : text.length).replace(/\r$/, '');
-
-/** The closing `---` must stand alone on its line (a `---` inside a value does not close it). */
-function findFrontmatter(text: string, starts: number[]): number {
-  if (lineText(text, starts, 0) !== '---') return 0;
-  for (let i = 1; i < starts.length && i < 5000; i++) {
-    const line = lineText(text, starts, i);
-    if (line === '---' || line === '...') return i + 1;
-  }
-  return 0;
-}
 
 /** CommonMark fences: up to 3 spaces, then ≥3 backticks or tildes; closed by the same char, at least as long. */
 function markFences(text: string, starts: number[], fenced: Uint8Array, from: number): void {
@@ -86,12 +79,14 @@ function markFences(text: string, starts: number[], fenced: Uint8Array, from: nu
 }
 
 /** 0-based line index of an offset (binary search over the line table). */
-export function lineIndexAt(file: SkillTextFile, offset: number): number {
+export const lineIndexAt = (file: SkillTextFile, offset: number): number => lineIndexOf(file.lineStarts, offset);
+
+function lineIndexOf(lineStarts: readonly number[], offset: number): number {
   let lo = 0;
-  let hi = file.lineStarts.length - 1;
+  let hi = lineStarts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (file.lineStarts[mid]! <= offset) lo = mid;
+    if (lineStarts[mid]! <= offset) lo = mid;
     else hi = mid - 1;
   }
   return lo;

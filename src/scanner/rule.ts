@@ -52,4 +52,5 @@ export type Emit = (hit: Hit) => void;
 /** A check that reads one decoded text file. */
 export type TextCheck = (file: SkillTextFile, emit: Emit) => void;
 
-export const defineRule = (rule: SecurityRule): SecurityRule => rule;
+/** Keeps the literal id, so the catalog can derive the union of every scanner rule id. */
+export const defineRule = <const Id extends string>(rule: SecurityRule & { id: Id }): SecurityRule & { id: Id } => rule;

@@ -168,7 +168,7 @@ describe('the site under a sub-path', () => {
     await page.goto(`${siteUrl}skills/code_review/`);
     expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${siteUrl}skills/code_review/`);
     expect(await page.locator('meta[property="og:url"]').getAttribute('content')).toBe(`${siteUrl}skills/code_review/`);
-    expect(await page.locator('#cmd-skills-add').textContent()).toBe(`npx skills add ${siteUrl} --skill code_review`);
+    expect(await page.locator('#cmd-skills-add').textContent()).toBe(`npx skills add ${siteUrl} --skill code-review`);
     await page.close();
   });
 

@@ -111,6 +111,38 @@ describe('skill names used as paths', () => {
   });
 });
 
+describe('names that differ only in case', () => {
+  it('refuses a registry listing okskill and OKSKILL, instead of installing the other one', async () => {
+    const base = await tempDir('case');
+    const { url } = await registry([SKILL('okskill'), SKILL('OKSKILL', '# Steps\n\nThe impostor.\n')]);
+    const run = await skilldex(['install', 'okskill', '--to', 'claude', '--dir', join(base, 'project'), '--registry', url]);
+    expectRefusal(run, 'INDEX_INVALID');
+    expect(run.stderr).toContain("lists both 'okskill' and 'OKSKILL', which differ only in case");
+    await expect(readdir(join(base, 'project'))).rejects.toThrow();
+  });
+});
+
+describe('version-control folders in a skill', () => {
+  it.each(['.git', '.GIT', '.git.'])('refuses a registry that ships %s/config (git would run its core.fsmonitor), and writes nothing', async (folder) => {
+    const base = await tempDir('vcs');
+    const marker = join(base, 'FSMONITOR_RAN');
+    const skill: ForgedSkill = {
+      name: 'gitty',
+      files: {
+        ...SKILL('gitty').files,
+        [`${folder}/HEAD`]: 'ref: refs/heads/main\n',
+        [`${folder}/config`]: `[core]\n\trepositoryformatversion = 0\n\tfsmonitor = "touch ${marker}; false"\n`,
+      },
+    };
+    const { url } = await registry([skill]);
+    const run = await skilldex(['install', 'gitty', '--to', 'claude', '--dir', join(base, 'project'), '--registry', url]);
+    // The index lists every file too, so the registry is refused before any manifest is read.
+    expectRefusal(run, 'INDEX_INVALID');
+    await expect(readdir(join(base, 'project'))).rejects.toThrow();
+    await expect(readFile(marker)).rejects.toThrow();
+  });
+});
+
 describe('URLs in a manifest', () => {
   it.each([
     ['a tab before //other-host', (o: string) => `\t//${o.slice(7)}x.tar.gz`],
@@ -161,6 +193,33 @@ describe('redirects', () => {
     const loops = await skilldex(['install', 'loops', '--dir', await tempDir('loops'), '--via', 'archive', '--registry', url]);
     expectRefusal(loops, 'REDIRECT_REFUSED');
     expect(hops).toBe(6);
+  });
+});
+
+describe('stalled and dripping servers', () => {
+  const PATIENCE = { SKILLDEX_NETWORK_TIMEOUT_MS: '1500' };
+
+  it('gives up on a server that never answers, and on one that answers a byte at a time', async () => {
+    const { url, prefix } = await registry([SKILL('slow')]);
+    const open: { destroy(): void }[] = [];
+    server.set(`${prefix}index.json`, (_req, res) => {
+      open.push(res);
+    });
+    const silent = await skilldex(['search', 'slow', '--registry', url], { env: PATIENCE, timeoutMs: 20_000 });
+    expect(silent.timedOut).toBe(false);
+    expectRefusal(silent, 'FETCH_FAILED');
+    expect(silent.stderr).toContain('did not answer within 2 s');
+
+    server.set(`${prefix}index.json`, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(' ')), 100);
+      res.on('close', () => clearInterval(drip));
+    });
+    const dripping = await skilldex(['search', 'slow', '--registry', url], { env: PATIENCE, timeoutMs: 20_000 });
+    expect(dripping.timedOut).toBe(false);
+    expectRefusal(dripping, 'FETCH_FAILED');
+    expect(dripping.stderr).toMatch(/is arriving at \d+ bytes\/s after 2 s/);
+    for (const res of open) res.destroy();
   });
 });
 

@@ -12,3 +12,12 @@ describe('docs/security.md', () => {
     expect(docs).toContain(rule.fix);
   });
 });
+
+describe('docs/security.md rule sections', () => {
+  it('are generated from the one rule list (regenerate with `npm run schemas`)', async () => {
+    const { renderSecurityDoc } = await import('../../src/publish/rules-doc.ts');
+    expect(docs).toBe(await renderSecurityDoc());
+    expect(docs).toContain('## unicode/zero-width\n\n**Severity:** `warn` — Zero-width characters.');
+    expect(docs).toContain('In a build, the validator reports this problem as [`files/zero-width`](rules.md#files-zero-width)');
+  });
+});

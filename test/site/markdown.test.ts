@@ -94,3 +94,11 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown(doc, { filesBase: '/skills/a/0000000000000000/', demoteHeadings: 2 })).toBe(a);
   });
 });
+
+describe('docs pages', () => {
+  it('give each rule row of a rules table its anchor, as docs/rules.md links expect', () => {
+    const html = renderMarkdown('| rule | default |\n| --- | --- |\n| <a id="frontmatter-yaml"></a>`frontmatter/yaml` | error |\n| plain | row |\n', { headingIds: true });
+    expect(html).toContain('<tr id="frontmatter-yaml">');
+    expect(html.match(/<tr id=/g)).toHaveLength(1);
+  });
+});

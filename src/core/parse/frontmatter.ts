@@ -38,6 +38,40 @@ export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constr
 const OPEN = /^---([^\r\n]*)\r?\n/;
 const CLOSE = /^---[ \t]*\r?$/m;
 
+/** Where a Markdown file's frontmatter block lies, found without parsing the YAML. */
+export type FrontmatterSplit =
+  | { kind: 'missing' }
+  | { kind: 'language'; language: string }
+  | { kind: 'unclosed' }
+  | {
+      kind: 'yaml';
+      /** Offset of the first YAML character (after the opening line). */
+      yamlStart: number;
+      /** Offset of the closing `---` line. */
+      closeStart: number;
+      /** Offset of the Markdown body. */
+      bodyOffset: number;
+    };
+
+/**
+ * Splits off the frontmatter: an opening `---` line (optionally `---yaml`), and a closing line
+ * holding only `---`; a `---` inside a value does not close it. Shared by the validator and the
+ * security scanner, so both agree on where the body starts.
+ */
+export function splitFrontmatter(text: string): FrontmatterSplit {
+  const open = OPEN.exec(text);
+  if (!open) return { kind: 'missing' };
+  const language = (open[1] ?? '').trim();
+  if (language !== '' && language !== 'yaml') return { kind: 'language', language };
+  const yamlStart = open[0].length;
+  const close = CLOSE.exec(text.slice(yamlStart));
+  if (!close) return { kind: 'unclosed' };
+  const closeStart = yamlStart + close.index;
+  const afterClose = closeStart + close[0].length;
+  const bodyOffset = text.startsWith('\n', afterClose) ? afterClose + 1 : text.startsWith('\r\n', afterClose) ? afterClose + 2 : afterClose;
+  return { kind: 'yaml', yamlStart, closeStart, bodyOffset };
+}
+
 export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFrontmatterBytes' | 'maxDepth' | 'maxAliases'>): Frontmatter {
   const { text } = source;
   const problems: ParseProblem[] = [];
@@ -46,24 +80,18 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
     return { data: undefined, body: text, bodyOffset: 0, problems, locate: () => positionAt(source, 0) };
   };
 
-  const open = OPEN.exec(text);
-  if (!open) {
+  const split = splitFrontmatter(text);
+  if (split.kind === 'missing') {
     return fail('frontmatter/missing', 0, 'SKILL.md does not start with YAML frontmatter', 'begin the file with a line `---`, the name and description fields, and a closing `---` line');
   }
-  const language = (open[1] ?? '').trim();
-  if (language !== '' && language !== 'yaml') {
-    return fail('frontmatter/language', 3, `frontmatter language '${language}' is not allowed; only YAML is read and nothing is ever evaluated`, 'replace the opening line with a plain `---` and write the fields as YAML');
+  if (split.kind === 'language') {
+    return fail('frontmatter/language', 3, `frontmatter language '${split.language}' is not allowed; only YAML is read and nothing is ever evaluated`, 'replace the opening line with a plain `---` and write the fields as YAML');
   }
-  const yamlStart = open[0].length;
-  CLOSE.lastIndex = 0;
-  const rest = text.slice(yamlStart);
-  const close = CLOSE.exec(rest);
-  if (!close) {
+  if (split.kind === 'unclosed') {
     return fail('frontmatter/unclosed', 0, 'SKILL.md frontmatter not properly closed with ---', 'add a line containing only `---` after the last frontmatter field');
   }
-  const yamlText = rest.slice(0, close.index);
-  const afterClose = yamlStart + close.index + close[0].length;
-  const bodyOffset = text.startsWith('\n', afterClose) ? afterClose + 1 : text.startsWith('\r\n', afterClose) ? afterClose + 2 : afterClose;
+  const { yamlStart, closeStart, bodyOffset } = split;
+  const yamlText = text.slice(yamlStart, closeStart);
   const body = text.slice(bodyOffset);
   const withBody = (data: Record<string, unknown> | undefined, doc?: Document): Frontmatter => ({
     data,

@@ -4,6 +4,17 @@ import { z } from 'zod';
 export const RuleSeverity = z.enum(['error', 'warning', 'off']);
 export type RuleSeverity = z.infer<typeof RuleSeverity>;
 
+/** A secondary place that explains a diagnostic, such as the other skill of a duplicate name. */
+export const RelatedLocation = z.object({
+  /** Path relative to the registry root, always with `/` separators. */
+  file: z.string(),
+  line: z.number().int().min(1),
+  column: z.number().int().min(1),
+  /** What is at this place, e.g. `'pdf' is declared here`. */
+  message: z.string(),
+});
+export type RelatedLocation = z.infer<typeof RelatedLocation>;
+
 /**
  * One problem found in a skill, located precisely enough that a contributor can fix a pull
  * request from this line alone.
@@ -24,6 +35,8 @@ export const Diagnostic = z
     hint: z.string().optional(),
     /** The skill the problem belongs to, when known. */
     skill: z.string().optional(),
+    /** Other places involved in the same problem; the problem is reported once, here. */
+    related: z.array(RelatedLocation).optional(),
   })
   .meta({ id: 'Diagnostic' });
 export type Diagnostic = z.infer<typeof Diagnostic>;

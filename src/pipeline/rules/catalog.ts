@@ -1,7 +1,7 @@
 /**
- * Every validation rule, with its stable id and default severity. The README's rules table and
- * docs/rules.md are generated from this list (`npm run schemas` rewrites them), and a registry
- * overrides severities in `skilldex.config.json` under `rules`.
+ * Every validation rule, with its stable id and default severity. With the scanner's rules it
+ * makes the one list in ./all-rules.ts, which docs/rules.md is generated from (`npm run
+ * schemas`); a registry overrides severities in `skilldex.config.json` under `rules`.
  */
 export interface RuleInfo {
   id: string;
@@ -9,9 +9,9 @@ export interface RuleInfo {
   description: string;
 }
 
-const rule = (id: string, severity: RuleInfo['severity'], description: string): RuleInfo => ({ id, severity, description });
+const rule = <const Id extends string>(id: Id, severity: RuleInfo['severity'], description: string) => ({ id, severity, description }) satisfies RuleInfo;
 
-export const RULES: readonly RuleInfo[] = [
+export const RULES = [
   // Discovery
   rule('discovery/ambiguous', 'error', 'A folder holds both SKILL.md and skill.json.'),
   rule('discovery/nested-skill', 'warning', 'A skill folder sits inside another skill; it is published as part of the outer skill only.'),
@@ -83,6 +83,12 @@ export const RULES: readonly RuleInfo[] = [
   // Security scan
   rule('security/blocked', 'error', 'The security scan verdict is at or above `scan.blockOn`.'),
   rule('security/finding', 'warning', 'A security scan finding at `warn` or above that does not block; the message names the scanner rule.'),
-];
+] as const satisfies readonly RuleInfo[];
 
-export const RULES_BY_ID: ReadonlyMap<string, RuleInfo> = new Map(RULES.map((r) => [r.id, r]));
+/** Every validator rule id, checked by the compiler wherever a rule reports. */
+export type ValidatorRuleId = (typeof RULES)[number]['id'];
+
+export const RULES_BY_ID: ReadonlyMap<ValidatorRuleId, RuleInfo> = new Map(RULES.map((r) => [r.id, r]));
+
+/** How a per-skill rule reports a problem at a path of the parsed declaration (`['name']`, `['resources', 0]`). */
+export type ReportAt = (rule: ValidatorRuleId, path: (string | number)[], message: string, hint?: string) => void;

@@ -22,7 +22,7 @@ export function checkRegistry(members: readonly RegistryMember[], sink: Diagnost
     const key = nameKey(m.draft.name);
     const first = byKey.get(key);
     if (first) {
-      sink.report('registry/duplicate-name', m.file, m.locate(['name']), `skill name '${m.draft.name}' is already used by ${first.file}`, { hint: 'choose a different name; names are compared case-insensitively after NFC normalisation', skill: m.draft.name });
+      sink.report('registry/duplicate-name', m.file, m.locate(['name']), `skill name '${m.draft.name}' is already used by ${first.file}`, { hint: 'choose a different name; names are compared case-insensitively after NFC normalisation', skill: m.draft.name, related: [{ file: first.file, ...first.locate(['name']), message: `'${first.draft.name}' is declared here` }] });
       rejected.add(m);
     } else byKey.set(key, m);
   }
@@ -39,7 +39,7 @@ export function checkRegistry(members: readonly RegistryMember[], sink: Diagnost
     if (group.length < 2) continue;
     for (const m of group) {
       const others = group.filter((o) => o !== m).map((o) => `'${o.draft.name}' (${o.file})`).join(', ');
-      sink.report('registry/cross-format-collision', m.file, m.locate(['name']), `'${m.draft.name}' is published as '${published}', as is ${others}`, { hint: 'rename one of them; discovery indexes and agent folders would hold both under one name', skill: m.draft.name });
+      sink.report('registry/cross-format-collision', m.file, m.locate(['name']), `'${m.draft.name}' is published as '${published}', as is ${others}`, { hint: 'rename one of them; discovery indexes and agent folders would hold both under one name', skill: m.draft.name, related: group.filter((o) => o !== m).map((o) => ({ file: o.file, ...o.locate(['name']), message: `'${o.draft.name}' is declared here` })) });
       rejected.add(m);
     }
   }

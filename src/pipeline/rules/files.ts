@@ -1,34 +1,48 @@
 import type { SkillSource } from '../discover.ts';
 import { DiagnosticSink } from '../diagnostics.ts';
 import { decodeUtf8, positionAt } from '../../core/parse/source-text.ts';
-import { extensionOf } from '../../core/script-language.ts';
+import { extensionOf, sniffFormat, TEXT_EXTENSIONS } from '../../scanner/magic.ts';
+import type { ScannerRuleId } from '../../scanner/catalog.ts';
+import { hiddenCharacterRuns, type HiddenClass } from '../../scanner/rules/hidden-unicode.ts';
+import type { ValidatorRuleId } from './catalog.ts';
 
-/** Extensions read as text: their bytes must be UTF-8 and free of hidden-text characters. */
-const TEXT_EXTENSIONS = new Set([
-  'md', 'markdown', 'txt', 'json', 'yaml', 'yml', 'toml', 'csv', 'tsv', 'xml', 'html', 'htm', 'css', 'svg',
-  'py', 'sh', 'bash', 'zsh', 'js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'rb', 'pl', 'php', 'ps1', 'sql', 'ini', 'cfg', 'conf', 'env',
-]);
+export { extensionOf };
 
 /** Executable code by extension: what `package/code-outside-scripts` looks for. */
 export const CODE_EXTENSIONS = new Set(['py', 'sh', 'bash', 'zsh', 'js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'rb', 'pl', 'php', 'ps1', 'bat', 'cmd', 'exe', 'so', 'dll', 'dylib']);
 
-export { extensionOf };
+/** What each compiled format is called in a message; WebAssembly is refused like native code. */
+const EXECUTABLE_KINDS: Readonly<Record<string, string>> = {
+  elf: 'an ELF executable',
+  pe: 'a Windows PE executable',
+  'mach-o': 'a Mach-O executable',
+  wasm: 'a WebAssembly module',
+};
 
-const BIDI = /[\u202A-\u202E\u2066-\u2069]/g;
-const TAG = /[\u{E0000}-\u{E007F}]/gu;
-const ZERO_WIDTH = /[\u200B\u200C\u200D\u2060\uFEFF\u200E\u200F]/g;
+/**
+ * The validator's rule for each class of hidden character. Detection is the scanner's (one
+ * character set, the same exceptions for emoji joiners and flag tags); variation-selector runs
+ * are the scanner's alone.
+ */
+const HIDDEN_RULES: Partial<Record<HiddenClass, { rule: ValidatorRuleId; what: string; hint: string }>> = {
+  bidi: { rule: 'files/bidi', what: 'bidirectional control', hint: 'remove the control characters; they reorder how text displays (Trojan Source)' },
+  tag: { rule: 'files/unicode-tag', what: 'Unicode tag', hint: 'remove them; tag characters are invisible and are used to smuggle instructions to models' },
+  zw: { rule: 'files/zero-width', what: 'zero-width', hint: 'remove invisible characters unless the script requires them (e.g. ZWJ in emoji)' },
+};
 
-/** Compiled executables by magic number. */
-function executableKind(bytes: Uint8Array): string | undefined {
-  const b = (i: number) => bytes[i] ?? -1;
-  if (b(0) === 0x7f && b(1) === 0x45 && b(2) === 0x4c && b(3) === 0x46) return 'an ELF executable';
-  if (b(0) === 0x4d && b(1) === 0x5a) return 'a Windows PE executable';
-  const magic = ((b(0) << 24) | (b(1) << 16) | (b(2) << 8) | b(3)) >>> 0;
-  if ([0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe].includes(magic)) return 'a Mach-O executable';
-  if (magic === 0xcafebabe && b(7) < 0x30) return 'a Mach-O universal binary'; // Java classes share the magic; their byte 7 is the version (≥ 0x2d)
-  if (b(0) === 0x00 && b(1) === 0x61 && b(2) === 0x73 && b(3) === 0x6d) return 'a WebAssembly module';
-  return undefined;
-}
+/**
+ * Scanner rules that find the same problem as one of the rules here, and the rule that reports
+ * it. The build's scan leaves these problems to the validator, so one problem gives one
+ * diagnostic; `skilldex scan` on its own still reports them under the scanner's id.
+ */
+export const REPORTED_BY_VALIDATOR = {
+  'unicode/bidi-control': 'files/bidi',
+  'unicode/tag-characters': 'files/unicode-tag',
+  'unicode/zero-width': 'files/zero-width',
+  'file/executable-binary': 'files/executable-binary',
+  'file/disguised-executable': 'files/executable-binary',
+  'file/symlink': 'files/symlink',
+} as const satisfies Partial<Record<ScannerRuleId, ValidatorRuleId>>;
 
 /**
  * Per-file checks: compiled executables, text encoding, and characters that hide text (bidi
@@ -38,32 +52,33 @@ function executableKind(bytes: Uint8Array): string | undefined {
 export function checkFiles(source: SkillSource, sink: DiagnosticSink, skill: string): void {
   for (const file of source.files) {
     const at = `${source.dir}/${file.path}`;
-    const kind = executableKind(file.bytes);
+    const format = sniffFormat(file.bytes);
+    const kind = format ? EXECUTABLE_KINDS[format.id] : undefined;
     if (kind) {
       sink.report('files/executable-binary', at, { line: 1, column: 1 }, `'${file.path}' is ${kind}`, { hint: 'ship source code under scripts/ instead of compiled binaries', skill });
       continue;
     }
     const ext = extensionOf(file.path);
-    if (!TEXT_EXTENSIONS.has(ext) && file.path !== 'SKILL.md' && ext !== '') continue;
+    const text = TEXT_EXTENSIONS.has(ext) || file.path === 'SKILL.md';
+    if (!text && ext !== '') continue;
     const decoded = decodeUtf8(file.bytes);
     if (!decoded.ok) {
-      if (TEXT_EXTENSIONS.has(ext) || file.path === 'SKILL.md') {
-        sink.report('files/encoding', at, decoded.position, `'${file.path}' is not valid UTF-8 (first bad byte at offset ${decoded.byteOffset})`, { hint: 'save the file as UTF-8', skill });
-      }
+      if (text) sink.report('files/encoding', at, decoded.position, `'${file.path}' is not valid UTF-8 (first bad byte at offset ${decoded.byteOffset})`, { hint: 'save the file as UTF-8', skill });
       continue;
     }
-    const text = decoded.source.text;
-    const hidden = (rule: string, pattern: RegExp, what: string, hint: string) => {
-      pattern.lastIndex = 0;
-      const first = pattern.exec(text);
-      if (!first) return;
-      const count = text.match(pattern)?.length ?? 1;
-      const code = (first[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
-      sink.report(rule, at, positionAt(decoded.source, first.index), `${count} ${what} character${count > 1 ? 's' : ''}, first U+${code}`, { hint, skill });
-    };
-    hidden('files/bidi', BIDI, 'bidirectional control', 'remove the control characters; they reorder how text displays (Trojan Source)');
-    hidden('files/unicode-tag', TAG, 'Unicode tag', 'remove them; tag characters are invisible and are used to smuggle instructions to models');
     // A leading BOM was stripped by decoding; any other U+FEFF counts as zero-width.
-    hidden('files/zero-width', ZERO_WIDTH, 'zero-width', 'remove invisible characters unless the script requires them (e.g. ZWJ in emoji)');
+    const found = new Map<HiddenClass, { offset: number; count: number; first: number }>();
+    for (const run of hiddenCharacterRuns(decoded.source.text)) {
+      const seen = found.get(run.cls);
+      if (seen) seen.count += run.length;
+      else found.set(run.cls, { offset: run.offset, count: run.length, first: run.first });
+    }
+    for (const cls of ['bidi', 'tag', 'zw'] as const) {
+      const seen = found.get(cls);
+      const rule = HIDDEN_RULES[cls];
+      if (!seen || !rule) continue;
+      const code = seen.first.toString(16).toUpperCase().padStart(4, '0');
+      sink.report(rule.rule, at, positionAt(decoded.source, seen.offset), `${seen.count} ${rule.what} character${seen.count > 1 ? 's' : ''}, first U+${code}`, { hint: rule.hint, skill });
+    }
   }
 }

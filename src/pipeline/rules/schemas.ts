@@ -1,10 +1,11 @@
 import { schemaProblems } from '../../core/json-schema.ts';
+import type { ReportAt } from './catalog.ts';
 
 /** Checks a skill's input or output schema and reports each problem at its own position. */
 export function checkSchemaField(
   schema: unknown,
   path: (string | number)[],
-  report: (rule: string, path: (string | number)[], message: string, hint?: string) => void,
+  report: ReportAt,
 ): void {
   const hints: Record<string, string> = {
     'schema/invalid': 'fix the schema; see https://json-schema.org/understanding-json-schema/',

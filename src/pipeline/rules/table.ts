@@ -1,11 +1,3 @@
-import { RULES } from './catalog.ts';
-
-/** The rules table in Markdown, generated so the docs cannot drift from the code. */
-export function rulesTableMarkdown(): string {
-  const rows = RULES.map((r) => `| \`${r.id}\` | ${r.severity} | ${r.description.replace(/\|/g, '\\|')} |`);
-  return ['| rule | default | what it checks |', '| --- | --- | --- |', ...rows].join('\n');
-}
-
 /** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->`. */
 export function replaceBetweenMarkers(text: string, name: string, content: string): string {
   const start = `<!-- ${name}:start -->`;

@@ -1,6 +1,5 @@
 import { CONTROL_CHARS } from '../../core/control-chars.ts';
-
-type Report = (rule: string, path: (string | number)[], message: string, hint?: string) => void;
+import type { ReportAt } from './catalog.ts';
 
 /**
  * `text/control-chars`: the name, description and tags of a skill are shown in terminals by
@@ -8,7 +7,7 @@ type Report = (rule: string, path: (string | number)[], message: string, hint?: 
  * control characters there would let a skill recolour or rewrite the screen, retitle the window
  * or write the clipboard (OSC 52), so they are refused at the source. Tab and line feed are fine.
  */
-export function checkControlChars(data: Record<string, unknown>, report: Report): void {
+export function checkControlChars(data: Record<string, unknown>, report: ReportAt): void {
   const fields: [(string | number)[], unknown][] = [
     [['name'], data.name],
     [['description'], data.description],

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fetchWithinOrigin, httpError, readBody, registryBaseUrl, registryUrl, type RegistryTransport } from '../transport.ts';
+import { DEFAULT_STALL_MS, fetchWithinOrigin, httpError, readBody, registryBaseUrl, registryUrl, type RegistryTransport } from '../transport.ts';
 import { bracketDepthExceeds, MAX_JSON_DEPTH } from '../../core/json-depth.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { fsError } from './fs-error.ts';
@@ -29,7 +29,8 @@ const sha256 = (data: Uint8Array | string): string => createHash('sha256').updat
  * @example
  * const transport = cachedHttpTransport('https://skills.example.org/', { cacheDir: '/tmp/skilldex' });
  */
-export function cachedHttpTransport(url: string, options: { cacheDir: string; fetch?: typeof fetch }): RegistryTransport {
+export function cachedHttpTransport(url: string, options: { cacheDir: string; fetch?: typeof fetch; stallMs?: number }): RegistryTransport {
+  const stallMs = options.stallMs ?? DEFAULT_STALL_MS;
   const base = registryBaseUrl(url);
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   const dir = join(options.cacheDir, 'http');
@@ -68,7 +69,7 @@ export function cachedHttpTransport(url: string, options: { cacheDir: string; fe
         if (conditional && cached?.meta.etag) headers['if-none-match'] = cached.meta.etag;
         if (conditional && cached?.meta.lastModified) headers['if-modified-since'] = cached.meta.lastModified;
         if (readOptions.fresh) headers['cache-control'] = 'no-cache';
-        return fetchWithinOrigin(fetchImpl, target, { headers });
+        return fetchWithinOrigin(fetchImpl, target, { headers }, stallMs);
       };
       let response = await request(true);
       if (response.status === 304) {
@@ -84,7 +85,7 @@ export function cachedHttpTransport(url: string, options: { cacheDir: string; fe
         await response.body?.cancel().catch(() => {});
         throw httpError(target, response);
       }
-      const body = await readBody(response, readOptions.onProgress, maxBytes, target);
+      const body = await readBody(response, readOptions.onProgress, maxBytes, target, stallMs);
       // Validators are sent back to the server verbatim; anything but a short printable string is not kept.
       const validator = (name: string) => {
         const value = response.headers.get(name);

@@ -39,6 +39,16 @@ export interface NodeOpenRegistryOptions {
   onUnverified?: (root: string) => void;
 }
 
+/** `$SKILLDEX_NETWORK_TIMEOUT_MS`: how long a request may make no progress (see DEFAULT_STALL_MS). */
+function stallMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.SKILLDEX_NETWORK_TIMEOUT_MS;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) === 0) {
+    throw new SkilldexError('NO_REGISTRY', `SKILLDEX_NETWORK_TIMEOUT_MS must be a positive number of milliseconds, not ${JSON.stringify(raw)}`, { hint: 'e.g. SKILLDEX_NETWORK_TIMEOUT_MS=60000' });
+  }
+  return Number(raw);
+}
+
 /** `$SKILLDEX_MAX_INDEX_BYTES` as a byte count, or the default. */
 function maxIndexBytesFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.SKILLDEX_MAX_INDEX_BYTES;
@@ -66,7 +76,7 @@ export async function openRegistry(urlOrDir: string | undefined = process.env.SK
   const cacheDir = resolve(options.cacheDir ?? defaultCacheDir());
   let transport;
   if (/^https?:\/\//i.test(urlOrDir)) {
-    transport = cachedHttpTransport(urlOrDir, { cacheDir, fetch: options.fetch });
+    transport = cachedHttpTransport(urlOrDir, { cacheDir, fetch: options.fetch, stallMs: stallMsFromEnv() });
   } else {
     let dir = urlOrDir.startsWith('file:') ? fileURLToPath(urlOrDir) : urlOrDir;
     if (dir.endsWith('index.json')) dir = resolve(dir, '..');

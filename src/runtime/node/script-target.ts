@@ -1,4 +1,5 @@
-import { EXPORTS_EXECUTE, extensionOf, SCRIPT_LANGUAGES } from '../../core/script-language.ts';
+import { EXPORTS_EXECUTE, SCRIPT_LANGUAGES } from '../../core/script-language.ts';
+import { extensionOf } from '../../scanner/magic.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { ProtocolError } from '../../core/schemas/outcome.ts';
 import { SkilldexError } from '../skilldex-error.ts';

@@ -24,7 +24,7 @@ export interface SarifOptions {
  */
 export function formatSarif(reports: readonly SkillScanReport[], options: SarifOptions = {}): string {
   const base = options.siteUrl ? (options.siteUrl.endsWith('/') ? options.siteUrl : `${options.siteUrl}/`) : undefined;
-  const index = new Map(RULES.map((r, i) => [r.id, i]));
+  const index = new Map<string, number>(RULES.map((r, i) => [r.id, i]));
   const rules = RULES.map((r) => ({
     id: r.id,
     name: r.id.replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase()).replace(/^\w/, (c) => c.toUpperCase()),

@@ -1,4 +1,4 @@
-import { defineRule, type Emit, type SecurityRule, type TextCheck } from '../rule.ts';
+import { defineRule, type Emit, type TextCheck } from '../rule.ts';
 import { decodeTagRun, decodeVariationRun, isBidiControl, isTagCharacter, isVariationSelector, isZeroWidth, makeVisible } from '../unicode.ts';
 
 export const tagCharacters = defineRule({
@@ -44,67 +44,101 @@ export const variationSelectorRun = defineRule({
   fix: 'Delete the variation selectors.',
 });
 
-type HiddenClass = 'tag' | 'bidi' | 'zw' | 'vs';
+export type HiddenClass = 'tag' | 'bidi' | 'zw' | 'vs';
 
-const classify = (cp: number): HiddenClass | undefined =>
+export const classifyHidden = (cp: number): HiddenClass | undefined =>
   isTagCharacter(cp) ? 'tag' : isBidiControl(cp) ? 'bidi' : isZeroWidth(cp) ? 'zw' : isVariationSelector(cp) ? 'vs' : undefined;
-
-const RULES: Record<HiddenClass, SecurityRule> = { tag: tagCharacters, bidi: bidiControl, zw: zeroWidth, vs: variationSelectorRun };
 
 /** Letters, marks and emoji around a joiner mean it is doing its legitimate job. */
 const JOINS = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{M}\p{Script=Arabic}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Malayalam}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Gujarati}\p{Script=Gurmukhi}\p{Script=Oriya}\p{Script=Sinhala}\p{Script=Syriac}\p{Script=Hebrew}\p{Script=Khmer}\p{Script=Myanmar}\u{FE0F}]/u;
 
-/** One linear pass over the code points; consecutive hidden characters of one class form one finding. */
-export const checkHiddenUnicode: TextCheck = (file, emit) => {
-  const t = file.text;
+/** Every character {@link classifyHidden} puts in a class (test/scanner/hidden-unicode.test.ts keeps the two in step). */
+export const HIDDEN_CANDIDATE = /[\u061C\u180E\u200B-\u200D\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFE00-\uFE0F\uFEFF\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
+
+/** Consecutive hidden characters of one class. */
+export interface HiddenRun {
+  cls: HiddenClass;
+  /** UTF-16 offsets of the run in the text. */
+  offset: number;
+  end: number;
+  /** Code points in the run. */
+  length: number;
+  /** The first code point. */
+  first: number;
+  /** The code points, up to 4,096 (enough to decode and show). */
+  codePoints: number[];
+  /** The whole character just before the run. */
+  before: string;
+}
+
+/**
+ * Every run of hidden characters that is not doing a legitimate job, in one linear pass. This is
+ * the one definition of "hidden text": the validator's `files/*` rules and the scanner's
+ * `unicode/*` rules both read it.
+ */
+export function* hiddenCharacterRuns(t: string): Generator<HiddenRun> {
   let i = 0;
   while (i < t.length) {
-    const c = t.charCodeAt(i);
-    // Fast path: hidden characters are all ≥ U+061C.
-    if (c < 0x061c) {
-      i++;
-      continue;
-    }
+    // Jump to the next candidate with the regex engine: most text holds none.
+    HIDDEN_CANDIDATE.lastIndex = i;
+    const found = HIDDEN_CANDIDATE.exec(t);
+    if (!found) return;
+    i = found.index;
     const cp = t.codePointAt(i)!;
-    const cls = classify(cp);
+    const cls = classifyHidden(cp);
     if (!cls) {
       i += cp > 0xffff ? 2 : 1;
       continue;
     }
     const start = i;
     const run: number[] = [];
+    let length = 0;
     while (i < t.length) {
       const next = t.codePointAt(i)!;
-      if (classify(next) !== cls) break;
+      if (classifyHidden(next) !== cls) break;
       // Keep enough to decode and show; a megabyte-long run is still walked but not stored.
       if (run.length < 4096) run.push(next);
+      length++;
       i += next > 0xffff ? 2 : 1;
     }
-    report(t, start, i, cls, run, emit);
+    const before = charBefore(t, start);
+    if (legitimate(t, cls, run, before, i)) continue;
+    yield { cls, offset: start, end: i, length, first: cp, codePoints: run, before };
   }
+}
+
+function legitimate(t: string, cls: HiddenClass, run: number[], prev: string, end: number): boolean {
+  // Subdivision flags (🏴 U+1F3F4 + tags + U+E007F cancel) are the one legitimate use of tags.
+  if (cls === 'tag') return prev === '\u{1F3F4}' && run[run.length - 1] === 0xe007f;
+  if (cls === 'zw') {
+    const next = t.slice(end, end + 2);
+    const nextCp = next.length > 0 ? String.fromCodePoint(next.codePointAt(0)!) : '';
+    const joinerOnly = run.every((cp) => cp === 0x200d || cp === 0x200c);
+    return joinerOnly && run.length === 1 && (JOINS.test(prev) || JOINS.test(nextCp));
+  }
+  if (cls === 'vs') {
+    const supplementaryAfterAscii = run.some((cp) => cp >= 0xe0100) && /^[\x20-\x7e]?$/.test(prev);
+    return run.length < 2 && !supplementaryAfterAscii;
+  }
+  return false;
+}
+
+export const checkHiddenUnicode: TextCheck = (file, emit) => {
+  for (const run of hiddenCharacterRuns(file.text)) report(file.text, run, emit);
 };
 
-function report(t: string, start: number, end: number, cls: HiddenClass, run: number[], emit: Emit): void {
-  const prev = charBefore(t, start);
-  const next = t.slice(end, end + 2);
-  const nextCp = next.length > 0 ? String.fromCodePoint(next.codePointAt(0)!) : '';
+function report(t: string, { cls, offset: start, end, codePoints: run, before: prev }: HiddenRun, emit: Emit): void {
   const context = (): string => makeVisible(t.slice(Math.max(0, start - 30), Math.min(t.length, end + 30)).replace(/^[\uDC00-\uDFFF]/, ''), 200);
   if (cls === 'tag') {
-    // Subdivision flags (🏴 U+1F3F4 + tags + U+E007F cancel) are the one legitimate use.
-    if (prev === '\u{1F3F4}' && run[run.length - 1] === 0xe007f) return;
     const decoded = decodeTagRun(run);
     emit({ rule: tagCharacters, offset: start, evidence: `<hidden-tags "${decoded.slice(0, 150)}"> in: ${context()}`, detail: `${run.length} tag characters spell "${decoded.slice(0, 120)}".` });
     return;
   }
   if (cls === 'zw') {
-    const joinerOnly = run.every((cp) => cp === 0x200d || cp === 0x200c);
-    if (joinerOnly && run.length === 1 && (JOINS.test(prev) || JOINS.test(nextCp))) return;
     emit({ rule: zeroWidth, offset: start, evidence: context() });
     return;
   }
   if (cls === 'vs') {
-    const supplementaryAfterAscii = run.some((cp) => cp >= 0xe0100) && /^[\x20-\x7e]?$/.test(prev);
-    if (run.length < 2 && !supplementaryAfterAscii) return;
     const decoded = decodeVariationRun(run);
     emit({
       rule: variationSelectorRun,

@@ -118,6 +118,12 @@ function rehypeSkillLinks() {
         const text = textOf(node);
         const rule = text.match(/[a-z0-9-]+\/[a-z0-9-/]+/)?.[0];
         node.properties.id = ruleAnchor(rule ?? text);
+      } else if (options.headingIds && node.tagName === 'tr') {
+        // A table row that starts with a rule id (docs/rules.md) is that rule's anchor: the
+        // Markdown's own `<a id>` is raw HTML, which the sanitiser drops.
+        const first = node.children.find((c): c is Element => c.type === 'element');
+        const text = first ? textOf(first).trim() : '';
+        if (/^[a-z0-9-]+\/[a-z0-9-]+$/.test(text)) node.properties.id = ruleAnchor(text);
       }
     });
   };

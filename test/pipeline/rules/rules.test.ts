@@ -271,7 +271,8 @@ const INVALID: RuleCase[] = [
     covers: ['files/executable-binary'],
     setup: async (root) => {
       await write(root, 'skills/target/assets/logo.png', new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]));
-      await write(root, 'skills/target/assets/tool.dll', new Uint8Array([0x4d, 0x5a, 0x90, 0x00]));
+      // A DOS header (64 bytes, binary): `MZ` alone starts text files too, so it is not enough.
+      await write(root, 'skills/target/assets/tool.dll', Uint8Array.from({ length: 64 }, (_, i) => [0x4d, 0x5a, 0x90][i] ?? 0));
       await write(root, 'skills/target/assets/mod.wasm', new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
       await write(root, 'skills/target/assets/macho', new Uint8Array([0xcf, 0xfa, 0xed, 0xfe, 7, 0, 0, 1]));
     },
@@ -647,7 +648,14 @@ const INVALID: RuleCase[] = [
     // Each duplicate points at its `name` value: line 2 in both formats.
     expect: [E('registry/duplicate-name', 'json/pdf/skill.json', 2), E('registry/duplicate-name', 'tools/pdf/SKILL.md', 2)],
     accepted: ['pdf'],
-    checks: { 'the first by path is kept': (ctx) => expect(draft(ctx, 'pdf').sourcePath).toBe('skills/docs/pdf') },
+    checks: {
+      'the first by path is kept': (ctx) => expect(draft(ctx, 'pdf').sourcePath).toBe('skills/docs/pdf'),
+      'each duplicate names the kept skill as a related location, and the human output shows it': (ctx) => {
+        const dup = ctx.result.diagnostics.find((d) => d.rule === 'registry/duplicate-name' && d.file === 'skills/tools/pdf/SKILL.md');
+        expect(dup?.related).toEqual([{ file: 'skills/docs/pdf/SKILL.md', line: 2, column: 7, message: "'pdf' is declared here" }]);
+        expect(formatHuman([dup!])).toContain('\n    skills/docs/pdf/SKILL.md:2:7  \'pdf\' is declared here\n');
+      },
+    },
   },
   { fixture: 'registry-unknown-call', covers: ['registry/unknown-call'], expect: [E('registry/unknown-call', 'caller/skill.json', 26)], accepted: ['leaf'] },
   {

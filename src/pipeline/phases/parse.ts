@@ -1,0 +1,35 @@
+import type { RegistryConfig } from '../../core/schemas/config.ts';
+import type { Diagnostic } from '../../core/schemas/diagnostic.ts';
+import type { SkillSource } from '../discover.ts';
+import { DiagnosticSink, START } from '../diagnostics.ts';
+import { manifestFromSkillJson, manifestFromSkillMd, type DraftManifest } from '../normalize.ts';
+import type { RegistryMember } from '../rules/cross-skill.ts';
+import { checkFiles } from '../rules/files.ts';
+import { checkSkillJson } from '../rules/skill-json.ts';
+import { checkSkillMd } from '../rules/skill-md.ts';
+
+/** What one skill folder's own rules found, and its draft manifest when it parsed. */
+export interface ParsedSkill {
+  diagnostics: Diagnostic[];
+  draft?: DraftManifest;
+  locate: RegistryMember['locate'];
+}
+
+/**
+ * The parse phase: every per-skill rule over a folder already in memory, and the draft manifest.
+ * Pure: no disk, no clock, so the build cache can stand in for it.
+ *
+ * @example
+ * const { draft, diagnostics } = parseSkill(source, RegistryConfig.parse({}));
+ */
+export function parseSkill(source: SkillSource, config: RegistryConfig, sink = new DiagnosticSink(config.rules)): ParsedSkill {
+  checkFiles(source, sink, source.folderName);
+  if (source.declaration === 'SKILL.md') {
+    const parsed = checkSkillMd(source, config, sink);
+    if (parsed) return { diagnostics: sink.diagnostics, draft: manifestFromSkillMd(source, parsed), locate: parsed.locate };
+  } else {
+    const parsed = checkSkillJson(source, config, sink);
+    if (parsed) return { diagnostics: sink.diagnostics, draft: manifestFromSkillJson(source, parsed), locate: parsed.locate };
+  }
+  return { diagnostics: sink.diagnostics, locate: () => START };
+}

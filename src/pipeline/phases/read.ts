@@ -1,0 +1,78 @@
+import pLimit from 'p-limit';
+import type { RegistryConfig } from '../../core/schemas/config.ts';
+import { cacheEntryOf, locateFrom, sourceFromCache, type BuildCache, type CachedSkill, type SourceStamps } from '../cache.ts';
+import { readSkillSource, type SkillSource } from '../discover.ts';
+import { DiagnosticSink } from '../diagnostics.ts';
+import { parseSkill, type ParsedSkill } from './parse.ts';
+
+/** Skill folders read at once. */
+const READ_CONCURRENCY = 16;
+
+/** A found skill folder, read and parsed. */
+export interface ReadSkill extends ParsedSkill {
+  source: SkillSource;
+  /** The declaration's path from the registry root. */
+  file: string;
+  /** True when the build cache stood in for reading and parsing. */
+  cached: boolean;
+}
+
+type Found = readonly { dir: string; declaration: SkillSource['declaration'] }[];
+
+/** The cache's entry for each found folder that is unchanged since it was recorded. */
+export function cacheHits(root: string, found: Found, cache: BuildCache | undefined): (CachedSkill | undefined)[] {
+  return found.map(({ dir, declaration }) => cache?.lookup(root, dir, declaration));
+}
+
+export interface ReadOptions {
+  cache?: BuildCache;
+  /** {@link cacheHits} for `found`, when the caller needed them first. */
+  hits?: readonly (CachedSkill | undefined)[];
+  /** Called once per folder as soon as it is parsed, in discovery order (e.g. to start its scan early). */
+  onParsed?: (skill: ReadSkill) => void;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * The read and parse phases over every found folder, results in discovery order. The build cache
+ * wraps exactly this: an unchanged folder's diagnostics and draft are taken from the cache and
+ * nothing in it is read. Reading is I/O-bound, so several folders are read at once, each
+ * reporting into its own sink, and parsed one by one in discovery order, so results do not depend
+ * on timing.
+ */
+export async function readSkills(
+  root: string,
+  found: Found,
+  config: RegistryConfig,
+  { cache, onParsed, onProgress, hits = cacheHits(root, found, cache) }: ReadOptions = {},
+): Promise<ReadSkill[]> {
+  const limit = pLimit(READ_CONCURRENCY);
+  const reads = found.map(({ dir, declaration }, i) =>
+    hits[i]
+      ? undefined
+      : limit(async () => {
+          const sink = new DiagnosticSink(config.rules);
+          const stamps: SourceStamps | undefined = cache ? { dirs: [], files: [] } : undefined;
+          return { sink, stamps, source: await readSkillSource(root, dir, declaration, config.limits, sink, stamps) };
+        }),
+  );
+  const out: ReadSkill[] = [];
+  for (const [i, { dir, declaration }] of found.entries()) {
+    onProgress?.(i, found.length);
+    const file = `${dir}/${declaration}`;
+    const hit = hits[i];
+    let skill: ReadSkill;
+    if (hit) {
+      cache?.record(hit);
+      skill = { source: sourceFromCache(root, hit), file, cached: true, diagnostics: hit.diagnostics, ...(hit.draft ? { draft: hit.draft } : {}), locate: locateFrom(hit.positions) };
+    } else {
+      const { sink, stamps, source } = await (reads[i] as NonNullable<(typeof reads)[number]>);
+      skill = { source, file, cached: false, ...parseSkill(source, config, sink) };
+      if (cache && stamps) cache.record(cacheEntryOf(source, stamps, skill.diagnostics, skill.draft, skill.locate));
+    }
+    out.push(skill);
+    onParsed?.(skill);
+  }
+  onProgress?.(found.length, found.length);
+  return out;
+}
