@@ -15,8 +15,7 @@ export { toPrompt, renderSkillLoad, type PromptSkill, type PromptStyle } from '.
 export { parseTemplate, renderTemplate, isTruthy, TemplateError } from '../core/template.ts';
 export { tokenize } from '../core/tokenize.ts';
 export { matchTriggers, triggerUnits, DEFAULT_TRIGGER_PRIORITY, type MatchOptions, type TriggerMatch, type TriggerDocument } from '../core/trigger-match.ts';
-export { abpParametersSchema, abpReturnsSchema, type AbpToolDeclaration } from '../core/abp-schema.ts';
-export { parseToolId, scriptFile, toolIdOf, type ToolId } from './tool-id.ts';
+export { parseToolId, type ToolId } from './tool-id.ts';
 export type { SkillManifest } from '../core/schemas/manifest.ts';
 export type { IndexEntry, RegistryIndex } from '../core/schemas/registry-index.ts';
 export type { SkillExecutionOutcome, ProtocolEnvelope } from '../core/schemas/outcome.ts';
