@@ -269,7 +269,7 @@ describe('catalog site', () => {
     const button = page.locator('button[data-copy-target="cmd-skills-add"]');
     await button.click();
     await expect.poll(() => button.textContent()).toBe('Copied');
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`npx skills add ${origin} --skill code_review`);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`npx skills add ${origin} --skill code-review`);
     await page.locator('button[data-copy-target="cmd-run"]').click();
     const run = await page.evaluate(() => navigator.clipboard.readText());
     expect(run).toMatch(new RegExp(`^npx skilldex run code_review --registry ${origin} --input '\\{.*\\}'$`));
