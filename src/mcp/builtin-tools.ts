@@ -76,6 +76,20 @@ export function builtinTools(options: { allowRun?: boolean; installRoot?: string
       },
     },
     {
+      name: 'match_skills',
+      title: 'Match skills to a message',
+      description: "The skills whose triggers fire for a user's message (and optionally an event or intents), by trigger priority and then relevance: which skills to load for this turn.",
+      input: shapes.MatchSkillsInput,
+      output: shapes.MatchSkillsOutput,
+      readOnly: true,
+      async run(args: z.output<typeof shapes.MatchSkillsInput>, registry) {
+        const matches = registry
+          .match(args.message, { limit: args.limit, ...(args.event ? { event: args.event } : {}), ...(args.intents ? { intents: args.intents } : {}) })
+          .map((m) => ({ ...summary(m.skill), priority: m.priority, score: Number(m.score.toFixed(4)), fired: m.fired }));
+        return structured({ matches });
+      },
+    },
+    {
       name: 'load_skill',
       title: 'Load a skill',
       description: "A skill's instructions to follow, as '# Skill: <name>' followed by the body (for typed skills: signature, input and output schema). Verified against the registry's digests.",

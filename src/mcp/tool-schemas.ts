@@ -42,6 +42,22 @@ export const SearchSkillsInput = z.object({
 });
 export const SearchSkillsOutput = z.object({ results: z.array(SkillSummary.extend({ score: z.number() })) });
 
+export const MatchSkillsInput = z.object({
+  message: z.string().max(10_000).describe("The user's message; skills whose trigger phrases occur in it fire (docs/extended-package.md#trigger-matching)."),
+  event: z.string().max(200).optional().describe('The event being handled, e.g. abp.tool_request: fires skills that list it.'),
+  intents: z.array(z.string().max(200)).max(32).optional().describe('Intents an upstream classifier recognised.'),
+  limit: z.number().int().min(1).max(100).default(10).describe('At most this many matches.'),
+});
+export const MatchSkillsOutput = z.object({
+  matches: z.array(
+    SkillSummary.extend({
+      priority: z.number(),
+      score: z.number(),
+      fired: z.object({ phrases: z.array(z.string()), intents: z.array(z.string()), event: z.string().optional() }),
+    }),
+  ),
+});
+
 export const LoadSkillInput = z.object({ name: SkillName });
 export const LoadSkillOutput = z.object({
   name: z.string(),

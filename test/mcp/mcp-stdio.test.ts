@@ -10,7 +10,7 @@ import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 import { buildExamples, tempDir } from '../runtime/_registries.ts';
 import { call, connectStdio, textOf } from './_mcp.ts';
 
-const BUILTIN = ['get_skill_script_path', 'install_skill', 'list_skill_assets', 'list_skills', 'load_skill', 'load_skill_asset', 'run_skill', 'search_skills'];
+const BUILTIN = ['get_skill_script_path', 'install_skill', 'list_skill_assets', 'list_skills', 'load_skill', 'load_skill_asset', 'match_skills', 'run_skill', 'search_skills'];
 
 let registry: StaticServer;
 let cacheDir: string;
@@ -67,6 +67,16 @@ describe('skilldex mcp over stdio (SDK client, real CLI process, registry over H
     const filtered = (await call(open, 'search_skills', { query: 'text', filters: { format: 'skill-json', mode: 'code' } })).structuredContent as { results: { format: string; mode: string }[] };
     expect(filtered.results.length).toBeGreaterThan(0);
     for (const hit of filtered.results) expect([hit.format, hit.mode]).toEqual(['skill-json', 'code']);
+  });
+
+  it('match_skills returns the skills whose triggers fire for a message, in English and Chinese', async () => {
+    type Matches = { matches: { name: string; priority: number; fired: { phrases: string[]; event?: string } }[] };
+    const english = (await call(open, 'match_skills', { message: 'How many days until my birthday?' })).structuredContent as Matches;
+    expect(english.matches[0]).toMatchObject({ name: 'date-calc', priority: 0.65, fired: { phrases: ['how many days', 'days until'] } });
+    const chinese = (await call(open, 'match_skills', { message: '下周五是星期几？' })).structuredContent as Matches;
+    expect(chinese.matches.map((m) => m.name)).toContain('date-calc');
+    const none = (await call(open, 'match_skills', { message: 'zzzz qqqq' })).structuredContent as Matches;
+    expect(none.matches).toEqual([]);
   });
 
   it('load_skill gives "# Skill: <name>" instructions, case-insensitively', async () => {
