@@ -102,39 +102,28 @@ export default defineCommand({
     process.on('SIGTERM', onSignal);
     if (args.tool === undefined && args['call-id'] !== undefined) throw new CliError('E_USAGE', '--call-id needs --tool', { exitCode: 2 });
     if (args.tool !== undefined && (args.action !== undefined || args.protocol)) throw new CliError('E_USAGE', '--tool cannot be combined with --action or --protocol: the tool picks the action and the answer is an ABP result', { exitCode: 2 });
+    // What a tool call and a run share: the caller's context and config, session, cache, limits.
+    const runOptions = {
+      ...(context ? { context } : {}),
+      ...(config ? { config } : {}),
+      ...(args.session === undefined ? {} : { sessionId: args.session }),
+      cache: args.cache !== false,
+      timeoutMs,
+      allowUnsafe: args['allow-unsafe'],
+      unsandboxed: args.unsandboxed,
+      debug: args.debug,
+      signal: controller.signal,
+      onStderr: args.quiet ? undefined : (text: string) => process.stderr.write(text),
+    };
     let outcome;
     try {
       if (args.tool !== undefined) {
-        const call = await registry.callTool(String(args.name), String(args.tool), input, {
-          callId: args['call-id'],
-          ...(context ? { context } : {}),
-          ...(config ? { config } : {}),
-          ...(args.session === undefined ? {} : { sessionId: args.session }),
-          cache: args.cache !== false,
-          timeoutMs,
-          allowUnsafe: args['allow-unsafe'],
-          unsandboxed: args.unsandboxed,
-          debug: args.debug,
-          signal: controller.signal,
-          onStderr: args.quiet ? undefined : (text) => process.stderr.write(text),
-        });
+        const call = await registry.callTool(String(args.name), String(args.tool), input, { callId: args['call-id'], ...runOptions });
         outJson(call);
         if (received) return received === 'SIGINT' ? 130 : 143;
         return call.error ? EXIT.failure : EXIT.ok;
       }
-      outcome = await registry.run(String(args.name), input, {
-        action: args.action,
-        ...(context ? { context } : {}),
-        ...(config ? { config } : {}),
-        ...(args.session === undefined ? {} : { sessionId: args.session }),
-        cache: args.cache !== false,
-        timeoutMs,
-        allowUnsafe: args['allow-unsafe'],
-        unsandboxed: args.unsandboxed,
-        debug: args.debug,
-        signal: controller.signal,
-        onStderr: args.quiet ? undefined : (text) => process.stderr.write(text),
-      });
+      outcome = await registry.run(String(args.name), input, { action: args.action, ...runOptions });
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
