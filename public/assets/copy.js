@@ -8,6 +8,12 @@ for (const placeholder of document.querySelectorAll('[data-site-url]')) {
   placeholder.textContent = location.origin;
 }
 
+/** The copy shortcut of the reader's platform: ⌘C on Apple devices, Ctrl+C elsewhere. */
+function copyShortcut() {
+  const platform = navigator.userAgentData?.platform || navigator.platform || navigator.userAgent;
+  return /mac|iphone|ipad|ipod/i.test(platform) ? '⌘C' : 'Ctrl+C';
+}
+
 async function copy(button) {
   const target = document.getElementById(button.dataset.copyTarget);
   if (!target) return;
@@ -16,7 +22,8 @@ async function copy(button) {
   try {
     await navigator.clipboard.writeText(text);
   } catch {
-    // Clipboard API refused (insecure context, no permission): select the text so Ctrl+C works.
+    // Clipboard API refused (insecure context, no permission): select the text so the reader's own
+    // copy shortcut works.
     ok = false;
     const range = document.createRange();
     range.selectNodeContents(target);
@@ -26,11 +33,15 @@ async function copy(button) {
   }
   const label = button.dataset.label || button.textContent;
   button.dataset.label = label;
-  button.textContent = ok ? 'Copied' : 'Press Ctrl+C';
+  button.textContent = ok ? 'Copied' : `Press ${copyShortcut()}`;
   button.dataset.copied = ok ? 'true' : 'false';
+  // The button's own text is not announced when it changes; the status line is.
+  const status = document.querySelector(`[data-copy-status="${CSS.escape(button.dataset.copyTarget)}"]`);
+  if (status) status.textContent = ok ? 'Copied to the clipboard' : `Command selected: press ${copyShortcut()} to copy it`;
   setTimeout(() => {
     button.textContent = label;
     delete button.dataset.copied;
+    if (status) status.textContent = '';
   }, 2000);
 }
 

@@ -460,6 +460,67 @@ describe('catalog site', () => {
     await page.close();
   });
 
+  it('fits every page in the viewport from 320 px phones to 1366 px desktops', async () => {
+    const firstDir = (facet: string) => readdirSync(path.join(dist, facet)).find((f) => statSync(path.join(dist, facet, f)).isDirectory())!;
+    const pages = ['/', `/tag/${firstDir('tag')}/`, `/category/${firstDir('category')}/`, '/docs/', '/docs/skill-json/'];
+    pages.push(...index.skills.map((s) => `/skills/${s.name}/`));
+    for (const width of [320, 390, 768, 1366]) {
+      const ctx = await browser.newContext({ viewport: { width, height: 800 } });
+      const page = await newPage(ctx);
+      for (const pathname of pages) {
+        await open(pathname, page);
+        const fit = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: innerWidth }));
+        expect(fit.scroll, `${pathname} at ${width} px`).toBeLessThanOrEqual(fit.inner);
+      }
+      // The home page's filter dropdowns stay inside their panel.
+      await open('/', page);
+      const spill = await page.evaluate(() => {
+        const panel = document.querySelector('.search')!.getBoundingClientRect();
+        return [...document.querySelectorAll('.search select')].filter((s) => s.getBoundingClientRect().right > panel.right).length;
+      });
+      expect(spill, `filters outside their panel at ${width} px`).toBe(0);
+      await ctx.close();
+    }
+  }, 120_000);
+
+  it('scrolls code blocks sideways instead of breaking commands mid-word, and lets the keyboard scroll them', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 320, height: 800 } });
+    const page = await open('/skills/code_review/', await newPage(ctx));
+    // Words break only when a single token is wider than its line, never anywhere.
+    expect(await page.evaluate(() => getComputedStyle(document.body).overflowWrap)).toBe('break-word');
+    const block = page.locator('pre:has(#cmd-skills-add)');
+    const shape = await block.evaluate((pre) => {
+      const code = pre.querySelector('code')!;
+      return { lines: Math.round(code.getBoundingClientRect().height / parseFloat(getComputedStyle(code).lineHeight)), scrolls: pre.scrollWidth > pre.clientWidth };
+    });
+    expect(shape).toEqual({ lines: 1, scrolls: true });
+    // A scrolling box is a tab stop with a name, so keyboard users can scroll it.
+    expect(await block.getAttribute('tabindex')).toBe('0');
+    const name = await block.evaluate((pre) => document.getElementById(pre.getAttribute('aria-labelledby')!)?.textContent);
+    expect(name).toBeTruthy();
+    await ctx.close();
+  });
+
+  it('announces the copy result and names the copy shortcut of the reader\'s platform', async () => {
+    for (const [platform, shortcut] of [['Linux x86_64', 'Ctrl+C'], ['MacIntel', '⌘C']] as const) {
+      // Plain-HTTP sites have no navigator.clipboard; the button then selects the command instead.
+      const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      await ctx.addInitScript((p: string) => {
+        Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });
+        Object.defineProperty(Navigator.prototype, 'userAgentData', { get: () => undefined });
+        Object.defineProperty(Navigator.prototype, 'platform', { get: () => p });
+      }, platform);
+      const page = await open('/skills/code_review/', await newPage(ctx));
+      const status = page.locator('[data-copy-status="cmd-skills-add"]');
+      expect(await status.getAttribute('aria-live')).toBe('polite');
+      await page.locator('button[data-copy-target="cmd-skills-add"]').click();
+      await expect.poll(() => page.locator('button[data-copy-target="cmd-skills-add"]').textContent()).toBe(`Press ${shortcut}`);
+      expect(await status.textContent()).toContain(shortcut);
+      expect(await page.evaluate(() => getSelection()?.toString().trim())).toMatch(/^npx skills add /);
+      await ctx.close();
+    }
+  });
+
   it('builds byte-identical output from the same input', async () => {
     const again = path.join(work, 'dist-again');
     await build(path.join(work, 'repo'), again);
