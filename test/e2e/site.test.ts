@@ -483,6 +483,36 @@ describe('catalog site', () => {
     }
   }, 120_000);
 
+  it('puts the content before the filters and details on a phone, without hiding the selected filter', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 800 } });
+    const page = await newPage(ctx);
+    const top = (selector: string) => page.locator(selector).first().evaluate((e) => e.getBoundingClientRect().top);
+    for (const facet of ['tag', 'category']) {
+      const values = readdirSync(path.join(dist, facet)).filter((f) => statSync(path.join(dist, facet, f)).isDirectory());
+      for (const value of values) {
+        await open(`/${facet}/${value}/`, page);
+        expect(await top('h1'), `${facet} ${value}: heading before the filters`).toBeLessThan(await top('.facet'));
+        // The selected value is visible inside its list, even when the list scrolls.
+        const visible = await page.locator('.facet a[aria-current="page"]').evaluate((a) => {
+          const list = a.closest('ul')!.getBoundingClientRect();
+          const link = a.getBoundingClientRect();
+          return link.top >= list.top - 0.5 && link.bottom <= list.bottom + 0.5;
+        });
+        expect(visible, `${facet} ${value}: selected filter visible`).toBe(true);
+      }
+    }
+    // Lists that scroll say so: a shadow marks the edge with more values beyond it.
+    await open('/', page);
+    const hints = await page.locator('.facet ul').evaluateAll((lists) =>
+      lists.filter((l) => l.scrollHeight > l.clientHeight).map((l) => getComputedStyle(l).backgroundImage.includes('radial-gradient')),
+    );
+    expect(hints.length).toBeGreaterThan(0);
+    expect(hints.every(Boolean)).toBe(true);
+    await open('/skills/code_review/', page);
+    expect(await top('.skill-name'), 'skill name before its details').toBeLessThan(await top('.skill-meta'));
+    await ctx.close();
+  });
+
   it('scrolls code blocks sideways instead of breaking commands mid-word, and lets the keyboard scroll them', async () => {
     const ctx = await browser.newContext({ viewport: { width: 320, height: 800 } });
     const page = await open('/skills/code_review/', await newPage(ctx));
