@@ -513,6 +513,33 @@ describe('catalog site', () => {
     await ctx.close();
   });
 
+  it('marks the English interface of a Chinese page as English, and never skips a heading level', async () => {
+    const page = await open('/skills/memory-recall/');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh');
+    const langOf = (selector: string) => page.locator(selector).first().evaluate((e) => e.closest('[lang]')!.getAttribute('lang'));
+    for (const selector of ['.skip-link', '.site-header nav', '.site-footer', '.breadcrumbs', '#install', '.copy-label', '#files', '.skill-meta dt']) {
+      expect(await langOf(selector), selector).toBe('en');
+    }
+    expect(await langOf('h1'), "the skill's own title").toBe('zh');
+    const skipped = async () =>
+      page.evaluate(() => {
+        let previous = 1;
+        const out: string[] = [];
+        for (const h of document.querySelectorAll('main h1, main h2, main h3, main h4, main h5, main h6')) {
+          const level = Number(h.tagName[1]);
+          if (level > previous + 1) out.push(`${h.tagName} "${h.textContent}" after h${previous}`);
+          previous = level;
+        }
+        return out;
+      });
+    const firstTag = readdirSync(path.join(dist, 'tag')).find((f) => statSync(path.join(dist, 'tag', f)).isDirectory())!;
+    for (const pathname of ['/', `/tag/${firstTag}/`, '/browse/name/2/', '/docs/', ...index.skills.map((s) => `/skills/${s.name}/`)]) {
+      await open(pathname, page);
+      expect(await skipped(), pathname).toEqual([]);
+    }
+    await page.close();
+  });
+
   it('scrolls code blocks sideways instead of breaking commands mid-word, and lets the keyboard scroll them', async () => {
     const ctx = await browser.newContext({ viewport: { width: 320, height: 800 } });
     const page = await open('/skills/code_review/', await newPage(ctx));

@@ -73,6 +73,8 @@ describe('renderMarkdown', () => {
 
   it('demotes headings under the page structure', () => {
     expect(renderMarkdown('# Title\n\n##### Deep', { demoteHeadings: 2 })).toBe('<h3>Title</h3>\n<h6>Deep</h6>');
+    // A document that starts at `##` still lands right under the page's section heading.
+    expect(renderMarkdown('## Input\n\n### Detail', { demoteHeadings: 2 })).toBe('<h3>Input</h3>\n<h4>Detail</h4>');
   });
 
   it('gives rule headings the anchors findings link to (trusted docs only)', () => {

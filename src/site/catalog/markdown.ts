@@ -45,7 +45,8 @@ export interface RenderOptions {
   headingIds?: boolean;
   /**
    * Levels to push headings down, so a document's own `# Title` nests under the page's section
-   * heading instead of competing with the page's `<h1>` (2: `#` → `<h3>`; capped at `<h6>`).
+   * heading instead of competing with the page's `<h1>` (2: the document's top level, `#` or
+   * `##`, → `<h3>`; capped at `<h6>`).
    */
   demoteHeadings?: number;
 }
@@ -84,6 +85,12 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): s
 function rehypeSkillLinks() {
   return (tree: Root, file: Parameters<Transformer<Root>>[1]) => {
     const options = (file.data as { renderOptions?: RenderOptions }).renderOptions ?? {};
+    // Demoting counts from the document's own top level, so one that starts at `##` does not skip
+    // a level under the page's heading.
+    let top = 6;
+    if (options.demoteHeadings) walk(tree, (node) => {
+      if (/^h[1-6]$/.test(node.tagName)) top = Math.min(top, Number(node.tagName[1]));
+    });
     walk(tree, (node, parent, index) => {
       if (node.tagName === 'a') {
         const href = node.properties.href;
@@ -112,7 +119,7 @@ function rehypeSkillLinks() {
           : { type: 'element', tagName: 'span', properties: { className: ['remote-image'] }, children: [{ type: 'text', value: `[${alt}]` }] };
         parent.children[index] = replacement;
       } else if (options.demoteHeadings && /^h[1-6]$/.test(node.tagName)) {
-        node.tagName = `h${Math.min(6, Number(node.tagName[1]) + options.demoteHeadings)}`;
+        node.tagName = `h${Math.min(6, Number(node.tagName[1]) - top + 1 + options.demoteHeadings)}`;
       } else if (options.headingIds && /^h[1-6]$/.test(node.tagName)) {
         // A heading naming a rule (`exec/download-pipe-shell`) gets that rule's anchor.
         const text = textOf(node);
