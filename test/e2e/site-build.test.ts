@@ -123,11 +123,19 @@ describe('scripts/build.ts', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/feed.*sitemap.*OpenGraph/);
     expect(run.stdout).toMatch(/hint: set "siteUrl" in skilldex\.config\.json .*--site-url/);
+    // robots.txt lets crawlers in; without an absolute URL it cannot name the sitemap.
+    expect(readFileSync(path.join(out, 'robots.txt'), 'utf8')).toBe('User-agent: *\nAllow: /\n');
     // With one, from the flag, there is no warning and the pages carry absolute URLs.
     const withUrl = build(['--root', work, '--out', out, '--registry', registry, '--site-url', 'https://skills.example.org/reg']);
     expect(withUrl.status, withUrl.stderr).toBe(0);
     expect(`${withUrl.stdout}${withUrl.stderr}`).not.toContain('no siteUrl');
     expect(readFileSync(path.join(out, 'sitemap.xml'), 'utf8')).toContain('<loc>https://skills.example.org/reg/skills/code_review/</loc>');
+    expect(readFileSync(path.join(out, 'robots.txt'), 'utf8')).toContain('\nSitemap: https://skills.example.org/reg/sitemap.xml\n');
+    expect(readFileSync(path.join(out, 'feed.xml'), 'utf8')).toContain('href="https://skills.example.org/reg/skills/code_review/"');
+    expect(readFileSync(path.join(out, 'llms.txt'), 'utf8')).toContain('(https://skills.example.org/reg/skills/code_review.json)');
+    const skillPage = readFileSync(path.join(out, 'skills/code_review/index.html'), 'utf8');
+    expect(skillPage).toContain('<link rel="canonical" href="https://skills.example.org/reg/skills/code_review/">');
+    expect(skillPage).toContain('<meta property="og:url" content="https://skills.example.org/reg/skills/code_review/">');
   });
 
   it('refuses a site URL that is not an absolute http(s) URL, with a hint', () => {
