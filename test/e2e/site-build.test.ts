@@ -56,7 +56,8 @@ describe('scripts/build.ts', () => {
     expect(readFileSync(path.join(out, 'skills/translate-ja/index.html'), 'utf8')).toMatch(/^<!DOCTYPE html><html lang="ja"[ >]/);
     const pkg = readFileSync(path.join(out, 'skills/memory-search/index.html'), 'utf8');
     expect(pkg).toMatch(/^<!DOCTYPE html><html lang="zh"[ >]/);
-    for (const heading of ['Triggers', 'Security policy', 'Resources', 'ABP tools']) expect(pkg).toContain(`<h3>${heading}`);
+    // The package is Chinese; its English section headings say so (lang="en").
+    for (const heading of ['Triggers', 'Security policy', 'Resources', 'ABP tools']) expect(pkg).toContain(`<h3 lang="en">${heading}`);
     expect(pkg).toContain('<code>search(query: string) → array</code>');
     expect(readFileSync(path.join(out, 'skills/code_review/index.html'), 'utf8')).toContain('href="/skills/review_pipeline/"');
     // The caller's registry is copied into the site, never moved out of its folder.
