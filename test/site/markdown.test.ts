@@ -71,6 +71,10 @@ describe('renderMarkdown', () => {
     expect(html).toContain('type="checkbox"');
   });
 
+  it('makes code blocks keyboard-scrollable, named tab stops', () => {
+    expect(renderMarkdown('```\nnpx skilldex run x\n```')).toBe('<pre tabindex="0" role="region" aria-label="Code block"><code>npx skilldex run x\n</code></pre>');
+  });
+
   it('demotes headings under the page structure', () => {
     expect(renderMarkdown('# Title\n\n##### Deep', { demoteHeadings: 2 })).toBe('<h3>Title</h3>\n<h6>Deep</h6>');
     // A document that starts at `##` still lands right under the page's section heading.

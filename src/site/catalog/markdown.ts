@@ -118,6 +118,11 @@ function rehypeSkillLinks() {
           ? { type: 'element', tagName: 'a', properties: { href: src, rel: ['nofollow', 'noopener', 'noreferrer'], className: ['remote-image'] }, children: [{ type: 'text', value: `[${alt}]` }] }
           : { type: 'element', tagName: 'span', properties: { className: ['remote-image'] }, children: [{ type: 'text', value: `[${alt}]` }] };
         parent.children[index] = replacement;
+      } else if (node.tagName === 'pre') {
+        // Code blocks scroll sideways rather than wrap; a named tab stop lets keyboards scroll them.
+        node.properties.tabIndex = 0;
+        node.properties.role = 'region';
+        node.properties.ariaLabel = 'Code block';
       } else if (options.demoteHeadings && /^h[1-6]$/.test(node.tagName)) {
         node.tagName = `h${Math.min(6, Number(node.tagName[1]) - top + 1 + options.demoteHeadings)}`;
       } else if (options.headingIds && /^h[1-6]$/.test(node.tagName)) {
