@@ -1,5 +1,6 @@
 import type { NodeRegistry } from '../runtime/node/node-registry.ts';
 import { visibleControls } from '../core/control-chars.ts';
+import { PUBLIC_KEY_PATTERN } from '../core/signing.ts';
 import { openRegistry } from '../runtime/node/open-registry.ts';
 import { CliError, EXIT } from './_errors.ts';
 import { err } from './_output.ts';
@@ -32,7 +33,7 @@ export interface RegistryArgValues {
 export function openRegistryFromArgs(args: RegistryArgValues): Promise<NodeRegistry> {
   const trust = args.trust ? args.trust.split(',').map((k) => k.trim()).filter(Boolean) : undefined;
   for (const key of trust ?? []) {
-    if (!/^ed25519:[A-Za-z0-9_-]{43}$/.test(key)) throw new CliError('E_USAGE', `--trust ${JSON.stringify(visibleControls(key))} is not a public key`, { hint: 'give the key as skilldex keygen prints it: ed25519: followed by 43 characters', exitCode: EXIT.usage });
+    if (!PUBLIC_KEY_PATTERN.test(key)) throw new CliError('E_USAGE', `--trust ${JSON.stringify(visibleControls(key))} is not a public key`, { hint: 'give the key as skilldex keygen prints it: ed25519: followed by 43 characters', exitCode: EXIT.usage });
   }
   return openRegistry(args.registry || process.env.SKILLDEX_REGISTRY, {
     ...(args['cache-dir'] ? { cacheDir: args['cache-dir'] } : {}),

@@ -122,7 +122,8 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   // HEAD commit counts too.
   const head = await headCommitTime(options.root);
   const headIso = head === undefined ? undefined : new Date(head * 1000).toISOString();
-  const generatedAt = process.env.SOURCE_DATE_EPOCH ? fallback : latest === undefined || (headIso !== undefined && headIso > latest) ? (headIso ?? latest) : latest;
+  const later = (a: string | undefined, b: string | undefined) => (a === undefined || (b !== undefined && b > a) ? b : a);
+  const generatedAt = process.env.SOURCE_DATE_EPOCH ? fallback : later(latest, headIso);
   await mkdir(options.outDir, { recursive: true });
   // What writeRegistry's output depends on: when the output folder still holds what this exact
   // input produced, rewriting it changes nothing. A draft is a function of the skill's files

@@ -1,6 +1,6 @@
 import type { FindingSeverity } from '../core/schemas/scan.ts';
 import { extensionOf } from './magic.ts';
-import { lineIndexAt, type SkillTextFile } from './document.ts';
+import { lineIndexAt, lineOf, type SkillTextFile } from './document.ts';
 
 /**
  * How much a match weighs where it stands. The same `curl … | sh` is an order in a script or in
@@ -23,8 +23,6 @@ const EXAMPLE_FENCE = /^\s*[`~]{3,}[^\n]*\b(?:example|bad|wrong|unsafe|dangerous
 const NEGATIVE_LEAD = /^\s{0,3}(?:[-*+]|\d{1,3}[.)])?\s*(?:\*\*|__)?(?:❌|🚫|⛔|never\b|do\s+not\b|don['’]t\b|avoid\b|bad\s*:|unsafe\s*:|dangerous\s*:|forbidden\s*:|禁止|不要|切勿|絶対に|しないで)/i;
 const NEGATIVE_HEADING = /^\s{0,3}#{1,6}\s+.*(?:\bnever\b|\bdo\s+not\b|\bdon['’]t\b|\bavoid\b|\bdangerous\b|\bunsafe\b|\bforbidden\b|\banti-?patterns?\b|\bwhat\s+not\s+to\b|\bred\s+flags\b|禁止|危险|危険)/i;
 
-const lineText = (file: SkillTextFile, i: number): string =>
-  file.text.slice(file.lineStarts[i], i + 1 < file.lineStarts.length ? file.lineStarts[i + 1]! - 1 : file.text.length);
 
 /** The context of the match at `offset`, or undefined when it counts in full (code, instructions). */
 export function quotedContext(file: SkillTextFile, offset: number): QuotedContext | undefined {
@@ -43,7 +41,7 @@ export function quotedContext(file: SkillTextFile, offset: number): QuotedContex
   const quoted = instructions ? 'warn' : 'info';
   const line = lineIndexAt(file, offset);
   if (isNegativeContext(file, line)) return { ceiling: quoted, because: 'it is quoted in a list of what not to do' };
-  if (file.fenced[line] === 1 && EXAMPLE_FENCE.test(lineText(file, fenceStart(file, line)))) {
+  if (file.fenced[line] === 1 && EXAMPLE_FENCE.test(lineOf(file, fenceStart(file, line)))) {
     return { ceiling: quoted, because: 'it is in a code block marked as an example' };
   }
   if (reference) return { ceiling: 'warn', because: 'it is in reference documentation, not in the instructions' };
@@ -53,7 +51,7 @@ export function quotedContext(file: SkillTextFile, offset: number): QuotedContex
 /** 0-based index of the opening fence of the block holding line `i`. */
 function fenceStart(file: SkillTextFile, i: number): number {
   let j = i;
-  while (j > 0 && file.fenced[j - 1] === 1 && !/^ {0,3}(?:`{3,}|~{3,})\s*$/.test(lineText(file, j - 1).replace(/\r$/, ''))) j--;
+  while (j > 0 && file.fenced[j - 1] === 1 && !/^ {0,3}(?:`{3,}|~{3,})\s*$/.test(lineOf(file, j - 1))) j--;
   // Step onto the opening fence itself when `i` is inside the block.
   return j > 0 && file.fenced[j - 1] === 1 ? j - 1 : j;
 }
@@ -64,11 +62,11 @@ function fenceStart(file: SkillTextFile, i: number): number {
  * Only the start of an item counts: "Run X, don't skip it" is an order, "Never run X" is not.
  */
 function isNegativeContext(file: SkillTextFile, i: number): boolean {
-  if (NEGATIVE_LEAD.test(lineText(file, i))) return true;
+  if (NEGATIVE_LEAD.test(lineOf(file, i))) return true;
   // Walk up through the block (fence, list, wrapped paragraph) to the line that introduces it.
   let blank = 0;
   for (let j = i - 1; j >= file.frontmatterLines && i - j <= 60; j--) {
-    const text = lineText(file, j);
+    const text = lineOf(file, j);
     if (/^\s{0,3}#{1,6}\s/.test(text)) return NEGATIVE_HEADING.test(text);
     if (text.trim() === '') {
       if (++blank > 1) break;
@@ -81,7 +79,7 @@ function isNegativeContext(file: SkillTextFile, i: number): boolean {
   }
   // Under a heading about what not to do, anywhere in its section.
   for (let j = i - 1; j >= file.frontmatterLines; j--) {
-    const text = lineText(file, j);
+    const text = lineOf(file, j);
     if (file.fenced[j] !== 1 && /^\s{0,3}#{1,6}\s/.test(text)) return NEGATIVE_HEADING.test(text);
   }
   return false;

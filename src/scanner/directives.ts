@@ -1,4 +1,4 @@
-import { lineIndexAt, type SkillTextFile } from './document.ts';
+import { lineIndexAt, lineOf, type SkillTextFile } from './document.ts';
 
 /**
  * An author's answer to a finding, written in the file it concerns:
@@ -19,8 +19,6 @@ export interface ScanDirective {
 
 const DIRECTIVE = /skilldex-scan:[ \t]*allow[ \t]+([a-z0-9-]{1,40}\/[a-z0-9-]{1,60})[ \t]+"([^"\r\n]{1,200})"/g;
 
-const lineText = (file: SkillTextFile, i: number): string =>
-  file.text.slice(file.lineStarts[i], i + 1 < file.lineStarts.length ? file.lineStarts[i + 1]! - 1 : file.text.length);
 
 export function parseDirectives(file: SkillTextFile): ScanDirective[] {
   const out: ScanDirective[] = [];
@@ -30,13 +28,13 @@ export function parseDirectives(file: SkillTextFile): ScanDirective[] {
   for (let m = DIRECTIVE.exec(file.text); m; m = DIRECTIVE.exec(file.text)) {
     const at = lineIndexAt(file, m.index);
     let next = at + 1;
-    while (next < file.lineStarts.length && lineText(file, next).trim() === '') next++;
+    while (next < file.lineStarts.length && lineOf(file, next).trim() === '') next++;
     let to = Math.min(next, file.lineStarts.length - 1);
     // A directive above a fenced block covers the block.
-    if (file.fenced[to] === 1 && /^ {0,3}(?:`{3,}|~{3,})/.test(lineText(file, to))) {
+    if (file.fenced[to] === 1 && /^ {0,3}(?:`{3,}|~{3,})/.test(lineOf(file, to))) {
       while (to + 1 < file.lineStarts.length && file.fenced[to + 1] === 1) {
         to++;
-        if (/^ {0,3}(?:`{3,}|~{3,})\s*$/.test(lineText(file, to).replace(/\r$/, ''))) break;
+        if (/^ {0,3}(?:`{3,}|~{3,})\s*$/.test(lineOf(file, to))) break;
       }
     }
     out.push({ rule: m[1]!, reason: m[2]!, from: at, to });

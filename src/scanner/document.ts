@@ -61,6 +61,9 @@ export function createTextFile(path: string, text: string): SkillTextFile {
 const lineText = (text: string, starts: number[], i: number): string =>
   text.slice(starts[i], i + 1 < starts.length ? starts[i + 1]! - 1 : text.length).replace(/\r$/, '');
 
+/** Line `i` (0-based) of a file, without its line break. */
+export const lineOf = (file: SkillTextFile, i: number): string => lineText(file.text, file.lineStarts, i);
+
 /** CommonMark fences: up to 3 spaces, then ≥3 backticks or tildes; closed by the same char, at least as long. */
 function markFences(text: string, starts: number[], fenced: Uint8Array, from: number): void {
   let open: { char: string; length: number } | undefined;

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { PUBLIC_KEY_PATTERN } from '../signing.ts';
 
 /**
  * A registry public key in its one-line form: `ed25519:` and the 32-byte key in base64url (43
  * characters), the way it is pinned with `--trust` and listed in `skilldex.config.json`.
  */
-export const PublicKeyText = z.string().regex(/^ed25519:[A-Za-z0-9_-]{43}$/, 'must be ed25519: followed by 43 base64url characters');
+export const PublicKeyText = z.string().regex(PUBLIC_KEY_PATTERN, 'must be ed25519: followed by 43 base64url characters');
 
 /** Key id: the RFC 7638 JWK thumbprint (SHA-256, base64url) of the public key. */
 export const KeyId = z.string().regex(/^[A-Za-z0-9_-]{43}$/);

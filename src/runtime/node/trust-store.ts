@@ -2,6 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { bracketDepthExceeds, MAX_JSON_DEPTH } from '../../core/json-depth.ts';
+import { PUBLIC_KEY_PATTERN } from '../../core/signing.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 
 /**
@@ -22,7 +23,6 @@ export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'skilldex');
 }
 
-const KEY = /^ed25519:[A-Za-z0-9_-]{43}$/;
 
 async function readJsonObject(path: string): Promise<Record<string, unknown>> {
   try {
@@ -53,7 +53,7 @@ export class TrustStore {
   async pinned(root: string): Promise<RegistryPin | undefined> {
     const registries = (await readJsonObject(this.#pins)).registries as Record<string, { keys?: unknown; how?: unknown }> | undefined;
     const entry = registries && Object.hasOwn(registries, root) ? registries[root] : undefined;
-    const keys = Array.isArray(entry?.keys) ? entry.keys.filter((k): k is string => typeof k === 'string' && KEY.test(k)) : [];
+    const keys = Array.isArray(entry?.keys) ? entry.keys.filter((k): k is string => typeof k === 'string' && PUBLIC_KEY_PATTERN.test(k)) : [];
     return keys.length > 0 ? { keys, how: entry?.how === 'trust-on-first-use' ? 'trust-on-first-use' : 'manual' } : undefined;
   }
 
