@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { chown, mkdir, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmod, chown, mkdir, readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtures, REPO_ROOT, tempDir } from './_registries.ts';
 import { processesWith } from './_processes.ts';
@@ -22,8 +22,29 @@ interface Cli {
   stderrSoFar(): string;
 }
 
-function skilldex(args: string[], env: Record<string, string> = {}, asUser?: number): Cli {
-  const argv = [process.execPath, join(REPO_ROOT, 'bin/skilldex.mjs'), 'run', ...args];
+/**
+ * The checkout as another user reaches it. A clone made inside `mktemp -d` sits below a 0700
+ * folder that `nobody` cannot pass, so the CLI, its sources, its dependencies and the Node binary
+ * are then hard-linked (copied across file systems) into a world-readable folder.
+ */
+async function checkoutFor(uid: number): Promise<{ root: string; node: string }> {
+  const reachable = (path: string) => spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--', 'test', '-r', path]).status === 0;
+  if (reachable(join(REPO_ROOT, 'bin/skilldex.mjs')) && reachable(process.execPath)) return { root: REPO_ROOT, node: process.execPath };
+  const root = await tempDir('cli-checkout');
+  await chmod(root, 0o755);
+  for (const part of ['bin', 'src', 'package.json', 'node_modules']) {
+    try {
+      execFileSync('cp', ['-al', join(REPO_ROOT, part), root]);
+    } catch {
+      execFileSync('cp', ['-a', join(REPO_ROOT, part), root]);
+    }
+  }
+  const inside = relative(REPO_ROOT, process.execPath);
+  return { root, node: inside.startsWith('..') ? process.execPath : join(root, inside) };
+}
+
+function skilldex(args: string[], env: Record<string, string> = {}, asUser?: number, checkout = { root: REPO_ROOT, node: process.execPath }): Cli {
+  const argv = [checkout.node, join(checkout.root, 'bin/skilldex.mjs'), 'run', ...args];
   // setpriv (util-linux) drops to another uid, so the sandbox is also proven without root.
   const command = asUser === undefined ? argv : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', '--', ...argv];
   const child = spawn(command[0] as string, command.slice(1), {
@@ -89,7 +110,8 @@ describe('skilldex run confines the skill', () => {
     if (uid !== undefined) await chown(home, uid, uid);
     // The system python3: a pyenv install under /root is not readable by nobody.
     const env = { PATH: '/usr/bin:/bin', HOME: home, TMPDIR: join(home, 'tmp'), SKILLDEX_CACHE_DIR: join(home, 'cache'), OPENAI_API_KEY: 'sk-proj-unprivileged-0123456789' };
-    const result = await skilldex(['escape-artist', '--action', 'attempt', '--input', '{"alloc_mb": 512, "connect": 9}'], env, uid).done;
+    const checkout = uid === undefined ? undefined : await checkoutFor(uid);
+    const result = await skilldex(['escape-artist', '--action', 'attempt', '--input', '{"alloc_mb": 512, "connect": 9}'], env, uid, checkout).done;
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout).output as { uid: number; pids: string[]; connect: string; alloc: string };
     expect(report.uid).toBe(65534);
