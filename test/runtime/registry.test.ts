@@ -144,7 +144,7 @@ describe('assets (seed 002)', () => {
 describe('toPrompt', () => {
   it('renders both prompt formats with locations of the published SKILL.md', () => {
     const xml = registry.toPrompt(['semver-tool', 'code_review']);
-    const semverFiles = registry.find('semver-tool')?.urls.files;
+    const semverFiles = registry.find('semver-tool')?.path;
     expect(xml).toContain(`<skill>\n<name>\nsemver-tool\n</name>\n<description>\n`);
     expect(xml).toContain(`<location>\n${server.url}${semverFiles}SKILL.md\n</location>`);
     expect(xml).toContain(`<location>\n${server.url}skills/code_review.json\n</location>`);
