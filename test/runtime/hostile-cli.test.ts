@@ -343,7 +343,7 @@ describe('deeply nested JSON', () => {
 
   it('refuses a deep index.json', async () => {
     const path = '/deep-index/index.json';
-    server.set(path, `{"version":"1.0.0","registry":{"title":"x"},"skills":[],"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    server.set(path, `{"version":"2.0.0","registry":{"title":"x"},"skills":[],"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
     const run = await skilldex(['search', 'x', '--registry', `${server.origin}deep-index/`]);
     expectRefusal(run, 'INDEX_INVALID');
   });
