@@ -43,9 +43,9 @@ describe('openRegistry over HTTP', () => {
   it('refuses an index with an unknown major version, and one that breaks the schema', async () => {
     const copy = await tempDir('badindex');
     const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8'));
-    await writeFile(join(copy, 'index.json'), JSON.stringify({ ...index, version: '2.0.0' }));
+    await writeFile(join(copy, 'index.json'), JSON.stringify({ ...index, version: '3.0.0' }));
     const versionError = await rejectsWith(openRegistry(copy), 'INDEX_VERSION_UNSUPPORTED');
-    expect(versionError.message).toContain('"2.0.0"');
+    expect(versionError.message).toContain('"3.0.0"');
     await writeFile(join(copy, 'index.json'), JSON.stringify({ ...index, skills: [{ name: 1 }] }));
     await rejectsWith(openRegistry(copy), 'INDEX_INVALID');
     await rejectsWith(openRegistry(join(copy, 'missing')), 'NO_REGISTRY');
