@@ -85,9 +85,9 @@ function functionBody(manifest: SkillManifest, prompt: string | undefined): stri
 export const SUPPORTED_INDEX_MAJOR = '2';
 
 /**
- * The most bytes a client reads for index.json, and for one manifest. The example registry's
- * index takes about 2 KB a skill, so 10,000 skills come to about 20 MB. Everything else a
- * registry serves is capped by the sizes its manifest declares.
+ * The most bytes a client reads for index.json, and for one manifest. A generated registry's
+ * index takes about 1 KB a skill (10 MB at 10,000 skills); a manifest, which lists the files,
+ * about 5 KB. Everything else a registry serves is capped by the sizes its manifest declares.
  */
 export const DEFAULT_MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
@@ -261,11 +261,6 @@ export class Registry {
   /** Where the skill's manifest is, relative to the root: the index's template filled with the name. */
   manifestPath(entry: IndexEntry): string {
     return checkRegistryPath(fillName(this.index.urls.manifest, entry.name));
-  }
-
-  /** Where the skill's catalog page is, relative to the root. */
-  pagePath(entry: IndexEntry): string {
-    return checkRegistryPath(fillName(this.index.urls.page, entry.name));
   }
 
   async #fetchManifest(entry: IndexEntry): Promise<SkillManifest> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Sha256Digest } from './digest.ts';
-import { ScanResult } from './scan.ts';
+import { ScanVerdict } from './scan.ts';
 import { SkillFormat, SkillMode, SkillName } from './manifest.ts';
 import { Triggers } from './skill-md.ts';
 import { isNameTemplate, NAME_PLACEHOLDER } from '../url-template.ts';
@@ -14,9 +14,6 @@ import { isNameTemplate, NAME_PLACEHOLDER } from '../url-template.ts';
  * uses a skill anyway. Format history is in docs/registry-format.md#format-versions.
  */
 export const INDEX_FORMAT_VERSION = '2.0.0';
-
-/** A scan verdict in the index; the findings behind it are in the manifest. */
-export const IndexVerdict = ScanResult.shape.verdict;
 
 export const IndexEntry = z
   .object({
@@ -45,7 +42,7 @@ export const IndexEntry = z
     /** The skill's `triggers`, so `match()` ranks a message without fetching manifests. */
     triggers: Triggers.optional(),
     /** The security scan's verdict, when the skill was scanned; the findings are in the manifest. */
-    verdict: IndexVerdict.optional(),
+    verdict: ScanVerdict.optional(),
     /** The tree digest over the skill's files: what a version check compares without fetching anything. */
     digest: Sha256Digest,
     /** Digest of the exact bytes of the skill's manifest: a signed index covers it, and through it every file. */
