@@ -97,7 +97,12 @@ describe('index.json 2.0.0', () => {
 
   it('a 1.x client (the CLI as of the last 1.x commit) refuses a 2.0 index with the version and what to do', async () => {
     const old = await tempDir('fmt-old-client');
-    const archive = execFileSync('git', ['-C', REPO_ROOT, 'archive', FORMAT_1_CLIENT, 'bin', 'src', 'package.json'], { maxBuffer: 256 * 1024 * 1024 });
+    let archive: Buffer;
+    try {
+      archive = execFileSync('git', ['-C', REPO_ROOT, 'archive', FORMAT_1_CLIENT, 'bin', 'src', 'package.json'], { maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (error) {
+      throw new Error(`this test runs the 1.x client from git history: commit ${FORMAT_1_CLIENT} must be present (clone without --depth, or fetch it)\n${String(error)}`);
+    }
     execFileSync('tar', ['-x', '-C', old], { input: archive });
     await symlink(join(REPO_ROOT, 'node_modules'), join(old, 'node_modules'));
     const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
