@@ -118,6 +118,11 @@ describe('index.json 2.0.0', () => {
 });
 
 describe('index.json size', () => {
+  it("the example registry's index is within 2.2x (gzip) of its names and descriptions", () => {
+    // Format 1.2 measured 2.81x here: a small registry pays less for file lists than a large one.
+    expect(indexSize(examples).ratio.gzip).toBeLessThanOrEqual(2.2);
+  });
+
   it('a generated 1,000-skill index is within 4.5x (gzip) and 4.2x (Brotli) of its names and descriptions', async () => {
     const work = await tempDir('fmt-size');
     const generated = await generateRegistry({ count: 1000, seed: 20261122, out: join(work, 'repo') });
