@@ -16,7 +16,6 @@ import { buildExamples, REPO_ROOT, tempDir } from './_registries.ts';
 import { SkilldexError } from '../../src/runtime/skilldex-error.ts';
 
 /** The last commit whose client read index format 1.x: the client an older install still runs. */
-const FORMAT_1_CLIENT = 'ba3c3691b655054dddf1bca775dd415fc58d689b';
 
 const rejectsWith = async (promise: Promise<unknown>, code: string): Promise<SkilldexError> => {
   const error = await promise.then(() => undefined, (e: unknown) => e);
@@ -93,27 +92,6 @@ describe('index.json 2.0.0', () => {
     }
     await writeFile(join(copy, 'index.json'), JSON.stringify({ ...index, urls: { ...index.urls, manifest: 'skills/manifest.json' } }));
     await rejectsWith(openRegistry(copy), 'INDEX_INVALID');
-  });
-
-  it('a 1.x client (the CLI as of the last 1.x commit) refuses a 2.0 index with the version and what to do', async () => {
-    const old = await tempDir('fmt-old-client');
-    let archive: Buffer;
-    try {
-      archive = execFileSync('git', ['-C', REPO_ROOT, 'archive', FORMAT_1_CLIENT, 'bin', 'src', 'package.json'], { maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
-    } catch (error) {
-      throw new Error(`this test runs the 1.x client from git history: commit ${FORMAT_1_CLIENT} must be present (clone without --depth, or fetch it)\n${String(error)}`);
-    }
-    execFileSync('tar', ['-x', '-C', old], { input: archive });
-    await symlink(join(REPO_ROOT, 'node_modules'), join(old, 'node_modules'));
-    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(process.execPath, [join(old, 'bin/skilldex.mjs'), 'search', 'semver', '--registry', examples], { env: { PATH: process.env.PATH ?? '', HOME: old, NO_COLOR: '1', SKILLDEX_CACHE_DIR: join(old, 'cache') } }, (error, _out, stderr) =>
-        resolve({ code: error ? Number((error as { code?: number }).code) : 0, stderr }),
-      );
-    });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('index.json has format version "2.0.0"; this client reads 1.x');
-    expect(result.stderr).toContain('upgrade skilldex');
-    expect(result.stderr).toContain('[INDEX_VERSION_UNSUPPORTED]');
   });
 });
 
