@@ -3,8 +3,7 @@
  * and selection need and pins each manifest; file lists live in the manifests only. Clients of
  * either major refuse the other with the version and what to do, never by misreading it.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { indexSize } from '../../scripts/bench/index-size.ts';
