@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type ArgsDef, type CommandDef, parseArgs, renderUsage, runCommand } from 'citty';
-import { SkilldexError } from '../runtime/skilldex-error.ts';
-import { CliError, EXIT } from './_errors.ts';
+import { cliFailure, EXIT } from './_errors.ts';
 import { err, forStream, printable, style } from './_output.ts';
 import { closest } from './_suggest.ts';
 
@@ -47,7 +46,7 @@ function unknownCommand(typed: string): number {
 
 /**
  * Runs the CLI and returns the exit code. Only this function decides exit codes: commands
- * return a number or throw a `CliError`. Every usage error exits 2.
+ * return a number or throw a `SkilldexError` (`cliFailure` maps it). Every usage error exits 2.
  */
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -86,15 +85,11 @@ export async function main(argv: string[]): Promise<number> {
     const { result } = await runCommand(command, { rawArgs: rest });
     return typeof result === 'number' ? result : EXIT.ok;
   } catch (error) {
-    if (error instanceof SkilldexError) {
-      err(`${style.red('error', process.stderr)} ${error.message} [${error.code}]`);
-      if (error.hint) err(`hint: ${error.hint}`);
-      return EXIT.failure;
-    }
-    if (error instanceof CliError) {
-      err(`${style.red('error', process.stderr)} ${error.message}`);
-      if (error.hint) err(`hint: ${error.hint}`);
-      return error.exitCode;
+    const failure = cliFailure(error);
+    if (failure) {
+      err(`${style.red('error', process.stderr)} ${failure.message}`);
+      if (failure.hint) err(`hint: ${failure.hint}`);
+      return failure.exitCode;
     }
     // citty raises CLIError for bad usage (missing positional, enum value not allowed).
     if (error instanceof Error && error.name === 'CLIError') return usageError(forStream(error.message, process.stderr), `see 'skilldex help ${sub}'`);

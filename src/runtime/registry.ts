@@ -11,7 +11,7 @@ import { functionSignature } from '../core/signature.ts';
 import { checkAssetPath, isAssetPath } from './asset-path.ts';
 import { parseJsonDocument } from './json-document.ts';
 import { type ShapeCheck, structuralShapeCheck } from './shape-check.ts';
-import { SkilldexError } from './skilldex-error.ts';
+import { RegistryError } from '../core/errors/registry-error.ts';
 import { checkRegistryPath, type RegistryTransport, type TransportReadOptions } from './transport.ts';
 import { verificationFailure, verifyFile, verifySkillFiles } from './verify.ts';
 
@@ -95,13 +95,13 @@ export function parseRegistryIndex(bytes: Uint8Array, where: string, shapes: Sha
   const version = (raw as { version?: unknown } | null)?.version;
   const major = typeof version === 'string' ? version.split('.')[0] : undefined;
   if (major !== SUPPORTED_INDEX_MAJOR) {
-    throw new SkilldexError('INDEX_VERSION_UNSUPPORTED', `${where}: index.json has format version ${JSON.stringify(version)}; this client reads ${SUPPORTED_INDEX_MAJOR}.x`, {
+    throw new RegistryError('INDEX_VERSION_UNSUPPORTED', `${where}: index.json has format version ${JSON.stringify(version)}; this client reads ${SUPPORTED_INDEX_MAJOR}.x`, {
       hint: 'upgrade skilldex, or point --registry at a registry built for this version',
     });
   }
   const parsed = shapes.index(raw);
   if (!parsed.ok) {
-    throw new SkilldexError('INDEX_INVALID', `${where}: index.json does not match the RegistryIndex schema (${parsed.issues.slice(0, 3).join('; ')})`, {
+    throw new RegistryError('INDEX_INVALID', `${where}: index.json does not match the RegistryIndex schema (${parsed.issues.slice(0, 3).join('; ')})`, {
       details: parsed.issues,
       hint: 'nothing was read from this registry; if it is yours, rebuild it with this version of skilldex, else report it to its maintainers',
     });
@@ -144,7 +144,7 @@ export class Registry {
       const key = nameKey(skill.name);
       const other = this.#byName.get(key);
       if (other) {
-        throw new SkilldexError('INDEX_INVALID', `${transport.root}: index.json lists both '${visibleControls(other.name)}' and '${visibleControls(skill.name)}', which differ only in case`, {
+        throw new RegistryError('INDEX_INVALID', `${transport.root}: index.json lists both '${visibleControls(other.name)}' and '${visibleControls(skill.name)}', which differ only in case`, {
           hint: 'nothing was read from this registry; report it to its maintainers',
         });
       }
@@ -191,7 +191,7 @@ export class Registry {
     const found = this.find(name);
     if (found) return found;
     const close = this.search(name, { limit: 3 }).map((hit) => hit.skill.name);
-    throw new SkilldexError('SKILL_NOT_FOUND', `no skill named '${name}' in ${this.root}`, {
+    throw new RegistryError('SKILL_NOT_FOUND', `no skill named '${name}' in ${this.root}`, {
       hint: close.length > 0 ? `did you mean ${close.map((c) => `'${c}'`).join(', ')}?` : 'list the skills with `skilldex search ""`',
     });
   }
@@ -259,24 +259,24 @@ export class Registry {
     if (entry.manifestDigest !== undefined) {
       const actual = `sha256:${await sha256Hex(bytes)}`;
       if (actual !== entry.manifestDigest) {
-        throw new SkilldexError('VERIFICATION_FAILED', `${entry.urls.manifest} has digest ${actual}, but the index pins ${entry.manifestDigest}`, {
+        throw new RegistryError('VERIFICATION_FAILED', `${entry.urls.manifest} has digest ${actual}, but the index pins ${entry.manifestDigest}`, {
           hint: 'the manifest was changed after the index was built; nothing of this skill was used. Retry, or report it to the registry maintainers',
         });
       }
     } else if (this.verifiedBy !== undefined) {
-      throw new SkilldexError('VERIFICATION_FAILED', `the signed index does not pin ${entry.urls.manifest} (no manifestDigest)`, { hint: 'the registry must be rebuilt with this version of skilldex to be verified' });
+      throw new RegistryError('VERIFICATION_FAILED', `the signed index does not pin ${entry.urls.manifest} (no manifestDigest)`, { hint: 'the registry must be rebuilt with this version of skilldex to be verified' });
     }
     const raw = parseJsonDocument(bytes, entry.urls.manifest, 'MANIFEST_INVALID');
     const parsed = this.#shapes.manifest(raw);
     if (!parsed.ok) {
-      throw new SkilldexError('MANIFEST_INVALID', `${entry.urls.manifest} does not match the SkillManifest schema (${parsed.issues.slice(0, 3).join('; ')})`, {
+      throw new RegistryError('MANIFEST_INVALID', `${entry.urls.manifest} does not match the SkillManifest schema (${parsed.issues.slice(0, 3).join('; ')})`, {
         details: parsed.issues,
         hint: 'nothing of this skill was used; if the registry is yours, rebuild it with this version of skilldex, else report it to its maintainers',
       });
     }
     const manifest = parsed.value;
     if (manifest.name !== entry.name || manifest.digest !== entry.digest) {
-      throw new SkilldexError('VERIFICATION_FAILED', `${entry.urls.manifest} names ${manifest.name} ${manifest.digest} but the index lists ${entry.name} ${entry.digest}`, {
+      throw new RegistryError('VERIFICATION_FAILED', `${entry.urls.manifest} names ${manifest.name} ${manifest.digest} but the index lists ${entry.name} ${entry.digest}`, {
         hint: 'the index and the manifest come from different builds; retry, or report it to the registry maintainers',
       });
     }
@@ -291,14 +291,14 @@ export class Registry {
     const manifest = await this.manifest(name);
     const declared = manifest.files.find((file) => file.path === path);
     if (!declared) {
-      throw new SkilldexError('ASSET_NOT_FOUND', `${manifest.name} has no file '${path}'`, { hint: `files: ${manifest.files.map((f) => f.path).join(', ')}` });
+      throw new RegistryError('ASSET_NOT_FOUND', `${manifest.name} has no file '${path}'`, { hint: `files: ${manifest.files.map((f) => f.path).join(', ')}` });
     }
     try {
       const bytes = await this.#readDeclared(manifest, declared, options);
       await verifyFile(manifest, path, bytes);
       return bytes;
     } catch (error) {
-      if (options.fresh || !(error instanceof SkilldexError) || error.code !== 'VERIFICATION_FAILED') throw error;
+      if (options.fresh || !(error instanceof RegistryError) || error.code !== 'VERIFICATION_FAILED') throw error;
       const again = await this.#readDeclared(manifest, declared, { ...options, fresh: true });
       await verifyFile(manifest, path, again);
       return again;
@@ -314,7 +314,7 @@ export class Registry {
     try {
       return await this.transport.read(checkRegistryPath(`${manifest.urls.files}${file.path}`), { ...options, maxBytes: file.size });
     } catch (error) {
-      if (!(error instanceof SkilldexError) || error.code !== 'RESPONSE_TOO_LARGE') throw error;
+      if (!(error instanceof RegistryError) || error.code !== 'RESPONSE_TOO_LARGE') throw error;
       throw verificationFailure(manifest.name, [{ path: file.path, problem: 'size-mismatch', expected: String(file.size), actual: `more than ${file.size}` }]);
     }
   }

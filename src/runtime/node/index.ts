@@ -9,7 +9,8 @@ export { runSkill, defaultAction, type RunOptions, type RunHost } from './run.ts
 export { callAbpTool, type AbpCallOptions, type AbpToolResult } from './abp-tool.ts';
 export { abpParametersSchema, abpReturnsSchema, type AbpToolDeclaration } from '../../core/abp-schema.ts';
 export { scriptFile, toolIdOf } from '../tool-id.ts';
-export { chatCompletionsProvider, providerFromEnv, parseModelJson, ModelCallError, type ChatProvider, type ChatRequest, type ChatReply, type ChatMessage, type ChatCompletionsConfig } from './llm.ts';
+export { ModelCallError } from './model-call-error.ts';
+export { chatCompletionsProvider, providerFromEnv, parseModelJson, type ChatProvider, type ChatRequest, type ChatReply, type ChatMessage, type ChatCompletionsConfig } from './llm.ts';
 export { AGENT_SKILL_FOLDERS, installDestination, verifyInstalled, type AgentTarget } from './install.ts';
 export { zodShapeCheck } from './zod-shape-check.ts';
 export { cachedHttpTransport } from './http-cache.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
-import { SkilldexError } from '../skilldex-error.ts';
+import { RegistryError } from '../../core/errors/registry-error.ts';
 import { verifySkillFiles } from '../verify.ts';
 import { containedPath } from './contained-path.ts';
 
@@ -120,7 +120,7 @@ export function installDestination(dir: string, folderName: string, to?: string)
   if (to === undefined || to === '') return containedPath(dir, folderName);
   const folder = agentSkillFolder(to);
   if (!folder) {
-    throw new SkilldexError('INSTALL_FAILED', `unknown install target '${to}'`, {
+    throw new RegistryError('INSTALL_FAILED', `unknown install target '${to}'`, {
       hint: `use an agent (${[...Object.keys(AGENT_ALIASES), ...Object.keys(AGENT_SKILL_FOLDERS)].join(', ')}), one of their folders (${[...new Set(Object.values(AGENT_SKILL_FOLDERS))].join(', ')}), or --dir for any folder`,
     });
   }
@@ -158,7 +158,7 @@ export async function verifyInstalled(manifest: SkillManifest, dir: string, gene
   const files = await readTree(dir);
   for (const [path, bytes] of generated) {
     if (!sameBytes(files.get(path), bytes)) {
-      throw new SkilldexError('VERIFICATION_FAILED', `${manifest.name}: ${path} in ${dir} is not the one install writes`, { hint: `reinstall it: skilldex install ${manifest.name}` });
+      throw new RegistryError('VERIFICATION_FAILED', `${manifest.name}: ${path} in ${dir} is not the one install writes`, { hint: `reinstall it: skilldex install ${manifest.name}` });
     }
     files.delete(path);
   }

@@ -1,7 +1,7 @@
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { ProtocolError, SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
 import { skillMdBody } from '../registry.ts';
-import { SkilldexError } from '../skilldex-error.ts';
+import { RegistryError } from '../../core/errors/registry-error.ts';
 import { type Attempt, failed } from './attempt.ts';
 import { DEFAULT_PROTOCOL_TIMEOUT_MS } from './bounded-process.ts';
 import { runPipeline } from './composite.ts';
@@ -79,7 +79,7 @@ const errorOutcome = (error: ProtocolError, extras: Omit<SkillExecutionOutcome, 
 });
 
 const fromSkilldexError = (error: unknown): ProtocolError => {
-  if (error instanceof SkilldexError) {
+  if (error instanceof RegistryError) {
     const code = error.code === 'SKILL_NOT_FOUND' || error.code === 'VERIFICATION_FAILED' ? error.code : error.code === 'FETCH_FAILED' ? 'EXTERNAL_SERVICE_ERROR' : 'INTERNAL_ERROR';
     return { code, message: error.message, ...(error.hint || error.details ? { details: { hint: error.hint, problems: error.details } } : {}) };
   }
