@@ -10,6 +10,9 @@ export interface DigestedFile {
   hex: string;
 }
 
+/** A published digest: `sha256:` and 64 lowercase hex digits (the zod `Sha256Digest`, and the browser runtime's check, use this). */
+export const SHA256_DIGEST = /^sha256:[0-9a-f]{64}$/;
+
 const encoder = new TextEncoder();
 
 /** Compares two strings by their UTF-8 bytes, the order the tree digest is defined in. */

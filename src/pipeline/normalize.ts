@@ -7,9 +7,8 @@ import { entryCandidates, normaliseResourcePath, type ParsedSkillMd } from './ru
 import { EXPORTS_EXECUTE, SCRIPT_LANGUAGES } from '../core/script-language.ts';
 import { extensionOf } from '../scanner/magic.ts';
 import { skillUrls } from './emit/layout.ts';
+import { DEFAULT_TIMEOUT_MS } from '../core/schemas/run-limits.ts';
 
-/** The script protocol's default timeout. */
-export const DEFAULT_SCRIPT_TIMEOUT_MS = 300_000;
 
 /** The manifest before registry-wide facts (calledBy, lastModified, scan, diagnostics) are known. */
 export type DraftManifest = Omit<SkillManifest, 'calledBy' | 'lastModified' | 'diagnostics' | 'scan'>;
@@ -96,7 +95,7 @@ export function manifestFromSkillMd(src: SkillSource, parsed: ParsedSkillMd): Dr
     ...optional('actions', actionsOf(fm.actions)),
     instructions: parsed.body,
     calls: [],
-    timeoutMs: fm.security?.timeout_ms ?? DEFAULT_SCRIPT_TIMEOUT_MS,
+    timeoutMs: fm.security?.timeout_ms ?? DEFAULT_TIMEOUT_MS,
     retry: 0,
     tools: toolsOf(name, src),
     ...optional('triggers', fm.triggers),

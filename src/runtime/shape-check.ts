@@ -1,3 +1,4 @@
+import { SHA256_DIGEST } from '../core/digest.ts';
 import { PUBLISHED_NAME } from '../core/names.ts';
 import { isSafeSkillPath } from '../core/paths.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
@@ -25,7 +26,7 @@ const isBoolean: Rule = (v) => typeof v === 'boolean';
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** The published name grammar (the zod `SkillName`): names become folder names on disk. */
 const isName: Rule = (v) => typeof v === 'string' && PUBLISHED_NAME.test(v);
-const isDigest: Rule = (v) => typeof v === 'string' && /^sha256:[0-9a-f]{64}$/.test(v);
+const isDigest: Rule = (v) => typeof v === 'string' && SHA256_DIGEST.test(v);
 const arrayOf = (rule: Rule): Rule => (v) => Array.isArray(v) && v.every(rule);
 const optional = (rule: Rule): Rule => (v) => v === undefined || rule(v);
 const oneOf = (...values: string[]): Rule => (v) => typeof v === 'string' && values.includes(v);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JsonSchemaObject } from './json-schema-object.ts';
 import { MAX_MEMORY_MB, MAX_TIMEOUT_MS } from './run-limits.ts';
 
 /**
@@ -11,8 +12,6 @@ import { MAX_MEMORY_MB, MAX_TIMEOUT_MS } from './run-limits.ts';
  */
 
 const StringList = z.array(z.string());
-/** JSON Schema objects arrive as data; ajv checks them, not zod. */
-const JsonSchemaObject = z.record(z.string(), z.unknown()).meta({ description: 'A JSON Schema (draft-07 or 2020-12, chosen by $schema).' });
 
 export const Triggers = z.looseObject({
   intents: StringList.optional(),

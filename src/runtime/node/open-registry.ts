@@ -12,7 +12,7 @@ import { KeysDocument } from '../../core/schemas/signing.ts';
 import { KEYS_FILE } from '../../core/signing.ts';
 import { parseJsonDocument } from '../json-document.ts';
 import type { RegistryTransport } from '../transport.ts';
-import { checkRollback, readSignedIndex } from '../trust.ts';
+import { checkRollback, readSignedIndex, readSigningFile } from '../trust.ts';
 import { defaultConfigDir, TrustStore } from './trust-store.ts';
 
 
@@ -105,15 +105,11 @@ export async function openRegistry(urlOrDir: string | undefined = process.env.SK
 
 /** The active keys a registry's `keys.json` lists: what trust on first use pins. */
 async function activeKeysOf(transport: RegistryTransport): Promise<string[]> {
-  let document: unknown;
-  try {
-    document = parseJsonDocument(await transport.read(KEYS_FILE, { maxBytes: 1024 * 1024 }), `${transport.root}: ${KEYS_FILE}`, 'SIGNATURE_INVALID');
-  } catch (error) {
-    if (error instanceof RegistryError && error.code === 'FETCH_FAILED') {
-      throw new RegistryError('INDEX_UNSIGNED', `${transport.root} publishes no keys (${KEYS_FILE}); there is nothing to trust on first use`, { cause: error, hint: 'read it unverified (without --trust-on-first-use), or ask its maintainers whether they sign it' });
-    }
-    throw error;
-  }
+  const raw = await readSigningFile(transport, KEYS_FILE, 1024 * 1024, {
+    message: `${transport.root} publishes no keys (${KEYS_FILE}); there is nothing to trust on first use`,
+    hint: 'read it unverified (without --trust-on-first-use), or ask its maintainers whether they sign it',
+  });
+  const document = parseJsonDocument(raw, `${transport.root}: ${KEYS_FILE}`, 'SIGNATURE_INVALID');
   const parsed = KeysDocument.safeParse(document);
   const active = parsed.success ? parsed.data.keys.filter((k) => k.status === 'active').map((k) => k.publicKey) : [];
   if (active.length === 0) throw new RegistryError('SIGNATURE_INVALID', `${transport.root}: ${KEYS_FILE} lists no active key`, { hint: 'ask the registry maintainers for their key and pin it with --trust' });

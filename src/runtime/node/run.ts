@@ -3,10 +3,9 @@ import type { ProtocolError, SkillExecutionOutcome } from '../../core/schemas/ou
 import { skillMdBody } from '../registry.ts';
 import { RegistryError } from '../../core/errors/registry-error.ts';
 import { type Attempt, failed } from './attempt.ts';
-import { DEFAULT_PROTOCOL_TIMEOUT_MS } from './bounded-process.ts';
 import { runPipeline } from './composite.ts';
 import { runModuleEntry, runProtocolEntry } from './entry-process.ts';
-import { MAX_RETRY, MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
+import { DEFAULT_TIMEOUT_MS, MAX_RETRY, MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
 import { type ChatProvider, providerFromEnv, runLlm } from './llm.ts';
 import { createRunSandbox } from './run-sandbox.ts';
 import { manifestForScript } from './script-target.ts';
@@ -155,7 +154,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
   if (cached) return warnings.length > 0 ? { ...cached, warnings: [...warnings, ...(cached.warnings ?? [])] } : cached;
 
   // Clamped again here: a registry built before the schema bounds (or a hostile one) may ask for more.
-  const timeoutMs = Math.min(options.timeoutMs ?? manifest.timeoutMs ?? DEFAULT_PROTOCOL_TIMEOUT_MS, MAX_TIMEOUT_MS);
+  const timeoutMs = Math.min(options.timeoutMs ?? manifest.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
   const retry = Math.max(0, Math.min(options.retry ?? manifest.retry, MAX_RETRY));
   // llm mode repairs its own replies (see runLlm), so the generic loop does not repeat it.
   const tries = manifest.mode === 'llm' ? 1 : 1 + retry;
