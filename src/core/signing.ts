@@ -12,8 +12,6 @@ import type { SignedIndex } from './schemas/signing.ts';
 
 /** The `typ` of the protected header: a signature over an index, never over anything else. */
 export const SIGNED_INDEX_TYPE = 'skilldex-index+jws';
-/** A public key in its one-line form: `ed25519:` and the 32-byte key in base64url (43 characters). */
-export const PUBLIC_KEY_PATTERN = /^ed25519:[A-Za-z0-9_-]{43}$/;
 /** Where a registry publishes `index.json`'s signed bytes, and its keys: beside index.json. */
 export const SIGNED_INDEX_FILE = 'index.jws.json';
 export const KEYS_FILE = 'keys.json';

@@ -30,9 +30,8 @@ import { moduleExtension } from '../core/module-file.ts';
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import type { ScanResult } from '../core/schemas/scan.ts';
-import type { SkillSource, SkillSourceFile } from './discover.ts';
+import type { DraftManifest, SkillSource, SkillSourceFile } from './model.ts';
 import { sha256HexSync } from './hash.ts';
-import type { DraftManifest } from './normalize.ts';
 import type { Position } from '../core/parse/source-text.ts';
 
 /** Bump when the shape of a cache entry changes. */

@@ -1,17 +1,15 @@
 import { titleFromName } from '../core/names.ts';
-import type { SkillAction, SkillEntry, SkillManifest } from '../core/schemas/manifest.ts';
-import type { SkillSource } from './discover.ts';
+import type { SkillAction, SkillEntry } from '../core/schemas/manifest.ts';
+import { type DraftManifest, entryCandidates, normaliseResourcePath, type SkillSource } from './model.ts';
 import { treeDigestSync } from './hash.ts';
 import type { ParsedSkillJson } from './rules/skill-json.ts';
-import { entryCandidates, normaliseResourcePath, type ParsedSkillMd } from './rules/skill-md.ts';
+import type { ParsedSkillMd } from './rules/skill-md.ts';
 import { EXPORTS_EXECUTE, SCRIPT_LANGUAGES } from '../core/script-language.ts';
 import { extensionOf } from '../scanner/magic.ts';
 import { skillUrls } from './emit/layout.ts';
 import { DEFAULT_TIMEOUT_MS } from '../core/schemas/run-limits.ts';
 
 
-/** The manifest before registry-wide facts (calledBy, lastModified, scan, diagnostics) are known. */
-export type DraftManifest = Omit<SkillManifest, 'calledBy' | 'lastModified' | 'diagnostics' | 'scan'>;
 
 function entryFor(src: SkillSource, path: string | undefined): SkillEntry | undefined {
   if (!path) return undefined;

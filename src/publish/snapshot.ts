@@ -1,5 +1,6 @@
 import type { Limits } from '../core/schemas/config.ts';
-import { discoverSkills, readSkillSource, type SkillSource } from '../pipeline/discover.ts';
+import { discoverSkills, readSkillSource } from '../pipeline/discover.ts';
+import type { SkillSource } from '../pipeline/model.ts';
 import { DiagnosticSink } from '../pipeline/diagnostics.ts';
 import { treeDigestSync } from '../pipeline/hash.ts';
 import { parseFrontmatter } from '../core/parse/frontmatter.ts';
