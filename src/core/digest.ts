@@ -63,7 +63,7 @@ export function digestPrefix(digest: string): string {
   return digest.replace(/^sha256:/, '').slice(0, 16);
 }
 
-export function toHex(bytes: Uint8Array): string {
+function toHex(bytes: Uint8Array): string {
   let out = '';
   for (const b of bytes) out += b.toString(16).padStart(2, '0');
   return out;

@@ -18,13 +18,13 @@ export const KEYS_FILE = 'keys.json';
 
 const encoder = new TextEncoder();
 
-export function base64urlDecode(text: string): Uint8Array {
+function base64urlDecode(text: string): Uint8Array {
   const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
   const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
   return Uint8Array.from(bin, (c) => c.charCodeAt(0));
 }
 
-export function base64urlEncode(bytes: Uint8Array): string {
+function base64urlEncode(bytes: Uint8Array): string {
   let bin = '';
   for (const b of bytes) bin += String.fromCharCode(b);
   return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -64,7 +64,7 @@ const FILTERS = {
 type FilterName = keyof typeof FILTERS;
 
 /** The filters the language understands, for error messages and documentation. */
-export const TEMPLATE_FILTERS: readonly string[] = Object.keys(FILTERS);
+const TEMPLATE_FILTERS: readonly string[] = Object.keys(FILTERS);
 
 const IDENT = /[A-Za-z_$][\w$-]*/y;
 const DIGITS = /\d+/y;

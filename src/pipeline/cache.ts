@@ -38,7 +38,7 @@ import type { Position } from '../core/parse/source-text.ts';
 const FORMAT = 1;
 
 /** Files modified this close to the recording build are re-read next time (timestamp granularity). */
-export const RACY_WINDOW_MS = 2000;
+const RACY_WINDOW_MS = 2000;
 
 /** Default cache file for a registry root. */
 export const defaultCacheFile = (root: string): string => join(root, '.cache', 'skilldex', 'build-cache.json');
@@ -95,7 +95,7 @@ interface CacheFile {
 }
 
 /** Positions registry rules ask a member for: its name, its `calls`, and each call. */
-export const positionKey = (path: readonly (string | number)[]): string => path.join('\u0000');
+const positionKey = (path: readonly (string | number)[]): string => path.join('\u0000');
 
 const srcDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -45,7 +45,7 @@ const TS_BLOCK = /^(`{3,})[ \t]*(?:typescript|ts)[ \t]*\r?\n([\s\S]*?)^\1[ \t]*$
 const DEFAULT_SECURITY = { timeout_ms: 30000, memory_mb: 128, network: 'none', filesystem: 'none' };
 
 /** The placeholder entry when a legacy skill had no code at all. */
-export const PLACEHOLDER_EXECUTE = `/**
+const PLACEHOLDER_EXECUTE = `/**
  * Placeholder written by \`skilldex migrate\`: the legacy skill had no code. Implement the skill
  * here, or remove \`resources.entry\` if it is instructions only.
  */

@@ -64,7 +64,7 @@ export function scaffoldNames(raw: string, format: ScaffoldFormat): { name: stri
 const suggest = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
 
 /** A category becomes a folder name: one path segment, no dot-folders. */
-export function checkCategory(category: string): void {
+function checkCategory(category: string): void {
   if (category === '' || /[/\\]/.test(category) || category.startsWith('.') || /[\u0000-\u001f]/.test(category)) {
     throw new ScaffoldError(`'${category}' cannot be a category folder`, 'use a single folder name such as text or 代码');
   }

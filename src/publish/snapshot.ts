@@ -29,7 +29,7 @@ export interface SkillSnapshot {
   digest: string;
 }
 
-export const DEFAULT_VERSION = '1.0.0';
+const DEFAULT_VERSION = '1.0.0';
 
 /** Identity of a skill across revisions: its name, or its folder when the name is unreadable. */
 export function skillKey(s: Pick<SkillSnapshot, 'name' | 'dir'>): string {

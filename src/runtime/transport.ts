@@ -27,7 +27,7 @@ export interface TransportReadOptions {
 }
 
 /** Redirects followed per request, all within the registry's origin. */
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 
 /**
  * Every `urls.*` in a manifest is relative to the registry root. A registry is untrusted input, so
@@ -104,7 +104,7 @@ const tooLarge = (target: string, maxBytes: number): RegistryError =>
  * that drips its answer would otherwise hang the client, a build or an MCP server for ever.
  */
 export const DEFAULT_STALL_MS = 30_000;
-export const MIN_BYTES_PER_SECOND = 1024;
+const MIN_BYTES_PER_SECOND = 1024;
 
 const stalled = (target: string, why: string) =>
   new RegistryError('FETCH_FAILED', `GET ${target} ${why}`, { hint: 'the registry or the network is too slow or stalled; retry later (SKILLDEX_NETWORK_TIMEOUT_MS sets the patience in milliseconds)' });

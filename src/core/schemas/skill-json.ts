@@ -56,4 +56,3 @@ export const SkillJson = z
   })
   .meta({ id: 'SkillJson', title: 'skill.json (Skilldex function skill)' });
 export type SkillJson = z.infer<typeof SkillJson>;
-export type SkillJsonInput = z.input<typeof SkillJson>;

@@ -123,14 +123,11 @@ export const SkillMdFrontmatter = z
   .meta({ id: 'SkillMdFrontmatter', title: 'SKILL.md frontmatter' });
 export type SkillMdFrontmatter = z.infer<typeof SkillMdFrontmatter>;
 
-/** Fields of the plain Agent Skills specification. */
-export const AGENT_SKILLS_FIELDS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'] as const;
-
 /**
  * The extended package's descriptive fields: catalog data any SKILL.md may carry. Adding
  * `version:` to a plain skill must not turn its one helper script into an entry point.
  */
-export const DESCRIPTIVE_PACKAGE_FIELDS = ['displayName', 'version', 'capabilities', 'triggers', 'domain', 'keywords'] as const;
+const DESCRIPTIVE_PACKAGE_FIELDS = ['displayName', 'version', 'capabilities', 'triggers', 'domain', 'keywords'] as const;
 
 /**
  * Fields that make a SKILL.md an extended package rather than a plain skill: the ones that

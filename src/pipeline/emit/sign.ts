@@ -21,7 +21,7 @@ export interface SigningKey {
 const PEM_BLOCK = /-----BEGIN PRIVATE KEY-----[\s\S]+?-----END PRIVATE KEY-----/g;
 
 /** The public half of a private key, in the one-line `ed25519:<x>` form. */
-export function publicKeyText(privateKey: KeyObject): string {
+function publicKeyText(privateKey: KeyObject): string {
   const jwk = createPublicKey(privateKey).export({ format: 'jwk' });
   return `ed25519:${jwk.x}`;
 }

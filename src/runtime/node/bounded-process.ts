@@ -8,7 +8,7 @@ export const MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
  * stream to `onStderr` as they come and never count toward the stdout cap, so a chatty skill still
  * succeeds while memory stays bounded by this tail.
  */
-export const STDERR_TAIL_BYTES = 64 * 1024;
+const STDERR_TAIL_BYTES = 64 * 1024;
 
 export interface BoundedProcessOptions {
   command: string;

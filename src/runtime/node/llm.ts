@@ -99,7 +99,7 @@ export function parseModelJson(content: string): unknown {
  * The system message: prompt.md as written, then the output schema, because the reply is only
  * accepted if it satisfies that schema and the model cannot guess it.
  */
-export function systemMessage(manifest: SkillManifest, prompt: string): string {
+function systemMessage(manifest: SkillManifest, prompt: string): string {
   if (!manifest.outputSchema) return prompt;
   return `${prompt.trimEnd()}\n\n---\nReply with one JSON value and nothing else. It must satisfy this JSON Schema:\n${JSON.stringify(manifest.outputSchema)}`;
 }
