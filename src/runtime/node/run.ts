@@ -23,10 +23,6 @@ export interface RunOptions extends ContextRunOptions {
    * as the skill name (`skill:<name>:<script>`) does the same (docs/runtime.md#tool-ids).
    */
   script?: string;
-  /** Script-protocol `context` (agent_id, user_id, request_id…), passed to scripts and modules. */
-  context?: Record<string, unknown>;
-  /** The extended package's `config`, the third argument of a package's `execute`. */
-  config?: Record<string, unknown>;
   /** Overrides the manifest's `timeoutMs`: a deadline for the whole run, retries included (at most 10 minutes). */
   timeoutMs?: number;
   /** Overrides the manifest's `retry`: extra tries after a retryable failure, at most 5 (docs/runtime.md#retries). */
