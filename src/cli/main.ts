@@ -28,9 +28,14 @@ const root: CommandDef = {
   subCommands: Object.fromEntries(COMMANDS.map((name) => [name, load(name)])),
 };
 
-const usageError = (message: string, hint: string): number => {
+/** How every failure reaches the user: `error <message>` and, when there is one, `hint: <hint>`. */
+const printFailure = (message: string, hint: string | undefined): void => {
   err(`${style.red('error', process.stderr)} ${message}`);
-  err(`hint: ${hint}`);
+  if (hint) err(`hint: ${hint}`);
+};
+
+const usageError = (message: string, hint: string): number => {
+  printFailure(message, hint);
   return EXIT.usage;
 };
 
@@ -87,8 +92,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const failure = cliFailure(error);
     if (failure) {
-      err(`${style.red('error', process.stderr)} ${failure.message}`);
-      if (failure.hint) err(`hint: ${failure.hint}`);
+      printFailure(failure.message, failure.hint);
       return failure.exitCode;
     }
     // citty raises CLIError for bad usage (missing positional, enum value not allowed).
