@@ -1,4 +1,4 @@
-import { SkilldexError, type SkilldexErrorOptions } from './skilldex-error.ts';
+import { SkilldexError } from './skilldex-error.ts';
 
 /**
  * Codes a registry client failure can carry (listed in docs/runtime.md#errors). Run failures
@@ -33,8 +33,4 @@ export type RegistryErrorCode =
  */
 export class RegistryError extends SkilldexError<RegistryErrorCode> {
   override name = 'RegistryError';
-
-  constructor(code: RegistryErrorCode, message: string, options: SkilldexErrorOptions = {}) {
-    super(code, message, options);
-  }
 }
