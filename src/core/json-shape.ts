@@ -4,8 +4,9 @@ import { visibleControls } from './control-chars.ts';
  * Checks a value against the JSON Schemas generated from Skilldex's own zod definitions
  * (`schemas/*.schema.json`), for code that cannot ship zod: the browser runtime checks what a
  * registry serves with it. It understands exactly the keywords zod's JSON Schema output uses for
- * those shapes, and a test fails if a generated shape uses any other. Not for schemas that
- * arrive as data (a skill's input and output schemas): ajv checks those (core/json-schema.ts).
+ * those shapes; {@link JsonShape} makes any other keyword a type error in the generated file.
+ * Not for schemas that arrive as data (a skill's input and output schemas): ajv checks those
+ * (core/json-schema.ts).
  *
  * `additionalProperties: false` is not enforced: zod strips unknown keys rather than refusing
  * them, and a newer registry may add fields an older client does not know.
@@ -28,12 +29,6 @@ export interface JsonShape {
   $ref?: string;
   $defs?: Readonly<Record<string, JsonShape>>;
 }
-
-/** Every keyword {@link checkJsonShape} reads; anything else in a shape would be silently ignored. */
-export const JSON_SHAPE_KEYWORDS: ReadonlySet<string> = new Set([
-  'type', 'properties', 'required', 'additionalProperties', 'propertyNames', 'items', 'enum', 'pattern',
-  'minLength', 'minimum', 'maximum', 'exclusiveMinimum', '$ref', '$defs',
-]);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

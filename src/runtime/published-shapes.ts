@@ -29,6 +29,22 @@ export const INDEX_SHAPE: JsonShape = {
           ],
           "additionalProperties": false
         },
+        "urls": {
+          "type": "object",
+          "properties": {
+            "manifest": {
+              "type": "string"
+            },
+            "page": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "manifest",
+            "page"
+          ],
+          "additionalProperties": false
+        },
         "skills": {
           "type": "array",
           "items": {
@@ -65,6 +81,7 @@ export const INDEX_SHAPE: JsonShape = {
       "required": [
         "version",
         "registry",
+        "urls",
         "skills",
         "totalSkills",
         "totalTools"
@@ -148,63 +165,6 @@ export const INDEX_SHAPE: JsonShape = {
         "license": {
           "type": "string"
         },
-        "digest": {
-          "type": "string"
-        },
-        "files": {
-          "type": "array",
-          "items": {
-            "type": "object",
-            "properties": {
-              "path": {
-                "type": "string",
-                "pattern": "^[\\x20-\\x7e]+$"
-              },
-              "size": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 9007199254740991
-              },
-              "digest": {
-                "type": "string",
-                "pattern": "^sha256:[0-9a-f]{64}$"
-              }
-            },
-            "required": [
-              "path",
-              "size",
-              "digest"
-            ],
-            "additionalProperties": false
-          }
-        },
-        "urls": {
-          "type": "object",
-          "properties": {
-            "page": {
-              "type": "string"
-            },
-            "manifest": {
-              "type": "string"
-            },
-            "files": {
-              "type": "string"
-            },
-            "archive": {
-              "type": "string"
-            }
-          },
-          "required": [
-            "page",
-            "manifest",
-            "files",
-            "archive"
-          ],
-          "additionalProperties": false
-        },
-        "scan": {
-          "$ref": "#/$defs/ScanResult"
-        },
         "triggers": {
           "type": "object",
           "properties": {
@@ -234,6 +194,19 @@ export const INDEX_SHAPE: JsonShape = {
           },
           "additionalProperties": {}
         },
+        "verdict": {
+          "type": "string",
+          "enum": [
+            "pass",
+            "review",
+            "warn",
+            "fail"
+          ]
+        },
+        "digest": {
+          "type": "string",
+          "pattern": "^sha256:[0-9a-f]{64}$"
+        },
         "manifestDigest": {
           "type": "string",
           "pattern": "^sha256:[0-9a-f]{64}$"
@@ -253,107 +226,7 @@ export const INDEX_SHAPE: JsonShape = {
         "mode",
         "keywords",
         "digest",
-        "files",
-        "urls"
-      ],
-      "additionalProperties": false
-    },
-    "ScanResult": {
-      "type": "object",
-      "properties": {
-        "verdict": {
-          "type": "string",
-          "enum": [
-            "pass",
-            "review",
-            "warn",
-            "fail"
-          ]
-        },
-        "rulesVersion": {
-          "type": "string"
-        },
-        "findings": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/Finding"
-          }
-        }
-      },
-      "required": [
-        "verdict",
-        "rulesVersion",
-        "findings"
-      ],
-      "additionalProperties": false
-    },
-    "Finding": {
-      "type": "object",
-      "properties": {
-        "rule": {
-          "type": "string"
-        },
-        "severity": {
-          "type": "string",
-          "enum": [
-            "info",
-            "warn",
-            "high",
-            "critical"
-          ]
-        },
-        "file": {
-          "type": "string"
-        },
-        "line": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
-        },
-        "column": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 9007199254740991
-        },
-        "evidence": {
-          "type": "string"
-        },
-        "message": {
-          "type": "string"
-        },
-        "docs": {
-          "type": "string"
-        },
-        "allowed": {
-          "type": "object",
-          "properties": {
-            "by": {
-              "type": "string",
-              "enum": [
-                "author",
-                "registry"
-              ]
-            },
-            "reason": {
-              "type": "string"
-            }
-          },
-          "required": [
-            "by",
-            "reason"
-          ],
-          "additionalProperties": false
-        }
-      },
-      "required": [
-        "rule",
-        "severity",
-        "file",
-        "line",
-        "column",
-        "evidence",
-        "message",
-        "docs"
+        "manifestDigest"
       ],
       "additionalProperties": false
     }

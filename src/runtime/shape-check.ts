@@ -1,5 +1,6 @@
 import { checkJsonShape } from '../core/json-shape.ts';
 import { isSafeSkillPath } from '../core/paths.ts';
+import { isNameTemplate, NAME_PLACEHOLDER } from '../core/url-template.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { RegistryIndex } from '../core/schemas/registry-index.ts';
 import { INDEX_SHAPE, MANIFEST_SHAPE } from './published-shapes.ts';
@@ -19,25 +20,29 @@ export interface ShapeCheck {
 
 export type ShapeResult<T> = { ok: true; value: T } | { ok: false; issues: string[] };
 
-/**
- * File paths carry a refinement JSON Schema cannot say (no `.`/`..` segments, no `\ ? # [ ]`):
- * checked here, since the client builds URLs and disk paths from them.
+/*
+ * Two zod refinements JSON Schema cannot say, checked here once the shape fits: the client builds
+ * URLs and disk paths from these strings.
  */
-function unsafePaths(files: unknown, prefix: string): string[] {
-  if (!Array.isArray(files)) return [];
-  return files.flatMap((file: { path?: unknown }, i) => (typeof file?.path === 'string' && !isSafeSkillPath(file.path) ? [`${prefix}files.${i}.path: not a safe relative path`] : []));
-}
+
+/** File paths: relative, no `.`/`..` segments, no `\ ? # [ ]` (the manifest's `files`). */
+const unsafePaths = (manifest: SkillManifest): string[] =>
+  manifest.files.flatMap((file, i) => (isSafeSkillPath(file.path) ? [] : [`files.${i}.path: not a safe relative path`]));
+
+/** The index's URL templates: `{name}` exactly once. */
+const badTemplates = (index: RegistryIndex): string[] =>
+  (['manifest', 'page'] as const).flatMap((key) => (isNameTemplate(index.urls[key]) ? [] : [`urls.${key}: must contain ${NAME_PLACEHOLDER} exactly once`]));
 
 /** The generated index and manifest shapes; small enough for the browser bundle. */
 export const structuralShapeCheck: ShapeCheck = {
   index(raw) {
     const issues = checkJsonShape(raw, INDEX_SHAPE);
-    if (issues.length === 0) (raw as { skills: { files: unknown }[] }).skills.forEach((skill, i) => issues.push(...unsafePaths(skill.files, `skills.${i}.`)));
+    if (issues.length === 0) issues.push(...badTemplates(raw as RegistryIndex));
     return issues.length === 0 ? { ok: true, value: raw as RegistryIndex } : { ok: false, issues };
   },
   manifest(raw) {
     const issues = checkJsonShape(raw, MANIFEST_SHAPE);
-    if (issues.length === 0) issues.push(...unsafePaths((raw as { files: unknown }).files, ''));
+    if (issues.length === 0) issues.push(...unsafePaths(raw as SkillManifest));
     return issues.length === 0 ? { ok: true, value: raw as SkillManifest } : { ok: false, issues };
   },
 };

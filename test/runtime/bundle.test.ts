@@ -34,7 +34,7 @@ describe('browser runtime bundle', () => {
     // Everything is inlined: no bare imports left for a browser to resolve.
     expect(code).not.toMatch(/^import\s|[;}]import\s*[{*\w]/m);
     expect(bytes).toBeLessThan(60_000);
-    // What a page downloads: 17.7 kB gzipped when measured (50 kB raw), of which 5.7 kB is the
+    // What a page downloads: 17.7 kB gzipped when measured (49 kB raw), of which 5.7 kB is the
     // Ed25519 fallback for browsers without it in WebCrypto and 1.7 kB the index and manifest
     // shapes (generated JSON Schemas and their checker); zod stays out of it (it would add ~95 kB).
     expect(gzipSync(code).length).toBeLessThan(19_000);

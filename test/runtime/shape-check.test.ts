@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fillName } from '../../src/core/url-template.ts';
 import { structuralShapeCheck } from '../../src/runtime/shape-check.ts';
 import { zodShapeCheck } from '../../src/runtime/node/zod-shape-check.ts';
 import { buildExamples } from './_registries.ts';
@@ -16,7 +17,7 @@ let manifests: Record<string, any>[];
 beforeAll(async () => {
   const dir = await buildExamples();
   index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8'));
-  manifests = await Promise.all(index.skills.map(async (s: { urls: { manifest: string } }) => JSON.parse(await readFile(join(dir, s.urls.manifest), 'utf8'))));
+  manifests = await Promise.all(index.skills.map(async (s: { name: string }) => JSON.parse(await readFile(join(dir, fillName(index.urls.manifest, s.name)), 'utf8'))));
 });
 
 /** Every way to break one field: drop it, or replace it with a value of another kind. */
