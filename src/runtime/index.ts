@@ -11,6 +11,7 @@ export { verifyFile, verifySkillFiles, type VerificationProblem } from './verify
 export { toProtocolEnvelope } from './protocol-envelope.ts';
 export { memoryKeyValueStore, memoryStore, SERVICE_METHODS, type ContextServices, type KeyValueStore, type MemoryService } from './context-services.ts';
 export { SkilldexError } from '../core/errors/skilldex-error.ts';
+// SkilldexErrorCode is the name RegistryErrorCode had before SkilldexError became the base of every error.
 export { RegistryError, type RegistryErrorCode, type RegistryErrorCode as SkilldexErrorCode } from '../core/errors/registry-error.ts';
 export { toPrompt, renderSkillLoad, type PromptSkill, type PromptStyle } from '../core/prompt.ts';
 export { parseTemplate, renderTemplate, isTruthy } from '../core/template.ts';

@@ -73,7 +73,7 @@ const errorOutcome = (error: ProtocolError, extras: Omit<SkillExecutionOutcome, 
   error,
 });
 
-const fromSkilldexError = (error: unknown): ProtocolError => {
+const fromRegistryError = (error: unknown): ProtocolError => {
   if (error instanceof RegistryError) {
     const code = error.code === 'SKILL_NOT_FOUND' || error.code === 'VERIFICATION_FAILED' ? error.code : error.code === 'FETCH_FAILED' ? 'EXTERNAL_SERVICE_ERROR' : 'INTERNAL_ERROR';
     return { code, message: error.message, ...(error.hint || error.details ? { details: { hint: error.hint, problems: error.details } } : {}) };
@@ -111,7 +111,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
       manifest = selected;
     }
   } catch (error) {
-    return errorOutcome(fromSkilldexError(error));
+    return errorOutcome(fromRegistryError(error));
   }
   if (stack.includes(manifest.name)) {
     return errorOutcome({ code: 'INTERNAL_ERROR', message: `composite cycle: ${[...stack, manifest.name].join(' → ')}`, details: { cycle: [...stack, manifest.name] } });
@@ -217,7 +217,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
     try {
       attempt = await once();
     } catch (error) {
-      attempt = { ok: false, error: fromSkilldexError(error) };
+      attempt = { ok: false, error: fromRegistryError(error) };
     }
     if (attempt.ok) {
       const check = describesEnvelope(manifest) && attempt.envelope ? checkOutput(manifest.outputSchema, attempt.envelope) : manifest.mode === 'llm' ? { ok: true as const, value: attempt.output } : checkOutput(manifest.outputSchema, attempt.output);
