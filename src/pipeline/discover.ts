@@ -250,7 +250,9 @@ export async function readSkillSource(root: string, dir: string, declaration: Sk
         continue;
       }
       total += size;
-      const bytes = new Uint8Array(await readFile(join(absDir, path)));
+      const read = await readFile(join(absDir, path));
+      // A view, not a copy: the Buffer readFile returns owns its memory.
+      const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
       files.push({ path, bytes, size: bytes.length, hex: sha256HexSync(bytes) });
     }
   };
