@@ -1,4 +1,4 @@
-import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
 import { readdir, lstat, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { Limits } from '../core/schemas/config.ts';
@@ -232,7 +232,7 @@ async function subfolders(dir: string): Promise<string[]> {
  * file, and a link put in its place since then must not be read through. Undefined for a link.
  * O_NONBLOCK keeps a pipe put in its place from blocking the open; the caller checks isFile().
  */
-function openRegularFile(abs: string): { fd: number; info: ReturnType<typeof fstatSync> } | undefined {
+function openRegularFile(abs: string): { fd: number; info: Stats } | undefined {
   let fd: number;
   try {
     fd = openSync(abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
