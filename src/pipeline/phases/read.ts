@@ -3,7 +3,7 @@ import type { RegistryConfig } from '../../core/schemas/config.ts';
 import { cacheEntryOf, locateFrom, sourceFromCache, type BuildCache, type CachedSkill, type SourceStamps } from '../cache.ts';
 import { readSkillSource, type SkillSource } from '../discover.ts';
 import { DiagnosticSink } from '../diagnostics.ts';
-import { parseSkill, type ParsedSkill } from './parse.ts';
+import type { ParsedSkill } from './parse.ts';
 
 /** Skill folders read at once. */
 const READ_CONCURRENCY = 16;
@@ -56,6 +56,9 @@ export async function readSkills(
           return { sink, stamps, source: await readSkillSource(root, dir, declaration, config.limits, sink, stamps) };
         }),
   );
+  // The parser and every per-skill rule (YAML, JSON Schema, ...) load only when a folder missed
+  // the cache: a no-op rebuild never parses.
+  const { parseSkill } = hits.every(Boolean) ? { parseSkill: undefined } : await import('./parse.ts');
   const out: ReadSkill[] = [];
   for (const [i, { dir, declaration }] of found.entries()) {
     onProgress?.(i, found.length);
@@ -67,7 +70,7 @@ export async function readSkills(
       skill = { source: sourceFromCache(root, hit), file, cached: true, diagnostics: hit.diagnostics, ...(hit.draft ? { draft: hit.draft } : {}), locate: locateFrom(hit.positions) };
     } else {
       const { sink, stamps, source } = await (reads[i] as NonNullable<(typeof reads)[number]>);
-      skill = { source, file, cached: false, ...parseSkill(source, config, sink) };
+      skill = { source, file, cached: false, ...parseSkill!(source, config, sink) };
       if (cache && stamps) cache.record(cacheEntryOf(source, stamps, skill.diagnostics, skill.draft, skill.locate));
     }
     out.push(skill);
