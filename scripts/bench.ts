@@ -37,6 +37,7 @@ import { extname, join, normalize, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { indexSize } from './bench/index-size.ts';
 import { closeServer } from './preview.ts';
 import { child, type ChildArgs, type ChildRun, fmtB, fmtMs, fmtS, mb, median, node, projectRoot, quantile, RESULT_MARK, round, runChild } from './bench/harness.ts';
 import { MODULES } from './bench/modules.ts';
@@ -415,20 +416,19 @@ const gz = (data: Uint8Array | string): number => gzipSync(data).length;
 
 function outputSizes(siteDir: string | undefined, registryDir: string, skills: number) {
   const from = siteDir && existsSync(join(siteDir, 'index.json')) ? siteDir : registryDir;
-  const indexBytes = readFileSync(join(from, 'index.json'));
-  const index = JSON.parse(indexBytes.toString('utf8')) as { skills: { name: string; description: string }[] };
-  const floorText = index.skills.map((s) => `${s.name}\n${s.description}`).join('\n');
+  const measured = indexSize(from);
   const wellKnown = readFileSync(join(from, '.well-known', 'agent-skills', 'index.json'));
-  const indexGz = gz(indexBytes);
-  const floorGz = gz(floorText);
+  const { bytes: indexBytes, gzipBytes: indexGz } = measured.index;
+  const floorGz = measured.floor.gzipBytes;
   const pagefind = siteDir ? dirBytes(join(siteDir, 'pagefind')) : undefined;
   const site = siteDir ? dirBytes(siteDir) : undefined;
   const registry = dirBytes(registryDir);
   return {
-    indexJson: { bytes: indexBytes.length, gzipBytes: indexGz, bytesPerSkill: round(indexBytes.length / skills, 0), gzipBytesPerSkill: round(indexGz / skills, 0) },
+    indexJson: { bytes: indexBytes, gzipBytes: indexGz, brotliBytes: measured.index.brotliBytes, bytesPerSkill: round(indexBytes / skills, 0), gzipBytesPerSkill: round(indexGz / skills, 0) },
     wellKnownIndex: { bytes: wellKnown.length, gzipBytes: gz(wellKnown) },
-    nameDescriptionFloor: { bytes: Buffer.byteLength(floorText), gzipBytes: floorGz },
-    indexToFloorGzipRatio: round(indexGz / floorGz, 2),
+    nameDescriptionFloor: measured.floor,
+    indexToFloorGzipRatio: measured.ratio.gzip,
+    indexToFloorBrotliRatio: measured.ratio.brotli,
     registry: { bytes: registry.bytes, files: registry.files },
     ...(pagefind ? { pagefind: { bytes: pagefind.bytes, files: pagefind.files } } : {}),
     ...(site ? { site: { bytes: site.bytes, files: site.files } } : {}),
@@ -649,6 +649,7 @@ export function renderMarkdown(results: { machine: ReturnType<typeof machine>; r
     row('index.json raw / gzip', (s) => `${fmtB(s.sizes.indexJson.bytes)} / ${fmtB(s.sizes.indexJson.gzipBytes)}`),
     row('  bytes per skill raw / gzip', (s) => `${s.sizes.indexJson.bytesPerSkill} / ${s.sizes.indexJson.gzipBytesPerSkill}`),
     row('  gzip ratio to name+description floor', (s) => `${s.sizes.indexToFloorGzipRatio}× (floor ${fmtB(s.sizes.nameDescriptionFloor.gzipBytes)})`),
+    row('index.json Brotli (q11), ratio to floor', (s) => (s.sizes.indexJson.brotliBytes ? `${fmtB(s.sizes.indexJson.brotliBytes)}, ${s.sizes.indexToFloorBrotliRatio}× (floor ${fmtB(s.sizes.nameDescriptionFloor.brotliBytes)})` : '–')),
     row('well-known index raw / gzip', (s) => `${fmtB(s.sizes.wellKnownIndex.bytes)} / ${fmtB(s.sizes.wellKnownIndex.gzipBytes)}`),
     row('Pagefind bundle', (s) => (s.sizes.pagefind ? `${fmtB(s.sizes.pagefind.bytes)} (${s.sizes.pagefind.files} files)` : '–')),
     row('total site', (s) => (s.sizes.site ? `${fmtB(s.sizes.site.bytes)} (${s.sizes.site.files} files)` : `registry only: ${fmtB(s.sizes.registry.bytes)}`)),

@@ -171,8 +171,12 @@ async function statOrNull(file: string): Promise<Stats | null> {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+const USAGE = 'usage: npm run preview -- [--dir dist] [--port 4321] [--host 127.0.0.1] [--base /repo/]';
+
+/** Parses the command line; a usage error is a message, never a stack trace. */
+function previewOptions(argv: string[]): { dir: string; port: number; host: string; base: string } {
   const { values } = parseArgs({
+    args: argv,
     options: {
       dir: { type: 'string', default: 'dist' },
       port: { type: 'string', default: '4321' },
@@ -180,6 +184,34 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       base: { type: 'string', default: '/' },
     },
   });
-  const preview = await startPreview({ dir: values.dir, port: Number(values.port), host: values.host, base: values.base });
-  console.log(`serving ${path.resolve(values.dir)} at ${preview.url}`);
+  if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) throw new Error(`--port must be a whole number from 0 to 65535 (0 picks a free port), not '${values.port}'`);
+  return { dir: values.dir, port: Number(values.port), host: values.host, base: values.base };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  let options: ReturnType<typeof previewOptions>;
+  try {
+    options = previewOptions(process.argv.slice(2));
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+  const index = await statOrNull(path.join(options.dir, 'index.html'));
+  if (!index?.isFile()) {
+    console.error(`error: ${path.resolve(options.dir)} holds no built site (no index.html)\n  hint: run \`npm run build\` first, or pass --dir <folder of a built site>`);
+    process.exit(2);
+  }
+  try {
+    const preview = await startPreview(options);
+    console.log(`serving ${path.resolve(options.dir)} at ${preview.url}`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'EADDRINUSE' ? `port ${options.port} on ${options.host} is already in use\n  hint: stop the other server, or pass --port <n> (--port 0 picks a free one)`
+      : code === 'EACCES' ? `no permission to listen on ${options.host}:${options.port}\n  hint: use a port above 1023`
+      : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' ? `cannot listen on host '${options.host}'\n  hint: use 127.0.0.1, or an address of this machine`
+      : (error as Error).message;
+    console.error(`error: ${reason}`);
+    process.exit(1);
+  }
 }

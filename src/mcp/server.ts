@@ -36,8 +36,13 @@ export interface McpServerOptions {
   onError?: (error: unknown) => void;
 }
 
-/** How many skills or files one `resources/list` or `prompts/list` page holds. */
+/** How many skills one `prompts/list` page holds. */
 const PAGE_SIZE = 1000;
+/**
+ * How many skills' files one `resources/list` page holds: the file lists are in the manifests
+ * (index.json lists no files), so each page fetches this many manifests.
+ */
+const RESOURCE_PAGE_SKILLS = 100;
 /** The MCP error code for an unknown resource (see the specification's resources page). */
 const RESOURCE_NOT_FOUND = -32002;
 
@@ -152,19 +157,22 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     }
   });
 
-  const page = <T>(items: readonly T[], cursor: string | undefined): { items: T[]; nextCursor?: string } => {
+  const page = <T>(items: readonly T[], cursor: string | undefined, size = PAGE_SIZE): { items: T[]; nextCursor?: string } => {
     const start = cursor === undefined ? 0 : /^\d{1,9}$/.test(cursor) ? Number(cursor) : -1;
     if (start < 0) throw new McpError(ErrorCode.InvalidParams, 'invalid cursor; pass back the nextCursor of the previous page');
-    const end = start + PAGE_SIZE;
+    const end = start + size;
     return { items: items.slice(start, end), ...(end < items.length ? { nextCursor: String(end) } : {}) };
   };
 
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     await live.refresh();
-    const files = live.current.list().flatMap((entry) => entry.files.map((file) => ({ entry, file })));
-    const { items, nextCursor } = page(files, request.params?.cursor);
+    const registry = live.current;
+    const { items, nextCursor } = page(registry.list(), request.params?.cursor, RESOURCE_PAGE_SKILLS);
+    const limit = pLimit(8);
+    // A skill whose manifest cannot be read or verified lists no files; the others still do.
+    const manifests = await Promise.all(items.map((entry) => limit(() => registry.manifest(entry.name).catch((error: unknown) => void onError(error)))));
     return {
-      resources: items.map(({ entry, file }) => ({ uri: skillUri(entry.name, file.path), name: `${entry.name}/${file.path}`, mimeType: mimeType(file.path), size: file.size })),
+      resources: manifests.flatMap((m) => (m ? m.files.map((file) => ({ uri: skillUri(m.name, file.path), name: `${m.name}/${file.path}`, mimeType: mimeType(file.path), size: file.size })) : [])),
       ...(nextCursor ? { nextCursor } : {}),
     };
   });

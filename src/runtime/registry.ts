@@ -5,6 +5,7 @@ import { createSearchIndex, type SearchIndex, searchIndex } from '../core/search
 import { nameKey, toKebab } from '../core/names.ts';
 import { visibleControls } from '../core/control-chars.ts';
 import { skillNameOf } from './tool-id.ts';
+import { fillName } from '../core/url-template.ts';
 import { type MatchOptions, matchTriggers, type TriggerMatch } from '../core/trigger-match.ts';
 import { sha256Hex } from '../core/digest.ts';
 import { functionSignature } from '../core/signature.ts';
@@ -81,12 +82,12 @@ function functionBody(manifest: SkillManifest, prompt: string | undefined): stri
  * core/schemas/registry-index.ts (a test keeps them equal); importing that module would pull zod
  * into the browser bundle.
  */
-export const SUPPORTED_INDEX_MAJOR = '1';
+export const SUPPORTED_INDEX_MAJOR = '2';
 
 /**
- * The most bytes a client reads for index.json, and for one manifest. The example registry's
- * index takes about 2 KB a skill, so 10,000 skills come to about 20 MB. Everything else a
- * registry serves is capped by the sizes its manifest declares.
+ * The most bytes a client reads for index.json, and for one manifest. A generated registry's
+ * index takes about 1 KB a skill (10 MB at 10,000 skills); a manifest, which lists the files,
+ * about 5 KB. Everything else a registry serves is capped by the sizes its manifest declares.
  */
 export const DEFAULT_MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
@@ -95,8 +96,12 @@ export function parseRegistryIndex(bytes: Uint8Array, where: string, shapes: Sha
   const version = (raw as { version?: unknown } | null)?.version;
   const major = typeof version === 'string' ? version.split('.')[0] : undefined;
   if (major !== SUPPORTED_INDEX_MAJOR) {
+    // 1.x listed every file in the index; this client reads file lists from the manifests only.
+    const older = typeof major === 'string' && /^\d+$/.test(major) && Number(major) < Number(SUPPORTED_INDEX_MAJOR);
     throw new SkilldexError('INDEX_VERSION_UNSUPPORTED', `${where}: index.json has format version ${JSON.stringify(version)}; this client reads ${SUPPORTED_INDEX_MAJOR}.x`, {
-      hint: 'upgrade skilldex, or point --registry at a registry built for this version',
+      hint: older
+        ? "the registry was built by an older skilldex: rebuild it with this one ('skilldex build'), or read it with the release that built it (see docs/registry-format.md#format-versions)"
+        : 'upgrade skilldex, or point --registry at a registry built for this version (see docs/registry-format.md#format-versions)',
     });
   }
   const parsed = shapes.index(raw);
@@ -253,30 +258,32 @@ export class Registry {
     return pending;
   }
 
+  /** Where the skill's manifest is, relative to the root: the index's template filled with the name. */
+  manifestPath(entry: IndexEntry): string {
+    return checkRegistryPath(fillName(this.index.urls.manifest, entry.name));
+  }
+
   async #fetchManifest(entry: IndexEntry): Promise<SkillManifest> {
-    const bytes = await this.transport.read(checkRegistryPath(entry.urls.manifest), { maxBytes: this.maxDocumentBytes });
+    const where = this.manifestPath(entry);
+    const bytes = await this.transport.read(where, { maxBytes: this.maxDocumentBytes });
     // The index pins the manifest's bytes: with a signed index that is the chain index → manifest → files.
-    if (entry.manifestDigest !== undefined) {
-      const actual = `sha256:${await sha256Hex(bytes)}`;
-      if (actual !== entry.manifestDigest) {
-        throw new SkilldexError('VERIFICATION_FAILED', `${entry.urls.manifest} has digest ${actual}, but the index pins ${entry.manifestDigest}`, {
-          hint: 'the manifest was changed after the index was built; nothing of this skill was used. Retry, or report it to the registry maintainers',
-        });
-      }
-    } else if (this.verifiedBy !== undefined) {
-      throw new SkilldexError('VERIFICATION_FAILED', `the signed index does not pin ${entry.urls.manifest} (no manifestDigest)`, { hint: 'the registry must be rebuilt with this version of skilldex to be verified' });
+    const actual = `sha256:${await sha256Hex(bytes)}`;
+    if (actual !== entry.manifestDigest) {
+      throw new SkilldexError('VERIFICATION_FAILED', `${where} has digest ${actual}, but the index pins ${entry.manifestDigest}`, {
+        hint: 'the manifest was changed after the index was built; nothing of this skill was used. Retry, or report it to the registry maintainers',
+      });
     }
-    const raw = parseJsonDocument(bytes, entry.urls.manifest, 'MANIFEST_INVALID');
+    const raw = parseJsonDocument(bytes, where, 'MANIFEST_INVALID');
     const parsed = this.#shapes.manifest(raw);
     if (!parsed.ok) {
-      throw new SkilldexError('MANIFEST_INVALID', `${entry.urls.manifest} does not match the SkillManifest schema (${parsed.issues.slice(0, 3).join('; ')})`, {
+      throw new SkilldexError('MANIFEST_INVALID', `${where} does not match the SkillManifest schema (${parsed.issues.slice(0, 3).join('; ')})`, {
         details: parsed.issues,
         hint: 'nothing of this skill was used; if the registry is yours, rebuild it with this version of skilldex, else report it to its maintainers',
       });
     }
     const manifest = parsed.value;
     if (manifest.name !== entry.name || manifest.digest !== entry.digest) {
-      throw new SkilldexError('VERIFICATION_FAILED', `${entry.urls.manifest} names ${manifest.name} ${manifest.digest} but the index lists ${entry.name} ${entry.digest}`, {
+      throw new SkilldexError('VERIFICATION_FAILED', `${where} names ${manifest.name} ${manifest.digest} but the index lists ${entry.name} ${entry.digest}`, {
         hint: 'the index and the manifest come from different builds; retry, or report it to the registry maintainers',
       });
     }
@@ -383,7 +390,7 @@ export class Registry {
 
   /** Where an agent reads a skill's instructions: the published SKILL.md, or the manifest. */
   location(entry: IndexEntry): string {
-    return this.transport.locate(entry.hasSkillMd ? `${entry.urls.files}SKILL.md` : entry.urls.manifest);
+    return this.transport.locate(entry.hasSkillMd ? checkRegistryPath(`${entry.path}SKILL.md`) : this.manifestPath(entry));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { PUBLISHED_NAME } from '../core/names.ts';
 import { isSafeSkillPath } from '../core/paths.ts';
+import { isNameTemplate } from '../core/url-template.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { RegistryIndex } from '../core/schemas/registry-index.ts';
 
@@ -36,14 +37,17 @@ const urls = shape({ page: isString, manifest: isString, files: isString, archiv
 const format = oneOf('skill-md', 'package', 'skill-json');
 const mode = oneOf('instructions', 'code', 'llm', 'composite');
 
-const ENTRY_FIELDS: Record<string, Rule> = {
+/** What index entries and manifests share. */
+const SKILL_FIELDS: Record<string, Rule> = {
   name: isName, title: isString, description: isString, version: isString, tags: arrayOf(isString), tools: arrayOf(isString),
-  hasSkillMd: isBoolean, format, mode, keywords: arrayOf(isString), digest: isDigest, files: arrayOf(file), urls,
+  hasSkillMd: isBoolean, format, mode, keywords: arrayOf(isString), digest: isDigest,
   category: optional(isString),
   triggers: optional(shape({ intents: optional(arrayOf(isString)), phrases: optional(arrayOf(isString)), event_types: optional(arrayOf(isString)), priority: optional(isNumber) })),
 };
+const ENTRY_FIELDS: Record<string, Rule> = { ...SKILL_FIELDS, path: isString, manifestDigest: isDigest, verdict: optional(oneOf('pass', 'review', 'warn', 'fail')) };
+const template: Rule = (v) => typeof v === 'string' && isNameTemplate(v);
 const MANIFEST_FIELDS: Record<string, Rule> = {
-  ...ENTRY_FIELDS,
+  ...SKILL_FIELDS, files: arrayOf(file), urls,
   calls: arrayOf(isName), calledBy: arrayOf(isName), timeoutMs: isNumber, retry: isNumber, sourceFile: isString,
   inputSchema: optional(isObject), outputSchema: optional(isObject),
   entry: optional(shape({ path: isString, runner: oneOf('protocol', 'module'), language: isString })),
@@ -60,7 +64,7 @@ function check<T>(raw: unknown, fields: Record<string, Rule>, prefix = ''): stri
 /** Structural checks of the fields the runtime uses; small enough for the browser bundle. */
 export const structuralShapeCheck: ShapeCheck = {
   index(raw) {
-    const issues = check(raw, { version: isString, skills: Array.isArray, registry: isObject });
+    const issues = check(raw, { version: isString, skills: Array.isArray, registry: isObject, urls: shape({ manifest: template, page: template }) });
     if (issues.length === 0) (raw as { skills: unknown[] }).skills.forEach((skill, i) => issues.push(...check(skill, ENTRY_FIELDS, `skills.${i}.`)));
     return issues.length === 0 ? { ok: true, value: raw as RegistryIndex } : { ok: false, issues };
   },

@@ -93,17 +93,16 @@ describe('build cache', () => {
       if (skill.name === target.name) {
         changed++;
         expect(skill.digest).not.toBe(old?.digest);
-        expect(skill.urls.files).not.toBe(old?.urls.files);
-        expect(skill.urls.archive).not.toBe(old?.urls.archive);
-        expect(skill.urls.manifest).toBe(old?.urls.manifest); // the one mutable per-skill file
+        expect(skill.path).not.toBe(old?.path);
+        expect(skill.manifestDigest).not.toBe(old?.manifestDigest);
       } else {
-        expect(skill.urls).toEqual(old?.urls);
+        expect(skill.path).toBe(old?.path);
         expect(skill.digest).toBe(old?.digest);
       }
     }
     expect(changed).toBe(1);
     // The old content-addressed files are gone from the output, never overwritten in place.
-    const oldFiles = byName.get(target.name)?.urls.files as string;
+    const oldFiles = byName.get(target.name)?.path as string;
     const listing = [...snapshot(out('cached')).keys()];
     expect(listing.some((p) => p.startsWith(oldFiles))).toBe(false);
   }, 120_000);

@@ -64,6 +64,14 @@ describe('usage errors (spawned)', () => {
     expect(format.stderr).not.toContain(ESC);
   });
 
+  it('a mistyped install target is a usage error found before any request, with the target meant', async () => {
+    // Port 9 (discard) on 127.0.0.1: nothing answers, so reaching the network would fail differently.
+    const result = await skilldex(['install', 'semver-tool', '--to', 'claud', '--registry', 'http://127.0.0.1:9/']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^error unknown install target 'claud'\nhint: did you mean 'claude'\? /);
+    expect(result.stderr.length).toBeLessThan(400);
+  });
+
   it('echoes a hostile argument with its control characters shown, not interpreted', async () => {
     const result = await skilldex(['\u001b]0;owned\u0007\u001b[2J']);
     expect(result.status).toBe(2);

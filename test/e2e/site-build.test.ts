@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscoveryIndexV2, RegistryIndex } from '../../src/core/schemas/registry-index.ts';
 import { docPageSlug } from '../../src/site/catalog/markdown.ts';
+import { fillName } from '../../src/core/url-template.ts';
 import { writeFixtureRegistry } from '../fixtures/site/registry.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -52,7 +53,7 @@ describe('scripts/build.ts', () => {
     const out = path.join(work, 'out-registry');
     const run = build(['--root', work, '--out', out, '--registry', registry]);
     expect(run.status, run.stderr).toBe(0);
-    for (const skill of index.skills) expect(readFileSync(path.join(out, skill.urls.page, 'index.html'), 'utf8')).toContain('data-pagefind-body');
+    for (const skill of index.skills) expect(readFileSync(path.join(out, fillName(index.urls.page, skill.name), 'index.html'), 'utf8')).toContain('data-pagefind-body');
     expect(readFileSync(path.join(out, 'skills/translate-ja/index.html'), 'utf8')).toMatch(/^<!DOCTYPE html><html lang="ja"[ >]/);
     const pkg = readFileSync(path.join(out, 'skills/memory-search/index.html'), 'utf8');
     expect(pkg).toMatch(/^<!DOCTYPE html><html lang="zh"[ >]/);
@@ -62,8 +63,9 @@ describe('scripts/build.ts', () => {
     expect(readFileSync(path.join(out, 'skills/code_review/index.html'), 'utf8')).toContain('href="/skills/review_pipeline/"');
     // The caller's registry is copied into the site, never moved out of its folder.
     for (const skill of index.skills) {
-      expect(existsSync(path.join(registry, skill.urls.manifest)), skill.urls.manifest).toBe(true);
-      expect(readFileSync(path.join(out, skill.urls.manifest), 'utf8')).toBe(readFileSync(path.join(registry, skill.urls.manifest), 'utf8'));
+      const manifest = fillName(index.urls.manifest, skill.name);
+      expect(existsSync(path.join(registry, manifest)), manifest).toBe(true);
+      expect(readFileSync(path.join(out, manifest), 'utf8')).toBe(readFileSync(path.join(registry, manifest), 'utf8'));
     }
   });
 

@@ -17,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiscoveryIndexV2, RegistryIndex } from '../../src/core/schemas/registry-index.ts';
 import { startPreview, type PreviewServer } from '../../scripts/preview.ts';
 import { docPageSlug } from '../../src/site/catalog/markdown.ts';
+import { fillName } from '../../src/core/url-template.ts';
+import type { SkillManifest } from '../../src/core/schemas/manifest.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const results = path.join(repoRoot, 'test-results');
@@ -176,7 +178,8 @@ describe('the site under a sub-path', () => {
     const index = JSON.parse(readFileSync(path.join(dist, 'index.json'), 'utf8')) as RegistryIndex;
     const indexUrl = `${siteUrl}index.json`;
     for (const skill of index.skills) {
-      for (const link of [skill.urls.page, skill.urls.manifest, skill.urls.archive, ...skill.files.map((f) => `${skill.urls.files}${f.path}`)]) {
+      const m = JSON.parse(readFileSync(path.join(dist, fillName(index.urls.manifest, skill.name)), 'utf8')) as SkillManifest;
+      for (const link of [m.urls.page, m.urls.manifest, m.urls.archive, ...m.files.map((f) => `${m.urls.files}${f.path}`)]) {
         const url = new URL(link, indexUrl).href;
         expect(url.startsWith(siteUrl), url).toBe(true);
         expect((await context.request.get(url)).status(), url).toBe(200);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SkillManifest } from '../../src/core/schemas/manifest.ts';
 import type { RegistryIndex } from '../../src/core/schemas/registry-index.ts';
 import { startPreview, type PreviewServer } from '../../scripts/preview.ts';
+import { fillName } from '../../src/core/url-template.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const fixtures = path.join(repoRoot, 'test/fixtures/site/skills');
@@ -364,7 +365,7 @@ describe('catalog site', () => {
       return r.text();
     };
     const llms = await text('/llms.txt');
-    for (const s of index.skills) expect(llms).toContain(`(/${s.urls.manifest})`);
+    for (const s of index.skills) expect(llms).toContain(`(/${fillName(index.urls.manifest, s.name)})`);
     const feed = await text('/feed.xml');
     expect(feed).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
     expect(feed.indexOf('xss-probe')).toBeLessThan(feed.indexOf('memory-recall'));

@@ -54,8 +54,10 @@ describe('npx skills add <registry>', () => {
     expect(installed.length).toBeGreaterThanOrEqual(12);
 
     // Every installed file equals the published one, and each SKILL.md has a name the client accepts.
-    const index = JSON.parse(await readFile(join(out, 'index.json'), 'utf8')) as { skills: { name: string; format: string; files: { path: string; digest: string }[] }[] };
-    for (const entry of index.skills) {
+    const index = JSON.parse(await readFile(join(out, 'index.json'), 'utf8')) as { skills: { name: string; format: string }[] };
+    for (const { name } of index.skills) {
+      // The file lists are in the manifests (index.json lists none).
+      const entry = JSON.parse(await readFile(join(out, 'skills', `${name}.json`), 'utf8')) as { name: string; format: string; files: { path: string; digest: string }[] };
       const dir = join(project, '.claude', 'skills', entry.format === 'skill-json' ? entry.name.replace(/_/g, '-') : entry.name);
       for (const file of entry.files) {
         const bytes = await readFile(join(dir, file.path));

@@ -10,6 +10,7 @@ import { buildRegistry } from '../../src/pipeline/index.ts';
 import { publishedJsonSchemas } from '../../src/core/schemas/json-schemas.ts';
 import { SkillManifest } from '../../src/core/schemas/manifest.ts';
 import { DiscoveryIndexV1, DiscoveryIndexV2, RegistryIndex } from '../../src/core/schemas/registry-index.ts';
+import { fillName } from '../../src/core/url-template.ts';
 
 const repo = join(import.meta.dirname, '..', '..');
 let a: string;
@@ -75,7 +76,7 @@ describe('emitted registry', () => {
     RegistryIndex.parse(index);
     expect(await readJson(join(a, 'index.schema.json'))).toEqual(schemas['index.schema.json']);
     for (const entry of RegistryIndex.parse(index).skills) {
-      const manifest = await readJson(join(a, entry.urls.manifest));
+      const manifest = await readJson(join(a, fillName(RegistryIndex.parse(index).urls.manifest, entry.name)));
       check('manifest.schema.json', manifest);
       SkillManifest.parse(manifest);
     }
@@ -86,6 +87,7 @@ describe('emitted registry', () => {
   it('publishes raw files and an archive whose contents match every digest', async () => {
     const index = RegistryIndex.parse(await readJson(join(a, 'index.json')));
     for (const entry of index.skills) {
+      const m = SkillManifest.parse(await readJson(join(a, fillName(index.urls.manifest, entry.name))));
       const fromArchive = new Map<string, Buffer>();
       const extract = tar.extract();
       extract.on('entry', (header, stream, next) => {
@@ -100,11 +102,11 @@ describe('emitted registry', () => {
         });
       });
       const done = new Promise<void>((resolve) => extract.on('finish', () => resolve()));
-      extract.end(gunzipSync(await readFile(join(a, entry.urls.archive))));
+      extract.end(gunzipSync(await readFile(join(a, m.urls.archive))));
       await done;
-      expect([...fromArchive.keys()].sort()).toEqual(entry.files.map((f) => f.path).sort());
-      for (const file of entry.files) {
-        const raw = await readFile(join(a, entry.urls.files, file.path));
+      expect([...fromArchive.keys()].sort()).toEqual(m.files.map((f) => f.path).sort());
+      for (const file of m.files) {
+        const raw = await readFile(join(a, m.urls.files, file.path));
         const digest = `sha256:${createHash('sha256').update(raw).digest('hex')}`;
         expect(digest).toBe(file.digest);
         expect(fromArchive.get(file.path)?.equals(raw)).toBe(true);

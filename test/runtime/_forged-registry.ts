@@ -67,16 +67,18 @@ export async function forgeRegistry(skills: ForgedSkill[], registry: { url?: str
     };
     skill.manifest?.(manifest);
     const text = JSON.stringify(manifest);
-    out.set(manifest.urls.manifest, new TextEncoder().encode(skill.manifestText ? skill.manifestText(text) : text));
+    const served = new TextEncoder().encode(skill.manifestText ? skill.manifestText(text) : text);
+    out.set(manifest.urls.manifest, served);
     for (const f of files) out.set(`${urls.files}${f.path}`, f.bytes);
     out.set(urls.archive, await createArchive(files));
-    const fields = ['name', 'title', 'description', 'version', 'tags', 'tools', 'hasSkillMd', 'lastModified', 'format', 'mode', 'keywords', 'digest', 'files', 'urls', 'category'];
+    const fields = ['name', 'title', 'description', 'version', 'tags', 'tools', 'hasSkillMd', 'lastModified', 'format', 'mode', 'keywords', 'digest', 'category'];
     const entry = Object.fromEntries(fields.filter((k) => manifest[k] !== undefined).map((k) => [k, manifest[k]]));
-    entries.push({ ...entry, scriptCount: 0, path: manifest.urls.files });
+    entries.push({ ...entry, scriptCount: 0, path: manifest.urls.files, manifestDigest: `sha256:${hex(served)}` });
   }
   const index = {
-    version: '1.0.0',
+    version: '2.0.0',
     registry: { title: 'Forged', ...registry },
+    urls: { manifest: 'skills/{name}.json', page: 'skills/{name}/' },
     skills: entries,
     totalSkills: entries.length,
     totalTools: 0,

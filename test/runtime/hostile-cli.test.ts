@@ -136,8 +136,8 @@ describe('version-control folders in a skill', () => {
     };
     const { url } = await registry([skill]);
     const run = await skilldex(['install', 'gitty', '--to', 'claude', '--dir', join(base, 'project'), '--registry', url]);
-    // The index lists every file too, so the registry is refused before any manifest is read.
-    expectRefusal(run, 'INDEX_INVALID');
+    // The manifest lists the files (the index lists none): it is refused before any file is fetched.
+    expectRefusal(run, 'MANIFEST_INVALID');
     await expect(readdir(join(base, 'project'))).rejects.toThrow();
     await expect(readFile(marker)).rejects.toThrow();
   });
@@ -343,7 +343,7 @@ describe('deeply nested JSON', () => {
 
   it('refuses a deep index.json', async () => {
     const path = '/deep-index/index.json';
-    server.set(path, `{"version":"1.0.0","registry":{"title":"x"},"skills":[],"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    server.set(path, `{"version":"2.0.0","registry":{"title":"x"},"skills":[],"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
     const run = await skilldex(['search', 'x', '--registry', `${server.origin}deep-index/`]);
     expectRefusal(run, 'INDEX_INVALID');
   });

@@ -144,7 +144,7 @@ describe('install', () => {
 
   it('refuses a manifest whose digest disagrees with the index', async () => {
     const registry = await openRegistry(server.url, { cacheDir: await tempDir('cache') });
-    const manifestPath = join(dir, registry.find('semver-tool')?.urls.manifest as string);
+    const manifestPath = join(dir, registry.manifestPath(registry.entry('semver-tool')));
     const restore = await tamper(manifestPath, (b) => {
       const m = JSON.parse(b.toString());
       m.digest = `sha256:${'0'.repeat(64)}`;

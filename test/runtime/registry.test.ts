@@ -43,9 +43,9 @@ describe('openRegistry over HTTP', () => {
   it('refuses an index with an unknown major version, and one that breaks the schema', async () => {
     const copy = await tempDir('badindex');
     const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8'));
-    await writeFile(join(copy, 'index.json'), JSON.stringify({ ...index, version: '2.0.0' }));
+    await writeFile(join(copy, 'index.json'), JSON.stringify({ ...index, version: '3.0.0' }));
     const versionError = await rejectsWith(openRegistry(copy), 'INDEX_VERSION_UNSUPPORTED');
-    expect(versionError.message).toContain('"2.0.0"');
+    expect(versionError.message).toContain('"3.0.0"');
     await writeFile(join(copy, 'index.json'), JSON.stringify({ ...index, skills: [{ name: 1 }] }));
     await rejectsWith(openRegistry(copy), 'INDEX_INVALID');
     await rejectsWith(openRegistry(join(copy, 'missing')), 'NO_REGISTRY');
@@ -144,7 +144,7 @@ describe('assets (seed 002)', () => {
 describe('toPrompt', () => {
   it('renders both prompt formats with locations of the published SKILL.md', () => {
     const xml = registry.toPrompt(['semver-tool', 'code_review']);
-    const semverFiles = registry.find('semver-tool')?.urls.files;
+    const semverFiles = registry.find('semver-tool')?.path;
     expect(xml).toContain(`<skill>\n<name>\nsemver-tool\n</name>\n<description>\n`);
     expect(xml).toContain(`<location>\n${server.url}${semverFiles}SKILL.md\n</location>`);
     expect(xml).toContain(`<location>\n${server.url}skills/code_review.json\n</location>`);

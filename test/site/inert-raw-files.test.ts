@@ -49,8 +49,8 @@ describe('raw markup files', () => {
     const out = path.join(work, 'out-answered');
     const run = build(root, out);
     expect(run.status, run.stdout + run.stderr).toBe(0);
-    const index = JSON.parse(readFileSync(path.join(out, 'index.json'), 'utf8')) as { skills: { urls: { files: string } }[] };
-    const files = index.skills[0]!.urls.files;
+    const index = JSON.parse(readFileSync(path.join(out, 'index.json'), 'utf8')) as { skills: { path: string }[] };
+    const files = index.skills[0]!.path;
     const preview: PreviewServer = await startPreview({ dir: out, port: 0 });
     try {
       const page = await browser.newPage();

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -120,5 +121,41 @@ describe('preview server', () => {
     halfway.destroy();
     expect(closed).toBe(true);
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('npm run preview, from the command line', () => {
+  const script = path.resolve(import.meta.dirname, '../../scripts/preview.ts');
+  const preview = (args: string[]) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(process.execPath, [script, ...args], { timeout: 20_000 }, (error, _stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }));
+    });
+
+  it('says the port is taken, without a stack trace', async () => {
+    const port = new URL(server.url).port;
+    const { code, stderr } = await preview(['--dir', dir, '--port', port]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`error: port ${port} on 127.0.0.1 is already in use`);
+    expect(stderr).toContain('--port 0 picks a free one');
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses a folder with no built site and a bad port as usage errors', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'skilldex-preview-empty-'));
+    try {
+      const missing = await preview(['--dir', empty, '--port', '0']);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('holds no built site (no index.html)');
+      expect(missing.stderr).toContain('run `npm run build` first');
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+    const port = await preview(['--dir', dir, '--port', 'eighty']);
+    expect(port.code).toBe(2);
+    expect(port.stderr).toContain("--port must be a whole number from 0 to 65535 (0 picks a free port), not 'eighty'");
+    const unknown = await preview(['--dri', dir]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('usage: npm run preview');
+    expect(unknown.stderr).not.toMatch(/\n\s+at /);
   });
 });

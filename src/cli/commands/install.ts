@@ -2,6 +2,8 @@ import { defineCommand } from 'citty';
 import { CliError } from '../_errors.ts';
 import { err, outJson, out, style, visible } from '../_output.ts';
 import { formatBytes, openRegistryFromArgs, registryArgs } from '../_registry.ts';
+import { closest } from '../_suggest.ts';
+import { AGENT_ALIASES, AGENT_SKILL_FOLDERS, agentSkillFolder } from '../../runtime/node/install.ts';
 
 export default defineCommand({
   meta: { name: 'install', description: 'Download, verify (every sha256 and the tree digest) and install a skill into a folder or an agent folder' },
@@ -14,6 +16,14 @@ export default defineCommand({
   },
   async run({ args }) {
     if (args.via !== 'archive' && args.via !== 'files') throw new CliError('E_USAGE', `--via must be archive or files, not '${args.via}'`, { exitCode: 2 });
+    // A mistyped agent is a usage error, found before any network request.
+    if (args.to && !agentSkillFolder(args.to)) {
+      const guess = closest(args.to, [...Object.keys(AGENT_ALIASES), ...Object.keys(AGENT_SKILL_FOLDERS), ...new Set(Object.values(AGENT_SKILL_FOLDERS))]);
+      throw new CliError('E_USAGE', `unknown install target '${args.to}'`, {
+        exitCode: 2,
+        hint: `${guess ? `did you mean '${guess}'? ` : ''}name an agent as the \`skills\` CLI spells it (claude-code, cursor, codex, …), claude, agents, or an agent's folder such as .claude/skills; --dir alone installs into any folder`,
+      });
+    }
     const registry = await openRegistryFromArgs(args);
     const tty = process.stderr.isTTY;
     let shown = 0;

@@ -1,16 +1,19 @@
 import { z } from 'zod';
 import { Sha256Digest } from './digest.ts';
-import { ScanResult } from './scan.ts';
-import { SkillFile, SkillFormat, SkillMode, SkillName, SkillUrls } from './manifest.ts';
+import { ScanVerdict } from './scan.ts';
+import { SkillFormat, SkillMode, SkillName } from './manifest.ts';
 import { Triggers } from './skill-md.ts';
+import { isNameTemplate, NAME_PLACEHOLDER } from '../url-template.ts';
 
 /**
  * `index.json`: a superset of the common skills index shape (docs/registry-format.md). Clients check `version`'s major before
  * reading further; a new major means an incompatible shape.
+ *
+ * The index holds what search and selection need and what pins each manifest; everything else
+ * (file lists, per-file URLs, scan findings) is in the manifest, which a client fetches before it
+ * uses a skill anyway. Format history is in docs/registry-format.md#format-versions.
  */
-// 1.1.0: `skills[].manifestDigest` and `discovery` (digests pinned by the signed index); optional
-// when reading, so 1.0 indexes still load. 1.2.0: `skills[].triggers` (for match()); optional too.
-export const INDEX_FORMAT_VERSION = '1.2.0';
+export const INDEX_FORMAT_VERSION = '2.0.0';
 
 export const IndexEntry = z
   .object({
@@ -36,17 +39,19 @@ export const IndexEntry = z
     category: z.string().optional(),
     keywords: z.array(z.string()),
     license: z.string().optional(),
-    digest: z.string(),
-    files: z.array(SkillFile),
-    urls: SkillUrls,
-    scan: ScanResult.optional(),
     /** The skill's `triggers`, so `match()` ranks a message without fetching manifests. */
     triggers: Triggers.optional(),
-    /** Digest of the exact bytes of the manifest at `urls.manifest`: a signed index covers it, and through it every file. */
-    manifestDigest: Sha256Digest.optional(),
+    /** The security scan's verdict, when the skill was scanned; the findings are in the manifest. */
+    verdict: ScanVerdict.optional(),
+    /** The tree digest over the skill's files: what a version check compares without fetching anything. */
+    digest: Sha256Digest,
+    /** Digest of the exact bytes of the skill's manifest: a signed index covers it, and through it every file. */
+    manifestDigest: Sha256Digest,
   })
   .meta({ id: 'IndexEntry' });
 export type IndexEntry = z.infer<typeof IndexEntry>;
+
+const UrlTemplate = z.string().refine(isNameTemplate, `must contain ${NAME_PLACEHOLDER} exactly once`);
 
 export const RegistryIndex = z
   .object({
@@ -54,6 +59,16 @@ export const RegistryIndex = z
     /** Index format version (semver); clients refuse an unknown major. */
     version: z.string(),
     registry: z.object({ title: z.string(), url: z.string().optional() }),
+    /**
+     * Where each skill's documents are, relative to the registry root: `{name}` is replaced by the
+     * skill's name (which the name grammar keeps to letters, digits, `-` and `_`).
+     */
+    urls: z.object({
+      /** The skill's manifest, e.g. `skills/{name}.json`. */
+      manifest: UrlTemplate,
+      /** The skill's catalog page, e.g. `skills/{name}/`. */
+      page: UrlTemplate,
+    }),
     skills: z.array(IndexEntry),
     totalSkills: z.number().int().nonnegative(),
     totalTools: z.number().int().nonnegative(),

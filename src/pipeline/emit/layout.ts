@@ -1,5 +1,9 @@
 import { digestPrefix } from '../../core/digest.ts';
+import { fillName } from '../../core/url-template.ts';
 import type { SkillUrls } from '../../core/schemas/manifest.ts';
+
+/** index.json's `urls`: where every skill's page and manifest are, by name. */
+export const INDEX_URL_TEMPLATES = { page: 'skills/{name}/', manifest: 'skills/{name}.json' } as const;
 
 /**
  * Where each published artifact lives, relative to the registry root. Raw files and archives
@@ -9,8 +13,8 @@ import type { SkillUrls } from '../../core/schemas/manifest.ts';
 export function skillUrls(name: string, digest: string): SkillUrls {
   const d = digestPrefix(digest);
   return {
-    page: `skills/${name}/`,
-    manifest: `skills/${name}.json`,
+    page: fillName(INDEX_URL_TEMPLATES.page, name),
+    manifest: fillName(INDEX_URL_TEMPLATES.manifest, name),
     files: `skills/${name}/${d}/`,
     archive: `skills/${name}/${d}.tar.gz`,
   };

@@ -12,7 +12,7 @@ import { DISCOVERY_SCHEMA_URL, INDEX_FORMAT_VERSION, type DiscoveryIndexV1, type
 import { sha256HexSync } from '../hash.ts';
 import { agentSkillMarkdown } from '../../core/agent-skill-md.ts';
 import { createArchive, type ArchiveFile } from './archive.ts';
-import { INDEX_FILE, INDEX_SCHEMA_FILE, KEYS_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
+import { INDEX_FILE, INDEX_SCHEMA_FILE, INDEX_URL_TEMPLATES, KEYS_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
 import { signIndex, type SigningKey } from './sign.ts';
 
 export interface PublishedSkill {
@@ -116,6 +116,7 @@ export async function writeRegistry(
     $schema: INDEX_SCHEMA_FILE,
     version: INDEX_FORMAT_VERSION,
     registry: { title: config.title, ...(config.siteUrl ? { url: config.siteUrl } : {}) },
+    urls: INDEX_URL_TEMPLATES,
     skills: entries,
     totalSkills: entries.length,
     totalTools: entries.reduce((n, e) => n + e.tools.length, 0),
@@ -182,7 +183,10 @@ async function emitSkill({ manifest: m, files }: PublishedSkill, config: Registr
   return { entry, discovery, legacy: { name: wkName, description: m.description, files: agentFiles.map((f) => f.path) } };
 }
 
-/** The index.json entry: the skills index fields plus what a client needs to fetch and verify. */
+/**
+ * The index.json entry: the skills index fields, what search and match read, and the digests that
+ * pin the manifest. File lists, URLs and scan findings stay in the manifest (docs/registry-format.md#format-versions).
+ */
 export function indexEntry(m: SkillManifest, manifestDigest: string): IndexEntry {
   return {
     name: m.name,
@@ -202,11 +206,9 @@ export function indexEntry(m: SkillManifest, manifestDigest: string): IndexEntry
     ...(m.category ? { category: m.category } : {}),
     keywords: m.keywords,
     ...(m.license ? { license: m.license } : {}),
-    digest: m.digest,
-    files: m.files,
-    urls: m.urls,
-    ...(m.scan ? { scan: m.scan } : {}),
     ...(m.triggers ? { triggers: m.triggers } : {}),
+    ...(m.scan ? { verdict: m.scan.verdict } : {}),
+    digest: m.digest,
     manifestDigest,
   };
 }

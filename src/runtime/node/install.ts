@@ -121,7 +121,7 @@ export function installDestination(dir: string, folderName: string, to?: string)
   const folder = agentSkillFolder(to);
   if (!folder) {
     throw new SkilldexError('INSTALL_FAILED', `unknown install target '${to}'`, {
-      hint: `use an agent (${[...Object.keys(AGENT_ALIASES), ...Object.keys(AGENT_SKILL_FOLDERS)].join(', ')}), one of their folders (${[...new Set(Object.values(AGENT_SKILL_FOLDERS))].join(', ')}), or --dir for any folder`,
+      hint: "name an agent as the `skills` CLI spells it (claude-code, cursor, codex, …), claude, agents, or an agent's folder such as .claude/skills; without a target the skill goes into the folder itself",
     });
   }
   return containedPath(resolve(dir, folder), folderName);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { IndexEntry, RegistryIndex } from '../../core/schemas/registry-index.ts';
+import { fillName } from '../../core/url-template.ts';
 import { readDocPages, type DocPage } from './docs.ts';
 import { docsDir, registryDir } from './site-config.ts';
 import { detectLang, slugify, truncate, type PageLang } from './text.ts';
@@ -35,9 +36,10 @@ export interface CatalogEntry {
   lastModified?: string;
   verdict?: string;
   lang: PageLang;
-  urls: IndexEntry['urls'];
+  /** Where its page and manifest are, relative to the registry root (from index.json's templates). */
+  urls: { page: string; manifest: string };
   /** The digest index.json pins the manifest by; a signed index thereby covers the manifest. */
-  manifestDigest?: string;
+  manifestDigest: string;
 }
 
 export type FacetName = 'category' | 'tag' | 'format' | 'mode';
@@ -98,10 +100,10 @@ export function loadCatalog(): Catalog {
     tags: [...new Set(s.tags)],
     author: s.author,
     lastModified: s.lastModified,
-    verdict: s.scan?.verdict,
+    verdict: s.verdict,
     lang: detectLang(`${s.title}\n${s.description}`),
-    urls: s.urls,
-    ...(s.manifestDigest ? { manifestDigest: s.manifestDigest } : {}),
+    urls: { page: fillName(index.urls.page, s.name), manifest: fillName(index.urls.manifest, s.name) },
+    manifestDigest: s.manifestDigest,
   }));
   const byName = new Map(entries.map((e) => [e.name, e]));
   const byNameOrder = [...entries].sort((a, b) => compareText(a.title, b.title) || compareText(a.name, b.name));
@@ -180,8 +182,8 @@ export function loadManifest(entry: CatalogEntry): SkillManifest {
 }
 
 /** sha256 of the published archive's bytes, so a reader can check the download itself. */
-export function archiveDigest(entry: CatalogEntry): string | undefined {
-  const file = path.join(registryDir(), entry.urls.archive);
+export function archiveDigest(manifest: Pick<SkillManifest, 'urls'>): string | undefined {
+  const file = path.join(registryDir(), manifest.urls.archive);
   if (!existsSync(file)) return undefined;
   return `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
 }

@@ -91,6 +91,8 @@ function rehypeSkillLinks() {
     if (options.demoteHeadings) walk(tree, (node) => {
       if (/^h[1-6]$/.test(node.tagName)) top = Math.min(top, Number(node.tagName[1]));
     });
+    // Each code block is a landmark, and landmarks need distinct names.
+    let codeBlocks = 0;
     walk(tree, (node, parent, index) => {
       if (node.tagName === 'a') {
         const href = node.properties.href;
@@ -122,7 +124,10 @@ function rehypeSkillLinks() {
         // Code blocks scroll sideways rather than wrap; a named tab stop lets keyboards scroll them.
         node.properties.tabIndex = 0;
         node.properties.role = 'region';
-        node.properties.ariaLabel = 'Code block';
+        node.properties.ariaLabel = `Code block ${++codeBlocks}`;
+      } else if (node.tagName === 'table') {
+        // Wide tables scroll sideways too (site.css), so they are tab stops as well.
+        node.properties.tabIndex = 0;
       } else if (options.demoteHeadings && /^h[1-6]$/.test(node.tagName)) {
         node.tagName = `h${Math.min(6, Number(node.tagName[1]) - top + 1 + options.demoteHeadings)}`;
       } else if (options.headingIds && /^h[1-6]$/.test(node.tagName)) {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeysDocument, SignedIndex } from '../../../src/core/schemas/signing.ts';
 import { RegistryIndex } from '../../../src/core/schemas/registry-index.ts';
+import { fillName } from '../../../src/core/url-template.ts';
 import { keyIdOf, verifySignedIndex } from '../../../src/core/signing.ts';
 import { sha256Hex } from '../../../src/core/digest.ts';
 import { FIXTURES, REPO } from '../rules/_harness.ts';
@@ -64,7 +65,7 @@ describe('a signed build', () => {
 
     const index = RegistryIndex.parse(JSON.parse(indexBytes.toString('utf8')));
     for (const entry of index.skills) {
-      expect(entry.manifestDigest).toBe(`sha256:${await sha256Hex(new Uint8Array(await readFile(join(work, 'out', entry.urls.manifest))))}`);
+      expect(entry.manifestDigest).toBe(`sha256:${await sha256Hex(new Uint8Array(await readFile(join(work, 'out', fillName(index.urls.manifest, entry.name)))))}`);
     }
     for (const [path, digest] of Object.entries(index.discovery ?? {})) {
       expect(digest).toBe(`sha256:${await sha256Hex(new Uint8Array(await readFile(join(work, 'out', path))))}`);

@@ -1,0 +1,63 @@
+/**
+ * Lighthouse and axe-core against the example registry's catalog, served on 127.0.0.1 and loaded
+ * by Debian's Chromium: every Lighthouse category scores at least 95 on mobile and desktop for the
+ * catalog and two skill pages (one English, one Chinese), and axe finds no serious or critical
+ * violation on any page the sitemap lists, at a phone's and a desktop's width, and in dark mode.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPreview, type PreviewServer } from '../../scripts/preview.ts';
+import { axeViolations, CATEGORIES, lighthouseScores, sitemapPages } from '../../scripts/site-audit.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const PAGES = ['/', '/skills/code_review/', '/skills/chinese-proofreading/'];
+const THRESHOLD = 95;
+
+let work: string;
+let dist: string;
+let preview: PreviewServer;
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), 'skilldex-audit-'));
+  dist = path.join(work, 'dist');
+  await new Promise<void>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      [path.join(repoRoot, 'scripts/build.ts'), '--root', repoRoot, '--out', dist],
+      { cwd: repoRoot, timeout: 150_000, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024, env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600' } },
+      (error, stdout, stderr) => (error ? reject(new Error(`site build failed:\n${stdout}\n${stderr}`)) : resolve()),
+    ),
+  );
+  preview = await startPreview({ dir: dist, port: 0 });
+});
+
+afterAll(async () => {
+  await preview?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('catalog audits', () => {
+  it(`scores at least ${THRESHOLD} in every Lighthouse category, mobile and desktop`, { timeout: 600_000 }, async () => {
+    const results = await lighthouseScores(preview.url, PAGES);
+    expect(results).toHaveLength(PAGES.length * 2);
+    for (const r of results) {
+      for (const category of CATEGORIES) {
+        expect(r.scores[category], `${r.page} ${r.formFactor} ${category}; points lost: ${r.lost.join('; ')}`).toBeGreaterThanOrEqual(THRESHOLD);
+      }
+    }
+  });
+
+  it('has no serious or critical axe-core violation on any page', { timeout: 900_000 }, async () => {
+    const pages = sitemapPages(dist);
+    // The sitemap covers the catalog, every skill, facet and docs page.
+    expect(pages).toContain('/');
+    expect(pages).toContain('/skills/chinese-proofreading/');
+    expect(pages.some((p) => p.startsWith('/docs/'))).toBe(true);
+    const violations = await axeViolations(preview.url, pages);
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.impact} ${v.id} ${v.page} (${v.scheme}, ${v.width}px): ${v.help} — ${v.targets.slice(0, 3).join(', ')}`)).toEqual([]);
+  });
+});
