@@ -50,6 +50,21 @@ async function reportLinkedSkillsRoot(root: string, skillsDir: string, sink: Dia
   return false;
 }
 
+/** A skill folder discovery found. */
+export interface FoundSkill {
+  /** Folder relative to the registry root. */
+  dir: string;
+  declaration: SkillSource['declaration'];
+  /**
+   * What discovery already listed of the folder's subfolders (`''` is the folder itself), so
+   * reading it need not list them again (half of the directory reads of a validate).
+   */
+  listing?: Listing;
+}
+
+/** A folder's entries by path inside the skill, as `readdirSync(…, { withFileTypes: true })` gave them. */
+export type Listing = (relDir: string) => Dirent[] | undefined;
+
 interface Candidate {
   /** Path below the skills folder, `/`-separated. */
   path: string;
@@ -65,7 +80,7 @@ interface Candidate {
  * One synchronous walk: the tree is mostly small folders, and a promise per folder cost more
  * than the listing itself (a glob library took 370 ms over 2,000 skills, this ~40 ms).
  */
-function listCandidates(base: string): Candidate[] {
+function listCandidates(base: string, listings: Map<string, Dirent[]>): Candidate[] {
   const out: Candidate[] = [];
   const visit = (rel: string, depth: number): void => {
     let entries: Dirent[];
@@ -75,6 +90,7 @@ function listCandidates(base: string): Candidate[] {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
     }
+    listings.set(rel, entries);
     for (const dirent of entries) {
       const name = dirent.name;
       if (name.startsWith('.') || name === 'node_modules') continue;
@@ -91,10 +107,11 @@ function listCandidates(base: string): Candidate[] {
  * Finds skill folders: `skills/<name>/` or one category level deeper, `skills/<category>/<name>/`.
  * Dot-folders and node_modules are skipped. Symlinks are never followed.
  */
-export async function discoverSkills(root: string, skillsDir: string, sink: DiagnosticSink): Promise<{ dir: string; declaration: SkillSource['declaration'] }[]> {
+export async function discoverSkills(root: string, skillsDir: string, sink: DiagnosticSink): Promise<FoundSkill[]> {
   const base = join(root, skillsDir);
   if (await reportLinkedSkillsRoot(root, skillsDir, sink)) return [];
-  const entries = listCandidates(base);
+  const listings = new Map<string, Dirent[]>();
+  const entries = listCandidates(base, listings);
   const found: string[] = [];
   const problems: { entry: (typeof entries)[number]; rel: string }[] = [];
   for (const entry of entries) {
@@ -134,7 +151,7 @@ export async function discoverSkills(root: string, skillsDir: string, sink: Diag
     for (let i = dir.indexOf('/'); i !== -1; i = dir.indexOf('/', i + 1)) if (dirSet.has(dir.slice(0, i))) return dir.slice(0, i);
     return undefined;
   };
-  const skillDirs: { dir: string; declaration: SkillSource['declaration'] }[] = [];
+  const skillDirs: FoundSkill[] = [];
   for (const dir of dirs) {
     const rel = `${skillsDir}/${dir}`;
     const decl = byDir.get(dir) as Set<string>;
@@ -152,7 +169,7 @@ export async function discoverSkills(root: string, skillsDir: string, sink: Diag
       sink.report('discovery/ambiguous', `${rel}/skill.json`, START, `'${rel}' holds both SKILL.md and skill.json`, { hint: 'keep one declaration; `skilldex convert` moves a SKILL.md body into prompt.md for skill.json' });
       continue;
     }
-    skillDirs.push({ dir: rel, declaration: declFile });
+    skillDirs.push({ dir: rel, declaration: declFile, listing: (sub) => listings.get(sub ? `${dir}/${sub}` : dir) });
   }
   return skillDirs;
 }
@@ -255,7 +272,7 @@ function readAll(fd: number, size: number): Uint8Array {
   return at === size ? bytes : bytes.subarray(0, at);
 }
 
-export async function readSkillSource(root: string, dir: string, declaration: SkillSource['declaration'], limits: Limits, sink: DiagnosticSink, stamps?: SourceStamps): Promise<SkillSource> {
+export async function readSkillSource(root: string, dir: string, declaration: SkillSource['declaration'], limits: Limits, sink: DiagnosticSink, stamps?: SourceStamps, listing?: Listing): Promise<SkillSource> {
   const absDir = join(root, dir);
   const files: SkillSourceFile[] = [];
   let total = 0;
@@ -265,7 +282,9 @@ export async function readSkillSource(root: string, dir: string, declaration: Sk
   const visit = (relDir: string): void => {
     // Stat the folder before listing it: an entry added in between then changes its mtime.
     if (stamps) stamps.dirs.push(stampOf(relDir, lstatSync(join(absDir, relDir))));
-    const entries = readdirSync(join(absDir, relDir), { withFileTypes: true });
+    // Discovery's listing serves only without stamps: the build cache needs each folder stat'ed
+    // before it is listed, so that an entry added in between is caught by the folder's mtime.
+    const entries = (stamps ? undefined : listing?.(relDir)) ?? readdirSync(join(absDir, relDir), { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (entry.name.startsWith('.') || IGNORED.has(entry.name)) continue;

@@ -36,7 +36,7 @@ describe('npm run bench -- --quick', () => {
     expect(s.noop.cache).toMatchObject({ misses: 0, emitSkipped: true });
     // The second floor: copy every file into a fresh folder and gzip each skill, as the build writes.
     for (const x of [s.index.writeFloorMs, s.index.ratioToWriteFloor]) expect(positive(x), JSON.stringify(s.index)).toBe(true);
-    expect(run.stdout).toMatch(/\| {2}write floor: copy every file \+ gzip each skill \| \d+\.\d\d s \|/);
+    expect(run.stdout).toMatch(/\| {3}write floor: copy every file \+ gzip each skill \| \d+\.\d\d s \|/);
 
     // 3: the site build and the bare-Astro floor.
     expect(s.site.error).toBeUndefined();

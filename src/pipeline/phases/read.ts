@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import { cacheEntryOf, locateFrom, sourceFromCache, type BuildCache, type CachedSkill, type SourceStamps } from '../cache.ts';
-import { readSkillSource, type SkillSource } from '../discover.ts';
+import { readSkillSource, type FoundSkill, type SkillSource } from '../discover.ts';
 import { DiagnosticSink } from '../diagnostics.ts';
 import type { ParsedSkill } from './parse.ts';
 
@@ -17,7 +17,7 @@ export interface ReadSkill extends ParsedSkill {
   cached: boolean;
 }
 
-type Found = readonly { dir: string; declaration: SkillSource['declaration'] }[];
+type Found = readonly FoundSkill[];
 
 /** The cache's entry for each found folder that is unchanged since it was recorded. */
 export function cacheHits(root: string, found: Found, cache: BuildCache | undefined): (CachedSkill | undefined)[] {
@@ -47,13 +47,13 @@ export async function readSkills(
   { cache, onParsed, onProgress, hits = cacheHits(root, found, cache) }: ReadOptions = {},
 ): Promise<ReadSkill[]> {
   const limit = pLimit(READ_CONCURRENCY);
-  const reads = found.map(({ dir, declaration }, i) =>
+  const reads = found.map(({ dir, declaration, listing }, i) =>
     hits[i]
       ? undefined
       : limit(async () => {
           const sink = new DiagnosticSink(config.rules);
           const stamps: SourceStamps | undefined = cache ? { dirs: [], files: [] } : undefined;
-          return { sink, stamps, source: await readSkillSource(root, dir, declaration, config.limits, sink, stamps) };
+          return { sink, stamps, source: await readSkillSource(root, dir, declaration, config.limits, sink, stamps, listing) };
         }),
   );
   // The parser and every per-skill rule (YAML, JSON Schema, ...) load only when a folder missed
