@@ -239,12 +239,6 @@ async function subfolders(dir: string): Promise<string[]> {
 }
 
 /**
- * Reads every file of a skill folder with lstat semantics: a symlink or special file is
- * reported and skipped, oversize files are reported without being read, and the limits on
- * file count and total size are enforced. With `stamps`, the lstat facts of every folder and
- * file read are recorded for the build cache (src/pipeline/cache.ts), at no extra file reads.
- */
-/**
  * Opens a file without following a link (O_NOFOLLOW): the folder listing said it was a regular
  * file, and a link put in its place since then must not be read through. Undefined for a link.
  * O_NONBLOCK keeps a pipe put in its place from blocking the open; the caller checks isFile().
@@ -257,7 +251,12 @@ function openRegularFile(abs: string): { fd: number; info: Stats } | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
     throw error;
   }
-  return { fd, info: fstatSync(fd) };
+  try {
+    return { fd, info: fstatSync(fd) };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
 }
 
 /** Reads `size` bytes from the start of an open file (fewer if it shrank meanwhile). */
@@ -272,6 +271,12 @@ function readAll(fd: number, size: number): Uint8Array {
   return at === size ? bytes : bytes.subarray(0, at);
 }
 
+/**
+ * Reads every file of a skill folder with lstat semantics: a symlink or special file is
+ * reported and skipped, oversize files are reported without being read, and the limits on
+ * file count and total size are enforced. With `stamps`, the lstat facts of every folder and
+ * file read are recorded for the build cache (src/pipeline/cache.ts), at no extra file reads.
+ */
 export async function readSkillSource(root: string, dir: string, declaration: SkillSource['declaration'], limits: Limits, sink: DiagnosticSink, stamps?: SourceStamps, listing?: Listing): Promise<SkillSource> {
   const absDir = join(root, dir);
   const files: SkillSourceFile[] = [];

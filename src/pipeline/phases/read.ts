@@ -56,9 +56,9 @@ export async function readSkills(
           return { sink, stamps, source: await readSkillSource(root, dir, declaration, config.limits, sink, stamps, listing) };
         }),
   );
-  // The parser and every per-skill rule (YAML, JSON Schema, ...) load only when a folder missed
-  // the cache: a no-op rebuild never parses.
-  const { parseSkill } = hits.every(Boolean) ? { parseSkill: undefined } : await import('./parse.ts');
+  // The parser and every per-skill rule (YAML, JSON Schema, ...) load at the first folder that
+  // missed the cache: a no-op rebuild never parses.
+  let parseSkill: typeof import('./parse.ts').parseSkill | undefined;
   const out: ReadSkill[] = [];
   for (const [i, { dir, declaration }] of found.entries()) {
     onProgress?.(i, found.length);
@@ -70,7 +70,8 @@ export async function readSkills(
       skill = { source: sourceFromCache(root, hit), file, cached: true, diagnostics: hit.diagnostics, ...(hit.draft ? { draft: hit.draft } : {}), locate: locateFrom(hit.positions) };
     } else {
       const { sink, stamps, source } = await (reads[i] as NonNullable<(typeof reads)[number]>);
-      skill = { source, file, cached: false, ...parseSkill!(source, config, sink) };
+      parseSkill ??= (await import('./parse.ts')).parseSkill;
+      skill = { source, file, cached: false, ...parseSkill(source, config, sink) };
       if (cache && stamps) cache.record(cacheEntryOf(source, stamps, skill.diagnostics, skill.draft, skill.locate));
     }
     out.push(skill);
