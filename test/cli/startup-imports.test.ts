@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,10 +21,10 @@ module.registerHooks({ load(url, context, next) { appendFileSync(process.env.LOA
 `,
 );
 
-function loadedBy(args: string[]): string[] {
+function loadedBy(args: string[], cwd = repo): string[] {
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
-  const run = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, join(repo, 'bin', 'skilldex.mjs'), ...args], { cwd: repo, encoding: 'utf8', env: { ...process.env, LOADED_LOG: log } });
+  const run = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, join(repo, 'bin', 'skilldex.mjs'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, LOADED_LOG: log } });
   expect(run.status, run.stderr).toBe(0);
   return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((u) => u.replace(pathToFileURL(repo).href + '/', ''));
 }
@@ -41,5 +41,21 @@ describe('what a short command loads', () => {
     expect(loaded.some((u) => u.endsWith('src/pipeline/validate.ts'))).toBe(true);
     const heavy = loaded.filter((u) => /node_modules\/(jose|tar-stream|fast-glob)\/|semver\/index\.js|src\/publish\/|src\/pipeline\/emit\/(write-registry|archive|sign)\.ts/.test(u));
     expect(heavy).toEqual([]);
+  });
+
+  it('a no-op rebuild loads neither the parser, the scanner rules, the emitter nor signing', () => {
+    // The example skills, copied and dated a day back: the build cache does not trust a folder
+    // changed within two seconds of the build that recorded it (a write could be in progress).
+    const root = join(dir, 'registry');
+    cpSync(join(repo, 'skills'), join(root, 'skills'), { recursive: true });
+    const past = new Date(Date.now() - 86_400_000);
+    for (const entry of readdirSync(join(root, 'skills'), { recursive: true, withFileTypes: true })) utimesSync(join(entry.parentPath, entry.name), past, past);
+    utimesSync(join(root, 'skills'), past, past);
+    const cold = loadedBy(['build', '--out', join(dir, 'out')], root);
+    expect(cold.some((u) => u.endsWith('src/pipeline/emit/write-registry.ts'))).toBe(true);
+    const noop = loadedBy(['build', '--out', join(dir, 'out')], root);
+    expect(noop.some((u) => u.endsWith('src/pipeline/validate.ts'))).toBe(true);
+    const unused = noop.filter((u) => /node_modules\/(jose|tar-stream|ajv)\/|src\/pipeline\/phases\/parse\.ts|src\/scanner\/catalog\.ts|src\/pipeline\/emit\/(write-registry|archive)\.ts/.test(u));
+    expect(unused).toEqual([]);
   });
 });
