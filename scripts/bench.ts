@@ -642,7 +642,7 @@ export function renderMarkdown(results: { machine: ReturnType<typeof machine>; r
     row('  peak RSS (floor)', (s) => `${s.index.maxRssMb} MB (${s.index.floorRssMb} MB)`),
     row('no-op rebuild, wall', (s) => fmtS(s.noop.wallMs)),
     row('  fraction of cold', (s) => `${(s.noop.fractionOfCold * 100).toFixed(1)} %`),
-    row('full site build, wall', (s) => (site(s) ? fmtS(site(s)?.wallMs) : 'failed')),
+    row('full site build, wall', (s) => (site(s) ? fmtS(site(s)?.wallMs) : s.site ? 'failed' : 'not run')),
     row('  floor: bare Astro + Pagefind, N pages', (s) => fmtS(site(s)?.floorMs)),
     row('  ratio to floor', (s) => (site(s) ? `${site(s)?.ratioToFloor}×` : '–')),
     row('  peak RSS (floor)', (s) => (site(s) ? `${site(s)?.maxRssMb} MB (${site(s)?.floorRssMb} MB)` : '–')),
