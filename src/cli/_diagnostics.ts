@@ -2,7 +2,7 @@ import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import { formatGithub, formatHuman, formatJson } from '../pipeline/reporters.ts';
 import { printable, style } from './_output.ts';
 
-export const DIAGNOSTIC_FORMATS = ['human', 'json', 'github'] as const;
+const DIAGNOSTIC_FORMATS = ['human', 'json', 'github'] as const;
 export type DiagnosticFormat = (typeof DIAGNOSTIC_FORMATS)[number];
 
 /** The `--format` flag shared by validate and build. */

@@ -5,6 +5,7 @@ import { RegistryConfig } from '../../core/schemas/config.ts';
 import type { Diagnostic } from '../../core/schemas/diagnostic.ts';
 import { validateRegistry, validateSkillFolder, type ValidationResult } from '../../pipeline/validate.ts';
 import { DECLARATIONS, folderKind } from '../../pipeline/discover.ts';
+import { GitError } from '../../publish/git-error.ts';
 import type { PullRequestCheck } from '../../publish/pull-request.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { formatArg, printDiagnostics, type DiagnosticFormat } from '../_diagnostics.ts';
@@ -98,7 +99,7 @@ export default defineCommand({
         rejected.push(...report.result.rejected.map((r) => ({ dir: shown(r.dir), ...(r.name !== undefined ? { name: r.name } : {}) })));
       }
     } catch (error) {
-      if (pullRequest && error instanceof (await import('../../publish/git.ts')).GitError) {
+      if (error instanceof GitError) {
         throw new CliError('E_GIT', error.message, { hint: `--changed-since needs a git working tree and a ref that exists locally (in CI: check out with fetch-depth: 0 and pass origin/<base branch>)`, exitCode: EXIT.usage });
       }
       throw error;
