@@ -24,3 +24,19 @@ const VCS_FOLDERS = new Set(['.git', '.hg', '.svn', '.bzr', '_darcs', '.jj']);
 export function isSafeSkillPath(path: string): boolean {
   return pathProblem(path) === undefined;
 }
+
+/**
+ * Resolves a `/`-separated relative path against base segments, the way a browser resolves `.`
+ * and `..`: undefined when `..` climbs above the base, or when nothing is left.
+ */
+export function resolveSegments(base: readonly string[], relative: string): string[] | undefined {
+  const out = [...base];
+  for (const part of relative.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(part);
+  }
+  return out.length > 0 ? out : undefined;
+}

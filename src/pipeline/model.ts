@@ -1,4 +1,5 @@
 import type { SkillManifest } from '../core/schemas/manifest.ts';
+import { resolveSegments } from '../core/paths.ts';
 import { extensionOf } from '../scanner/magic.ts';
 
 /**
@@ -40,13 +41,5 @@ export function entryCandidates(src: SkillSource): string[] {
 /** `./scripts/x.ts` → `scripts/x.ts`; undefined for anything that leaves the folder. */
 export function normaliseResourcePath(raw: string): string | undefined {
   if (raw.startsWith('/') || raw.includes('\\') || /^[a-z]+:/i.test(raw)) return undefined;
-  const out: string[] = [];
-  for (const part of raw.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (out.length === 0) return undefined;
-      out.pop();
-    } else out.push(part);
-  }
-  return out.length > 0 ? out.join('/') : undefined;
+  return resolveSegments([], raw)?.join('/');
 }

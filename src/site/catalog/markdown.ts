@@ -6,6 +6,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Transformer } from 'unified';
+import { resolveSegments } from '../../core/paths.ts';
 import { ruleAnchor, slugify } from './text.ts';
 
 /**
@@ -167,15 +168,8 @@ function rewriteRelative(url: string, options: RenderOptions): string | null {
   } catch {
     return null;
   }
-  const segments: string[] = options.docDir ? options.docDir.split('/').filter(Boolean) : [];
-  for (const segment of pathPart.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (segments.length === 0) return null;
-      segments.pop();
-    } else segments.push(segment);
-  }
-  if (segments.length === 0) return null;
+  const segments = resolveSegments(options.docDir ? options.docDir.split('/').filter(Boolean) : [], pathPart);
+  if (!segments) return null;
   const last = segments[segments.length - 1]!;
   if (options.markdownPages && /\.md$/i.test(last)) {
     // Pages exist for docs/*.md only, one level: a Markdown file in a sub-folder has none.
