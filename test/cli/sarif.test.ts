@@ -54,6 +54,9 @@ describe('SARIF output', () => {
     expect(duplicate.relatedLocations).toHaveLength(1);
     expect(duplicate.relatedLocations![0]!.message!.text).toMatch(/declared here|also/i);
     expect(duplicate.message.text).toContain('Hint: ');
+    // The one rule list: validator, pull-request and scanner rules all described to code scanning.
+    const ids = run.tool.driver.rules.map((r) => r.id);
+    for (const id of ['name/folder-mismatch', 'publish/version-not-bumped', 'exec/download-pipe-shell']) expect(ids).toContain(id);
   });
 
   it('validate --format sarif on a clean skill is a schema-valid log with no results', async () => {
