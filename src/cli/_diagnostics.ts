@@ -3,7 +3,7 @@ import { formatGithub, formatHuman, formatJson, formatSarif } from '../pipeline/
 import { printable, style } from './_output.ts';
 import { VERSION } from './_version.ts';
 
-export const DIAGNOSTIC_FORMATS = ['human', 'json', 'sarif', 'github'] as const;
+const DIAGNOSTIC_FORMATS = ['human', 'json', 'sarif', 'github'] as const;
 export type DiagnosticFormat = (typeof DIAGNOSTIC_FORMATS)[number];
 
 /** The `--format` flag shared by validate and build. */

@@ -7,7 +7,7 @@ import { visibleControls } from '../core/control-chars.ts';
  * (https://no-color.org) and TERM=dumb turn it off; otherwise only a terminal gets colour, so
  * a pipe or a file never receives escape codes.
  */
-export function colorEnabled(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+function colorEnabled(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
   const force = env.FORCE_COLOR;
   if (force !== undefined) return ['', '1', '2', '3', 'true'].includes(force);
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;

@@ -1,7 +1,8 @@
 import { join, relative, sep } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { RegistryConfig } from '../core/schemas/config.ts';
-import { ConfigError, loadConfig } from '../pipeline/config.ts';
+import { loadConfig } from '../pipeline/config.ts';
+import { ConfigError } from '../pipeline/config-error.ts';
 import { folderKind, type FolderKind } from '../pipeline/discover.ts';
 import { CliError, EXIT } from './_errors.ts';
 import { printable } from './_output.ts';

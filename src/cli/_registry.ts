@@ -1,6 +1,6 @@
 import type { NodeRegistry } from '../runtime/node/node-registry.ts';
 import { visibleControls } from '../core/control-chars.ts';
-import { PUBLIC_KEY_PATTERN } from '../core/signing.ts';
+import { PUBLIC_KEY_PATTERN } from '../core/public-key.ts';
 import { openRegistry } from '../runtime/node/open-registry.ts';
 import { CliError, EXIT } from './_errors.ts';
 import { err } from './_output.ts';

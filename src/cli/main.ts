@@ -1,6 +1,5 @@
 import { type ArgsDef, type CommandDef, parseArgs, renderUsage, runCommand } from 'citty';
-import { SkilldexError } from '../runtime/skilldex-error.ts';
-import { CliError, EXIT } from './_errors.ts';
+import { cliFailure, EXIT } from './_errors.ts';
 import { err, forStream, printable, style } from './_output.ts';
 import { closest } from './_suggest.ts';
 import { VERSION } from './_version.ts';
@@ -26,9 +25,14 @@ const root: CommandDef = {
   subCommands: Object.fromEntries(COMMANDS.map((name) => [name, load(name)])),
 };
 
-const usageError = (message: string, hint: string): number => {
+/** How every failure reaches the user: `error <message>` and, when there is one, `hint: <hint>`. */
+const printFailure = (message: string, hint: string | undefined): void => {
   err(`${style.red('error', process.stderr)} ${message}`);
-  err(`hint: ${hint}`);
+  if (hint) err(`hint: ${hint}`);
+};
+
+const usageError = (message: string, hint: string): number => {
+  printFailure(message, hint);
   return EXIT.usage;
 };
 
@@ -44,7 +48,7 @@ function unknownCommand(typed: string): number {
 
 /**
  * Runs the CLI and returns the exit code. Only this function decides exit codes: commands
- * return a number or throw a `CliError`. Every usage error exits 2.
+ * return a number or throw a `SkilldexError` (`cliFailure` maps it). Every usage error exits 2.
  */
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -83,15 +87,10 @@ export async function main(argv: string[]): Promise<number> {
     const { result } = await runCommand(command, { rawArgs: rest });
     return typeof result === 'number' ? result : EXIT.ok;
   } catch (error) {
-    if (error instanceof SkilldexError) {
-      err(`${style.red('error', process.stderr)} ${error.message} [${error.code}]`);
-      if (error.hint) err(`hint: ${error.hint}`);
-      return EXIT.failure;
-    }
-    if (error instanceof CliError) {
-      err(`${style.red('error', process.stderr)} ${error.message}`);
-      if (error.hint) err(`hint: ${error.hint}`);
-      return error.exitCode;
+    const failure = cliFailure(error);
+    if (failure) {
+      printFailure(failure.message, failure.hint);
+      return failure.exitCode;
     }
     // citty raises CLIError for bad usage (missing positional, enum value not allowed).
     if (error instanceof Error && error.name === 'CLIError') return usageError(forStream(error.message, process.stderr), `see 'skilldex help ${sub}'`);

@@ -42,7 +42,7 @@ function commandReference(name: string, command: CommandDef<any>): string {
 }
 
 /** The generated part of docs/cli.md: every command, in the order `skilldex --help` lists them. */
-export async function cliReference(): Promise<string> {
+async function cliReference(): Promise<string> {
   const sections: string[] = [];
   for (const name of COMMANDS) {
     const command = (await import(`./commands/${name}.ts`)).default as CommandDef<any>;

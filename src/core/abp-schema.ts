@@ -16,7 +16,7 @@ const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 
 const TYPE_ALIASES: Readonly<Record<string, string>> = { int: 'integer', float: 'number', double: 'number', bool: 'boolean', list: 'array', dict: 'object', map: 'object', str: 'string' };
 
 /** The JSON Schema type an ABP `type` names, or undefined for one it does not (then any value is accepted). */
-export function jsonType(type: string | undefined): string | undefined {
+function jsonType(type: string | undefined): string | undefined {
   if (type === undefined) return undefined;
   const lower = type.trim().toLowerCase();
   return JSON_TYPES.has(lower) ? lower : TYPE_ALIASES[lower];

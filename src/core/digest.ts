@@ -10,6 +10,9 @@ export interface DigestedFile {
   hex: string;
 }
 
+/** A published digest: `sha256:` and 64 lowercase hex digits (the zod `Sha256Digest`, and the browser runtime's check, use this). */
+export const SHA256_DIGEST = /^sha256:[0-9a-f]{64}$/;
+
 const encoder = new TextEncoder();
 
 /** Compares two strings by their UTF-8 bytes, the order the tree digest is defined in. */
@@ -60,7 +63,7 @@ export function digestPrefix(digest: string): string {
   return digest.replace(/^sha256:/, '').slice(0, 16);
 }
 
-export function toHex(bytes: Uint8Array): string {
+function toHex(bytes: Uint8Array): string {
   let out = '';
   for (const b of bytes) out += b.toString(16).padStart(2, '0');
   return out;

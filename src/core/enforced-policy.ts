@@ -1,7 +1,7 @@
 import type { SecurityPolicy } from './schemas/skill-md.ts';
 
 /** The `security` fields the runner knows about. */
-export const POLICY_FIELDS = ['timeout_ms', 'memory_mb', 'network', 'network_allowlist', 'filesystem', 'requires_filesystem', 'environment'] as const;
+const POLICY_FIELDS = ['timeout_ms', 'memory_mb', 'network', 'network_allowlist', 'filesystem', 'requires_filesystem', 'environment'] as const;
 export type PolicyField = (typeof POLICY_FIELDS)[number];
 
 export interface PolicyEnforcement {

@@ -57,7 +57,7 @@ export function typeExpression(schema: unknown, depth = 0): string {
 }
 
 /** Parameter list of an object input schema: `code: string, limit?: number = 5`. */
-export function parameterList(input: unknown): string {
+function parameterList(input: unknown): string {
   if (!isSchema(input) || !isSchema(input.properties)) return '';
   const required = new Set(Array.isArray(input.required) ? input.required : []);
   return Object.entries(input.properties)

@@ -12,21 +12,19 @@ import type { SignedIndex } from './schemas/signing.ts';
 
 /** The `typ` of the protected header: a signature over an index, never over anything else. */
 export const SIGNED_INDEX_TYPE = 'skilldex-index+jws';
-/** A public key in its one-line form: `ed25519:` and the 32-byte key in base64url (43 characters). */
-export const PUBLIC_KEY_PATTERN = /^ed25519:[A-Za-z0-9_-]{43}$/;
 /** Where a registry publishes `index.json`'s signed bytes, and its keys: beside index.json. */
 export const SIGNED_INDEX_FILE = 'index.jws.json';
 export const KEYS_FILE = 'keys.json';
 
 const encoder = new TextEncoder();
 
-export function base64urlDecode(text: string): Uint8Array {
+function base64urlDecode(text: string): Uint8Array {
   const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
   const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
   return Uint8Array.from(bin, (c) => c.charCodeAt(0));
 }
 
-export function base64urlEncode(bytes: Uint8Array): string {
+function base64urlEncode(bytes: Uint8Array): string {
   let bin = '';
   for (const b of bytes) bin += String.fromCharCode(b);
   return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -13,6 +13,7 @@
  * A string that is exactly one `{{…}}` renders to the raw value, so arrays and objects pass between
  * steps intact. Anything else renders to text: values are inserted as text, objects as JSON.
  */
+import { TemplateError } from './errors/template-error.ts';
 
 /** A reference to a value in scope, e.g. `steps.search.results` → root `steps`, path `['search','results']`. */
 export interface TemplateRef {
@@ -63,20 +64,7 @@ const FILTERS = {
 type FilterName = keyof typeof FILTERS;
 
 /** The filters the language understands, for error messages and documentation. */
-export const TEMPLATE_FILTERS: readonly string[] = Object.keys(FILTERS);
-
-/** Raised by {@link renderTemplate} for a template that does not parse. */
-export class TemplateError extends Error {
-  override name = 'TemplateError';
-  readonly offset: number;
-  readonly template: string;
-
-  constructor(template: string, error: TemplateParseError) {
-    super(`${error.message} at offset ${error.offset} in template ${JSON.stringify(template)}`);
-    this.offset = error.offset;
-    this.template = template;
-  }
-}
+const TEMPLATE_FILTERS: readonly string[] = Object.keys(FILTERS);
 
 const IDENT = /[A-Za-z_$][\w$-]*/y;
 const DIGITS = /\d+/y;

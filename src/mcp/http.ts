@@ -22,7 +22,7 @@ export interface McpHttpListener {
   close(): Promise<void>;
 }
 
-export const MCP_HTTP_PATH = '/mcp';
+const MCP_HTTP_PATH = '/mcp';
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 const jsonRpcError = (res: ServerResponse, status: number, code: number, message: string): void => {
@@ -33,7 +33,7 @@ const jsonRpcError = (res: ServerResponse, status: number, code: number, message
  * A server bound to loopback only answers requests that name loopback in `Host` (and, from a
  * browser, in `Origin`): otherwise any web page could reach it through DNS rebinding.
  */
-export function loopbackRequestAllowed(headers: IncomingMessage['headers']): boolean {
+function loopbackRequestAllowed(headers: IncomingMessage['headers']): boolean {
   const hostname = (value: string): string => value.replace(/:\d+$/, '').toLowerCase();
   if (!headers.host || !LOOPBACK_NAMES.has(hostname(headers.host))) return false;
   const origin = headers.origin;

@@ -3,7 +3,7 @@
  * talked into sending megabytes or a thousand nested arrays, and the runtime's schema checks
  * recurse. The walk here is iterative, so it cannot itself overflow the stack.
  */
-export const INPUT_LIMITS = {
+const INPUT_LIMITS = {
   /** Approximate JSON size of one call's arguments. */
   maxBytes: 1024 * 1024,
   /** Nesting of objects and arrays. */

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import { AGENT_ALIASES, agentSkillFolder, installDestination } from '../runtime/node/install.ts';
-import { SkilldexError } from '../runtime/skilldex-error.ts';
+import { RegistryError } from '../core/errors/registry-error.ts';
 
 const inside = (root: string, path: string): boolean => path === root || path.startsWith(root + sep);
 
@@ -33,7 +33,7 @@ async function realish(path: string): Promise<string> {
 export async function resolveInstallTarget(installRoot: string, target: string, folderName: string): Promise<{ dir: string; to?: string; dest: string }> {
   const root = await realish(resolve(installRoot));
   const refuse = (why: string): never => {
-    throw new SkilldexError('INSTALL_FAILED', `install target ${JSON.stringify(target)} ${why}`, {
+    throw new RegistryError('INSTALL_FAILED', `install target ${JSON.stringify(target)} ${why}`, {
       hint: `use an agent (${Object.keys(AGENT_ALIASES).join(', ')}, cursor, codex, …) or a folder inside the install root ${root}`,
     });
   };

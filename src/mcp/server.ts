@@ -15,7 +15,8 @@ import {
 import pLimit from 'p-limit';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { NodeRegistry } from '../runtime/node/node-registry.ts';
-import { SkilldexError } from '../runtime/skilldex-error.ts';
+import { SkilldexError } from '../core/errors/skilldex-error.ts';
+import { RegistryError } from '../core/errors/registry-error.ts';
 import { type BuiltinTool, builtinTools, jsonSchema } from './builtin-tools.ts';
 import { inputProblem } from './input-limits.ts';
 import type { LiveRegistry } from './live-registry.ts';
@@ -190,7 +191,7 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     try {
       bytes = await registry.file(registry.entry(target.name).name, target.path);
     } catch (error) {
-      const missing = error instanceof SkilldexError && (error.code === 'SKILL_NOT_FOUND' || error.code === 'ASSET_NOT_FOUND');
+      const missing = error instanceof RegistryError && (error.code === 'SKILL_NOT_FOUND' || error.code === 'ASSET_NOT_FOUND');
       throw new McpError(missing ? RESOURCE_NOT_FOUND : ErrorCode.InternalError, describeError(error), { uri });
     }
     return { contents: [{ uri, mimeType: mimeType(target.path), ...textOrBlob(bytes) }] };

@@ -3,7 +3,6 @@
  * percent-encoded, so whatever a registry calls a file, the URI parses back to exactly that name
  * and path; the registry client then decides whether such a file exists (and verifies it).
  */
-export const SKILL_URI_SCHEME = 'skill:';
 
 /**
  * @example

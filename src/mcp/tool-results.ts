@@ -1,12 +1,13 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { SkilldexError } from '../runtime/skilldex-error.ts';
+import { describeFailure } from '../core/errors/skilldex-error.ts';
 
 /** What an error says to an agent: message, code and hint, never a stack. */
 export const describeError = (error: unknown): string => {
-  if (error instanceof SkilldexError) return `${error.message} [${error.code}]${error.hint ? `\nhint: ${error.hint}` : ''}`;
+  const { text, hint, known } = describeFailure(error);
+  if (known) return `${text}${hint ? `\nhint: ${hint}` : ''}`;
   if (error instanceof McpError) return error.message;
-  return `internal error: ${error instanceof Error ? error.message : String(error)}`;
+  return `internal error: ${text}`;
 };
 
 /** A failed tool call: `isError` with a text the agent can act on. */

@@ -30,16 +30,15 @@ import { moduleExtension } from '../core/module-file.ts';
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import type { ScanResult } from '../core/schemas/scan.ts';
-import type { SkillSource, SkillSourceFile } from './discover.ts';
+import type { DraftManifest, SkillSource, SkillSourceFile } from './model.ts';
 import { sha256HexSync } from './hash.ts';
-import type { DraftManifest } from './normalize.ts';
 import type { Position } from '../core/parse/source-text.ts';
 
 /** Bump when the shape of a cache entry changes. */
 const FORMAT = 1;
 
 /** Files modified this close to the recording build are re-read next time (timestamp granularity). */
-export const RACY_WINDOW_MS = 2000;
+const RACY_WINDOW_MS = 2000;
 
 /** Default cache file for a registry root. */
 export const defaultCacheFile = (root: string): string => join(root, '.cache', 'skilldex', 'build-cache.json');
@@ -96,7 +95,7 @@ interface CacheFile {
 }
 
 /** Positions registry rules ask a member for: its name, its `calls`, and each call. */
-export const positionKey = (path: readonly (string | number)[]): string => path.join('\u0000');
+const positionKey = (path: readonly (string | number)[]): string => path.join('\u0000');
 
 const srcDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -3,13 +3,10 @@ import { join } from 'node:path';
 import { RegistryConfig } from '../core/schemas/config.ts';
 import { decodeUtf8, positionAt } from '../core/parse/source-text.ts';
 import { parseJsonFile } from '../core/parse/json-file.ts';
+import { ConfigError } from './config-error.ts';
 
 export const CONFIG_FILE = 'skilldex.config.json';
 
-/** A config file that cannot be used; the message names file, line and field. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 /** Reads `skilldex.config.json` from the registry root; a missing file means all defaults. */
 export async function loadConfig(root: string): Promise<RegistryConfig> {

@@ -6,26 +6,7 @@ import { pathProblem } from '../core/paths.ts';
 import { DiagnosticSink, START } from './diagnostics.ts';
 import { stampOf, type SourceStamps } from './cache.ts';
 import { sha256HexSync } from './hash.ts';
-
-/** One skill folder found under skills/, with every file read (never executed). */
-export interface SkillSource {
-  /** Folder relative to the registry root, `/`-separated: `skills/memory/search`. */
-  dir: string;
-  absDir: string;
-  folderName: string;
-  /** The declaring file. */
-  declaration: 'SKILL.md' | 'skill.json';
-  files: SkillSourceFile[];
-}
-
-export interface SkillSourceFile {
-  /** Path inside the skill, `/`-separated. */
-  path: string;
-  bytes: Uint8Array;
-  size: number;
-  /** Hex SHA-256. */
-  hex: string;
-}
+import type { SkillSource, SkillSourceFile } from './model.ts';
 
 /** The files that make a folder a skill. */
 export const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;

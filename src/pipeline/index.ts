@@ -18,7 +18,8 @@ import { gitCommitTimes, headCommitTime, lastCommitTime } from './git-times.ts';
 import { skillDirOf, validateRegistry, type RejectedSkill, type ValidateOptions } from './validate.ts';
 
 export { validateRegistry, validateSkillFolder, type ValidationResult, type ValidationProgress, type RejectedSkill } from './validate.ts';
-export { loadConfig, ConfigError, CONFIG_FILE } from './config.ts';
+export { loadConfig, CONFIG_FILE } from './config.ts';
+export { ConfigError } from './config-error.ts';
 export { RULES } from './rules/catalog.ts';
 export { generateSigningKey, parseSigningKeys, type SigningKey } from './emit/sign.ts';
 

@@ -1,18 +1,15 @@
 import { titleFromName } from '../core/names.ts';
-import type { SkillAction, SkillEntry, SkillManifest } from '../core/schemas/manifest.ts';
-import type { SkillSource } from './discover.ts';
+import type { SkillAction, SkillEntry } from '../core/schemas/manifest.ts';
+import { type DraftManifest, entryCandidates, normaliseResourcePath, type SkillSource } from './model.ts';
 import { treeDigestSync } from './hash.ts';
 import type { ParsedSkillJson } from './rules/skill-json.ts';
-import { entryCandidates, normaliseResourcePath, type ParsedSkillMd } from './rules/skill-md.ts';
+import type { ParsedSkillMd } from './rules/skill-md.ts';
 import { EXPORTS_EXECUTE, SCRIPT_LANGUAGES } from '../core/script-language.ts';
 import { extensionOf } from '../scanner/magic.ts';
 import { skillUrls } from './emit/layout.ts';
+import { DEFAULT_TIMEOUT_MS } from '../core/schemas/run-limits.ts';
 
-/** The script protocol's default timeout. */
-export const DEFAULT_SCRIPT_TIMEOUT_MS = 300_000;
 
-/** The manifest before registry-wide facts (calledBy, lastModified, scan, diagnostics) are known. */
-export type DraftManifest = Omit<SkillManifest, 'calledBy' | 'lastModified' | 'diagnostics' | 'scan'>;
 
 function entryFor(src: SkillSource, path: string | undefined): SkillEntry | undefined {
   if (!path) return undefined;
@@ -96,7 +93,7 @@ export function manifestFromSkillMd(src: SkillSource, parsed: ParsedSkillMd): Dr
     ...optional('actions', actionsOf(fm.actions)),
     instructions: parsed.body,
     calls: [],
-    timeoutMs: fm.security?.timeout_ms ?? DEFAULT_SCRIPT_TIMEOUT_MS,
+    timeoutMs: fm.security?.timeout_ms ?? DEFAULT_TIMEOUT_MS,
     retry: 0,
     tools: toolsOf(name, src),
     ...optional('triggers', fm.triggers),

@@ -94,12 +94,12 @@ export function short(digest: string): string {
  * toolchain. A pull request touching these and skills together needs a maintainer, because the
  * PR check itself runs the PR's build code.
  */
-export const BUILD_PATH_PREFIXES = ['src/', 'scripts/', 'bin/', '.github/', '.ci/', 'public/', 'schemas/', 'test/'] as const;
-export const BUILD_FILES = [
+const BUILD_PATH_PREFIXES = ['src/', 'scripts/', 'bin/', '.github/', '.ci/', 'public/', 'schemas/', 'test/'] as const;
+const BUILD_FILES = [
   'package.json', 'package-lock.json', 'npm-shrinkwrap.json', '.npmrc', '.nvmrc', 'astro.config.mjs', 'tsconfig.json', 'vitest.config.ts', 'skilldex.config.json',
 ] as const;
 
-export function isBuildPath(file: string): boolean {
+function isBuildPath(file: string): boolean {
   return BUILD_PATH_PREFIXES.some((p) => file.startsWith(p)) || (BUILD_FILES as readonly string[]).includes(file);
 }
 

@@ -4,6 +4,7 @@ import { FUNCTION_NAME, toKebab } from '../core/names.ts';
 import { Limits } from '../core/schemas/config.ts';
 import { parseFrontmatter } from '../core/parse/frontmatter.ts';
 import { sourceFromString } from '../core/parse/source-text.ts';
+import { ConvertError } from './convert-error.ts';
 
 /**
  * `skilldex convert`: SKILL.md ⇄ skill.json + prompt.md (docs/skill-json.md). Pure: text in, files and
@@ -33,9 +34,6 @@ export interface Conversion {
   notes: string[];
 }
 
-export class ConvertError extends Error {
-  override name = 'ConvertError';
-}
 
 const DEFAULT_LIMITS = Limits.parse({});
 const DEFAULT_SCHEMA = { type: 'object' };

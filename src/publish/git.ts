@@ -3,24 +3,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
+import { GitError } from './git-error.ts';
 
 /**
  * The few git operations a pull-request check needs. Everything goes through `git` itself
  * (never a library re-implementing it), reads only, and never touches the index, HEAD or the
  * working tree: the base revision is read with `git archive`, not checked out.
  */
-
-export class GitError extends Error {
-  override name = 'GitError';
-  readonly args: readonly string[];
-  readonly stderr: string;
-
-  constructor(args: readonly string[], stderr: string, cause?: unknown) {
-    super(`git ${args.join(' ')} failed: ${stderr.trim().split('\n')[0] ?? 'unknown error'}`, { cause });
-    this.args = args;
-    this.stderr = stderr;
-  }
-}
 
 const MAX_BUFFER = 512 * 1024 * 1024;
 

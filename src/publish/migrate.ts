@@ -6,6 +6,7 @@ import { KNOWN_FRONTMATTER_FIELDS, PACKAGE_TYPES } from '../core/schemas/skill-m
 import { parseFrontmatter } from '../core/parse/frontmatter.ts';
 import { sourceFromString } from '../core/parse/source-text.ts';
 import { CODE_EXTENSIONS, extensionOf } from '../pipeline/rules/files.ts';
+import { MigrationError } from './migration-error.ts';
 
 /**
  * `skilldex migrate` (docs/extended-package.md#migrating-legacy-packages): a legacy skill — one SKILL.md with TypeScript
@@ -37,9 +38,6 @@ export interface MigrationPlan {
   notes: string[];
 }
 
-export class MigrationError extends Error {
-  override name = 'MigrationError';
-}
 
 const LIMITS = Limits.parse({});
 const METADATA_FILES = ['METADATA.yml', 'METADATA.yaml'];
@@ -47,7 +45,7 @@ const TS_BLOCK = /^(`{3,})[ \t]*(?:typescript|ts)[ \t]*\r?\n([\s\S]*?)^\1[ \t]*$
 const DEFAULT_SECURITY = { timeout_ms: 30000, memory_mb: 128, network: 'none', filesystem: 'none' };
 
 /** The placeholder entry when a legacy skill had no code at all. */
-export const PLACEHOLDER_EXECUTE = `/**
+const PLACEHOLDER_EXECUTE = `/**
  * Placeholder written by \`skilldex migrate\`: the legacy skill had no code. Implement the skill
  * here, or remove \`resources.entry\` if it is instructions only.
  */

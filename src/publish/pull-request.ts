@@ -4,14 +4,19 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import { IndexEntry } from '../core/schemas/registry-index.ts';
 import { sortDiagnostics } from '../pipeline/diagnostics.ts';
 import { classifyChanges, diagnosticsForChange, mixedChangeDiagnostic, versionDiagnostics, type SkillChange } from './changes.ts';
 import { changedFiles, extractTree, mergeBase } from './git.ts';
 import { snapshotSkills, type SkillSnapshot } from './snapshot.ts';
 
-/** The part of a published index.json a version check needs. */
-export const PublishedIndex = z.object({
-  skills: z.array(z.looseObject({ name: z.string(), version: z.string(), digest: z.string() })),
+/**
+ * The part of a published index.json a version check needs, taken from the index schema so the
+ * two cannot drift; the rest of each entry is let through unchecked, so an index a newer Skilldex
+ * wrote (more fields) is still read.
+ */
+const PublishedIndex = z.object({
+  skills: z.array(IndexEntry.pick({ name: true, version: true, digest: true }).loose()),
 });
 export type PublishedIndex = z.infer<typeof PublishedIndex>;
 

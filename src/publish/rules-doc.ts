@@ -48,7 +48,7 @@ const describe = (r: Row): string =>
 const row = (r: Row) => `| <a id="${anchor(r.id)}"></a>\`${r.id}\` | ${r.severity} | ${describe(r).replace(/\|/g, '\\|')} |`;
 
 /** The generated part of docs/rules.md: one table per group, every rule with its anchor. */
-export function rulesReference(): string {
+function rulesReference(): string {
   const all: Row[] = ALL_RULES.map((r) => ({ ...r, description: r.docs.description }));
   const prefix = (id: string) => id.slice(0, id.indexOf('/'));
   const inGroup = (group: (typeof GROUPS)[number], r: Row) => (group.engine ? r.engine === group.engine : r.engine !== 'scanner' && group.prefixes.includes(prefix(r.id)));
@@ -65,7 +65,7 @@ export function rulesReference(): string {
  * scanner's hints and the site link to, and, for a problem a validator rule reports in a build,
  * that rule.
  */
-export function securityRulesReference(): string {
+function securityRulesReference(): string {
   return ALL_RULES.filter((r) => r.engine === 'scanner')
     .map((r) =>
       [

@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_NAME_LENGTH, titleFromName, toKebab } from '../core/names.ts';
 import type { FunctionMode } from '../core/schemas/skill-json.ts';
+import { ScaffoldError } from './scaffold-error.ts';
 
 /**
  * Templates for `skilldex new`. Pure: a scaffold is a list of files; the command writes them.
@@ -43,15 +44,6 @@ export interface Scaffold {
   files: ScaffoldFile[];
 }
 
-export class ScaffoldError extends Error {
-  override name = 'ScaffoldError';
-  readonly hint: string;
-
-  constructor(message: string, hint: string) {
-    super(message);
-    this.hint = hint;
-  }
-}
 
 /** Checks a name for the format and returns the declared name and the folder name. */
 export function scaffoldNames(raw: string, format: ScaffoldFormat): { name: string; folderName: string } {
@@ -72,7 +64,7 @@ export function scaffoldNames(raw: string, format: ScaffoldFormat): { name: stri
 const suggest = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
 
 /** A category becomes a folder name: one path segment, no dot-folders. */
-export function checkCategory(category: string): void {
+function checkCategory(category: string): void {
   if (category === '' || /[/\\]/.test(category) || category.startsWith('.') || /[\u0000-\u001f]/.test(category)) {
     throw new ScaffoldError(`'${category}' cannot be a category folder`, 'use a single folder name such as text or 代码');
   }

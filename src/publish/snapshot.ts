@@ -1,5 +1,6 @@
 import type { Limits } from '../core/schemas/config.ts';
-import { discoverSkills, readSkillSource, type SkillSource } from '../pipeline/discover.ts';
+import { discoverSkills, readSkillSource } from '../pipeline/discover.ts';
+import type { SkillSource } from '../pipeline/model.ts';
 import { DiagnosticSink } from '../pipeline/diagnostics.ts';
 import { treeDigestSync } from '../pipeline/hash.ts';
 import { parseFrontmatter } from '../core/parse/frontmatter.ts';
@@ -28,7 +29,7 @@ export interface SkillSnapshot {
   digest: string;
 }
 
-export const DEFAULT_VERSION = '1.0.0';
+const DEFAULT_VERSION = '1.0.0';
 
 /** Identity of a skill across revisions: its name, or its folder when the name is unreadable. */
 export function skillKey(s: Pick<SkillSnapshot, 'name' | 'dir'>): string {

@@ -1,5 +1,5 @@
 import { pathProblem } from '../core/paths.ts';
-import { SkilldexError } from './skilldex-error.ts';
+import { RegistryError } from '../core/errors/registry-error.ts';
 
 /** The skills manager's rule: assets may only be read from these folders of a skill. */
 export const ASSET_FOLDERS = ['references/', 'assets/', 'scripts/'] as const;
@@ -16,7 +16,7 @@ export const ASSET_FOLDERS = ['references/', 'assets/', 'scripts/'] as const;
  */
 export function checkAssetPath(relPath: string): string {
   const refuse = (why: string): never => {
-    throw new SkilldexError('INVALID_PATH', `asset path ${JSON.stringify(relPath)} ${why}`, {
+    throw new RegistryError('INVALID_PATH', `asset path ${JSON.stringify(relPath)} ${why}`, {
       hint: `ask for a relative path under ${ASSET_FOLDERS.join(', ')} exactly as listed by listAssets()`,
     });
   };

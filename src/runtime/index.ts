@@ -10,9 +10,12 @@ export { checkAssetPath, ASSET_FOLDERS } from './asset-path.ts';
 export { verifyFile, verifySkillFiles, type VerificationProblem } from './verify.ts';
 export { toProtocolEnvelope } from './protocol-envelope.ts';
 export { memoryKeyValueStore, memoryStore, SERVICE_METHODS, type ContextServices, type KeyValueStore, type MemoryService } from './context-services.ts';
-export { SkilldexError, type SkilldexErrorCode } from './skilldex-error.ts';
+export { SkilldexError } from '../core/errors/skilldex-error.ts';
+// SkilldexErrorCode is the name RegistryErrorCode had before SkilldexError became the base of every error.
+export { RegistryError, type RegistryErrorCode, type RegistryErrorCode as SkilldexErrorCode } from '../core/errors/registry-error.ts';
 export { toPrompt, renderSkillLoad, type PromptSkill, type PromptStyle } from '../core/prompt.ts';
-export { parseTemplate, renderTemplate, isTruthy, TemplateError } from '../core/template.ts';
+export { parseTemplate, renderTemplate, isTruthy } from '../core/template.ts';
+export { TemplateError } from '../core/errors/template-error.ts';
 export { tokenize } from '../core/tokenize.ts';
 export { matchTriggers, triggerUnits, DEFAULT_TRIGGER_PRIORITY, type MatchOptions, type TriggerMatch, type TriggerDocument } from '../core/trigger-match.ts';
 export { parseToolId, type ToolId } from './tool-id.ts';

@@ -1,5 +1,5 @@
 import { bracketDepthExceeds, MAX_JSON_DEPTH } from '../core/json-depth.ts';
-import { SkilldexError, type SkilldexErrorCode } from './skilldex-error.ts';
+import { RegistryError, type RegistryErrorCode } from '../core/errors/registry-error.ts';
 
 const decoder = new TextDecoder();
 
@@ -12,15 +12,15 @@ const decoder = new TextDecoder();
  * @example
  * parseJsonDocument(bytes, 'https://skills.example.org/index.json', 'INDEX_INVALID');
  */
-export function parseJsonDocument(bytes: Uint8Array, where: string, code: SkilldexErrorCode, hint = 'report it to the registry maintainers'): unknown {
+export function parseJsonDocument(bytes: Uint8Array, where: string, code: RegistryErrorCode, hint = 'report it to the registry maintainers'): unknown {
   const text = decoder.decode(bytes);
   const deep = bracketDepthExceeds(text, MAX_JSON_DEPTH);
   if (deep !== undefined) {
-    throw new SkilldexError(code, `${where}: JSON nests deeper than ${MAX_JSON_DEPTH} levels (at offset ${deep})`, { hint });
+    throw new RegistryError(code, `${where}: JSON nests deeper than ${MAX_JSON_DEPTH} levels (at offset ${deep})`, { hint });
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new SkilldexError(code, `${where} is not JSON (${(error as Error).message})`, { cause: error, hint });
+    throw new RegistryError(code, `${where} is not JSON (${(error as Error).message})`, { cause: error, hint });
   }
 }

@@ -12,7 +12,7 @@ import { functionSignature } from '../core/signature.ts';
 import { checkAssetPath, isAssetPath } from './asset-path.ts';
 import { parseJsonDocument } from './json-document.ts';
 import { type ShapeCheck, structuralShapeCheck } from './shape-check.ts';
-import { SkilldexError } from './skilldex-error.ts';
+import { RegistryError } from '../core/errors/registry-error.ts';
 import { checkRegistryPath, type RegistryTransport, type TransportReadOptions } from './transport.ts';
 import { verificationFailure, verifyFile, verifySkillFiles } from './verify.ts';
 
@@ -98,7 +98,7 @@ export function parseRegistryIndex(bytes: Uint8Array, where: string, shapes: Sha
   if (major !== SUPPORTED_INDEX_MAJOR) {
     // 1.x listed every file in the index; this client reads file lists from the manifests only.
     const older = typeof major === 'string' && /^\d+$/.test(major) && Number(major) < Number(SUPPORTED_INDEX_MAJOR);
-    throw new SkilldexError('INDEX_VERSION_UNSUPPORTED', `${where}: index.json has format version ${JSON.stringify(version)}; this client reads ${SUPPORTED_INDEX_MAJOR}.x`, {
+    throw new RegistryError('INDEX_VERSION_UNSUPPORTED', `${where}: index.json has format version ${JSON.stringify(version)}; this client reads ${SUPPORTED_INDEX_MAJOR}.x`, {
       hint: older
         ? "the registry was built by an older skilldex: rebuild it with this one ('skilldex build'), or read it with the release that built it (see docs/registry-format.md#format-versions)"
         : 'upgrade skilldex, or point --registry at a registry built for this version (see docs/registry-format.md#format-versions)',
@@ -106,7 +106,7 @@ export function parseRegistryIndex(bytes: Uint8Array, where: string, shapes: Sha
   }
   const parsed = shapes.index(raw);
   if (!parsed.ok) {
-    throw new SkilldexError('INDEX_INVALID', `${where}: index.json does not match the RegistryIndex schema (${parsed.issues.slice(0, 3).join('; ')})`, {
+    throw new RegistryError('INDEX_INVALID', `${where}: index.json does not match the RegistryIndex schema (${parsed.issues.slice(0, 3).join('; ')})`, {
       details: parsed.issues,
       hint: 'nothing was read from this registry; if it is yours, rebuild it with this version of skilldex, else report it to its maintainers',
     });
@@ -149,7 +149,7 @@ export class Registry {
       const key = nameKey(skill.name);
       const other = this.#byName.get(key);
       if (other) {
-        throw new SkilldexError('INDEX_INVALID', `${transport.root}: index.json lists both '${visibleControls(other.name)}' and '${visibleControls(skill.name)}', which differ only in case`, {
+        throw new RegistryError('INDEX_INVALID', `${transport.root}: index.json lists both '${visibleControls(other.name)}' and '${visibleControls(skill.name)}', which differ only in case`, {
           hint: 'nothing was read from this registry; report it to its maintainers',
         });
       }
@@ -196,7 +196,7 @@ export class Registry {
     const found = this.find(name);
     if (found) return found;
     const close = this.search(name, { limit: 3 }).map((hit) => hit.skill.name);
-    throw new SkilldexError('SKILL_NOT_FOUND', `no skill named '${name}' in ${this.root}`, {
+    throw new RegistryError('SKILL_NOT_FOUND', `no skill named '${name}' in ${this.root}`, {
       hint: close.length > 0 ? `did you mean ${close.map((c) => `'${c}'`).join(', ')}?` : 'list the skills with `skilldex search ""`',
     });
   }
@@ -269,21 +269,21 @@ export class Registry {
     // The index pins the manifest's bytes: with a signed index that is the chain index → manifest → files.
     const actual = `sha256:${await sha256Hex(bytes)}`;
     if (actual !== entry.manifestDigest) {
-      throw new SkilldexError('VERIFICATION_FAILED', `${where} has digest ${actual}, but the index pins ${entry.manifestDigest}`, {
+      throw new RegistryError('VERIFICATION_FAILED', `${where} has digest ${actual}, but the index pins ${entry.manifestDigest}`, {
         hint: 'the manifest was changed after the index was built; nothing of this skill was used. Retry, or report it to the registry maintainers',
       });
     }
     const raw = parseJsonDocument(bytes, where, 'MANIFEST_INVALID');
     const parsed = this.#shapes.manifest(raw);
     if (!parsed.ok) {
-      throw new SkilldexError('MANIFEST_INVALID', `${where} does not match the SkillManifest schema (${parsed.issues.slice(0, 3).join('; ')})`, {
+      throw new RegistryError('MANIFEST_INVALID', `${where} does not match the SkillManifest schema (${parsed.issues.slice(0, 3).join('; ')})`, {
         details: parsed.issues,
         hint: 'nothing of this skill was used; if the registry is yours, rebuild it with this version of skilldex, else report it to its maintainers',
       });
     }
     const manifest = parsed.value;
     if (manifest.name !== entry.name || manifest.digest !== entry.digest) {
-      throw new SkilldexError('VERIFICATION_FAILED', `${where} names ${manifest.name} ${manifest.digest} but the index lists ${entry.name} ${entry.digest}`, {
+      throw new RegistryError('VERIFICATION_FAILED', `${where} names ${manifest.name} ${manifest.digest} but the index lists ${entry.name} ${entry.digest}`, {
         hint: 'the index and the manifest come from different builds; retry, or report it to the registry maintainers',
       });
     }
@@ -298,14 +298,14 @@ export class Registry {
     const manifest = await this.manifest(name);
     const declared = manifest.files.find((file) => file.path === path);
     if (!declared) {
-      throw new SkilldexError('ASSET_NOT_FOUND', `${manifest.name} has no file '${path}'`, { hint: `files: ${manifest.files.map((f) => f.path).join(', ')}` });
+      throw new RegistryError('ASSET_NOT_FOUND', `${manifest.name} has no file '${path}'`, { hint: `files: ${manifest.files.map((f) => f.path).join(', ')}` });
     }
     try {
       const bytes = await this.#readDeclared(manifest, declared, options);
       await verifyFile(manifest, path, bytes);
       return bytes;
     } catch (error) {
-      if (options.fresh || !(error instanceof SkilldexError) || error.code !== 'VERIFICATION_FAILED') throw error;
+      if (options.fresh || !(error instanceof RegistryError) || error.code !== 'VERIFICATION_FAILED') throw error;
       const again = await this.#readDeclared(manifest, declared, { ...options, fresh: true });
       await verifyFile(manifest, path, again);
       return again;
@@ -321,7 +321,7 @@ export class Registry {
     try {
       return await this.transport.read(checkRegistryPath(`${manifest.urls.files}${file.path}`), { ...options, maxBytes: file.size });
     } catch (error) {
-      if (!(error instanceof SkilldexError) || error.code !== 'RESPONSE_TOO_LARGE') throw error;
+      if (!(error instanceof RegistryError) || error.code !== 'RESPONSE_TOO_LARGE') throw error;
       throw verificationFailure(manifest.name, [{ path: file.path, problem: 'size-mismatch', expected: String(file.size), actual: `more than ${file.size}` }]);
     }
   }

@@ -1,6 +1,6 @@
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import { checkAssetPath } from './asset-path.ts';
-import { SkilldexError } from './skilldex-error.ts';
+import { RegistryError } from '../core/errors/registry-error.ts';
 
 /**
  * A tool id as index.json's `tools` lists them: `skill:<name>:<script>`, `<script>` being a file
@@ -48,17 +48,17 @@ export const toolIdOf = (name: string, scriptPath: string): string => `skill:${n
 export function scriptFile(manifest: SkillManifest, script: string | undefined): string {
   const tool = script === undefined ? undefined : parseToolId(script);
   if (tool && tool.name.toLowerCase() !== manifest.name.toLowerCase()) {
-    throw new SkilldexError('ASSET_NOT_FOUND', `tool id '${script}' belongs to '${tool.name}', not to ${manifest.name}`, { hint: `use one of ${manifest.name}'s tool ids: ${manifest.tools.join(', ') || '(none)'}` });
+    throw new RegistryError('ASSET_NOT_FOUND', `tool id '${script}' belongs to '${tool.name}', not to ${manifest.name}`, { hint: `use one of ${manifest.name}'s tool ids: ${manifest.tools.join(', ') || '(none)'}` });
   }
   const wanted = (tool ? tool.script : script) ?? manifest.entry?.path.replace(/^\.\//, '').replace(/^scripts\//, '');
   const scripts = manifest.files.map((f) => f.path).filter((p) => p.startsWith('scripts/'));
-  if (wanted === undefined) throw new SkilldexError('ASSET_NOT_FOUND', `${manifest.name} has no entry script`, { hint: scripts.length ? `name one: ${scripts.map((s) => toolIdOf(manifest.name, s)).join(', ')}` : `${manifest.name} has no scripts` });
+  if (wanted === undefined) throw new RegistryError('ASSET_NOT_FOUND', `${manifest.name} has no entry script`, { hint: scripts.length ? `name one: ${scripts.map((s) => toolIdOf(manifest.name, s)).join(', ')}` : `${manifest.name} has no scripts` });
   const relPath = checkAssetPath(wanted.startsWith('scripts/') ? wanted : `scripts/${wanted}`);
   if (scripts.includes(relPath)) return relPath;
   const byStem = scripts.filter((p) => p.replace(/\.[^./]+$/, '') === relPath);
   if (byStem.length === 1) return byStem[0] as string;
-  if (byStem.length > 1) throw new SkilldexError('AMBIGUOUS_SCRIPT', `${manifest.name}: '${wanted}' could be ${byStem.join(' or ')}`, { hint: 'give the file name with its extension' });
-  throw new SkilldexError('ASSET_NOT_FOUND', `${manifest.name} has no script '${wanted}'`, {
+  if (byStem.length > 1) throw new RegistryError('AMBIGUOUS_SCRIPT', `${manifest.name}: '${wanted}' could be ${byStem.join(' or ')}`, { hint: 'give the file name with its extension' });
+  throw new RegistryError('ASSET_NOT_FOUND', `${manifest.name} has no script '${wanted}'`, {
     hint: scripts.length ? `scripts: ${scripts.map((s) => s.slice(8)).join(', ')}; tool ids: ${manifest.tools.join(', ') || '(none)'}` : `${manifest.name} has no scripts`,
   });
 }

@@ -1,4 +1,4 @@
-import { SkilldexError } from './skilldex-error.ts';
+import { RegistryError } from '../core/errors/registry-error.ts';
 
 /**
  * How the runtime reads a published registry: bytes by path relative to the registry root.
@@ -27,7 +27,7 @@ export interface TransportReadOptions {
 }
 
 /** Redirects followed per request, all within the registry's origin. */
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 
 /**
  * Every `urls.*` in a manifest is relative to the registry root. A registry is untrusted input, so
@@ -51,7 +51,7 @@ export function checkRegistryPath(relPath: string): string {
     /%(2e|2f|5c|00)/i.test(relPath) ||
     relPath.split('/').some((segment) => segment === '..' || segment === '.');
   if (bad) {
-    throw new SkilldexError('INVALID_PATH', `registry path ${JSON.stringify(relPath)} leaves the registry root`, {
+    throw new RegistryError('INVALID_PATH', `registry path ${JSON.stringify(relPath)} leaves the registry root`, {
       hint: 'the registry published a URL that is not relative to its root; report it to the registry maintainers',
     });
   }
@@ -70,7 +70,7 @@ export function registryUrl(base: string, relPath: string): string {
   const root = new URL(base);
   const target = new URL(checkRegistryPath(relPath), root);
   if (target.origin !== root.origin || !target.pathname.startsWith(root.pathname) || target.search !== '' || target.hash !== '') {
-    throw new SkilldexError('INVALID_PATH', `registry path ${JSON.stringify(relPath)} resolves to ${target.href}, outside ${root.href}`, {
+    throw new RegistryError('INVALID_PATH', `registry path ${JSON.stringify(relPath)} resolves to ${target.href}, outside ${root.href}`, {
       hint: 'the registry published a URL that is not relative to its root; report it to the registry maintainers',
     });
   }
@@ -87,8 +87,8 @@ export function registryBaseUrl(url: string): string {
   return parsed.href;
 }
 
-const tooLarge = (target: string, maxBytes: number): SkilldexError =>
-  new SkilldexError('RESPONSE_TOO_LARGE', `GET ${target} sent more than ${maxBytes} bytes, more than the registry declares`, {
+const tooLarge = (target: string, maxBytes: number): RegistryError =>
+  new RegistryError('RESPONSE_TOO_LARGE', `GET ${target} sent more than ${maxBytes} bytes, more than the registry declares`, {
     hint: 'the registry serves something other than what its index declares; report it to the registry maintainers (for a very large index.json, raise the limit: SKILLDEX_MAX_INDEX_BYTES)',
   });
 
@@ -104,10 +104,10 @@ const tooLarge = (target: string, maxBytes: number): SkilldexError =>
  * that drips its answer would otherwise hang the client, a build or an MCP server for ever.
  */
 export const DEFAULT_STALL_MS = 30_000;
-export const MIN_BYTES_PER_SECOND = 1024;
+const MIN_BYTES_PER_SECOND = 1024;
 
 const stalled = (target: string, why: string) =>
-  new SkilldexError('FETCH_FAILED', `GET ${target} ${why}`, { hint: 'the registry or the network is too slow or stalled; retry later (SKILLDEX_NETWORK_TIMEOUT_MS sets the patience in milliseconds)' });
+  new RegistryError('FETCH_FAILED', `GET ${target} ${why}`, { hint: 'the registry or the network is too slow or stalled; retry later (SKILLDEX_NETWORK_TIMEOUT_MS sets the patience in milliseconds)' });
 
 /** Resolves with `promise`, or rejects with `onTimeout()` after `ms`. */
 function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
@@ -203,8 +203,8 @@ export async function fetchWithinOrigin(fetchImpl: typeof fetch, target: string,
         return response;
       }
     } catch (error) {
-      if (error instanceof SkilldexError) throw error;
-      throw new SkilldexError('FETCH_FAILED', `GET ${url} failed: ${(error as Error).message}`, { cause: error, hint: 'check the registry URL and your network' });
+      if (error instanceof RegistryError) throw error;
+      throw new RegistryError('FETCH_FAILED', `GET ${url} failed: ${(error as Error).message}`, { cause: error, hint: 'check the registry URL and your network' });
     }
     const location = response.headers.get('location');
     if (response.status < 300 || response.status > 399 || response.status === 304 || location === null) return response;
@@ -218,20 +218,20 @@ export async function fetchWithinOrigin(fetchImpl: typeof fetch, target: string,
     }
     if (next.origin !== origin) throw redirectRefused(target, next.href);
     if (hop + 1 > MAX_REDIRECTS) {
-      throw new SkilldexError('REDIRECT_REFUSED', `GET ${target} redirected more than ${MAX_REDIRECTS} times`, { hint: 'the registry redirects in a loop; report it to the registry maintainers' });
+      throw new RegistryError('REDIRECT_REFUSED', `GET ${target} redirected more than ${MAX_REDIRECTS} times`, { hint: 'the registry redirects in a loop; report it to the registry maintainers' });
     }
     url = next.href;
   }
 }
 
-const redirectRefused = (target: string, to: string): SkilldexError =>
-  new SkilldexError('REDIRECT_REFUSED', `GET ${target} redirected to ${to}, outside the registry's origin`, {
+const redirectRefused = (target: string, to: string): RegistryError =>
+  new RegistryError('REDIRECT_REFUSED', `GET ${target} redirected to ${to}, outside the registry's origin`, {
     hint: 'a registry may only redirect within its own origin; use the final URL as --registry if the registry really moved',
   });
 
 /** `FETCH_FAILED` for a response that is not 2xx. The status text comes from the server, so only the code is shown. */
-export function httpError(target: string, response: Response): SkilldexError {
-  return new SkilldexError('FETCH_FAILED', `GET ${target} answered ${response.status}`, {
+export function httpError(target: string, response: Response): RegistryError {
+  return new RegistryError('FETCH_FAILED', `GET ${target} answered ${response.status}`, {
     hint: response.status === 404 ? 'the registry does not publish this file; is the URL the folder holding index.json?' : undefined,
   });
 }

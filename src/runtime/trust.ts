@@ -2,7 +2,7 @@ import type { SignedIndex } from '../core/schemas/signing.ts';
 import { SIGNED_INDEX_FILE, verifySignedIndex } from '../core/signing.ts';
 import type { RegistryIndex } from '../core/schemas/registry-index.ts';
 import { parseJsonDocument } from './json-document.ts';
-import { SkilldexError } from './skilldex-error.ts';
+import { RegistryError } from '../core/errors/registry-error.ts';
 import type { RegistryTransport } from './transport.ts';
 
 
@@ -16,22 +16,16 @@ import type { RegistryTransport } from './transport.ts';
  * const { bytes, kid } = await readSignedIndex(transport, ['ed25519:…'], 64 << 20);
  */
 export async function readSignedIndex(transport: RegistryTransport, trust: readonly string[], maxBytes: number): Promise<{ bytes: Uint8Array; kid: string }> {
-  let raw: Uint8Array;
-  try {
-    // base64url costs 4/3 of the bytes it encodes, plus the signatures.
-    raw = await transport.read(SIGNED_INDEX_FILE, { maxBytes: Math.ceil(maxBytes * 1.34) + 64 * 1024 });
-  } catch (error) {
-    if (!(error instanceof SkilldexError) || error.code !== 'FETCH_FAILED') throw error;
-    throw new SkilldexError('INDEX_UNSIGNED', `${transport.root} publishes no signed index (${SIGNED_INDEX_FILE}), but a key is pinned for it`, {
-      cause: error,
-      hint: 'nothing was read from this registry; the host may have been changed. Ask its maintainers, or drop --trust to read it unverified',
-    });
-  }
+  // base64url costs 4/3 of the bytes it encodes, plus the signatures.
+  const raw = await readSigningFile(transport, SIGNED_INDEX_FILE, Math.ceil(maxBytes * 1.34) + 64 * 1024, {
+    message: `${transport.root} publishes no signed index (${SIGNED_INDEX_FILE}), but a key is pinned for it`,
+    hint: 'nothing was read from this registry; the host may have been changed. Ask its maintainers, or drop --trust to read it unverified',
+  });
   const document = parseJsonDocument(raw, `${transport.root}: ${SIGNED_INDEX_FILE}`, 'SIGNATURE_INVALID');
-  if (!isSignedIndex(document)) throw new SkilldexError('SIGNATURE_INVALID', `${transport.root}: ${SIGNED_INDEX_FILE} is not a signed index`, { hint: 'nothing was read from this registry' });
+  if (!isSignedIndex(document)) throw new RegistryError('SIGNATURE_INVALID', `${transport.root}: ${SIGNED_INDEX_FILE} is not a signed index`, { hint: 'nothing was read from this registry' });
   const verified = await verifySignedIndex(document, trust);
   if (!verified.ok) {
-    throw new SkilldexError('SIGNATURE_INVALID', `${transport.root}: the index is not signed by a trusted key: ${verified.reason}`, {
+    throw new RegistryError('SIGNATURE_INVALID', `${transport.root}: the index is not signed by a trusted key: ${verified.reason}`, {
       hint: 'nothing was read from this registry. If its maintainers rotated keys, get the new key from them (not from the host) and pin it with --trust',
     });
   }
@@ -60,8 +54,22 @@ function isSignedIndex(value: unknown): value is SignedIndex {
 export function checkRollback(index: RegistryIndex, lastSeen: string | undefined, root: string): void {
   // An index without a time after one with a time cannot be shown newer, so it is refused too.
   if (lastSeen !== undefined && (index.generatedAt === undefined || index.generatedAt < lastSeen)) {
-    throw new SkilldexError('INDEX_ROLLBACK', `${root}: the signed index was generated at ${index.generatedAt ?? 'an unknown time'}, before the one already seen (${lastSeen})`, {
+    throw new RegistryError('INDEX_ROLLBACK', `${root}: the signed index was generated at ${index.generatedAt ?? 'an unknown time'}, before the one already seen (${lastSeen})`, {
       hint: 'nothing was read from this registry: an older index is being served (a stale mirror or a replay). Retry later, or ask its maintainers',
     });
+  }
+}
+
+/**
+ * Reads a file that signing relies on (`index.jws.json`, `keys.json`). A registry that does not
+ * serve it is unsigned, which the caller states in `unsigned`; any other failure (too large,
+ * redirected) passes through unchanged.
+ */
+export async function readSigningFile(transport: RegistryTransport, file: string, maxBytes: number, unsigned: { message: string; hint: string }): Promise<Uint8Array> {
+  try {
+    return await transport.read(file, { maxBytes });
+  } catch (error) {
+    if (!(error instanceof RegistryError) || error.code !== 'FETCH_FAILED') throw error;
+    throw new RegistryError('INDEX_UNSIGNED', unsigned.message, { cause: error, hint: unsigned.hint });
   }
 }

@@ -2,7 +2,7 @@ import { visibleControls } from '../core/control-chars.ts';
 import { sha256Hex, treeDigest } from '../core/digest.ts';
 import { pathProblem } from '../core/paths.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
-import { SkilldexError } from './skilldex-error.ts';
+import { RegistryError } from '../core/errors/registry-error.ts';
 
 /**
  * Digest checks for downloaded skill files (docs/registry-format.md#digests): every file against its `sha256:`
@@ -18,8 +18,8 @@ export interface VerificationProblem {
 }
 
 /** The `VERIFICATION_FAILED` error for a skill's download, listing the first problems. */
-export const verificationFailure = (skill: string, problems: VerificationProblem[]): SkilldexError =>
-  new SkilldexError(
+export const verificationFailure = (skill: string, problems: VerificationProblem[]): RegistryError =>
+  new RegistryError(
     'VERIFICATION_FAILED',
     `${skill}: downloaded files do not match the manifest (${problems
       .slice(0, 5)

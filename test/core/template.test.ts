@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isTruthy, parseTemplate, renderTemplate, TemplateError } from '../../src/core/template.ts';
+import { isTruthy, parseTemplate, renderTemplate } from '../../src/core/template.ts';
+import { TemplateError } from '../../src/core/errors/template-error.ts';
 
 const scope = {
   input: { topic: 'rust', tags: ['a', 'b'], empty: [], zero: 0, name: '  Mixed Case  ' },

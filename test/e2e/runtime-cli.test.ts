@@ -146,8 +146,9 @@ describe('skilldex agent commands', () => {
     }
     expect(await skillsList(project, 'windsurf')).toContainEqual(expect.objectContaining({ name: 'text-stats', agents: expect.arrayContaining(['Windsurf']) }));
     const unknown = await skilldex(['install', 'text-stats', '--to', 'vscode'], { cwd: project });
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('hint: use an agent (claude, agents, aider-desk,');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("error unknown install target 'vscode'");
+    expect(unknown.stderr).toContain('name an agent as the `skills` CLI spells it');
   });
 
   it('run prints the outcome', async () => {

@@ -8,9 +8,10 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPreview, type PreviewServer } from '../../scripts/preview.ts';
-import { axeViolations, CATEGORIES, lighthouseScores, sitemapPages } from '../../scripts/site-audit.ts';
+import { axeViolations, CATEGORIES, CHROMIUM, lighthouseScores, sitemapPages } from '../../scripts/site-audit.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const PAGES = ['/', '/skills/code_review/', '/skills/chinese-proofreading/'];
@@ -40,6 +41,33 @@ afterAll(async () => {
 });
 
 describe('catalog audits', () => {
+  it('the home page does not shift as it loads (layout shift < 0.05 at 390 and 1366 px)', async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    try {
+      for (const width of [390, 1366]) {
+        const context = await browser.newContext({ viewport: { width, height: 844 } });
+        const page = await context.newPage();
+        await page.addInitScript(() => {
+          const w = window as unknown as { shift: number };
+          w.shift = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) w.shift += entry.value;
+          }).observe({ type: 'layout-shift', buffered: true });
+        });
+        await page.goto(preview.url);
+        // The search script has run once the box is wired to its results list.
+        await page.waitForFunction(() => document.querySelector('#search-status') !== null && document.readyState === 'complete');
+        await page.waitForTimeout(500);
+        const shift = await page.evaluate(() => (window as unknown as { shift: number }).shift);
+        expect(shift, `${width}px`).toBeLessThan(0.05);
+        expect(await page.locator('#search-input').isVisible(), `${width}px`).toBe(true);
+        await context.close();
+      }
+    } finally {
+      await browser.close();
+    }
+  });
+
   it(`scores at least ${THRESHOLD} in every Lighthouse category, mobile and desktop`, { timeout: 600_000 }, async () => {
     const results = await lighthouseScores(preview.url, PAGES);
     expect(results).toHaveLength(PAGES.length * 2);

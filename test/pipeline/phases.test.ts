@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { RegistryConfig } from '../../src/core/schemas/config.ts';
 import type { Diagnostic } from '../../src/core/schemas/diagnostic.ts';
-import type { SkillSource } from '../../src/pipeline/discover.ts';
+import type { SkillSource } from '../../src/pipeline/model.ts';
 import { DiagnosticSink } from '../../src/pipeline/diagnostics.ts';
 import { sha256HexSync } from '../../src/pipeline/hash.ts';
 import { gateScans, partition, type ValidatedSkill } from '../../src/pipeline/phases/decide.ts';

@@ -152,17 +152,21 @@ describe('immutable versions', () => {
 });
 
 describe('loadPublishedIndex', () => {
+  const DIGEST = `sha256:${'0'.repeat(64)}`;
   it('reads a deployed index.json over HTTP and refuses anything else', async () => {
     const { createServer } = await import('node:http');
     const server = createServer((req, res) => {
-      if (req.url === '/index.json') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ version: '1.0.0', skills: [{ name: 'a', version: '1.0.0', digest: 'sha256:00' }] }));
+      if (req.url === '/index.json') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ version: '1.0.0', skills: [{ name: 'a', version: '1.0.0', digest: DIGEST }] }));
+      else if (req.url === '/short-digest.json') res.writeHead(200).end(JSON.stringify({ skills: [{ name: 'a', version: '1.0.0', digest: 'sha256:00' }] }));
       else if (req.url === '/other.json') res.writeHead(200).end('{"skills": "no"}');
       else res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     try {
-      expect((await loadPublishedIndex(`${base}/index.json`)).skills).toEqual([{ name: 'a', version: '1.0.0', digest: 'sha256:00' }]);
+      expect((await loadPublishedIndex(`${base}/index.json`)).skills).toEqual([{ name: 'a', version: '1.0.0', digest: DIGEST }]);
+      // The entry fields are the index schema's own: a digest that is not one is refused.
+      await expect(loadPublishedIndex(`${base}/short-digest.json`)).rejects.toThrow(/is not a Skilldex index.json: must be sha256: followed by 64 lowercase hex digits/);
       await expect(loadPublishedIndex(`${base}/missing.json`)).rejects.toThrow(/answered 404/);
       await expect(loadPublishedIndex(`${base}/other.json`)).rejects.toThrow(/is not a Skilldex index.json/);
     } finally {

@@ -34,9 +34,10 @@ describe('browser runtime bundle', () => {
     // Everything is inlined: no bare imports left for a browser to resolve.
     expect(code).not.toMatch(/^import\s|[;}]import\s*[{*\w]/m);
     expect(bytes).toBeLessThan(60_000);
-    // What a page downloads: 14.1 kB gzipped when measured (35 kB raw): 8.3 kB of client and
-    // 5.7 kB of the Ed25519 fallback for browsers without it in WebCrypto; zod stays out of it.
-    expect(gzipSync(code).length).toBeLessThan(16_000);
+    // What a page downloads: 17.7 kB gzipped when measured (49 kB raw), of which 5.7 kB is the
+    // Ed25519 fallback for browsers without it in WebCrypto and 1.7 kB the index and manifest
+    // shapes (generated JSON Schemas and their checker); zod stays out of it (it would add ~95 kB).
+    expect(gzipSync(code).length).toBeLessThan(19_000);
   });
 
   it('imports cleanly and reads a registry over HTTP with fetch only', async () => {

@@ -67,12 +67,15 @@ describe('renderMarkdown', () => {
 
   it('renders GFM tables and task lists', () => {
     const html = renderMarkdown('| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done');
-    expect(html).toContain('<table>');
+    // Wide tables scroll sideways, so they are tab stops (axe: scrollable-region-focusable).
+    expect(html).toContain('<table tabindex="0">');
     expect(html).toContain('type="checkbox"');
   });
 
   it('makes code blocks keyboard-scrollable, named tab stops', () => {
-    expect(renderMarkdown('```\nnpx skilldex run x\n```')).toBe('<pre tabindex="0" role="region" aria-label="Code block"><code>npx skilldex run x\n</code></pre>');
+    expect(renderMarkdown('```\nnpx skilldex run x\n```')).toBe('<pre tabindex="0" role="region" aria-label="Code block 1"><code>npx skilldex run x\n</code></pre>');
+    // Each block is a landmark, and landmarks on one page need distinct names.
+    expect(renderMarkdown('```\na\n```\n\n```\nb\n```').match(/aria-label="[^"]+"/g)).toEqual(['aria-label="Code block 1"', 'aria-label="Code block 2"']);
   });
 
   it('demotes headings under the page structure', () => {

@@ -1,7 +1,8 @@
 import { access, copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { defineCommand } from 'citty';
-import { ConvertError, skillJsonToSkillMd, skillMdToSkillJson, type Conversion } from '../../publish/convert.ts';
+import { ConvertError } from '../../publish/convert-error.ts';
+import { skillJsonToSkillMd, skillMdToSkillJson, type Conversion } from '../../publish/convert.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { out, style } from '../_output.ts';
 

@@ -5,7 +5,7 @@ import { serveMcpHttp } from '../../mcp/http.ts';
 import { LiveRegistry } from '../../mcp/live-registry.ts';
 import { createMcpServer, type McpServerOptions } from '../../mcp/server.ts';
 import { LineLimit } from '../../mcp/stdio-line-limit.ts';
-import { SkilldexError } from '../../runtime/skilldex-error.ts';
+import { describeFailure } from '../../core/errors/skilldex-error.ts';
 import { CliError } from '../_errors.ts';
 import { err } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
@@ -28,8 +28,8 @@ const positiveInt = (value: string | undefined, flag: string, max: number): numb
 
 /** Logs go to stderr: on stdio, stdout carries only protocol messages. */
 const logError = (error: unknown): void => {
-  if (error instanceof SkilldexError) err(`skilldex mcp: ${error.message} [${error.code}]${error.hint ? ` (hint: ${error.hint})` : ''}`);
-  else err(`skilldex mcp: ${error instanceof Error ? error.message : String(error)}`);
+  const { text, hint } = describeFailure(error);
+  err(`skilldex mcp: ${text}${hint ? ` (hint: ${hint})` : ''}`);
 };
 
 export default defineCommand({

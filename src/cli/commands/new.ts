@@ -4,7 +4,8 @@ import { createInterface } from 'node:readline/promises';
 import { defineCommand } from 'citty';
 import { loadConfig, validateRegistry } from '../../pipeline/index.ts';
 import { FUNCTION_MODES, type FunctionMode } from '../../core/schemas/skill-json.ts';
-import { SCAFFOLD_FORMATS, scaffold, ScaffoldError, type Callee, type ScaffoldFormat } from '../../publish/scaffold.ts';
+import { ScaffoldError } from '../../publish/scaffold-error.ts';
+import { SCAFFOLD_FORMATS, scaffold, type Callee, type ScaffoldFormat } from '../../publish/scaffold.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { err, out, style } from '../_output.ts';
 

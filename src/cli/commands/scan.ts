@@ -1,7 +1,8 @@
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { defineCommand } from 'citty';
-import { ConfigError, loadConfig } from '../../pipeline/config.ts';
+import { loadConfig } from '../../pipeline/config.ts';
+import { ConfigError } from '../../pipeline/config-error.ts';
 import { folderKind, skillFoldersBelow } from '../../pipeline/discover.ts';
 import {
   formatGithub, formatHuman, formatJson, formatSarif, reaches, scanSkill,

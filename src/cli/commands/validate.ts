@@ -5,7 +5,7 @@ import { RegistryConfig } from '../../core/schemas/config.ts';
 import type { Diagnostic } from '../../core/schemas/diagnostic.ts';
 import { validateRegistry, validateSkillFolder, type ValidationResult } from '../../pipeline/index.ts';
 import { DECLARATIONS, folderKind } from '../../pipeline/discover.ts';
-import { GitError } from '../../publish/git.ts';
+import { GitError } from '../../publish/git-error.ts';
 import { checkPullRequest, loadPublishedIndex, type PullRequestCheck } from '../../publish/pull-request.ts';
 import { jobSummaryMarkdown } from '../../publish/summary.ts';
 import { CliError, EXIT } from '../_errors.ts';

@@ -80,4 +80,3 @@ export const RegistryConfig = z
   })
   .meta({ id: 'RegistryConfig', title: 'skilldex.config.json' });
 export type RegistryConfig = z.infer<typeof RegistryConfig>;
-export type RegistryConfigInput = z.input<typeof RegistryConfig>;

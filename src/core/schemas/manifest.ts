@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_RETRY, MAX_TIMEOUT_MS } from './run-limits.ts';
 import { PUBLISHED_NAME } from '../names.ts';
 import { isSafeSkillPath } from '../paths.ts';
+import { SHA256_DIGEST } from '../digest.ts';
 import { Diagnostic } from './diagnostic.ts';
 import { ScanResult } from './scan.ts';
 import { Abp, Resources, SecurityPolicy, Triggers } from './skill-md.ts';
@@ -45,7 +46,7 @@ export const SkillFile = z.object({
   path: z.string().regex(/^[\x20-\x7e]+$/).refine(isSafeSkillPath, 'must be a relative path of printable ASCII without `.`/`..` segments or `\\ ? # [ ]`'),
   size: z.number().int().nonnegative(),
   /** `sha256:<hex>` of the raw bytes. */
-  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  digest: z.string().regex(SHA256_DIGEST),
 });
 export type SkillFile = z.infer<typeof SkillFile>;
 
@@ -127,7 +128,7 @@ export const SkillManifest = z
     extra: z.record(z.string(), z.unknown()).optional(),
     files: z.array(SkillFile),
     /** Tree digest: sha256 over sorted `{path}\0{hex}\n` lines (docs/registry-format.md#digests). */
-    digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+    digest: z.string().regex(SHA256_DIGEST),
     /**
      * ISO 8601, from the skill's last git commit or SOURCE_DATE_EPOCH; never the wall clock. Absent
      * when neither is known: an unknown time is left out, not shown as 1970.

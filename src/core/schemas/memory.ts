@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Memory types of the memory-write format (docs/context.md#memory). */
-export const MEMORY_TYPES = ['preference', 'fact', 'event', 'summary'] as const;
+const MEMORY_TYPES = ['preference', 'fact', 'event', 'summary'] as const;
 
 /** One entry in a memory store: what `ctx.memory.write` takes once the store has given it an id. */
 export const MemoryEntry = z

@@ -2,18 +2,24 @@ import { z } from 'zod';
 import { MemoryEntry } from './memory.ts';
 
 /** The script protocol's standard error codes, plus Skilldex's own for the process boundary. */
-export const PROTOCOL_ERROR_CODES = [
+export const ProtocolErrorCode = z.enum([
   'INVALID_JSON', 'UNKNOWN_ACTION', 'MISSING_PARAM', 'INVALID_PARAM', 'TIMEOUT', 'PERMISSION_DENIED',
   'DATA_NOT_FOUND', 'EXTERNAL_SERVICE_ERROR', 'INTERNAL_ERROR',
   // Skilldex additions
   'OUTPUT_TOO_LARGE', 'INVALID_OUTPUT', 'VERIFICATION_FAILED', 'SKILL_NOT_FOUND', 'BLOCKED_BY_SCAN',
   'SANDBOX_UNAVAILABLE', 'INTERPRETER_NOT_FOUND', 'CANCELLED',
-] as const;
-/** The codes as a zod enum: the runtime checks codes against it, and hands it to the module harness. */
-export const ProtocolErrorCode = z.enum(PROTOCOL_ERROR_CODES);
+]);
 export type ProtocolErrorCode = z.infer<typeof ProtocolErrorCode>;
-/** The codes a skill itself may report (the script protocol's standard set); the rest are the runtime's. */
-export const SKILL_ERROR_CODES = PROTOCOL_ERROR_CODES.slice(0, PROTOCOL_ERROR_CODES.indexOf('OUTPUT_TOO_LARGE'));
+/**
+ * The codes a skill itself may report (the script protocol's standard set); the rest are the
+ * runtime's. The module harness lets a thrown error keep one of these and turns any other into
+ * INTERNAL_ERROR.
+ */
+export const SkillErrorCode = ProtocolErrorCode.extract([
+  'INVALID_JSON', 'UNKNOWN_ACTION', 'MISSING_PARAM', 'INVALID_PARAM', 'TIMEOUT', 'PERMISSION_DENIED',
+  'DATA_NOT_FOUND', 'EXTERNAL_SERVICE_ERROR', 'INTERNAL_ERROR',
+]);
+export type SkillErrorCode = z.infer<typeof SkillErrorCode>;
 
 /** What a protocol script reads on stdin (docs/script-protocol.md). */
 export const ProtocolRequest = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SHA256_DIGEST } from '../digest.ts';
 import { Sha256Digest } from './digest.ts';
 import { ScanVerdict } from './scan.ts';
 import { SkillFormat, SkillMode, SkillName } from './manifest.ts';
@@ -95,7 +96,7 @@ export const DiscoveryIndexV2 = z
         /** Resolved against the index URL. */
         url: z.string(),
         /** `sha256:<hex>` of the bytes at `url`. */
-        digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+        digest: z.string().regex(SHA256_DIGEST),
       }),
     ),
   })

@@ -8,6 +8,8 @@
  * skill.json declared `retry: 1000000`, and one llm run sent about 3,150 chat requests in 15 s.
  */
 
+/** The script protocol's default timeout, in milliseconds (5 minutes), for a skill that declares none. */
+export const DEFAULT_TIMEOUT_MS = 300_000;
 /** The longest timeout a skill may declare, in milliseconds (10 minutes). */
 export const MAX_TIMEOUT_MS = 600_000;
 /** The most retries a skill may declare. */

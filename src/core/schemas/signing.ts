@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PUBLIC_KEY_PATTERN } from '../signing.ts';
+import { PUBLIC_KEY_PATTERN } from '../public-key.ts';
 
 /**
  * A registry public key in its one-line form: `ed25519:` and the 32-byte key in base64url (43

@@ -1,12 +1,11 @@
 import { z } from 'zod';
+import { JsonSchemaObject } from './json-schema-object.ts';
 import { MAX_RETRY, MAX_TIMEOUT_MS } from './run-limits.ts';
 
 /**
  * `skill.json`: a skill as a typed function (docs/skill-json.md). This mirrors the draft-07
  * skill.json meta-schema field for field, including `additionalProperties: false` and its defaults.
  */
-
-const JsonSchemaObject = z.record(z.string(), z.unknown()).meta({ description: 'A JSON Schema (draft-07 or 2020-12, chosen by $schema).' });
 
 export const PipelineStep = z
   .strictObject({
@@ -57,4 +56,3 @@ export const SkillJson = z
   })
   .meta({ id: 'SkillJson', title: 'skill.json (Skilldex function skill)' });
 export type SkillJson = z.infer<typeof SkillJson>;
-export type SkillJsonInput = z.input<typeof SkillJson>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JsonSchemaObject } from './json-schema-object.ts';
 import { MAX_MEMORY_MB, MAX_TIMEOUT_MS } from './run-limits.ts';
 
 /**
@@ -11,8 +12,6 @@ import { MAX_MEMORY_MB, MAX_TIMEOUT_MS } from './run-limits.ts';
  */
 
 const StringList = z.array(z.string());
-/** JSON Schema objects arrive as data; ajv checks them, not zod. */
-const JsonSchemaObject = z.record(z.string(), z.unknown()).meta({ description: 'A JSON Schema (draft-07 or 2020-12, chosen by $schema).' });
 
 export const Triggers = z.looseObject({
   intents: StringList.optional(),
@@ -124,14 +123,11 @@ export const SkillMdFrontmatter = z
   .meta({ id: 'SkillMdFrontmatter', title: 'SKILL.md frontmatter' });
 export type SkillMdFrontmatter = z.infer<typeof SkillMdFrontmatter>;
 
-/** Fields of the plain Agent Skills specification. */
-export const AGENT_SKILLS_FIELDS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'] as const;
-
 /**
  * The extended package's descriptive fields: catalog data any SKILL.md may carry. Adding
  * `version:` to a plain skill must not turn its one helper script into an entry point.
  */
-export const DESCRIPTIVE_PACKAGE_FIELDS = ['displayName', 'version', 'capabilities', 'triggers', 'domain', 'keywords'] as const;
+const DESCRIPTIVE_PACKAGE_FIELDS = ['displayName', 'version', 'capabilities', 'triggers', 'domain', 'keywords'] as const;
 
 /**
  * Fields that make a SKILL.md an extended package rather than a plain skill: the ones that

@@ -9,7 +9,7 @@ import { GeneralSign } from 'jose';
 import type { RegistryKey } from '../../core/schemas/signing.ts';
 import type { SignedIndex } from '../../core/schemas/signing.ts';
 import { keyIdOf, SIGNED_INDEX_TYPE } from '../../core/signing.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config-error.ts';
 
 export interface SigningKey {
   kid: string;
@@ -21,7 +21,7 @@ export interface SigningKey {
 const PEM_BLOCK = /-----BEGIN PRIVATE KEY-----[\s\S]+?-----END PRIVATE KEY-----/g;
 
 /** The public half of a private key, in the one-line `ed25519:<x>` form. */
-export function publicKeyText(privateKey: KeyObject): string {
+function publicKeyText(privateKey: KeyObject): string {
   const jwk = createPublicKey(privateKey).export({ format: 'jwk' });
   return `ed25519:${jwk.x}`;
 }
@@ -50,7 +50,9 @@ export async function signingKeysFromEnv(env: NodeJS.ProcessEnv = process.env): 
   if (env.SKILLDEX_SIGNING_KEY) return parseSigningKeys(env.SKILLDEX_SIGNING_KEY, 'SKILLDEX_SIGNING_KEY');
   if (env.SKILLDEX_SIGNING_KEY_FILE) {
     const text = await readFile(env.SKILLDEX_SIGNING_KEY_FILE, 'utf8').catch(() => {
-      throw new ConfigError(`SKILLDEX_SIGNING_KEY_FILE names ${env.SKILLDEX_SIGNING_KEY_FILE}, which cannot be read`);
+      throw new ConfigError(`SKILLDEX_SIGNING_KEY_FILE names ${env.SKILLDEX_SIGNING_KEY_FILE}, which cannot be read`, {
+        hint: "point it at the PEM file 'skilldex keygen' wrote, or unset it to build an unsigned index",
+      });
     });
     return parseSigningKeys(text, env.SKILLDEX_SIGNING_KEY_FILE);
   }

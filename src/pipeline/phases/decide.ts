@@ -4,7 +4,7 @@ import type { ScanResult } from '../../core/schemas/scan.ts';
 import { applyAllowlist } from '../../scanner/allowlist.ts';
 import { anchorOf } from '../../scanner/rule.ts';
 import { reaches } from '../../scanner/verdict.ts';
-import type { SkillSource } from '../discover.ts';
+import type { SkillSource } from '../model.ts';
 import { START, type DiagnosticSink } from '../diagnostics.ts';
 import type { RegistryMember } from '../rules/cross-skill.ts';
 

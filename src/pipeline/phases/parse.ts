@@ -1,8 +1,8 @@
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import type { Diagnostic } from '../../core/schemas/diagnostic.ts';
-import type { SkillSource } from '../discover.ts';
+import type { DraftManifest, SkillSource } from '../model.ts';
 import { DiagnosticSink, START } from '../diagnostics.ts';
-import { manifestFromSkillJson, manifestFromSkillMd, type DraftManifest } from '../normalize.ts';
+import { manifestFromSkillJson, manifestFromSkillMd } from '../normalize.ts';
 import type { RegistryMember } from '../rules/cross-skill.ts';
 import { checkFiles } from '../rules/files.ts';
 import { checkSkillJson } from '../rules/skill-json.ts';

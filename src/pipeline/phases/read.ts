@@ -1,7 +1,8 @@
 import pLimit from 'p-limit';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import { cacheEntryOf, locateFrom, sourceFromCache, type BuildCache, type CachedSkill, type SourceStamps } from '../cache.ts';
-import { readSkillSource, type SkillSource } from '../discover.ts';
+import { readSkillSource } from '../discover.ts';
+import type { SkillSource } from '../model.ts';
 import { DiagnosticSink } from '../diagnostics.ts';
 import { parseSkill, type ParsedSkill } from './parse.ts';
 

@@ -1,6 +1,6 @@
 import { discoveryName, nameKey } from '../../core/names.ts';
 import type { DiagnosticSink } from '../diagnostics.ts';
-import type { DraftManifest } from '../normalize.ts';
+import type { DraftManifest } from '../model.ts';
 import type { Position } from '../../core/parse/source-text.ts';
 
 export interface RegistryMember {

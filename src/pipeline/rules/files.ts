@@ -1,4 +1,4 @@
-import type { SkillSource } from '../discover.ts';
+import type { SkillSource } from '../model.ts';
 import { DiagnosticSink } from '../diagnostics.ts';
 import { decodeUtf8, positionAt } from '../../core/parse/source-text.ts';
 import { extensionOf, sniffFormat, TEXT_EXTENSIONS } from '../../scanner/magic.ts';

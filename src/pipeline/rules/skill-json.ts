@@ -1,7 +1,7 @@
 import { parseTemplate } from '../../core/template.ts';
 import { SkillJson } from '../../core/schemas/skill-json.ts';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
-import type { SkillSource } from '../discover.ts';
+import type { SkillSource } from '../model.ts';
 import type { DiagnosticSink } from '../diagnostics.ts';
 import { parseJsonFile } from '../../core/parse/json-file.ts';
 import { decodeUtf8, positionAt, type Position } from '../../core/parse/source-text.ts';

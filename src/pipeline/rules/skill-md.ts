@@ -1,6 +1,6 @@
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import { EXTENDED_FIELDS, PACKAGE_FIELDS, SkillMdFrontmatter } from '../../core/schemas/skill-md.ts';
-import type { SkillSource } from '../discover.ts';
+import type { SkillSource } from '../model.ts';
 import type { DiagnosticSink } from '../diagnostics.ts';
 import { parseFrontmatter, type Frontmatter } from '../../core/parse/frontmatter.ts';
 import { decodeUtf8, positionAt, type SourceText } from '../../core/parse/source-text.ts';
@@ -10,7 +10,6 @@ import { checkSchemaField } from './schemas.ts';
 import { checkControlChars } from './text.ts';
 import type { ValidatorRuleId } from './catalog.ts';
 
-export { entryCandidates, normaliseResourcePath } from './skill-md/index.ts';
 
 export interface ParsedSkillMd {
   frontmatter: SkillMdFrontmatter;

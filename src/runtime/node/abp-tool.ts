@@ -1,6 +1,6 @@
 import { abpParametersSchema, abpReturnsSchema, type AbpToolDeclaration } from '../../core/abp-schema.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
-import { SkilldexError } from '../skilldex-error.ts';
+import { RegistryError } from '../../core/errors/registry-error.ts';
 import type { MemoryWriteSuggestion, ProtocolError, SkillExecutionOutcome, StepTrace } from '../../core/schemas/outcome.ts';
 import { type RunHost, type RunOptions, runSkill } from './run.ts';
 import { checkInput, checkOutput } from './schema-check.ts';
@@ -54,7 +54,7 @@ export async function callAbpTool(host: RunHost, name: string, toolName: string,
   try {
     manifest = await host.manifest(name);
   } catch (error) {
-    return fail({ code: error instanceof SkilldexError && error.code === 'VERIFICATION_FAILED' ? error.code : 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) });
+    return fail({ code: error instanceof RegistryError && error.code === 'VERIFICATION_FAILED' ? error.code : 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) });
   }
   const tools = (manifest.abp?.tools ?? []) as AbpToolDeclaration[];
   const tool = tools.find((t) => t.name === toolName) ?? tools.find((t) => t.name.toLowerCase() === toolName.toLowerCase());

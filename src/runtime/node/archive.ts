@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
-import { SkilldexError } from '../skilldex-error.ts';
+import { RegistryError } from '../../core/errors/registry-error.ts';
 
 /**
  * The most bytes a skill's archive can take, from the sizes its manifest declares: per file the
@@ -32,7 +32,7 @@ export async function readSkillArchive(gz: Uint8Array, name = 'archive', maxTarB
   try {
     tarBytes = gunzipSync(gz, { maxOutputLength: maxTarBytes });
   } catch (error) {
-    throw new SkilldexError('VERIFICATION_FAILED', `${name}: the archive is not valid gzip (${(error as Error).message})`, { cause: error });
+    throw new RegistryError('VERIFICATION_FAILED', `${name}: the archive is not valid gzip (${(error as Error).message})`, { cause: error });
   }
   const files = new Map<string, Uint8Array>();
   const extract = tar.extract();
@@ -45,12 +45,12 @@ export async function readSkillArchive(gz: Uint8Array, name = 'archive', maxTarB
       }
       if (type !== 'file' && type !== 'contiguous-file') {
         entry.resume();
-        throw new SkilldexError('VERIFICATION_FAILED', `${name}: archive entry ${JSON.stringify(path)} is a ${type}; only regular files are allowed`);
+        throw new RegistryError('VERIFICATION_FAILED', `${name}: archive entry ${JSON.stringify(path)} is a ${type}; only regular files are allowed`);
       }
       const chunks: Buffer[] = [];
       for await (const chunk of entry) chunks.push(chunk as Buffer);
       const key = path.replace(/^\.\//, '');
-      if (files.has(key)) throw new SkilldexError('VERIFICATION_FAILED', `${name}: archive holds ${JSON.stringify(key)} twice`);
+      if (files.has(key)) throw new RegistryError('VERIFICATION_FAILED', `${name}: archive holds ${JSON.stringify(key)} twice`);
       files.set(key, new Uint8Array(Buffer.concat(chunks)));
     }
   })();
@@ -59,8 +59,8 @@ export async function readSkillArchive(gz: Uint8Array, name = 'archive', maxTarB
     await done;
   } catch (error) {
     extract.destroy();
-    if (error instanceof SkilldexError) throw error;
-    throw new SkilldexError('VERIFICATION_FAILED', `${name}: the archive is not a valid tar (${(error as Error).message})`, { cause: error });
+    if (error instanceof RegistryError) throw error;
+    throw new RegistryError('VERIFICATION_FAILED', `${name}: the archive is not a valid tar (${(error as Error).message})`, { cause: error });
   }
   return files;
 }

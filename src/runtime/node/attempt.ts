@@ -1,4 +1,4 @@
-import type { ProtocolError, SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
+import type { ProtocolError, ProtocolErrorCode, SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
 
 /** What one try of a skill produced, before retries and output validation turn it into an outcome. */
 export type Attempt =
@@ -11,4 +11,5 @@ export type Attempt =
     }
   | { ok: false; error: ProtocolError; extras?: Omit<SkillExecutionOutcome, 'output'> };
 
-export const failed = (code: string, message: string, details?: unknown): Attempt => ({ ok: false, error: details === undefined ? { code, message } : { code, message, details } });
+/** A failed try with one of the protocol's codes: the runner never invents a code a caller cannot look up. */
+export const failed = (code: ProtocolErrorCode, message: string, details?: unknown): Attempt => ({ ok: false, error: details === undefined ? { code, message } : { code, message, details } });

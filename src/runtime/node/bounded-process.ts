@@ -3,14 +3,12 @@ import type { Duplex } from 'node:stream';
 
 /** The script protocol: a script's result (stdout) may not exceed 10 MB. */
 export const MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
-/** The script protocol's default timeout. */
-export const DEFAULT_PROTOCOL_TIMEOUT_MS = 300_000;
 /**
  * How much of stderr is kept (the tail, where a traceback ends up). Logs are not the result: they
  * stream to `onStderr` as they come and never count toward the stdout cap, so a chatty skill still
  * succeeds while memory stays bounded by this tail.
  */
-export const STDERR_TAIL_BYTES = 64 * 1024;
+const STDERR_TAIL_BYTES = 64 * 1024;
 
 export interface BoundedProcessOptions {
   command: string;

@@ -1,6 +1,7 @@
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { SkillExecutionOutcome, StepTrace } from '../../core/schemas/outcome.ts';
-import { isTruthy, renderTemplate, TemplateError } from '../../core/template.ts';
+import { isTruthy, renderTemplate } from '../../core/template.ts';
+import { TemplateError } from '../../core/errors/template-error.ts';
 import { type Attempt, failed } from './attempt.ts';
 
 /** Runs one pipeline step's skill through the full runtime (validation, limits, retries). */

@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { SkilldexError } from '../skilldex-error.ts';
+import { RegistryError } from '../../core/errors/registry-error.ts';
 
 /**
  * `base` joined with `segments`, proven to sit strictly inside `base` once resolved. Every folder
@@ -15,7 +15,7 @@ export function containedPath(base: string, ...segments: string[]): string {
   const target = resolve(root, ...segments);
   const rel = relative(root, target);
   if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
-    throw new SkilldexError('INVALID_PATH', `${JSON.stringify(segments.join('/'))} resolves to ${target}, outside ${root}`, {
+    throw new RegistryError('INVALID_PATH', `${JSON.stringify(segments.join('/'))} resolves to ${target}, outside ${root}`, {
       hint: 'the registry published a name or path that is not a plain relative name; report it to the registry maintainers',
     });
   }

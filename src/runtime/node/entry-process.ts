@@ -1,6 +1,6 @@
 import { resolve, sep } from 'node:path';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
-import { ProtocolEnvelope, type ProtocolRequest, SKILL_ERROR_CODES, SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
+import { ProtocolEnvelope, type ProtocolRequest, SkillErrorCode, SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
 import type { ContextServices } from '../context-services.ts';
 import { type Attempt, failed } from './attempt.ts';
 import { runBoundedProcess } from './bounded-process.ts';
@@ -123,7 +123,7 @@ export async function runModuleEntry(run: EntryRun, input: unknown, context: Rec
   const entry = entryPath(run);
   if (typeof entry !== 'string') return entry;
   const convention = run.manifest.format === 'package' ? 'outcome' : 'function';
-  const request = { entry, convention, input, context, config, skill: { name: run.manifest.name, version: run.manifest.version }, codes: SKILL_ERROR_CODES };
+  const request = { entry, convention, input, context, config, skill: { name: run.manifest.name, version: run.manifest.version }, codes: SkillErrorCode.options };
   const attempt = await execute(run, run.sandbox.plan('javascript', run.sandbox.harness), JSON.stringify(request));
   if (!attempt.ok || convention === 'function') return attempt;
   const outcome = SkillExecutionOutcome.safeParse(abpResult(attempt.output));

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
-import { SkilldexError } from '../skilldex-error.ts';
+import { RegistryError } from '../../core/errors/registry-error.ts';
 import { checkRegistryPath, type RegistryTransport } from '../transport.ts';
 
 /**
@@ -14,7 +14,7 @@ export function fileTransport(dir: string): RegistryTransport {
   const root = resolve(dir);
   const locate = (relPath: string): string => {
     const target = resolve(root, checkRegistryPath(relPath));
-    if (!target.startsWith(root + sep)) throw new SkilldexError('INVALID_PATH', `${relPath} resolves outside ${root}`);
+    if (!target.startsWith(root + sep)) throw new RegistryError('INVALID_PATH', `${relPath} resolves outside ${root}`);
     return target;
   };
   return {
@@ -25,15 +25,15 @@ export function fileTransport(dir: string): RegistryTransport {
       try {
         const size = (await stat(target)).size;
         if (options.maxBytes !== undefined && size > options.maxBytes) {
-          throw new SkilldexError('RESPONSE_TOO_LARGE', `${target} has ${size} bytes, more than the ${options.maxBytes} the registry declares`, { hint: 'the build folder does not match its index; rebuild it' });
+          throw new RegistryError('RESPONSE_TOO_LARGE', `${target} has ${size} bytes, more than the ${options.maxBytes} the registry declares`, { hint: 'the build folder does not match its index; rebuild it' });
         }
         const bytes = new Uint8Array(await readFile(target));
         options.onProgress?.(bytes.length, bytes.length);
         return bytes;
       } catch (error) {
-        if (error instanceof SkilldexError) throw error;
+        if (error instanceof RegistryError) throw error;
         const code = (error as NodeJS.ErrnoException).code;
-        throw new SkilldexError('FETCH_FAILED', `cannot read ${target}: ${code ?? (error as Error).message}`, {
+        throw new RegistryError('FETCH_FAILED', `cannot read ${target}: ${code ?? (error as Error).message}`, {
           cause: error,
           hint: code === 'ENOENT' && relPath === 'index.json' ? `${root} holds no index.json; point --registry at the folder \`skilldex build\` wrote` : undefined,
         });

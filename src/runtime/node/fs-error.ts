@@ -1,4 +1,4 @@
-import { SkilldexError } from '../skilldex-error.ts';
+import { RegistryError } from '../../core/errors/registry-error.ts';
 
 /** What to tell the user for the file-system errors a path they chose can cause. */
 const HINTS: Record<string, { code: 'INVALID_PATH' | 'INSTALL_FAILED'; why: string; hint: string }> = {
@@ -12,7 +12,7 @@ const HINTS: Record<string, { code: 'INVALID_PATH' | 'INSTALL_FAILED'; why: stri
 };
 
 /**
- * Turns a Node file-system error into a `SkilldexError` naming the path, so the CLI prints a code
+ * Turns a Node file-system error into a `RegistryError` naming the path, so the CLI prints a code
  * and a hint instead of a stack trace. Other errors pass through unchanged.
  *
  * @example
@@ -21,7 +21,7 @@ const HINTS: Record<string, { code: 'INVALID_PATH' | 'INSTALL_FAILED'; why: stri
 export function fsError(error: unknown, path: string): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const known = code ? HINTS[code] : undefined;
-  if (!known || error instanceof SkilldexError) return error;
+  if (!known || error instanceof RegistryError) return error;
   const shown = path.length > 200 ? `${path.slice(0, 120)}…${path.slice(-60)} (${path.length} characters)` : path;
-  return new SkilldexError(known.code, `cannot write ${shown}: ${known.why} (${code})`, { cause: error, hint: known.hint });
+  return new RegistryError(known.code, `cannot write ${shown}: ${known.why} (${code})`, { cause: error, hint: known.hint });
 }

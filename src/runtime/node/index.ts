@@ -9,13 +9,15 @@ export { runSkill, defaultAction, type RunOptions, type RunHost } from './run.ts
 export { callAbpTool, type AbpCallOptions, type AbpToolResult } from './abp-tool.ts';
 export { abpParametersSchema, abpReturnsSchema, type AbpToolDeclaration } from '../../core/abp-schema.ts';
 export { scriptFile, toolIdOf } from '../tool-id.ts';
-export { chatCompletionsProvider, providerFromEnv, parseModelJson, ModelCallError, type ChatProvider, type ChatRequest, type ChatReply, type ChatMessage, type ChatCompletionsConfig } from './llm.ts';
+export { ModelCallError } from './model-call-error.ts';
+export { chatCompletionsProvider, providerFromEnv, parseModelJson, type ChatProvider, type ChatRequest, type ChatReply, type ChatMessage, type ChatCompletionsConfig } from './llm.ts';
 export { AGENT_SKILL_FOLDERS, installDestination, verifyInstalled, type AgentTarget } from './install.ts';
 export { zodShapeCheck } from './zod-shape-check.ts';
 export { cachedHttpTransport } from './http-cache.ts';
 export { fileTransport } from './file-transport.ts';
 export { defaultCacheDir } from './cache-dir.ts';
-export { MAX_OUTPUT_BYTES, DEFAULT_PROTOCOL_TIMEOUT_MS } from './bounded-process.ts';
+export { MAX_OUTPUT_BYTES } from './bounded-process.ts';
+export { DEFAULT_TIMEOUT_MS as DEFAULT_PROTOCOL_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
 export { INHERITED_ENV } from './run-sandbox.ts';
 export { fileMemoryStore } from './file-memory.ts';
 export { fileSessionStore } from './file-session.ts';

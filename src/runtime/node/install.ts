@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
-import { SkilldexError } from '../skilldex-error.ts';
+import { RegistryError } from '../../core/errors/registry-error.ts';
 import { verifySkillFiles } from '../verify.ts';
 import { containedPath } from './contained-path.ts';
 
@@ -120,7 +120,7 @@ export function installDestination(dir: string, folderName: string, to?: string)
   if (to === undefined || to === '') return containedPath(dir, folderName);
   const folder = agentSkillFolder(to);
   if (!folder) {
-    throw new SkilldexError('INSTALL_FAILED', `unknown install target '${to}'`, {
+    throw new RegistryError('INSTALL_FAILED', `unknown install target '${to}'`, {
       hint: "name an agent as the `skills` CLI spells it (claude-code, cursor, codex, …), claude, agents, or an agent's folder such as .claude/skills; without a target the skill goes into the folder itself",
     });
   }
@@ -158,7 +158,7 @@ export async function verifyInstalled(manifest: SkillManifest, dir: string, gene
   const files = await readTree(dir);
   for (const [path, bytes] of generated) {
     if (!sameBytes(files.get(path), bytes)) {
-      throw new SkilldexError('VERIFICATION_FAILED', `${manifest.name}: ${path} in ${dir} is not the one install writes`, { hint: `reinstall it: skilldex install ${manifest.name}` });
+      throw new RegistryError('VERIFICATION_FAILED', `${manifest.name}: ${path} in ${dir} is not the one install writes`, { hint: `reinstall it: skilldex install ${manifest.name}` });
     }
     files.delete(path);
   }

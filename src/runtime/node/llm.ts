@@ -1,6 +1,7 @@
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { type Attempt, failed } from './attempt.ts';
 import { checkOutput } from './schema-check.ts';
+import { ModelCallError } from './model-call-error.ts';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -32,16 +33,6 @@ export type ChatProvider = (request: ChatRequest) => Promise<ChatReply>;
  */
 const RETRYABLE_STATUS = new Set([408, 429, 502, 503, 504]);
 
-/** A failed model call; `retryable` says whether the same request may succeed next time. */
-export class ModelCallError extends Error {
-  readonly status: number | undefined;
-  readonly retryable: boolean;
-  constructor(message: string, status: number | undefined, retryable: boolean) {
-    super(message);
-    this.status = status;
-    this.retryable = retryable;
-  }
-}
 
 export interface ChatCompletionsConfig {
   /** e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
@@ -108,7 +99,7 @@ export function parseModelJson(content: string): unknown {
  * The system message: prompt.md as written, then the output schema, because the reply is only
  * accepted if it satisfies that schema and the model cannot guess it.
  */
-export function systemMessage(manifest: SkillManifest, prompt: string): string {
+function systemMessage(manifest: SkillManifest, prompt: string): string {
   if (!manifest.outputSchema) return prompt;
   return `${prompt.trimEnd()}\n\n---\nReply with one JSON value and nothing else. It must satisfy this JSON Schema:\n${JSON.stringify(manifest.outputSchema)}`;
 }

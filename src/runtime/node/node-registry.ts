@@ -6,7 +6,7 @@ import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { RegistryIndex } from '../../core/schemas/registry-index.ts';
 import type { SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
 import { Registry } from '../registry.ts';
-import { SkilldexError } from '../skilldex-error.ts';
+import { RegistryError } from '../../core/errors/registry-error.ts';
 import { parseToolId, scriptFile } from '../tool-id.ts';
 import { checkRegistryPath, type RegistryTransport, type TransportReadOptions } from '../transport.ts';
 import { verifySkillFiles } from '../verify.ts';
@@ -64,7 +64,7 @@ export class NodeRegistry extends Registry {
       try {
         archive = await this.transport.read(checkRegistryPath(manifest.urls.archive), { onProgress: options.onProgress, maxBytes: archiveSizeBound(manifest).gzip });
       } catch (error) {
-        if (options.via === 'archive' || !(error instanceof SkilldexError) || error.code !== 'FETCH_FAILED') throw error;
+        if (options.via === 'archive' || !(error instanceof RegistryError) || error.code !== 'FETCH_FAILED') throw error;
       }
       if (archive) {
         const files = await readSkillArchive(archive, `${manifest.name} ${manifest.urls.archive}`, archiveSizeBound(manifest).tar);
@@ -155,7 +155,7 @@ export class NodeRegistry extends Registry {
       try {
         await verifyInstalled(manifest, base, this.#generatedFiles(manifest));
       } catch (error) {
-        throw new SkilldexError('NOT_INSTALLED', `${base} is not a verified copy of ${manifest.name} ${manifest.version}`, { cause: error, hint: `reinstall it: skilldex install ${manifest.name}` });
+        throw new RegistryError('NOT_INSTALLED', `${base} is not a verified copy of ${manifest.name} ${manifest.version}`, { cause: error, hint: `reinstall it: skilldex install ${manifest.name}` });
       }
     } else {
       base = await this.runnableDir(manifest.name);

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_MAX_INDEX_BYTES, parseRegistryIndex } from '../registry.ts';
-import { SkilldexError } from '../skilldex-error.ts';
+import { RegistryError } from '../../core/errors/registry-error.ts';
 import { defaultCacheDir } from './cache-dir.ts';
 import { fileTransport } from './file-transport.ts';
 import { cachedHttpTransport } from './http-cache.ts';
@@ -12,7 +12,7 @@ import { KeysDocument } from '../../core/schemas/signing.ts';
 import { KEYS_FILE } from '../../core/signing.ts';
 import { parseJsonDocument } from '../json-document.ts';
 import type { RegistryTransport } from '../transport.ts';
-import { checkRollback, readSignedIndex } from '../trust.ts';
+import { checkRollback, readSignedIndex, readSigningFile } from '../trust.ts';
 import { defaultConfigDir, TrustStore } from './trust-store.ts';
 
 
@@ -44,7 +44,7 @@ function stallMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefine
   const raw = env.SKILLDEX_NETWORK_TIMEOUT_MS;
   if (raw === undefined || raw === '') return undefined;
   if (!/^\d{1,9}$/.test(raw) || Number(raw) === 0) {
-    throw new SkilldexError('NO_REGISTRY', `SKILLDEX_NETWORK_TIMEOUT_MS must be a positive number of milliseconds, not ${JSON.stringify(raw)}`, { hint: 'e.g. SKILLDEX_NETWORK_TIMEOUT_MS=60000' });
+    throw new RegistryError('NO_REGISTRY', `SKILLDEX_NETWORK_TIMEOUT_MS must be a positive number of milliseconds, not ${JSON.stringify(raw)}`, { hint: 'e.g. SKILLDEX_NETWORK_TIMEOUT_MS=60000' });
   }
   return Number(raw);
 }
@@ -54,7 +54,7 @@ function maxIndexBytesFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.SKILLDEX_MAX_INDEX_BYTES;
   if (raw === undefined || raw === '') return DEFAULT_MAX_INDEX_BYTES;
   if (!/^\d{1,15}$/.test(raw) || Number(raw) === 0) {
-    throw new SkilldexError('NO_REGISTRY', `SKILLDEX_MAX_INDEX_BYTES must be a positive number of bytes, not ${JSON.stringify(raw)}`, { hint: 'e.g. SKILLDEX_MAX_INDEX_BYTES=134217728 for 128 MiB' });
+    throw new RegistryError('NO_REGISTRY', `SKILLDEX_MAX_INDEX_BYTES must be a positive number of bytes, not ${JSON.stringify(raw)}`, { hint: 'e.g. SKILLDEX_MAX_INDEX_BYTES=134217728 for 128 MiB' });
   }
   return Number(raw);
 }
@@ -71,7 +71,7 @@ function maxIndexBytesFromEnv(env: NodeJS.ProcessEnv = process.env): number {
  */
 export async function openRegistry(urlOrDir: string | undefined = process.env.SKILLDEX_REGISTRY, options: NodeOpenRegistryOptions = {}): Promise<NodeRegistry> {
   if (!urlOrDir) {
-    throw new SkilldexError('NO_REGISTRY', 'no registry given', { hint: 'pass --registry <url|dir> or set SKILLDEX_REGISTRY, e.g. SKILLDEX_REGISTRY=https://skills.example.org/' });
+    throw new RegistryError('NO_REGISTRY', 'no registry given', { hint: 'pass --registry <url|dir> or set SKILLDEX_REGISTRY, e.g. SKILLDEX_REGISTRY=https://skills.example.org/' });
   }
   const cacheDir = resolve(options.cacheDir ?? defaultCacheDir());
   let transport;
@@ -81,7 +81,7 @@ export async function openRegistry(urlOrDir: string | undefined = process.env.SK
     let dir = urlOrDir.startsWith('file:') ? fileURLToPath(urlOrDir) : urlOrDir;
     if (dir.endsWith('index.json')) dir = resolve(dir, '..');
     const info = await stat(dir).catch(() => undefined);
-    if (!info?.isDirectory()) throw new SkilldexError('NO_REGISTRY', `registry folder ${resolve(dir)} does not exist`, { hint: 'give an http(s) URL or the folder `skilldex build` wrote' });
+    if (!info?.isDirectory()) throw new RegistryError('NO_REGISTRY', `registry folder ${resolve(dir)} does not exist`, { hint: 'give an http(s) URL or the folder `skilldex build` wrote' });
     transport = fileTransport(dir);
   }
   const maxBytes = options.maxIndexBytes ?? maxIndexBytesFromEnv();
@@ -105,17 +105,13 @@ export async function openRegistry(urlOrDir: string | undefined = process.env.SK
 
 /** The active keys a registry's `keys.json` lists: what trust on first use pins. */
 async function activeKeysOf(transport: RegistryTransport): Promise<string[]> {
-  let document: unknown;
-  try {
-    document = parseJsonDocument(await transport.read(KEYS_FILE, { maxBytes: 1024 * 1024 }), `${transport.root}: ${KEYS_FILE}`, 'SIGNATURE_INVALID');
-  } catch (error) {
-    if (error instanceof SkilldexError && error.code === 'FETCH_FAILED') {
-      throw new SkilldexError('INDEX_UNSIGNED', `${transport.root} publishes no keys (${KEYS_FILE}); there is nothing to trust on first use`, { cause: error, hint: 'read it unverified (without --trust-on-first-use), or ask its maintainers whether they sign it' });
-    }
-    throw error;
-  }
+  const raw = await readSigningFile(transport, KEYS_FILE, 1024 * 1024, {
+    message: `${transport.root} publishes no keys (${KEYS_FILE}); there is nothing to trust on first use`,
+    hint: 'read it unverified (without --trust-on-first-use), or ask its maintainers whether they sign it',
+  });
+  const document = parseJsonDocument(raw, `${transport.root}: ${KEYS_FILE}`, 'SIGNATURE_INVALID');
   const parsed = KeysDocument.safeParse(document);
   const active = parsed.success ? parsed.data.keys.filter((k) => k.status === 'active').map((k) => k.publicKey) : [];
-  if (active.length === 0) throw new SkilldexError('SIGNATURE_INVALID', `${transport.root}: ${KEYS_FILE} lists no active key`, { hint: 'ask the registry maintainers for their key and pin it with --trust' });
+  if (active.length === 0) throw new RegistryError('SIGNATURE_INVALID', `${transport.root}: ${KEYS_FILE} lists no active key`, { hint: 'ask the registry maintainers for their key and pin it with --trust' });
   return active;
 }

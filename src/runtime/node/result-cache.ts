@@ -7,9 +7,9 @@ import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 
 /** How long a result is kept when a skill says `cacheable: true` without a `ttl`. */
-export const DEFAULT_TTL_SECONDS = 300;
+const DEFAULT_TTL_SECONDS = 300;
 /** A longer `ttl` is clamped to a day: a hostile manifest cannot pin a result forever. */
-export const MAX_TTL_SECONDS = 86_400;
+const MAX_TTL_SECONDS = 86_400;
 
 const CachedResult = z.object({
   key: z.string(),
@@ -24,7 +24,7 @@ const CachedResult = z.object({
  * @example
  * canonicalJson({ b: 1, a: [2, { d: 0, c: 1 }] }); // '{"a":[2,{"c":1,"d":0}],"b":1}'
  */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);

@@ -9,7 +9,9 @@ import { resultCache, ttlSeconds } from './result-cache.ts';
 
 /** The run options this file reads (a part of RunOptions in run.ts). */
 export interface ContextRunOptions {
+  /** Script-protocol `context` (agent_id, user_id, request_id…), passed to scripts and modules. */
   context?: Record<string, unknown>;
+  /** The extended package's `config`, the third argument of a package's `execute`. */
   config?: Record<string, unknown>;
   /** Long-term memory for `ctx.memory` and for committing `memoryWrites`; default: the file store under the cache folder. */
   memory?: MemoryService;

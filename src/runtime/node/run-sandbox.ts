@@ -60,10 +60,10 @@ export interface RunSandboxOptions {
 }
 
 /** Whether the run gets a writable work folder and /tmp, from `filesystem` and `requires_filesystem`. */
-export const writableFor = (policy: SecurityPolicy | undefined): boolean =>
+const writableFor = (policy: SecurityPolicy | undefined): boolean =>
   policy?.filesystem === undefined ? policy?.requires_filesystem !== false : policy.requires_filesystem === true;
 /** The hosts a run may reach through the egress proxy; none unless the policy declares an allowlist. */
-export const allowlistFor = (policy: SecurityPolicy | undefined): readonly string[] => (policy?.network === 'allowlist' ? (policy.network_allowlist ?? []) : []);
+const allowlistFor = (policy: SecurityPolicy | undefined): readonly string[] => (policy?.network === 'allowlist' ? (policy.network_allowlist ?? []) : []);
 
 /**
  * A fresh run folder and the confinement for one run: by default a bubblewrap sandbox built from

@@ -1,12 +1,11 @@
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { ProtocolError, SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
 import { skillMdBody } from '../registry.ts';
-import { SkilldexError } from '../skilldex-error.ts';
+import { RegistryError } from '../../core/errors/registry-error.ts';
 import { type Attempt, failed } from './attempt.ts';
-import { DEFAULT_PROTOCOL_TIMEOUT_MS } from './bounded-process.ts';
 import { runPipeline } from './composite.ts';
 import { runModuleEntry, runProtocolEntry } from './entry-process.ts';
-import { MAX_RETRY, MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
+import { DEFAULT_TIMEOUT_MS, MAX_RETRY, MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
 import { type ChatProvider, providerFromEnv, runLlm } from './llm.ts';
 import { createRunSandbox } from './run-sandbox.ts';
 import { manifestForScript } from './script-target.ts';
@@ -24,10 +23,6 @@ export interface RunOptions extends ContextRunOptions {
    * as the skill name (`skill:<name>:<script>`) does the same (docs/runtime.md#tool-ids).
    */
   script?: string;
-  /** Script-protocol `context` (agent_id, user_id, request_id…), passed to scripts and modules. */
-  context?: Record<string, unknown>;
-  /** The extended package's `config`, the third argument of a package's `execute`. */
-  config?: Record<string, unknown>;
   /** Overrides the manifest's `timeoutMs`: a deadline for the whole run, retries included (at most 10 minutes). */
   timeoutMs?: number;
   /** Overrides the manifest's `retry`: extra tries after a retryable failure, at most 5 (docs/runtime.md#retries). */
@@ -78,8 +73,8 @@ const errorOutcome = (error: ProtocolError, extras: Omit<SkillExecutionOutcome, 
   error,
 });
 
-const fromSkilldexError = (error: unknown): ProtocolError => {
-  if (error instanceof SkilldexError) {
+const fromRegistryError = (error: unknown): ProtocolError => {
+  if (error instanceof RegistryError) {
     const code = error.code === 'SKILL_NOT_FOUND' || error.code === 'VERIFICATION_FAILED' ? error.code : error.code === 'FETCH_FAILED' ? 'EXTERNAL_SERVICE_ERROR' : 'INTERNAL_ERROR';
     return { code, message: error.message, ...(error.hint || error.details ? { details: { hint: error.hint, problems: error.details } } : {}) };
   }
@@ -116,7 +111,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
       manifest = selected;
     }
   } catch (error) {
-    return errorOutcome(fromSkilldexError(error));
+    return errorOutcome(fromRegistryError(error));
   }
   if (stack.includes(manifest.name)) {
     return errorOutcome({ code: 'INTERNAL_ERROR', message: `composite cycle: ${[...stack, manifest.name].join(' → ')}`, details: { cycle: [...stack, manifest.name] } });
@@ -155,7 +150,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
   if (cached) return warnings.length > 0 ? { ...cached, warnings: [...warnings, ...(cached.warnings ?? [])] } : cached;
 
   // Clamped again here: a registry built before the schema bounds (or a hostile one) may ask for more.
-  const timeoutMs = Math.min(options.timeoutMs ?? manifest.timeoutMs ?? DEFAULT_PROTOCOL_TIMEOUT_MS, MAX_TIMEOUT_MS);
+  const timeoutMs = Math.min(options.timeoutMs ?? manifest.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
   const retry = Math.max(0, Math.min(options.retry ?? manifest.retry, MAX_RETRY));
   // llm mode repairs its own replies (see runLlm), so the generic loop does not repeat it.
   const tries = manifest.mode === 'llm' ? 1 : 1 + retry;
@@ -222,7 +217,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
     try {
       attempt = await once();
     } catch (error) {
-      attempt = { ok: false, error: fromSkilldexError(error) };
+      attempt = { ok: false, error: fromRegistryError(error) };
     }
     if (attempt.ok) {
       const check = describesEnvelope(manifest) && attempt.envelope ? checkOutput(manifest.outputSchema, attempt.envelope) : manifest.mode === 'llm' ? { ok: true as const, value: attempt.output } : checkOutput(manifest.outputSchema, attempt.output);

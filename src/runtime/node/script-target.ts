@@ -2,7 +2,7 @@ import { EXPORTS_EXECUTE, SCRIPT_LANGUAGES } from '../../core/script-language.ts
 import { extensionOf } from '../../scanner/magic.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { ProtocolError } from '../../core/schemas/outcome.ts';
-import { SkilldexError } from '../skilldex-error.ts';
+import { RegistryError } from '../../core/errors/registry-error.ts';
 import { scriptFile } from '../tool-id.ts';
 
 /**
@@ -17,7 +17,7 @@ export async function manifestForScript(manifest: SkillManifest, script: string,
   try {
     relPath = scriptFile(manifest, script);
   } catch (error) {
-    if (!(error instanceof SkilldexError)) throw error;
+    if (!(error instanceof RegistryError)) throw error;
     return { code: error.code === 'AMBIGUOUS_SCRIPT' ? 'INVALID_PARAM' : 'SKILL_NOT_FOUND', message: error.message, ...(error.hint ? { details: { hint: error.hint } } : {}) };
   }
   if (manifest.entry && manifest.entry.path.replace(/^\.\//, '') === relPath) return manifest;

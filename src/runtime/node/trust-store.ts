@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { bracketDepthExceeds, MAX_JSON_DEPTH } from '../../core/json-depth.ts';
-import { PUBLIC_KEY_PATTERN } from '../../core/signing.ts';
+import { PUBLIC_KEY_PATTERN } from '../../core/public-key.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 
 /**

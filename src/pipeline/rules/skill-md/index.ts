@@ -3,7 +3,6 @@ import { compatibilityLength, metadataNested, packageVersion, unknownField } fro
 import { codeOutsideScripts, entryMissing, legacyPermissions, requiredField, resourceEscape, resourceMissing } from './package.ts';
 import type { SkillMdRule } from './rule.ts';
 
-export { entryCandidates, normaliseResourcePath } from './package.ts';
 export type { SkillMdContext, SkillMdRule } from './rule.ts';
 
 /**

@@ -1,26 +1,7 @@
-import type { SkillSource } from '../../discover.ts';
+import { entryCandidates, normaliseResourcePath } from '../../model.ts';
 import { CODE_EXTENSIONS, extensionOf } from '../files.ts';
 import { defineSkillMdRule, type SkillMdContext } from './rule.ts';
 
-/** Programs directly under scripts/ (not helpers in subfolders): the candidates for a package's entry. */
-export function entryCandidates(src: SkillSource): string[] {
-  return src.files.map((f) => f.path).filter((p) => /^scripts\/[^/]+$/.test(p) && ENTRY_EXTENSIONS.has(extensionOf(p)));
-}
-const ENTRY_EXTENSIONS = new Set(['py', 'sh', 'bash', 'js', 'mjs', 'cjs', 'ts', 'mts']);
-
-/** `./scripts/x.ts` → `scripts/x.ts`; undefined for anything that leaves the folder. */
-export function normaliseResourcePath(raw: string): string | undefined {
-  if (raw.startsWith('/') || raw.includes('\\') || /^[a-z]+:/i.test(raw)) return undefined;
-  const out: string[] = [];
-  for (const part of raw.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (out.length === 0) return undefined;
-      out.pop();
-    } else out.push(part);
-  }
-  return out.length > 0 ? out.join('/') : undefined;
-}
 
 /** The `resources` mapping of an extended package, when it is one. */
 const resourcesOf = ({ data, isPackage }: SkillMdContext): Record<string, unknown> | undefined =>

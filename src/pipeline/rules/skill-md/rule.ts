@@ -1,7 +1,7 @@
 import type { RegistryConfig } from '../../../core/schemas/config.ts';
 import type { Frontmatter } from '../../../core/parse/frontmatter.ts';
 import type { SourceText } from '../../../core/parse/source-text.ts';
-import type { SkillSource } from '../../discover.ts';
+import type { SkillSource } from '../../model.ts';
 import type { DiagnosticSink } from '../../diagnostics.ts';
 import { RULES_BY_ID, type RuleInfo, type ValidatorRuleId } from '../catalog.ts';
 

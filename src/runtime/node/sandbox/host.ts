@@ -15,7 +15,7 @@ const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx
 const VISIBLE = ['/usr/', '/bin/', '/sbin/', '/lib/', '/lib32/', '/lib64/', '/libx32/'];
 
 /** The first executable named `name` on a PATH string. */
-export function findOnPath(name: string, pathEnv: string | undefined): string | undefined {
+function findOnPath(name: string, pathEnv: string | undefined): string | undefined {
   for (const dir of (pathEnv ?? '').split(delimiter)) {
     if (!dir || !isAbsolute(dir)) continue;
     const candidate = join(dir, name);

@@ -1,3 +1,5 @@
+import { SkilldexError } from '../../../core/errors/skilldex-error.ts';
+
 /** Why a run could not be confined (or its interpreter not found); the runner turns it into an outcome. */
 export type SandboxErrorCode = 'SANDBOX_UNAVAILABLE' | 'INTERPRETER_NOT_FOUND';
 
@@ -8,14 +10,10 @@ export type SandboxErrorCode = 'SANDBOX_UNAVAILABLE' | 'INTERPRETER_NOT_FOUND';
  * @example
  * throw new SandboxError('SANDBOX_UNAVAILABLE', 'bwrap (bubblewrap) is not on PATH', 'sudo apt-get install bubblewrap');
  */
-export class SandboxError extends Error {
+export class SandboxError extends SkilldexError<SandboxErrorCode> {
   override name = 'SandboxError';
-  readonly code: SandboxErrorCode;
-  readonly hint: string;
 
   constructor(code: SandboxErrorCode, message: string, hint: string) {
-    super(message);
-    this.code = code;
-    this.hint = hint;
+    super(code, message, { hint });
   }
 }

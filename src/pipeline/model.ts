@@ -1,0 +1,52 @@
+import type { SkillManifest } from '../core/schemas/manifest.ts';
+import { extensionOf } from '../scanner/magic.ts';
+
+/**
+ * The build's shared model: what discovery reads, what normalising produces, and the two path
+ * helpers both the rules and normalising rely on. It imports nothing from the pipeline, so
+ * discover, cache, normalize and the rules can all depend on it without depending on each other.
+ */
+
+/** One skill folder found under skills/, with every file read (never executed). */
+export interface SkillSource {
+  /** Folder relative to the registry root, `/`-separated: `skills/memory/search`. */
+  dir: string;
+  absDir: string;
+  folderName: string;
+  /** The declaring file. */
+  declaration: 'SKILL.md' | 'skill.json';
+  files: SkillSourceFile[];
+}
+
+export interface SkillSourceFile {
+  /** Path inside the skill, `/`-separated. */
+  path: string;
+  bytes: Uint8Array;
+  size: number;
+  /** Hex SHA-256. */
+  hex: string;
+}
+
+/** The manifest before registry-wide facts (calledBy, lastModified, scan, diagnostics) are known. */
+export type DraftManifest = Omit<SkillManifest, 'calledBy' | 'lastModified' | 'diagnostics' | 'scan'>;
+
+const ENTRY_EXTENSIONS = new Set(['py', 'sh', 'bash', 'js', 'mjs', 'cjs', 'ts', 'mts']);
+
+/** Programs directly under scripts/ (not helpers in subfolders): the candidates for a package's entry. */
+export function entryCandidates(src: SkillSource): string[] {
+  return src.files.map((f) => f.path).filter((p) => /^scripts\/[^/]+$/.test(p) && ENTRY_EXTENSIONS.has(extensionOf(p)));
+}
+
+/** `./scripts/x.ts` → `scripts/x.ts`; undefined for anything that leaves the folder. */
+export function normaliseResourcePath(raw: string): string | undefined {
+  if (raw.startsWith('/') || raw.includes('\\') || /^[a-z]+:/i.test(raw)) return undefined;
+  const out: string[] = [];
+  for (const part of raw.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(part);
+  }
+  return out.length > 0 ? out.join('/') : undefined;
+}
