@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: Skilldex at scale, measured against floors taken in the same run.
  *
- *   node scripts/bench.ts [--sizes 1000,10000] [--runs 3] [--quick] [--out bench] [--no-site] [--no-browser]
+ *   node scripts/bench.ts [--sizes 1000,10000|none] [--runs 3] [--quick] [--out bench] [--no-site] [--no-browser] [--no-once]
  *
  * For each size N it generates a synthetic registry (scripts/generate-registry.ts, fixed seed)
  * and measures, each in a fresh child process so peak RSS belongs to one measurement:
- *   1. index build (buildRegistry into an empty folder) against a floor: read every file of the
- *      same tree and sha256 it;
+ *   1. index build (buildRegistry into an empty folder) against two floors: read every file of
+ *      the same tree and sha256 it; and that plus writing the same bytes to a fresh folder and
+ *      gzipping each skill's files, so the disk's share of the build is visible;
  *   2. no-op rebuild (same output folder, build cache warm) as a fraction of the cold build;
  *   3. the full site build (scripts/build.ts) against a bare Astro build of N trivial pages plus
  *      Pagefind over them;
@@ -14,6 +15,8 @@
  *   5. the runtime over HTTP on 127.0.0.1: open, search latency over 1,000 queries, install of a
  *      20-file skill with verification;
  *   6. Chromium: from typing a query on the site to the first result, rare and common term.
+ * Then the figures modules of scripts/bench/modules.ts (start-up, the corpus against skills-ref,
+ * and what other parts add): per size, or once per run in a second table.
  * Times are medians of `--runs` repetitions, with floors and measurements interleaved so that
  * noise from other work on the machine hits both alike, and the page cache's dirty pages flushed
  * (`sync`) before each one so no measurement pays for the writes of the one before. Results go
@@ -36,52 +39,80 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { indexSize } from './bench/index-size.ts';
 import { closeServer } from './preview.ts';
+import { child, type ChildArgs, type ChildRun, fmtB, fmtMs, fmtS, mb, median, node, projectRoot, quantile, RESULT_MARK, round, runChild } from './bench/harness.ts';
+import { MODULES } from './bench/modules.ts';
 
-const projectRoot = resolve(fileURLToPath(import.meta.url), '..', '..');
 const SEED = 20261122;
-const RESULT_MARK = 'BENCH_RESULT ';
-
-// ---------------------------------------------------------------------------------------------
-// Small statistics and formatting helpers
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return Number.NaN;
-  const mid = s.length >> 1;
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
-const quantile = (xs: number[], q: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? Number.NaN;
-};
-const round = (x: number, digits = 2): number => (Number.isFinite(x) ? Number(x.toFixed(digits)) : x);
-const mb = (kb: number): number => round(kb / 1024, 0);
 
 // ---------------------------------------------------------------------------------------------
 // Child tasks: each runs in its own process and prints one `BENCH_RESULT {json}` line.
 
-type ChildArgs = Record<string, string | number | boolean>;
-
-/** Floor for the index build: read every file of the tree and sha256 it, as the build must. */
+/**
+ * Floor for the index build: read every file of the tree and sha256 it, as the build must.
+ * Synchronous reads: over many small files each promise's thread-pool round trip cost more than
+ * the read (an async walk measured 3.2 s over the 2,000-skill corpus, this one 0.3 s).
+ */
 async function taskHashFloor(args: ChildArgs): Promise<unknown> {
-  const { readdir, readFile } = await import('node:fs/promises');
+  const { readdirSync: readdir, readFileSync: readFile } = await import('node:fs');
   const start = performance.now();
   let files = 0;
   let bytes = 0;
-  const walk = async (dir: string): Promise<void> => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
+  const walk = (dir: string): void => {
+    for (const entry of readdir(dir, { withFileTypes: true })) {
       const abs = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(abs);
+      if (entry.isDirectory()) walk(abs);
       else if (entry.isFile()) {
-        const data = await readFile(abs);
+        const data = readFile(abs);
         createHash('sha256').update(data).digest('hex');
         files++;
         bytes += data.length;
       }
     }
   };
-  await walk(join(String(args.root), 'skills'));
+  walk(join(String(args.root), 'skills'));
   return { ms: performance.now() - start, files, bytes };
+}
+
+/**
+ * The disk's share of the index build: read and hash every file as the read floor does, write
+ * the same bytes to a fresh folder, and gzip each skill's files into one archive, as the build
+ * writes its content-addressed files and .tar.gz archives. What no build can do faster on this disk.
+ */
+async function taskWriteFloor(args: ChildArgs): Promise<unknown> {
+  const { mkdirSync: mkdir, readdirSync: readdir, readFileSync: readFile, writeFileSync: writeFile } = await import('node:fs');
+  const out = String(args.out);
+  rmSync(out, { recursive: true, force: true });
+  const start = performance.now();
+  let files = 0;
+  let bytes = 0;
+  let archiveBytes = 0;
+  const base = join(String(args.root), 'skills');
+  /** Copies one folder's files; returns their bytes for the enclosing skill's archive. */
+  const copy = (rel: string, into: Uint8Array[]): void => {
+    mkdir(join(out, rel), { recursive: true });
+    for (const entry of readdir(join(base, rel), { withFileTypes: true })) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        const skill = readdir(join(base, path)).some((n) => n === 'SKILL.md' || n === 'skill.json');
+        if (skill) {
+          const parts: Uint8Array[] = [];
+          copy(path, parts);
+          const archive = gzipSync(Buffer.concat(parts));
+          archiveBytes += archive.length;
+          writeFile(join(out, `${path}.tar.gz`), archive);
+        } else copy(path, into);
+      } else if (entry.isFile()) {
+        const data = readFile(join(base, path));
+        createHash('sha256').update(data).digest('hex');
+        writeFile(join(out, path), data);
+        into.push(data);
+        files++;
+        bytes += data.length;
+      }
+    }
+  };
+  copy('', []);
+  return { ms: performance.now() - start, files, bytes, archiveBytes };
 }
 
 async function taskIndexBuild(args: ChildArgs): Promise<unknown> {
@@ -356,64 +387,17 @@ async function taskMcp(args: ChildArgs): Promise<unknown> {
 
 const TASKS: Record<string, (args: ChildArgs) => Promise<unknown>> = {
   'hash-floor': taskHashFloor,
+  'write-floor': taskWriteFloor,
   'index-build': taskIndexBuild,
   'bare-astro': taskBareAstro,
   runtime: taskRuntime,
   browser: taskBrowser,
   mcp: taskMcp,
+  ...Object.assign({}, ...MODULES.map((m) => m.tasks ?? {})),
 };
 
 // ---------------------------------------------------------------------------------------------
 // Parent: runs children, collects medians, writes the report.
-
-interface ChildRun<T> {
-  wallMs: number;
-  /** Peak RSS in KB of the process (or of its largest descendant, e.g. Pagefind), from /usr/bin/time. */
-  maxRssKb: number;
-  result: T;
-  stdout: string;
-}
-
-const TIME_BIN = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-
-/** Runs `argv` under /usr/bin/time (when present) and returns wall time, peak RSS and the task's result line. */
-async function runChild<T>(argv: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ChildRun<T>> {
-  const rssFile = join(os.tmpdir(), `skilldex-bench-${process.pid}-${Math.random().toString(36).slice(2)}.rss`);
-  const [cmd, ...rest] = TIME_BIN ? [TIME_BIN, '-f', '%M', '-o', rssFile, ...argv] : argv;
-  // Flush what earlier measurements wrote: otherwise the kernel writes it back during this one,
-  // and successive cold builds of 10k skills (~100k files each) measured 36 s, 42 s, 52 s.
-  spawnSync('sync');
-  const start = performance.now();
-  return new Promise((done, fail) => {
-    const child = spawn(cmd as string, rest, { cwd: projectRoot, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20 * 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const wallMs = performance.now() - start;
-      let maxRssKb = Number.NaN;
-      try {
-        maxRssKb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
-        rmSync(rssFile, { force: true });
-      } catch {
-        // /usr/bin/time missing: the child reports its own maxRSS below.
-      }
-      const line = stdout.split('\n').find((l) => l.startsWith(RESULT_MARK));
-      let result: T = undefined as T;
-      if (line) result = JSON.parse(line.slice(RESULT_MARK.length)) as T;
-      if (code !== 0 && !line) return fail(new Error(`${argv.join(' ')} exited ${code}:\n${stderr.slice(-4000)}\n${stdout.slice(-2000)}`));
-      const own = (result as { maxRssKb?: number } | undefined)?.maxRssKb;
-      done({ wallMs, maxRssKb: Number.isFinite(maxRssKb) ? maxRssKb : (own ?? Number.NaN), result, stdout });
-    });
-  });
-}
-
-const node = process.execPath;
-const benchScript = fileURLToPath(import.meta.url);
-const child = <T>(task: string, args: ChildArgs, options?: { timeoutMs?: number }) => runChild<T>([node, benchScript, '--child', task, '--args', JSON.stringify(args)], options);
 
 function dirBytes(dir: string): { bytes: number; files: number } {
   let bytes = 0;
@@ -457,13 +441,15 @@ interface SizeResult {
   measuredAt?: string;
   loadAverage?: number[];
   generated: { files: number; bytes: number; seconds: number };
-  index: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; runs: number[]; floorRuns: number[]; ok: boolean };
+  index: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; runs: number[]; floorRuns: number[]; ok: boolean; writeFloorMs?: number; ratioToWriteFloor?: number; writeFloorRuns?: number[] };
   noop: { wallMs: number; fractionOfCold: number; runs: number[]; cache: unknown };
   site?: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; breakdown: string; floorBreakdown: unknown; runs: number[]; floorRuns: number[] } | { error: string };
   sizes: ReturnType<typeof outputSizes>;
   runtime?: unknown;
   browser?: unknown;
   mcp?: unknown;
+  /** Figures of the modules in scripts/bench/modules.ts, by module name. */
+  modules?: Record<string, unknown>;
 }
 
 async function benchSize(n: number, runs: number, siteRuns: number, flags: { site: boolean; browser: boolean; work: string; log: (s: string) => void }): Promise<SizeResult> {
@@ -479,11 +465,14 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
 
   // 1 + 2: interleave floor, cold build and no-op rebuild in every run.
   const floors: ChildRun<{ ms: number }>[] = [];
+  const writeFloors: ChildRun<{ ms: number }>[] = [];
   const colds: ChildRun<{ ok: boolean; errors: unknown[]; cache: unknown }>[] = [];
   const noops: ChildRun<{ ok: boolean; cache: unknown }>[] = [];
   const registryOut = join(work, `registry-${n}`);
   for (let r = 0; r < runs; r++) {
     floors.push(await child('hash-floor', { root }));
+    writeFloors.push(await child('write-floor', { root, out: join(work, `write-floor-${n}`) }));
+    rmSync(join(work, `write-floor-${n}`), { recursive: true, force: true });
     const cache = join(work, `cache-${n}.json`);
     rmSync(registryOut, { recursive: true, force: true });
     rmSync(cache, { force: true });
@@ -499,11 +488,12 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
       noop = await child('index-build', { root, out: registryOut, cache });
     }
     noops.push(noop);
-    log(`  run ${r + 1}: floor ${(floors.at(-1)!.wallMs / 1000).toFixed(2)}s, cold ${(cold.wallMs / 1000).toFixed(2)}s (${mb(cold.maxRssKb)} MB), no-op ${(noops.at(-1)!.wallMs / 1000).toFixed(2)}s`);
+    log(`  run ${r + 1}: floor ${(floors.at(-1)!.wallMs / 1000).toFixed(2)}s, write floor ${(writeFloors.at(-1)!.wallMs / 1000).toFixed(2)}s, cold ${(cold.wallMs / 1000).toFixed(2)}s (${mb(cold.maxRssKb)} MB), no-op ${(noops.at(-1)!.wallMs / 1000).toFixed(2)}s`);
   }
   const coldMs = median(colds.map((c) => c.wallMs));
   const floorMs = median(floors.map((c) => c.wallMs));
   const noopMs = median(noops.map((c) => c.wallMs));
+  const writeFloorMs = median(writeFloors.map((c) => c.wallMs));
   const result: SizeResult = {
     n,
     generated: { files: reg.fileCount, bytes: reg.bytes, seconds: round(genSeconds, 1) },
@@ -516,10 +506,24 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
       runs: colds.map((c) => round(c.wallMs, 0)),
       floorRuns: floors.map((c) => round(c.wallMs, 0)),
       ok: colds.every((c) => c.result.ok),
+      writeFloorMs: round(writeFloorMs, 0),
+      ratioToWriteFloor: round(coldMs / writeFloorMs, 2),
+      writeFloorRuns: writeFloors.map((c) => round(c.wallMs, 0)),
     },
     noop: { wallMs: round(noopMs, 0), fractionOfCold: round(noopMs / coldMs, 3), runs: noops.map((c) => round(c.wallMs, 0)), cache: noops.at(-1)?.result.cache },
     sizes: outputSizes(undefined, registryOut, n),
   };
+
+  // Figures modules (scripts/bench/modules.ts) over this size's tree and registry.
+  for (const m of MODULES) {
+    if (!m.perSize) continue;
+    try {
+      (result.modules ??= {})[m.name] = await m.perSize({ n, runs, root, registryOut, work, log });
+    } catch (error) {
+      (result.modules ??= {})[m.name] = { error: (error as Error).message.slice(0, 2000) };
+      log(`  ${m.name} failed: ${(error as Error).message.slice(0, 500)}`);
+    }
+  }
 
   // 3: site build against the bare-Astro floor.
   const siteOut = join(work, `site-${n}`);
@@ -602,12 +606,18 @@ function machine() {
   };
 }
 
-const fmtS = (ms: number | undefined) => (ms === undefined || !Number.isFinite(ms) ? '–' : `${(ms / 1000).toFixed(2)} s`);
-const fmtMs = (ms: number | undefined) => (ms === undefined || !Number.isFinite(ms) ? '–' : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
-const fmtB = (b: number | undefined) => (b === undefined ? '–' : b > 1e6 ? `${(b / 1e6).toFixed(1)} MB` : `${(b / 1e3).toFixed(1)} kB`);
+/** Once-per-run figures (start-up, corpus): their own table, figure beside floor. */
+function once(figures: Record<string, unknown> | undefined): string[] {
+  const rows = MODULES.flatMap((m) => {
+    const f = figures?.[m.name];
+    if (!f || !m.renderOnce) return [];
+    return f && typeof f === 'object' && 'error' in f ? [`| ${m.name} | failed | – |`] : m.renderOnce(f);
+  });
+  return rows.length ? ['', '| measure (once per run) | wall, median | floor, same run |', '| --- | --- | --- |', ...rows] : [];
+}
 
 /** The results as a Markdown table: one column per size, floors beside the figures. */
-export function renderMarkdown(results: { machine: ReturnType<typeof machine>; runs: number; sizes: SizeResult[]; finishedAt: string; totalSeconds: number }): string {
+export function renderMarkdown(results: { machine: ReturnType<typeof machine>; runs: number; sizes: SizeResult[]; modules?: Record<string, unknown>; finishedAt: string; totalSeconds: number }): string {
   const cols = results.sizes;
   const row = (label: string, cell: (s: SizeResult) => string) => `| ${label} | ${cols.map(cell).join(' | ')} |`;
   const site = (s: SizeResult) => (s.site && !('error' in s.site) ? s.site : undefined);
@@ -615,6 +625,7 @@ export function renderMarkdown(results: { machine: ReturnType<typeof machine>; r
   const mcp = (s: SizeResult) => s.mcp as { startupColdMs?: number; startupWarmMs?: number; cliStartFloorMs?: number; searchMedianMs?: number; searchP95Ms?: number; pingMedianMs?: number } | undefined;
   const br = (s: SizeResult) => s.browser as { rare?: { firstResultMs: number; warmMs: number }; common?: { firstResultMs: number; warmMs: number } } | undefined;
   const m = results.machine;
+  if (cols.length === 0) return `${[`Machine: ${results.machine.nproc} cores, Node ${results.machine.node}.`, ...once(results.modules)].join('\n')}\n`;
   const lines = [
     ...(cols.some((s) => s.measuredAt)
       ? [`Measured: ${cols.map((s) => `N = ${s.n} at ${s.measuredAt?.slice(0, 16).replace('T', ' ')} UTC (1-min load average ${s.loadAverage?.join(' → ') ?? '?'})`).join('; ')}.`, '']
@@ -626,10 +637,12 @@ export function renderMarkdown(results: { machine: ReturnType<typeof machine>; r
     row('index build (validate + scan + emit), wall', (s) => fmtS(s.index.wallMs)),
     row('  floor: read + sha256 every file', (s) => fmtS(s.index.floorMs)),
     row('  ratio to floor', (s) => `${s.index.ratioToFloor}×`),
+    row('  write floor: copy every file + gzip each skill', (s) => fmtS(s.index.writeFloorMs)),
+    row('  ratio to write floor', (s) => (s.index.ratioToWriteFloor === undefined ? '–' : `${s.index.ratioToWriteFloor}×`)),
     row('  peak RSS (floor)', (s) => `${s.index.maxRssMb} MB (${s.index.floorRssMb} MB)`),
     row('no-op rebuild, wall', (s) => fmtS(s.noop.wallMs)),
     row('  fraction of cold', (s) => `${(s.noop.fractionOfCold * 100).toFixed(1)} %`),
-    row('full site build, wall', (s) => (site(s) ? fmtS(site(s)?.wallMs) : 'failed')),
+    row('full site build, wall', (s) => (site(s) ? fmtS(site(s)?.wallMs) : s.site ? 'failed' : 'not run')),
     row('  floor: bare Astro + Pagefind, N pages', (s) => fmtS(site(s)?.floorMs)),
     row('  ratio to floor', (s) => (site(s) ? `${site(s)?.ratioToFloor}×` : '–')),
     row('  peak RSS (floor)', (s) => (site(s) ? `${site(s)?.maxRssMb} MB (${site(s)?.floorRssMb} MB)` : '–')),
@@ -650,6 +663,8 @@ export function renderMarkdown(results: { machine: ReturnType<typeof machine>; r
     row('  floor: MCP ping round trip', (s) => fmtMs(mcp(s)?.pingMedianMs)),
     row('browser: first result, rare term', (s) => fmtMs(br(s)?.rare?.firstResultMs)),
     row('browser: first result, common term', (s) => fmtMs(br(s)?.common?.firstResultMs)),
+    ...MODULES.flatMap((m) => (m.sizeRows ?? []).map((r) => row(r.label, (s) => { const f = s.modules?.[m.name]; return f && typeof f === 'object' && 'error' in f ? 'failed' : r.cell(f); }))),
+    ...once(results.modules),
     '',
     'Browser times run from the input event to the first result in the list and include the search box’s 150 ms debounce; the index was loaded on focus, one second earlier, as when a person starts typing.',
   ];
@@ -670,6 +685,7 @@ async function main(): Promise<void> {
       'no-site': { type: 'boolean', default: false },
       browser: { type: 'boolean', default: true },
       'no-browser': { type: 'boolean', default: false },
+      'no-once': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -684,7 +700,7 @@ async function main(): Promise<void> {
     process.exit(0); // Astro, Pagefind and Chromium may leave handles open.
   }
   if (values.help) {
-    console.log('Usage: node scripts/bench.ts [--sizes 1000,10000] [--runs 3] [--site-runs n] [--quick] [--out bench] [--no-site] [--no-browser]');
+    console.log('Usage: node scripts/bench.ts [--sizes 1000,10000] [--runs 3] [--site-runs n] [--quick] [--out bench] [--no-site] [--no-browser] [--no-once]  (--sizes none: only the once-per-run figures)');
     return;
   }
   const sizes = values.quick ? [200] : values.sizes.split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
@@ -704,19 +720,33 @@ async function main(): Promise<void> {
     const measured = await benchSize(n, runs, Math.max(1, Math.min(runs, siteRuns)), { site: values.site && !values['no-site'], browser: values.browser && !values['no-browser'], work, log });
     results.push({ ...measured, measuredAt: new Date().toISOString(), loadAverage: [round(loadBefore, 2), round(os.loadavg()[0] as number, 2)] });
   }
+  // Figures measured once per run (start-up, the corpus), after the sizes so they do not warm the disk for them.
+  const modules: Record<string, unknown> = {};
+  if (!values['no-once']) {
+    for (const m of MODULES) {
+      if (!m.once) continue;
+      try {
+        modules[m.name] = await m.once({ runs, quick: values.quick, work, log });
+      } catch (error) {
+        modules[m.name] = { error: (error as Error).message.slice(0, 2000) };
+        log(`${m.name} failed: ${(error as Error).message.slice(0, 500)}`);
+      }
+    }
+  }
   // Sizes not measured this time keep their previous figures (each carries its measuredAt), so
   // `--sizes 1000` refreshes one column without throwing away the 10k one.
   const resultsFile = join(outDir, 'results.json');
   if (!values.quick && existsSync(resultsFile)) {
     try {
-      const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as { sizes?: SizeResult[] };
+      const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as { sizes?: SizeResult[]; modules?: Record<string, unknown> };
       for (const old of previous.sizes ?? []) if (!results.some((r) => r.n === old.n)) results.push(old);
+      for (const [name, figures] of Object.entries(previous.modules ?? {})) if (!(name in modules)) modules[name] = figures;
       results.sort((a, b) => a.n - b.n);
     } catch {
       // An unreadable previous file is simply replaced.
     }
   }
-  const report = { machine: info, runs, seed: SEED, sizes: results, finishedAt: new Date().toISOString(), totalSeconds: round((performance.now() - started) / 1000, 1) };
+  const report = { machine: info, runs, seed: SEED, sizes: results, modules, finishedAt: new Date().toISOString(), totalSeconds: round((performance.now() - started) / 1000, 1) };
   writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
   const md = renderMarkdown(report);
   writeFileSync(join(outDir, 'results.md'), `# Skilldex benchmark results\n\nWritten by \`npm run bench\` (scripts/bench.ts); see docs/performance.md.\n\n${md}`);

@@ -63,7 +63,7 @@ export interface GeneratedRegistry {
 }
 
 /** mulberry32: tiny, fast and good enough to make the output a pure function of the seed. */
-function rng(seed: number) {
+export function rng(seed: number) {
   let a = seed >>> 0;
   const next = (): number => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -83,17 +83,17 @@ function rng(seed: number) {
   };
   return { next, int, pick, skewed, some, chance: (p: number) => next() < p };
 }
-type Rng = ReturnType<typeof rng>;
+export type Rng = ReturnType<typeof rng>;
 
-const VERBS = ['parse', 'format', 'convert', 'extract', 'summarize', 'validate', 'analyze', 'render', 'translate', 'compare', 'merge', 'split', 'index', 'search', 'classify', 'clean', 'export', 'import', 'schedule', 'monitor', 'review', 'draft', 'plan', 'audit', 'profile', 'lint', 'test', 'deploy', 'backup', 'sync', 'tag', 'rank', 'label', 'track', 'report', 'annotate', 'normalize', 'compress', 'encode', 'measure'];
-const NOUNS = ['data', 'text', 'file', 'report', 'table', 'image', 'invoice', 'email', 'meeting', 'ticket', 'commit', 'release', 'schema', 'query', 'log', 'metric', 'budget', 'contract', 'recipe', 'calendar', 'note', 'diagram', 'slide', 'spreadsheet', 'document', 'api', 'config', 'dataset', 'survey', 'transcript', 'changelog', 'resume', 'article', 'citation', 'glossary', 'roadmap', 'incident', 'alert', 'dashboard', 'backlog', 'playlist', 'map', 'route', 'order', 'payment', 'receipt', 'lesson', 'quiz', 'poem', 'story'];
+export const VERBS = ['parse', 'format', 'convert', 'extract', 'summarize', 'validate', 'analyze', 'render', 'translate', 'compare', 'merge', 'split', 'index', 'search', 'classify', 'clean', 'export', 'import', 'schedule', 'monitor', 'review', 'draft', 'plan', 'audit', 'profile', 'lint', 'test', 'deploy', 'backup', 'sync', 'tag', 'rank', 'label', 'track', 'report', 'annotate', 'normalize', 'compress', 'encode', 'measure'];
+export const NOUNS = ['data', 'text', 'file', 'report', 'table', 'image', 'invoice', 'email', 'meeting', 'ticket', 'commit', 'release', 'schema', 'query', 'log', 'metric', 'budget', 'contract', 'recipe', 'calendar', 'note', 'diagram', 'slide', 'spreadsheet', 'document', 'api', 'config', 'dataset', 'survey', 'transcript', 'changelog', 'resume', 'article', 'citation', 'glossary', 'roadmap', 'incident', 'alert', 'dashboard', 'backlog', 'playlist', 'map', 'route', 'order', 'payment', 'receipt', 'lesson', 'quiz', 'poem', 'story'];
 const FORMATS = ['markdown', 'json', 'csv', 'yaml', 'html', 'pdf', 'xml', 'toml', 'plain text', 'a table'];
 const SOURCES = ['a folder of files', 'the clipboard', 'a pasted snippet', 'a git repository', 'an exported archive', 'a shared drive', 'a spreadsheet export', 'a chat thread', 'meeting notes', 'a web form'];
 const AUDIENCES = ['developers', 'analysts', 'support teams', 'writers', 'students', 'managers', 'researchers', 'operators', 'designers', 'translators'];
 const CATEGORIES = ['data', 'dev', 'writing', 'productivity', 'docs', 'text', 'workflow', 'finance', 'education', 'ops', 'design', 'research'];
 const TAGS = ['data', 'text', 'automation', 'markdown', 'json', 'csv', 'review', 'writing', 'devops', 'testing', 'git', 'api', 'reporting', 'summary', 'search', 'translation', 'email', 'calendar', 'finance', 'education', 'security', 'cli', 'python', 'typescript', 'shell', 'images', 'pdf', 'docs', 'planning', 'research', 'analytics', 'quality', 'formatting', 'i18n', 'chinese', 'japanese', 'productivity', 'monitoring', 'release', 'schema', 'sql', 'yaml', 'html', 'metrics', 'notes', 'meetings', 'tickets', 'invoices', 'budget', 'compliance', 'accessibility', 'design', 'diagrams', 'slides', 'spreadsheets', 'logs', 'alerts', 'backup', 'sync', 'recipes', 'travel', 'health', 'music', 'legal', 'hr', 'sales', 'marketing', 'support', 'ops', 'ml'];
-const LICENSES = ['MIT', 'Apache-2.0', 'BSD-3-Clause', 'CC-BY-4.0', 'ISC'];
-const AUTHORS = ['skilldex', 'alice', 'bob-tools', 'data-guild', 'acme-labs', 'writers-room', 'ops-crew', 'kenji', 'mei', 'studio-nine'];
+export const LICENSES = ['MIT', 'Apache-2.0', 'BSD-3-Clause', 'CC-BY-4.0', 'ISC'];
+export const AUTHORS = ['skilldex', 'alice', 'bob-tools', 'data-guild', 'acme-labs', 'writers-room', 'ops-crew', 'kenji', 'mei', 'studio-nine'];
 const SYLLABLES = ['ka', 'ze', 'vo', 'ri', 'lu', 'pha', 'qui', 'mo', 'tre', 'xa', 'bel', 'dor', 'fen', 'gal', 'hir', 'jun', 'kel', 'lom', 'nyx', 'ost', 'pru', 'sar', 'tav', 'ulm', 'vex', 'wyn', 'yor', 'zul'];
 
 const ZH = {
@@ -122,7 +122,7 @@ const JA = {
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Keeps names distinct enough that neither the duplicate nor the typosquatting rule fires. */
-class NamePool {
+export class NamePool {
   #variants = new Set<string>();
   #skeletons = new Set<string>();
 
@@ -147,14 +147,14 @@ class NamePool {
   }
 }
 
-function pseudoWord(r: Rng): string {
+export function pseudoWord(r: Rng): string {
   let w = '';
   const n = r.int(2, 3);
   for (let i = 0; i < n; i++) w += r.pick(SYLLABLES);
   return w;
 }
 
-function englishSentence(r: Rng, rare: string | undefined): string {
+export function englishSentence(r: Rng, rare: string | undefined): string {
   const v = r.skewed(VERBS);
   const n = r.skewed(NOUNS);
   const templates = [
@@ -195,7 +195,7 @@ function description(r: Rng, lang: GeneratedSkill['lang'], rare: string | undefi
 }
 
 /** A Markdown body of `lines` lines or so: headings, steps, tips and a fenced example. */
-function body(r: Rng, title: string, lang: GeneratedSkill['lang'], lines: number, references: string[]): string {
+export function body(r: Rng, title: string, lang: GeneratedSkill['lang'], lines: number, references: string[]): string {
   const out = [`# ${title}`, ''];
   const sentence = () => (lang === 'en' || r.chance(0.2) ? englishSentence(r, undefined) : cjkSentence(r, lang));
   while (out.length < lines) {
@@ -221,7 +221,7 @@ function body(r: Rng, title: string, lang: GeneratedSkill['lang'], lines: number
   return out.join('\n');
 }
 
-function reference(r: Rng, lang: GeneratedSkill['lang']): string {
+export function reference(r: Rng, lang: GeneratedSkill['lang']): string {
   const lines = [`# ${cap(r.pick(NOUNS))} reference`, ''];
   for (let i = 0, n = r.int(5, 60); i < n; i++) lines.push(lang === 'en' || r.chance(0.3) ? englishSentence(r, undefined) : cjkSentence(r, lang), '');
   return lines.join('\n');

@@ -12,7 +12,7 @@ import { BuildCache, defaultCacheFile } from './cache.ts';
 import { loadConfig } from './config.ts';
 import { sha256HexSync } from './hash.ts';
 import { INDEX_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './emit/layout.ts';
-import { writeRegistry, type WriteResult } from './emit/write-registry.ts';
+import type { WriteResult } from './emit/write-registry.ts';
 import { checkSigningKeys, signingKeysFromEnv, type SigningKey } from './emit/sign.ts';
 import { gitCommitTimes, headCommitTime, lastCommitTime } from './git-times.ts';
 import { skillDirOf, validateRegistry, type RejectedSkill, type ValidateOptions } from './validate.ts';
@@ -142,6 +142,8 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
     index = JSON.parse(await readFile(join(outDir, INDEX_FILE), 'utf8')) as RegistryIndex;
     notDiscoverable = previous.notDiscoverable;
   } else {
+    // Loaded only when something is written: a no-op rebuild skips the emitter and its archiver.
+    const { writeRegistry } = await import('./emit/write-registry.ts');
     const written = await writeRegistry(options.outDir, published, config, { generatedAt, updatedAt: latest }, signingKeys);
     index = written.index;
     notDiscoverable = written.notDiscoverable;

@@ -3,8 +3,7 @@ import { RegistryConfig } from '../core/schemas/config.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import type { BuildCache } from './cache.ts';
 import { loadConfig } from './config.ts';
-import { discoverSkillFolder, discoverSkills } from './discover.ts';
-import type { SkillSource } from './model.ts';
+import { discoverSkillFolder, discoverSkills, type FoundSkill } from './discover.ts';
 import { DiagnosticSink, sortDiagnostics } from './diagnostics.ts';
 import { checkRegistry } from './rules/cross-skill.ts';
 import { blockedMembers, gateScans, partition, type RejectedSkill, type ValidatedSkill } from './phases/decide.ts';
@@ -78,7 +77,7 @@ async function validateFound(
   root: string,
   config: RegistryConfig,
   sink: DiagnosticSink,
-  found: readonly { dir: string; declaration: SkillSource['declaration'] }[],
+  found: readonly FoundSkill[],
   options: ValidateOptions,
 ): Promise<ValidationResult> {
   const { cache, onProgress } = options;

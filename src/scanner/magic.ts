@@ -48,7 +48,13 @@ export const FORMATS = {
 
 const startsWith = (b: Uint8Array, sig: readonly number[], at = 0): boolean =>
   b.length >= at + sig.length && sig.every((v, i) => b[at + i] === v);
-const ascii = (s: string): number[] => Array.from(s, (c) => c.charCodeAt(0));
+/** Signatures as byte lists, built once: sniffing runs on every file of every skill. */
+const signatures = new Map<string, number[]>();
+const ascii = (s: string): number[] => {
+  let sig = signatures.get(s);
+  if (!sig) signatures.set(s, (sig = Array.from(s, (c) => c.charCodeAt(0))));
+  return sig;
+};
 
 /** Identifies a binary format from the first bytes, or returns undefined for unknown/text. */
 export function sniffFormat(b: Uint8Array): BinaryFormat | undefined {

@@ -4,6 +4,7 @@
  * threads it runs while the main thread goes on reading and parsing the next skills. Results
  * are identical to calling `scanSkill` directly: the workers run that very function.
  */
+import module from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { siblingModule } from '../core/module-file.ts';
@@ -55,7 +56,7 @@ export function createScanPool(size = defaultPoolSize()): ScanPool {
   };
 
   const workers = Array.from({ length: size }, () => {
-    const worker = new Worker(siblingModule(import.meta.url, './worker'));
+    const worker = new Worker(siblingModule(import.meta.url, './worker'), { workerData: { compileCacheDir: module.getCompileCacheDir?.() } });
     worker.unref();
     worker.on('message', (reply: ScanReply) => {
       const job = running.get(worker);

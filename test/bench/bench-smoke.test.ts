@@ -16,7 +16,7 @@ const positive = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && 
 
 describe('npm run bench -- --quick', () => {
   it('runs every measurement and writes results.json and results.md', () => {
-    const run = spawnSync(process.execPath, [join(repo, 'scripts', 'bench.ts'), '--quick', '--out', out], { cwd: repo, encoding: 'utf8', timeout: 200_000 });
+    const run = spawnSync(process.execPath, [join(repo, 'scripts', 'bench.ts'), '--quick', '--out', out], { cwd: repo, encoding: 'utf8', timeout: 300_000 });
     expect(run.status, `${run.stderr}\n${run.stdout}`).toBe(0);
     expect(run.stdout).toContain('| measure | N = 200 |');
     expect(existsSync(join(out, 'results.md'))).toBe(true);
@@ -34,6 +34,9 @@ describe('npm run bench -- --quick', () => {
     expect(s.index.ok).toBe(true);
     for (const x of [s.index.wallMs, s.index.floorMs, s.index.ratioToFloor, s.index.maxRssMb, s.noop.wallMs, s.noop.fractionOfCold]) expect(positive(x), JSON.stringify(s.index)).toBe(true);
     expect(s.noop.cache).toMatchObject({ misses: 0, emitSkipped: true });
+    // The second floor: copy every file into a fresh folder and gzip each skill, as the build writes.
+    for (const x of [s.index.writeFloorMs, s.index.ratioToWriteFloor]) expect(positive(x), JSON.stringify(s.index)).toBe(true);
+    expect(run.stdout).toMatch(/\| {3}write floor: copy every file \+ gzip each skill \| \d+\.\d\d s \|/);
 
     // 3: the site build and the bare-Astro floor.
     expect(s.site.error).toBeUndefined();
@@ -62,5 +65,17 @@ describe('npm run bench -- --quick', () => {
       expect(positive(br[kind].firstResultMs), JSON.stringify(br)).toBe(true);
       expect(br[kind].results).toBeGreaterThan(0);
     }
-  }, 240_000);
+
+    // Once per run: start-up medians beside bare Node, and the corpus beside skills-ref.
+    const up = results.modules.startup;
+    expect(up.runs).toBeGreaterThanOrEqual(5);
+    for (const x of [up.floorMs, up.versionMs, up.validateOneMs]) expect(positive(x), JSON.stringify(up)).toBe(true);
+    expect(up.samples.version).toHaveLength(up.runs);
+    expect(up.versionMs).toBeGreaterThan(up.floorMs);
+    const corpus = results.modules.corpus;
+    expect(corpus.skills).toBe(200);
+    for (const x of [corpus.floorMs, corpus.skillsRefMs, corpus.noScanMs, corpus.scanMs, corpus.noScanToSkillsRef, corpus.scanToSkillsRef]) expect(positive(x), JSON.stringify(corpus)).toBe(true);
+    expect(run.stdout).toContain('| `skilldex --version` |');
+    expect(run.stdout).toMatch(/\| 200-skill corpus \([\d,]+ files, [\d.]+ MB\): `skilldex validate --no-scan` \| [\d.]+ s \([\d.]+× skills-ref\) \|/);
+  }, 320_000);
 });

@@ -3,11 +3,10 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { defineCommand } from 'citty';
 import { RegistryConfig } from '../../core/schemas/config.ts';
 import type { Diagnostic } from '../../core/schemas/diagnostic.ts';
-import { validateRegistry, validateSkillFolder, type ValidationResult } from '../../pipeline/index.ts';
+import { validateRegistry, validateSkillFolder, type ValidationResult } from '../../pipeline/validate.ts';
 import { DECLARATIONS, folderKind } from '../../pipeline/discover.ts';
 import { GitError } from '../../publish/git-error.ts';
-import { checkPullRequest, loadPublishedIndex, type PullRequestCheck } from '../../publish/pull-request.ts';
-import { jobSummaryMarkdown } from '../../publish/summary.ts';
+import type { PullRequestCheck } from '../../publish/pull-request.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { formatArg, printDiagnostics, type DiagnosticFormat } from '../_diagnostics.ts';
 import { printable } from '../_output.ts';
@@ -76,6 +75,8 @@ export default defineCommand({
         const shown = (file: string) => displayPath(base, join(unitRoot, file));
         let own = result.diagnostics;
         if (target.kind === 'registry' && pullRequest) {
+          // Loaded only in pull-request mode: git, semver and index fetching cost a plain run ~40 ms of start-up.
+          const { checkPullRequest } = await import('../../publish/pull-request.ts');
           const pr = await checkPullRequest({
             root: target.root,
             config: result.config,
@@ -115,6 +116,7 @@ export default defineCommand({
       const server = process.env.GITHUB_SERVER_URL;
       const repository = process.env.GITHUB_REPOSITORY;
       const sha = process.env.GITHUB_SHA;
+      const { jobSummaryMarkdown } = await import('../../publish/summary.ts');
       const markdown = jobSummaryMarkdown({
         ...(changedSince !== undefined ? { base: changedSince } : {}),
         ...(check?.baseCommit ? { baseCommit: check.baseCommit } : {}),
@@ -222,6 +224,7 @@ function narrow(result: ValidationResult, diagnostics: readonly Diagnostic[], ta
 
 async function loadIndex(location: string) {
   try {
+    const { loadPublishedIndex } = await import('../../publish/pull-request.ts');
     return await loadPublishedIndex(location);
   } catch (error) {
     throw new CliError('E_INDEX', `cannot read the published index: ${(error as Error).message}`, { hint: 'pass the URL of a deployed index.json or a local copy', exitCode: EXIT.usage });

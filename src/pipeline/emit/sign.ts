@@ -5,7 +5,6 @@
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { GeneralSign } from 'jose';
 import type { RegistryKey } from '../../core/schemas/signing.ts';
 import type { SignedIndex } from '../../core/schemas/signing.ts';
 import { keyIdOf, SIGNED_INDEX_TYPE } from '../../core/signing.ts';
@@ -76,6 +75,8 @@ export function checkSigningKeys(keys: readonly SigningKey[], listed: readonly R
  * the same index and keys give byte-identical output.
  */
 export async function signIndex(indexBytes: Uint8Array, keys: readonly SigningKey[]): Promise<SignedIndex> {
+  // Loaded here, not at the top: every build loads this module, few sign (jose is ~45 modules).
+  const { GeneralSign } = await import('jose');
   const sign = new GeneralSign(indexBytes);
   for (const key of [...keys].sort((a, b) => (a.kid < b.kid ? -1 : 1))) {
     sign.addSignature(key.privateKey).setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: SIGNED_INDEX_TYPE });

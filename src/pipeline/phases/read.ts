@@ -1,10 +1,10 @@
 import pLimit from 'p-limit';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import { cacheEntryOf, locateFrom, sourceFromCache, type BuildCache, type CachedSkill, type SourceStamps } from '../cache.ts';
-import { readSkillSource } from '../discover.ts';
+import { readSkillSource, type FoundSkill } from '../discover.ts';
 import type { SkillSource } from '../model.ts';
 import { DiagnosticSink } from '../diagnostics.ts';
-import { parseSkill, type ParsedSkill } from './parse.ts';
+import type { ParsedSkill } from './parse.ts';
 
 /** Skill folders read at once. */
 const READ_CONCURRENCY = 16;
@@ -18,7 +18,7 @@ export interface ReadSkill extends ParsedSkill {
   cached: boolean;
 }
 
-type Found = readonly { dir: string; declaration: SkillSource['declaration'] }[];
+type Found = readonly FoundSkill[];
 
 /** The cache's entry for each found folder that is unchanged since it was recorded. */
 export function cacheHits(root: string, found: Found, cache: BuildCache | undefined): (CachedSkill | undefined)[] {
@@ -48,15 +48,18 @@ export async function readSkills(
   { cache, onParsed, onProgress, hits = cacheHits(root, found, cache) }: ReadOptions = {},
 ): Promise<ReadSkill[]> {
   const limit = pLimit(READ_CONCURRENCY);
-  const reads = found.map(({ dir, declaration }, i) =>
+  const reads = found.map(({ dir, declaration, listing }, i) =>
     hits[i]
       ? undefined
       : limit(async () => {
           const sink = new DiagnosticSink(config.rules);
           const stamps: SourceStamps | undefined = cache ? { dirs: [], files: [] } : undefined;
-          return { sink, stamps, source: await readSkillSource(root, dir, declaration, config.limits, sink, stamps) };
+          return { sink, stamps, source: await readSkillSource(root, dir, declaration, config.limits, sink, stamps, listing) };
         }),
   );
+  // The parser and every per-skill rule (YAML, JSON Schema, ...) load at the first folder that
+  // missed the cache: a no-op rebuild never parses.
+  let parseSkill: typeof import('./parse.ts').parseSkill | undefined;
   const out: ReadSkill[] = [];
   for (const [i, { dir, declaration }] of found.entries()) {
     onProgress?.(i, found.length);
@@ -68,6 +71,7 @@ export async function readSkills(
       skill = { source: sourceFromCache(root, hit), file, cached: true, diagnostics: hit.diagnostics, ...(hit.draft ? { draft: hit.draft } : {}), locate: locateFrom(hit.positions) };
     } else {
       const { sink, stamps, source } = await (reads[i] as NonNullable<(typeof reads)[number]>);
+      parseSkill ??= (await import('./parse.ts')).parseSkill;
       skill = { source, file, cached: false, ...parseSkill(source, config, sink) };
       if (cache && stamps) cache.record(cacheEntryOf(source, stamps, skill.diagnostics, skill.draft, skill.locate));
     }

@@ -46,8 +46,9 @@ export class Scanner {
 
   /** Every target's scan result (before the registry's allowlist), in the targets' order. */
   async scanAll(targets: readonly ScanTarget[], onProgress?: (done: number, total: number) => void): Promise<ScanResult[]> {
-    // Loaded on demand: `validate --no-scan` and the runtime never pay for the scanner.
-    const { scanSkill } = await import('../../scanner/index.ts');
+    // Loaded on demand: `validate --no-scan` and the runtime never pay for the scanner, and a
+    // rebuild whose every scan is cached never loads its rules.
+    let scanner: Promise<typeof import('../../scanner/index.ts')> | undefined;
     const { imitatedNames } = await import('../../scanner/rules/typosquat.ts');
     const { confusableSkeleton } = await import('../../scanner/unicode.ts');
     // Only the names the typosquatting rule could match are passed: same verdicts and evidence,
@@ -69,7 +70,7 @@ export class Scanner {
         // A scan without the names equals the full one unless the name imitates another skill.
         const early = imitatedNames(t.name, knownNames).length === 0 ? await this.#started.get(t.source) : undefined;
         const input = scanInput(t, knownNames);
-        const result = early ?? (this.#pool ? await this.#pool.scan(input, this.#options).catch(() => undefined) : undefined) ?? scanSkill(input, this.#options);
+        const result = early ?? (this.#pool ? await this.#pool.scan(input, this.#options).catch(() => undefined) : undefined) ?? (await (scanner ??= import('../../scanner/index.ts'))).scanSkill(input, this.#options);
         if (entry) cache?.recordScan(entry, key, result);
         onProgress?.(++scanned, targets.length);
         return result;

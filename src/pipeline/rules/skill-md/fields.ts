@@ -1,4 +1,5 @@
-import semver from 'semver';
+// One function, not the whole package: semver's index loads ~45 modules on every validate.
+import semverValid from 'semver/functions/valid.js';
 import { KNOWN_FRONTMATTER_FIELDS } from '../../../core/schemas/skill-md.ts';
 import { defineSkillMdRule } from './rule.ts';
 
@@ -21,5 +22,5 @@ export const unknownField = defineSkillMdRule('frontmatter/unknown-field', 'move
 
 // Checked for every SKILL.md: the version is published whether or not the skill is a package.
 export const packageVersion = defineSkillMdRule('package/version', 'use MAJOR.MINOR.PATCH, e.g. 1.0.0', ({ data }, report) => {
-  if (typeof data.version === 'string' && !semver.valid(data.version)) report(['version'], `version '${data.version}' is not a semantic version`);
+  if (typeof data.version === 'string' && !semverValid(data.version)) report(['version'], `version '${data.version}' is not a semantic version`);
 });

@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * Start-up is mostly module loading, so what a short command loads is its cost. A load hook in
+ * the real CLI process records every module; the heavy ones a command does not use stay out.
+ */
+const repo = join(import.meta.dirname, '..', '..');
+const dir = mkdtempSync(join(tmpdir(), 'skilldex-startup-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const hook = join(dir, 'hook.mjs');
+writeFileSync(
+  hook,
+  `import module from 'node:module';
+import { appendFileSync } from 'node:fs';
+module.registerHooks({ load(url, context, next) { appendFileSync(process.env.LOADED_LOG, url + '\\n'); return next(url, context); } });
+`,
+);
+
+function loadedBy(args: string[], cwd = repo): string[] {
+  const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(log, '');
+  const run = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, join(repo, 'bin', 'skilldex.mjs'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, LOADED_LOG: log } });
+  expect(run.status, run.stderr).toBe(0);
+  return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((u) => u.replace(pathToFileURL(repo).href + '/', ''));
+}
+
+describe('what a short command loads', () => {
+  it('skilldex --version loads the CLI entry and nothing of the pipeline', () => {
+    const loaded = loadedBy(['--version']);
+    expect(loaded.some((u) => u.endsWith('src/cli/main.ts'))).toBe(true);
+    expect(loaded.filter((u) => /src\/(pipeline|scanner|runtime\/node|publish|site)\/|node_modules\/(zod|yaml|ajv)\//.test(u))).toEqual([]);
+  });
+
+  it('skilldex validate <one skill> loads neither the emitter, signing, nor the pull-request code (only its small GitError class)', () => {
+    const loaded = loadedBy(['validate', join(repo, 'skills', 'code', 'code-review')]);
+    expect(loaded.some((u) => u.endsWith('src/pipeline/validate.ts'))).toBe(true);
+    const heavy = loaded.filter((u) => /node_modules\/(jose|tar-stream|fast-glob)\/|semver\/index\.js|src\/publish\/(?!git-error\.ts)|src\/pipeline\/emit\/(write-registry|archive|sign)\.ts/.test(u));
+    expect(heavy).toEqual([]);
+  });
+
+  it('a no-op rebuild loads neither the parser, the scanner rules, the emitter nor signing', () => {
+    // The example skills, copied and dated a day back: the build cache does not trust a folder
+    // changed within two seconds of the build that recorded it (a write could be in progress).
+    const root = join(dir, 'registry');
+    cpSync(join(repo, 'skills'), join(root, 'skills'), { recursive: true });
+    const past = new Date(Date.now() - 86_400_000);
+    for (const entry of readdirSync(join(root, 'skills'), { recursive: true, withFileTypes: true })) utimesSync(join(entry.parentPath, entry.name), past, past);
+    utimesSync(join(root, 'skills'), past, past);
+    const cold = loadedBy(['build', '--out', join(dir, 'out')], root);
+    expect(cold.some((u) => u.endsWith('src/pipeline/emit/write-registry.ts'))).toBe(true);
+    const noop = loadedBy(['build', '--out', join(dir, 'out')], root);
+    expect(noop.some((u) => u.endsWith('src/pipeline/validate.ts'))).toBe(true);
+    const unused = noop.filter((u) => /node_modules\/(jose|tar-stream|ajv)\/|src\/pipeline\/phases\/parse\.ts|src\/scanner\/catalog\.ts|src\/pipeline\/emit\/(write-registry|archive)\.ts/.test(u));
+    expect(unused).toEqual([]);
+  });
+});
