@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
-import { formatGithub, formatHuman, formatJson, formatSarif } from '../pipeline/reporters.ts';
+import { formatGithub, formatHuman, formatJson } from '../pipeline/reporters.ts';
 import { printable, style } from './_output.ts';
 import { VERSION } from './_version.ts';
 
@@ -19,12 +19,13 @@ export const formatArg = {
  * (folder names, field values), so in the text formats their control characters are shown,
  * never sent to the terminal or the CI log; JSON and SARIF escape them themselves.
  */
-export function printDiagnostics(diagnostics: readonly Diagnostic[], format: DiagnosticFormat, extra: Record<string, unknown> = {}): void {
+export async function printDiagnostics(diagnostics: readonly Diagnostic[], format: DiagnosticFormat, extra: Record<string, unknown> = {}): Promise<void> {
   if (format === 'json') {
     process.stdout.write(formatJson(diagnostics, extra));
     return;
   }
   if (format === 'sarif') {
+    const { formatSarif } = await import('../pipeline/sarif-report.ts');
     process.stdout.write(formatSarif(diagnostics, { version: VERSION }));
     return;
   }
