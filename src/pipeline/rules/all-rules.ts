@@ -39,8 +39,8 @@ export interface RuleMeta {
 export const ALL_RULES: readonly RuleMeta[] = [
   ...VALIDATOR_RULES.map((r): RuleMeta => ({ id: r.id, engine: 'validator', severity: r.severity, docs: { description: r.description, url: `docs/rules.md#${anchorOf(r.id)}` } })),
   ...PUBLISH_RULES.map((r): RuleMeta => ({ id: r.id, engine: 'publish', severity: r.severity, docs: { description: r.description, url: `docs/rules.md#${anchorOf(r.id)}` } })),
-  ...SCANNER_RULES.map((r): RuleMeta => {
+  ...SCANNER_RULES.map(({ meta: r }): RuleMeta => {
     const reportedAs = (REPORTED_BY_VALIDATOR as Partial<Record<ScannerRuleId, ValidatorRuleId>>)[r.id];
-    return { id: r.id, engine: 'scanner', severity: r.severity, docs: { description: r.title, explanation: r.explanation, url: `docs/security.md#${anchorOf(r.id)}` }, hint: r.fix, ...(reportedAs ? { reportedAs } : {}) };
+    return { id: r.id, engine: 'scanner', severity: r.severity, docs: r.docs, hint: r.hint, ...(reportedAs ? { reportedAs } : {}) };
   }),
 ];

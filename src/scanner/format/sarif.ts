@@ -25,11 +25,11 @@ export interface SarifOptions {
  */
 export function formatSarif(reports: readonly SkillScanReport[], options: SarifOptions = {}): string {
   const base = options.siteUrl ? (options.siteUrl.endsWith('/') ? options.siteUrl : `${options.siteUrl}/`) : undefined;
-  const rules = RULES.map((r) => ({
+  const rules = RULES.map(({ meta: r }) => ({
     id: r.id,
-    title: r.title,
-    description: r.explanation,
-    fix: r.fix,
+    title: r.docs.description,
+    description: r.docs.explanation,
+    fix: r.hint,
     ...(base ? { helpUri: new URL(`security/#${anchorOf(r.id)}`, base).href } : {}),
     level: LEVEL[r.severity],
     properties: { tags: ['security'], 'security-severity': SECURITY_SEVERITY[r.severity], precision: 'medium' },
