@@ -24,6 +24,8 @@ export interface LighthouseResult {
   page: string;
   formFactor: FormFactor;
   scores: Record<Category, number>;
+  /** Cumulative layout shift as Lighthouse measured it while loading the page. */
+  layoutShift: number;
   /** Audits that cost points, for the failure message: `category/audit-id score (value)`. */
   lost: string[];
 }
@@ -48,7 +50,7 @@ export async function lighthouseScores(siteUrl: string, pages: readonly string[]
             .filter((ref) => ref.weight > 0 && audits[ref.id]?.score !== null && (audits[ref.id]?.score ?? 1) < 1)
             .map((ref) => `${c}/${ref.id} ${String(audits[ref.id]?.score)}${audits[ref.id]?.displayValue ? ` (${audits[ref.id]?.displayValue})` : ''}`),
         );
-        results.push({ page, formFactor, scores, lost });
+        results.push({ page, formFactor, scores, layoutShift: audits['cumulative-layout-shift']?.numericValue ?? Number.NaN, lost });
       }
     }
   } finally {

@@ -4,6 +4,7 @@
  */
 import type { BenchModule } from './harness.ts';
 import { corpus } from './corpus.ts';
+import { siteAudit } from './site-audit.ts';
 import { startup } from './startup.ts';
 
-export const MODULES: readonly BenchModule[] = [startup, corpus];
+export const MODULES: readonly BenchModule[] = [startup, corpus, siteAudit];

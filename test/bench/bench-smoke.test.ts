@@ -76,6 +76,12 @@ describe('npm run bench -- --quick', () => {
     expect(corpus.skills).toBe(200);
     for (const x of [corpus.floorMs, corpus.skillsRefMs, corpus.noScanMs, corpus.scanMs, corpus.noScanToSkillsRef, corpus.scanToSkillsRef]) expect(positive(x), JSON.stringify(corpus)).toBe(true);
     expect(run.stdout).toContain('| `skilldex --version` |');
+    // Lighthouse's four scores and axe's count, for the catalog page at the quick scale.
+    const audit = results.modules['site-audit'];
+    expect(audit.lighthouse.map((r: { formFactor: string }) => r.formFactor)).toEqual(['mobile', 'desktop']);
+    for (const r of audit.lighthouse) for (const c of ['performance', 'accessibility', 'best-practices', 'seo']) expect(r.scores[c], JSON.stringify(r)).toBeGreaterThan(0);
+    expect(audit.axe.pages).toBe(1);
+    expect(run.stdout).toMatch(/\| Lighthouse \/, mobile: performance \/ accessibility \/ best practices \/ SEO \| \d+ \/ \d+ \/ \d+ \/ \d+ \|/);
     expect(run.stdout).toMatch(/\| 200-skill corpus \([\d,]+ files, [\d.]+ MB\): `skilldex validate --no-scan` \| [\d.]+ s \([\d.]+× skills-ref\) \|/);
   }, 320_000);
 });
