@@ -7,7 +7,7 @@ import { displayPath, type SkillScanReport } from './report.ts';
 
 export const LEVEL: Record<FindingSeverity, SarifLevel> = { critical: 'error', high: 'error', warn: 'warning', info: 'note' };
 /** GitHub code scanning ranks security alerts by this score (critical ≥ 9, high ≥ 7, medium ≥ 4). */
-export const SECURITY_SEVERITY: Record<FindingSeverity, string> = { critical: '9.5', high: '8.0', warn: '5.0', info: '2.0' };
+const SECURITY_SEVERITY: Record<FindingSeverity, string> = { critical: '9.5', high: '8.0', warn: '5.0', info: '2.0' };
 
 export interface SarifOptions {
   /**
