@@ -1,17 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { type ArgsDef, type CommandDef, parseArgs, renderUsage, runCommand } from 'citty';
 import { cliFailure, EXIT } from './_errors.ts';
 import { err, forStream, printable, style } from './_output.ts';
 import { closest } from './_suggest.ts';
+import { VERSION } from './_version.ts';
 
 /**
  * Every command lives in its own file under `commands/` and is loaded only when it runs, so
  * `skilldex search` does not pay for the build pipeline's imports.
  */
 const load = (name: string) => () => import(`./commands/${name}.ts`).then((m: { default: CommandDef<any> }) => m.default);
-
-/** package.json is two folders up both from src/cli/main.ts (checkout) and lib/cli/main.js (npm package). */
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export const COMMANDS = [
   // registry side

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import { RULES_DOC } from './diagnostics.ts';
 import { anchorOf } from '../scanner/rule.ts';
-import { escapeData, escapeProperty } from '../scanner/format/github.ts';
+import { annotation, escapeData, escapeProperty } from '../core/github-annotation.ts';
 
 /**
  * Diagnostic output formats. Pure: each returns the text to print.
@@ -48,15 +48,14 @@ export function formatJson(diagnostics: readonly Diagnostic[], extra: Record<str
 export function formatGithub(diagnostics: readonly Diagnostic[]): string {
   return diagnostics
     .map((d) => {
-      const props = [`file=${escapeProperty(d.file)}`, `line=${d.line}`, `col=${d.column}`, `title=${escapeProperty(d.rule)}`].join(',');
       const related = (d.related ?? []).map((r) => ` (see ${r.file}:${r.line}: ${r.message})`).join('');
       const message = `${d.message}${related}${d.hint ? ` (hint: ${d.hint})` : ''}`;
-      return `::${d.severity === 'error' ? 'error' : 'warning'} ${props}::${escapeData(message)}\n`;
+      return annotation(d.severity, { file: d.file, line: d.line, column: d.column, title: d.rule }, message);
     })
     .join('');
 }
 
-// One escaping for every GitHub annotation Skilldex prints, the validator's and the scanner's.
+// One annotation writer (src/core/github-annotation.ts) for the validator and the scanner; its escaping stays exported here for callers of this module.
 export { escapeData, escapeProperty };
 
 /** The anchor of a rule in its reference page: `name/folder-mismatch` → `name-folder-mismatch`. */

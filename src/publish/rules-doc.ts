@@ -3,12 +3,10 @@ import { join } from 'node:path';
 import { anchor } from '../pipeline/reporters.ts';
 import { ALL_RULES, type RuleMeta } from '../pipeline/rules/all-rules.ts';
 import { replaceBetweenMarkers } from '../pipeline/rules/table.ts';
-import { PUBLISH_RULES } from './rules.ts';
 
 /**
- * The rules reference, docs/rules.md, generated from the one rule list (validator and scanner)
- * and the publish rules so
- * the documentation cannot drift from the code. Each row carries an anchor named after the rule
+ * The rules reference, docs/rules.md, generated from the one rule list (validator, publish and
+ * scanner rules) so the documentation cannot drift from the code. Each row carries an anchor named after the rule
  * id (`name/folder-mismatch` → `#name-folder-mismatch`): the validator's hints link there.
  *
  * Regenerate with `npm run schemas` (or `node src/publish/rules-doc.ts`); a test fails while the
@@ -51,7 +49,7 @@ const row = (r: Row) => `| <a id="${anchor(r.id)}"></a>\`${r.id}\` | ${r.severit
 
 /** The generated part of docs/rules.md: one table per group, every rule with its anchor. */
 function rulesReference(): string {
-  const all: Row[] = [...ALL_RULES.map((r) => ({ ...r, description: r.docs.description })), ...PUBLISH_RULES];
+  const all: Row[] = ALL_RULES.map((r) => ({ ...r, description: r.docs.description }));
   const prefix = (id: string) => id.slice(0, id.indexOf('/'));
   const inGroup = (group: (typeof GROUPS)[number], r: Row) => (group.engine ? r.engine === group.engine : r.engine !== 'scanner' && group.prefixes.includes(prefix(r.id)));
   const grouped = GROUPS.map((group) => ({ ...group, rules: all.filter((r) => inGroup(group, r)) }));

@@ -6,10 +6,11 @@ import { resolveDiagnostic } from '../pipeline/diagnostics.ts';
 /**
  * Rules that only make sense for a pull request: they compare the working tree with a base
  * (a git ref or a published index.json), so they live beside the publish flow rather than in the
- * build's catalog. They are reported through the same `Diagnostic` shape and formatters, and a
+ * build's catalog; they are registered in the one rule list (src/pipeline/rules/all-rules.ts) and
+ * reported through the same `Diagnostic` shape and formatters, and a
  * registry overrides their severity in `skilldex.config.json` `rules` like any other rule.
  */
-export const PUBLISH_RULES: readonly RuleInfo[] = [
+export const PUBLISH_RULES = [
   {
     id: 'publish/version-not-bumped',
     severity: 'error',
@@ -25,9 +26,12 @@ export const PUBLISH_RULES: readonly RuleInfo[] = [
     severity: 'warning',
     description: 'The pull request changes build code or workflows together with skills; a maintainer must review it.',
   },
-];
+] as const satisfies readonly RuleInfo[];
 
-const BY_ID: ReadonlyMap<string, RuleInfo> = new Map(PUBLISH_RULES.map((r) => [r.id, r]));
+/** The publish rules' ids, part of the one typed rule id union in src/pipeline/rules/all-rules.ts. */
+export type PublishRuleId = (typeof PUBLISH_RULES)[number]['id'];
+
+const BY_ID: ReadonlyMap<string, RuleInfo> = new Map(PUBLISH_RULES.map((r): [string, RuleInfo] => [r.id, r]));
 
 /**
  * Makes a publish diagnostic, resolving the configured severity exactly as the build's
@@ -37,7 +41,7 @@ const BY_ID: ReadonlyMap<string, RuleInfo> = new Map(PUBLISH_RULES.map((r) => [r
  * publishDiagnostic('publish/version-lowered', 'skills/x/SKILL.md', { line: 4, column: 10 }, 'version 1.0.0 is lower than 1.2.0', {}, { skill: 'x' })
  */
 export function publishDiagnostic(
-  rule: string,
+  rule: PublishRuleId,
   file: string,
   at: { line: number; column: number },
   message: string,

@@ -16,11 +16,11 @@ import { typosquat } from './rules/typosquat.ts';
 export const findingsTruncated = defineRule({
   id: 'scan/truncated',
   severity: 'info',
-  title: 'More findings of the same rule were not listed',
+  description: 'More findings of the same rule were not listed',
   explanation:
     'To keep reports readable and bounded, at most 20 findings per rule and file are listed; this finding ' +
     'counts the rest. The verdict already reflects the listed ones, which have the same severity.',
-  fix: 'Fix the listed findings and scan again to see the remaining ones.',
+  hint: 'Fix the listed findings and scan again to see the remaining ones.',
 });
 
 /** Every rule, in the order the documentation lists them. */
@@ -35,7 +35,7 @@ export const RULES = [
 ] as const satisfies readonly SecurityRule[];
 
 /** Every scanner rule id. */
-export type ScannerRuleId = (typeof RULES)[number]['id'];
+export type ScannerRuleId = (typeof RULES)[number]['meta']['id'];
 
 /** The checks run on every decoded text file, in a fixed order so output is deterministic. */
 export const TEXT_CHECKS: readonly TextCheck[] = [

@@ -3,7 +3,7 @@
  * scan`) and the site depend on it. Everything here is pure: bytes in, findings out; no file
  * system, no network, no execution of the skill.
  */
-import type { FindingSeverity } from '../core/schemas/scan.ts';
+import type { SecurityRule } from './rule.ts';
 import { RULES } from './catalog.ts';
 
 export type { Finding, FindingSeverity, ScanResult, ScanVerdict } from '../core/schemas/scan.ts';
@@ -21,6 +21,6 @@ export { worstVerdict, type SkillScanReport } from './format/report.ts';
 /**
  * Every rule with its default severity and documentation, in the order of `docs/security.md`.
  *
- * @example SECURITY_RULES.find((r) => r.id === 'exec/download-pipe-shell')?.severity // 'critical'
+ * @example SECURITY_RULES.find((r) => r.meta.id === 'exec/download-pipe-shell')?.meta.severity // 'critical'
  */
-export const SECURITY_RULES: readonly { id: string; severity: FindingSeverity; title: string; explanation: string; fix: string }[] = RULES;
+export const SECURITY_RULES: readonly SecurityRule[] = RULES;

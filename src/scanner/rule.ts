@@ -1,22 +1,38 @@
 import type { FindingSeverity } from '../core/schemas/scan.ts';
 import type { SkillTextFile } from './document.ts';
 
-/** A rule's stable identity and documentation. The id never changes once published. */
-export interface SecurityRule {
-  /** `family/name`, e.g. `exec/download-pipe-shell`. */
+/** What a scanner rule module writes; {@link defineRule} turns it into the rule's `meta`. */
+export interface SecurityRuleDefinition {
+  /** `family/name`, e.g. `exec/download-pipe-shell`. The id never changes once published. */
   id: string;
   /** Default severity; a registry may override it in `skilldex.config.json` `scan.rules`. */
   severity: FindingSeverity;
-  title: string;
+  /** One line: what the rule finds. */
+  description: string;
   /** Why this matters. */
   explanation: string;
   /** What the author should do instead. */
-  fix: string;
+  hint: string;
   /**
    * A command-like match that means something else when quoted: in a changelog, a detection
    * rule, reference documentation or a list of what not to do (see `context.ts`).
    */
   quotable?: boolean;
+}
+
+/**
+ * A scanner rule, in the rule-module shape every Skilldex rule shares (see
+ * src/pipeline/rules/all-rules.ts): `meta` with its id, severity, docs and hint. Its checks are
+ * `TextCheck`s (one check may find several rules) listed in ./catalog.ts.
+ */
+export interface SecurityRule {
+  meta: {
+    id: string;
+    severity: FindingSeverity;
+    docs: { description: string; explanation: string; url: string };
+    hint: string;
+    quotable?: boolean;
+  };
 }
 
 /** Documentation anchor of a rule: `exec/download-pipe-shell` → `exec-download-pipe-shell`. */
@@ -53,4 +69,6 @@ export type Emit = (hit: Hit) => void;
 export type TextCheck = (file: SkillTextFile, emit: Emit) => void;
 
 /** Keeps the literal id, so the catalog can derive the union of every scanner rule id. */
-export const defineRule = <const Id extends string>(rule: SecurityRule & { id: Id }): SecurityRule & { id: Id } => rule;
+export const defineRule = <const Id extends string>({ id, severity, description, explanation, hint, quotable }: SecurityRuleDefinition & { id: Id }): SecurityRule & { meta: { id: Id } } => ({
+  meta: { id, severity, docs: { description, explanation, url: `docs/security.md#${anchorOf(id)}` }, hint, ...(quotable ? { quotable } : {}) },
+});

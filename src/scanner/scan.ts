@@ -100,11 +100,11 @@ function scanFile(file: ScanInputFile, add: Add): SkillTextFile | undefined {
 function weigh(hit: Hit, doc: SkillTextFile, directives: readonly ScanDirective[]): Hit {
   if (hit.offset === undefined) return hit;
   let weighed = hit;
-  if (hit.rule.quotable && hit.ceiling === undefined) {
+  if (hit.rule.meta.quotable && hit.ceiling === undefined) {
     const context = quotedContext(doc, hit.offset);
     if (context) weighed = { ...weighed, ceiling: context.ceiling, because: context.because };
   }
-  const directive = directiveFor(directives, doc, hit.rule.id, hit.offset);
+  const directive = directiveFor(directives, doc, hit.rule.meta.id, hit.offset);
   if (directive && (!weighed.ceiling || SEVERITY_RANK[weighed.ceiling] > SEVERITY_RANK.warn)) {
     weighed = { ...weighed, ceiling: 'warn', because: 'the author answered it in the file' };
   }
@@ -149,18 +149,18 @@ function createCollector(overrides: Readonly<Record<string, FindingSeverity | 'o
   const counts = new Map<string, { count: number; last: Finding }>();
 
   const toFinding = (rule: SecurityRule, severity: FindingSeverity, file: string, line: number, column: number, evidence: string, detail?: string): Finding => ({
-    rule: rule.id,
+    rule: rule.meta.id,
     severity,
     file,
     line,
     column,
     evidence: makeVisible(evidence, 200),
-    message: `${rule.title}.${detail ? ` ${detail}` : ''} Fix: ${rule.fix}`,
-    docs: `/security/#${anchorOf(rule.id)}`,
+    message: `${rule.meta.docs.description}.${detail ? ` ${detail}` : ''} Fix: ${rule.meta.hint}`,
+    docs: `/security/#${anchorOf(rule.meta.id)}`,
   });
 
   const add: Add = (hit, file, text) => {
-    const configured = overrides[hit.rule.id] ?? hit.rule.severity;
+    const configured = overrides[hit.rule.meta.id] ?? hit.rule.meta.severity;
     if (configured === 'off') return;
     let severity = configured;
     let detail = hit.detail;
@@ -170,7 +170,7 @@ function createCollector(overrides: Readonly<Record<string, FindingSeverity | 'o
     }
     if (hit.allowed) detail = `${detail ? `${detail} ` : ''}Allowed by the ${hit.allowed.by}: "${hit.allowed.reason}".`;
     const pos = text && hit.offset !== undefined ? positionAt(text, hit.offset) : { line: hit.line ?? 1, column: hit.column ?? 1 };
-    const group = `${hit.rule.id}\0${file}`;
+    const group = `${hit.rule.meta.id}\0${file}`;
     const entry = counts.get(group);
     // Past the cap only a count is kept, so a file with a million matches costs no memory.
     if (entry && entry.count >= MAX_FINDINGS_PER_RULE_PER_FILE) {
@@ -190,7 +190,7 @@ function createCollector(overrides: Readonly<Record<string, FindingSeverity | 'o
     for (const { count, last } of counts.values()) {
       if (count <= MAX_FINDINGS_PER_RULE_PER_FILE) continue;
       const more = count - MAX_FINDINGS_PER_RULE_PER_FILE;
-      const severity = overrides[findingsTruncated.id] ?? findingsTruncated.severity;
+      const severity = overrides[findingsTruncated.meta.id] ?? findingsTruncated.meta.severity;
       if (severity === 'off') continue;
       out.push(toFinding(findingsTruncated, severity, last.file, last.line, last.column, `${more} more ${last.rule} findings in ${last.file}`, `${more} more findings of ${last.rule} in this file are not listed.`));
     }

@@ -87,12 +87,12 @@ describe('scanSkill', () => {
   });
 
   it('documents every rule with a unique id, an explanation and a fix', () => {
-    const ids = SECURITY_RULES.map((r) => r.id);
+    const ids = SECURITY_RULES.map((r) => r.meta.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const r of SECURITY_RULES) {
+    for (const { meta: r } of SECURITY_RULES) {
       expect(r.id).toMatch(/^[a-z0-9]+\/[a-z0-9-]+$/);
-      expect(r.explanation.length).toBeGreaterThan(40);
-      expect(r.fix.length).toBeGreaterThan(10);
+      expect(r.docs.explanation.length).toBeGreaterThan(40);
+      expect(r.hint.length).toBeGreaterThan(10);
     }
   });
 });

@@ -26,7 +26,7 @@ export default defineCommand({
     } finally {
       progress.end();
     }
-    printDiagnostics(result.diagnostics, args.format as DiagnosticFormat, { published: result.manifests.length, rejected: result.rejected });
+    await printDiagnostics(result.diagnostics, args.format as DiagnosticFormat, { published: result.manifests.length, rejected: result.rejected });
     if (args.format === 'human') {
       for (const r of result.rejected) err(`${style.yellow('rejected', process.stderr)} ${printable(r.dir)}: ${r.errors.map((e) => e.rule).join(', ')}`);
       for (const n of result.notDiscoverable) err(`${style.dim('not in discovery indexes', process.stderr)} ${printable(n.name)}: ${printable(n.reason)}`);

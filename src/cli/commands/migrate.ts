@@ -69,7 +69,7 @@ export default defineCommand({
       const { diagnostics } = await validateRegistry(root, { config, scan: false });
       const dirs = migrating.map((m) => `${basename(workDir)}/${m.folder}/`);
       const mine = diagnostics.filter((d) => dirs.some((dir) => d.file.startsWith(dir)));
-      printDiagnostics(mine, 'human');
+      await printDiagnostics(mine, 'human');
       return failed || mine.some((d) => d.severity === 'error') ? EXIT.failure : EXIT.ok;
     } finally {
       if (scratch) await rm(scratch, { recursive: true, force: true });

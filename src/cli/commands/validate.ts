@@ -107,7 +107,7 @@ export default defineCommand({
       progress.end();
     }
 
-    printDiagnostics(diagnostics, args.format as DiagnosticFormat, {
+    await printDiagnostics(diagnostics, args.format as DiagnosticFormat, {
       accepted,
       rejected,
       ...(check ? { changes: check.changes.map(({ status, name, dir, before, after }) => ({ status, name, dir, before, after: after && { version: after.version, digest: after.digest } })) } : {}),

@@ -2,10 +2,11 @@ import type { FindingSeverity } from '../../core/schemas/scan.ts';
 import { RULES as SCANNER_RULES, type ScannerRuleId } from '../../scanner/catalog.ts';
 import { anchorOf } from '../../scanner/rule.ts';
 import { RULES as VALIDATOR_RULES, type RuleInfo, type ValidatorRuleId } from './catalog.ts';
+import { PUBLISH_RULES, type PublishRuleId } from '../../publish/rules.ts';
 import { REPORTED_BY_VALIDATOR } from './files.ts';
 
-/** Every rule id Skilldex reports, validator and scanner alike. */
-export type RuleId = ValidatorRuleId | ScannerRuleId;
+/** Every rule id Skilldex reports: validator, scanner and publish (pull-request) rules alike. */
+export type RuleId = ValidatorRuleId | ScannerRuleId | PublishRuleId;
 
 /**
  * One rule's metadata, whichever engine runs it. The validator's severities are `error` and
@@ -13,7 +14,8 @@ export type RuleId = ValidatorRuleId | ScannerRuleId;
  */
 export interface RuleMeta {
   id: RuleId;
-  engine: 'validator' | 'scanner';
+  /** `publish` rules compare a pull request with its base (`validate --changed-since`/`--against-index`). */
+  engine: 'validator' | 'scanner' | 'publish';
   severity: RuleInfo['severity'] | FindingSeverity;
   docs: {
     /** One sentence: what the rule checks. */
@@ -32,12 +34,13 @@ export interface RuleMeta {
 /**
  * The one list of rules: docs/rules.md's tables, docs/security.md's rule sections, the site's security reference
  * and the typed {@link RuleId} all come from here. The validator's rules first, in the order it
- * meets them, then the scanner's, in the order of docs/security.md.
+ * meets them, then the pull-request rules, then the scanner's, in the order of docs/security.md.
  */
 export const ALL_RULES: readonly RuleMeta[] = [
   ...VALIDATOR_RULES.map((r): RuleMeta => ({ id: r.id, engine: 'validator', severity: r.severity, docs: { description: r.description, url: `docs/rules.md#${anchorOf(r.id)}` } })),
-  ...SCANNER_RULES.map((r): RuleMeta => {
+  ...PUBLISH_RULES.map((r): RuleMeta => ({ id: r.id, engine: 'publish', severity: r.severity, docs: { description: r.description, url: `docs/rules.md#${anchorOf(r.id)}` } })),
+  ...SCANNER_RULES.map(({ meta: r }): RuleMeta => {
     const reportedAs = (REPORTED_BY_VALIDATOR as Partial<Record<ScannerRuleId, ValidatorRuleId>>)[r.id];
-    return { id: r.id, engine: 'scanner', severity: r.severity, docs: { description: r.title, explanation: r.explanation, url: `docs/security.md#${anchorOf(r.id)}` }, hint: r.fix, ...(reportedAs ? { reportedAs } : {}) };
+    return { id: r.id, engine: 'scanner', severity: r.severity, docs: r.docs, hint: r.hint, ...(reportedAs ? { reportedAs } : {}) };
   }),
 ];

@@ -8,22 +8,22 @@ import { defineRule, type TextCheck } from '../rule.ts';
 export const svgActiveContent = defineRule({
   id: 'svg/active-content',
   severity: 'critical',
-  title: 'SVG image contains script',
+  description: 'SVG image contains script',
   explanation:
     'An SVG is a document, not just a picture: `<script>`, `on…=` event handlers, `javascript:` links, ' +
     '`<foreignObject>` or embedded HTML run code when the image is opened directly or inlined in a page.',
-  fix: 'Export the SVG without scripts and event handlers (e.g. `svgo` with default settings), or ship a PNG.',
+  hint: 'Export the SVG without scripts and event handlers (e.g. `svgo` with default settings), or ship a PNG.',
 });
 
 export const htmlActiveContent = defineRule({
   id: 'html/active-content',
   severity: 'critical',
-  title: 'HTML or XML file contains script',
+  description: 'HTML or XML file contains script',
   explanation:
     'A browser runs `<script>`, `on…=` event handlers and `javascript:` links in an HTML, XHTML or XML file that is ' +
     'opened directly. A registry serves every file of a skill from its own origin, so such a file is active content ' +
     'on the catalog site unless the host serves it inert.',
-  fix: 'Remove scripts and event handlers from the file, or ship it as plain text or Markdown. If an agent needs the ' +
+  hint: 'Remove scripts and event handlers from the file, or ship it as plain text or Markdown. If an agent needs the ' +
     'page as a template, keep it under `assets/` without script and have the agent add behaviour itself.',
 });
 

@@ -4,25 +4,25 @@ import { defineRule, type Emit, type SecurityRule, type TextCheck } from '../rul
 export const credentialStoreNetwork = defineRule({
   id: 'exfil/credential-store-network',
   severity: 'critical',
-  title: 'Reads credential stores and talks to the network',
+  description: 'Reads credential stores and talks to the network',
   explanation:
     'The same file touches SSH keys (`~/.ssh`), cloud credentials (`~/.aws`, `~/.kube`, `~/.docker/config.json`, ' +
     '`~/.netrc`, `~/.git-credentials`, `~/.npmrc`), GnuPG keys, browser profiles (cookies, saved logins) or ' +
     'wallets, and also makes a network call. That combination is credential theft. In Markdown only fenced ' +
     'code blocks are considered.',
-  fix: 'A skill should never read these files. Ask the user for the specific value it needs, or use the official CLI that owns the credential.',
+  hint: 'A skill should never read these files. Ask the user for the specific value it needs, or use the official CLI that owns the credential.',
   quotable: true,
 });
 
 export const dotenvNetwork = defineRule({
   id: 'exfil/dotenv-network',
   severity: 'warn',
-  title: 'Reads a .env file and talks to the network',
+  description: 'Reads a .env file and talks to the network',
   explanation:
     'The file reads `.env` (which usually holds every secret of a project) and also makes a network call. ' +
     'That is often legitimate (an API key for the API being called) but is also how secrets get sent away, ' +
     'so a reviewer should confirm where the data goes. Loading through `dotenv` without naming the file is not reported.',
-  fix: 'Read only the variable the skill needs from the environment (`os.environ["X_API_KEY"]`, `process.env.X_API_KEY`).',
+  hint: 'Read only the variable the skill needs from the environment (`os.environ["X_API_KEY"]`, `process.env.X_API_KEY`).',
   quotable: true,
 });
 

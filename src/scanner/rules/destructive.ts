@@ -4,12 +4,12 @@ import { defineRule, type TextCheck } from '../rule.ts';
 export const destructiveCommand = defineRule({
   id: 'destructive/system-wipe',
   severity: 'critical',
-  title: 'Destroys the home folder, a system folder or a disk',
+  description: 'Destroys the home folder, a system folder or a disk',
   explanation:
     'A command recursively deletes or rewrites the user\'s home folder or a system folder (`rm -rf ~`, ' +
     '`rm -rf /etc`), formats or overwrites a disk (`mkfs`, `dd of=/dev/sda`), opens the whole file system ' +
     'to everyone (`chmod -R 777 /`) or exhausts the machine (fork bomb). No skill needs this.',
-  fix: 'Delete only paths the skill itself created, named exactly (e.g. a temporary folder from `mktemp -d`).',
+  hint: 'Delete only paths the skill itself created, named exactly (e.g. a temporary folder from `mktemp -d`).',
   quotable: true,
 });
 

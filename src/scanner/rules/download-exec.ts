@@ -4,12 +4,12 @@ import { defineRule, type TextCheck } from '../rule.ts';
 export const downloadPipeShell = defineRule({
   id: 'exec/download-pipe-shell',
   severity: 'critical',
-  title: 'Downloads code and runs it in one step',
+  description: 'Downloads code and runs it in one step',
   explanation:
     'A command fetches a script from the network and hands it straight to a shell or interpreter ' +
     '(`curl … | sh`, `bash <(curl …)`, `iex (iwr …)`). Whatever the server returns at that moment runs ' +
     'with the user\'s rights, and nobody reviewed it: this was the main payload of the 2026 ClawHub attacks.',
-  fix:
+  hint:
     'Ship the script inside the skill so it is reviewed and digested with it, or tell the user to install ' +
     'the tool from their package manager. If a download is unavoidable, pin it and verify a checksum before running it.',
   quotable: true,

@@ -3,49 +3,49 @@ import { defineRule } from '../rule.ts';
 export const disguisedExecutable = defineRule({
   id: 'file/disguised-executable',
   severity: 'critical',
-  title: 'Executable disguised as another file type',
+  description: 'Executable disguised as another file type',
   explanation:
     'The file\'s bytes are a native executable (ELF, Windows PE or Mach-O) but its name claims something ' +
     'harmless, such as `logo.png` or `notes.txt`. There is no innocent reason for that.',
-  fix: 'Remove the binary. Skills ship source that reviewers can read, never compiled programs.',
+  hint: 'Remove the binary. Skills ship source that reviewers can read, never compiled programs.',
 });
 
 export const executableBinary = defineRule({
   id: 'file/executable-binary',
   severity: 'high',
-  title: 'Native executable in the skill',
+  description: 'Native executable in the skill',
   explanation:
     'The skill contains compiled native code (ELF, PE or Mach-O). It cannot be reviewed, and nothing ties it to source.',
-  fix: 'Ship the source and let users build it, or depend on a published package instead.',
+  hint: 'Ship the source and let users build it, or depend on a published package instead.',
 });
 
 export const magicMismatch = defineRule({
   id: 'file/magic-mismatch',
   severity: 'high',
-  title: 'File content does not match its extension',
+  description: 'File content does not match its extension',
   explanation:
     'The file\'s magic bytes say one format and its extension another (a PNG named `.py`, a ZIP named ' +
     '`.md`, a shell script named `.png`). Mislabelled files slip past reviewers and tools that trust names.',
-  fix: 'Rename the file to match its content, or replace it with the file the name promises.',
+  hint: 'Rename the file to match its content, or replace it with the file the name promises.',
 });
 
 export const undecodableFile = defineRule({
   id: 'file/undecodable',
   severity: 'warn',
-  title: 'File is neither readable text nor a known binary format',
+  description: 'File is neither readable text nor a known binary format',
   explanation:
     'The scanner could not decode the file as UTF-8 or UTF-16 and did not recognise it as an image, ' +
     'archive, font or other known format, so it could not check it. Nothing is skipped silently: when the ' +
     'bytes still look like text they are also scanned as Windows-1252.',
-  fix: 'Save text files as UTF-8. Use a standard format for binary data.',
+  hint: 'Save text files as UTF-8. Use a standard format for binary data.',
 });
 
 export const symlinkEntry = defineRule({
   id: 'file/symlink',
   severity: 'high',
-  title: 'Symbolic link in the skill',
+  description: 'Symbolic link in the skill',
   explanation:
     'A symlink can point outside the skill (to `~/.ssh`, `/etc/passwd` …), so installing or packaging the ' +
     'skill may copy or expose files that are not part of it. The scanner does not follow it.',
-  fix: 'Replace the link with a copy of the file it points to.',
+  hint: 'Replace the link with a copy of the file it points to.',
 });

@@ -4,44 +4,44 @@ import { decodeTagRun, decodeVariationRun, isBidiControl, isTagCharacter, isVari
 export const tagCharacters = defineRule({
   id: 'unicode/tag-characters',
   severity: 'critical',
-  title: 'Invisible Unicode tag characters carry hidden text',
+  description: 'Invisible Unicode tag characters carry hidden text',
   explanation:
     'Characters from the tag block (U+E0000–U+E007F) render as nothing but each one encodes an ASCII ' +
     'character, and models read them. This is "ASCII smuggling": instructions a reviewer cannot see. The ' +
     'evidence shows the decoded text as `<hidden-tags "…">`.',
-  fix: 'Delete the tag characters. Flag emoji (which use tags after U+1F3F4) are not reported.',
+  hint: 'Delete the tag characters. Flag emoji (which use tags after U+1F3F4) are not reported.',
 });
 
 export const bidiControl = defineRule({
   id: 'unicode/bidi-control',
   severity: 'high',
-  title: 'Bidirectional control characters',
+  description: 'Bidirectional control characters',
   explanation:
     'Bidi overrides and isolates (U+202A–U+202E, U+2066–U+2069, U+061C) make text display in a different ' +
     'order from how it is stored ("Trojan Source"), so what a reviewer reads is not what the agent or shell gets.',
-  fix: 'Remove the control characters. Right-to-left languages display correctly without explicit overrides.',
+  hint: 'Remove the control characters. Right-to-left languages display correctly without explicit overrides.',
 });
 
 export const zeroWidth = defineRule({
   id: 'unicode/zero-width',
   severity: 'warn',
-  title: 'Zero-width characters',
+  description: 'Zero-width characters',
   explanation:
     'Zero-width spaces, joiners and word joiners (U+200B–U+200D, U+2060, U+FEFF, U+180E, U+2061–U+2064) are ' +
     'invisible. They split words so filters miss them, or encode hidden bits. Joiners inside emoji sequences ' +
     'and between letters of scripts that need them (Arabic, Indic …) are not reported.',
-  fix: 'Delete the invisible characters.',
+  hint: 'Delete the invisible characters.',
 });
 
 export const variationSelectorRun = defineRule({
   id: 'unicode/variation-selector-run',
   severity: 'high',
-  title: 'Run of variation selectors (hidden bytes)',
+  description: 'Run of variation selectors (hidden bytes)',
   explanation:
     'A single variation selector picks an emoji or ideograph style; a run of them (or a supplementary ' +
     'selector after plain ASCII) encodes one byte each, smuggling hidden data behind a harmless-looking ' +
     'character. The evidence shows the decoded bytes when they are text.',
-  fix: 'Delete the variation selectors.',
+  hint: 'Delete the variation selectors.',
 });
 
 export type HiddenClass = 'tag' | 'bidi' | 'zw' | 'vs';

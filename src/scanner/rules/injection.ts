@@ -4,12 +4,12 @@ import { defineRule, type Emit, type Hit, type SecurityRule, type TextCheck } fr
 export const instructionOverride = defineRule({
   id: 'injection/instruction-override',
   severity: 'high',
-  title: 'Tries to override the agent\'s instructions',
+  description: 'Tries to override the agent\'s instructions',
   explanation:
     'Phrases such as "ignore previous instructions", "disregard the system prompt", "your new system prompt ' +
     'is" or "you are now in developer mode" try to replace the rules the agent was given. A skill\'s text ' +
     'goes straight into the model\'s context, so this is prompt injection.',
-  fix:
+  hint:
     'Describe what the skill does without addressing the model\'s other instructions. To quote such a phrase ' +
     '(e.g. in a security lesson), put it in a fenced code block: there it is reported only as `info`.',
 });
@@ -17,21 +17,21 @@ export const instructionOverride = defineRule({
 export const concealment = defineRule({
   id: 'injection/conceal-from-user',
   severity: 'high',
-  title: 'Tells the agent to hide something from the user',
+  description: 'Tells the agent to hide something from the user',
   explanation:
     '"Do not tell the user", "without the user knowing", "silently send…": an honest skill has nothing to ' +
     'hide from the person using it. Malicious skills pair this with data theft.',
-  fix: 'Remove the instruction; if output should be brief, say so without asking the agent to keep secrets from the user.',
+  hint: 'Remove the instruction; if output should be brief, say so without asking the agent to keep secrets from the user.',
 });
 
 export const directiveTag = defineRule({
   id: 'injection/directive-tag',
   severity: 'warn',
-  title: 'Pseudo-system markup such as <IMPORTANT>',
+  description: 'Pseudo-system markup such as <IMPORTANT>',
   explanation:
     '`<IMPORTANT>`, `<system>`, `<|im_start|>system`, `[INST]` or `<<SYS>>` imitate the markup models treat ' +
     'as authoritative. MCP tool-poisoning attacks hide their orders in `<IMPORTANT>` blocks.',
-  fix: 'Use ordinary Markdown emphasis (`**Important:**`) for notes to the reader.',
+  hint: 'Use ordinary Markdown emphasis (`**Important:**`) for notes to the reader.',
 });
 
 const INSTRUCTION_OVERRIDE: readonly RegExp[] = [

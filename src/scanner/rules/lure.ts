@@ -5,13 +5,13 @@ import { urlsIn } from './network.ts';
 export const prerequisiteLure = defineRule({
   id: 'lure/prerequisite-download',
   severity: 'high',
-  title: '"Prerequisites" lure with a download link',
+  description: '"Prerequisites" lure with a download link',
   explanation:
     'The document asks the reader (or the agent) to download an archive or installer before the skill ' +
     'works, under a "Prerequisites"/"Setup"/"Requirements" heading or next to phrasing such as "before ' +
     'using, download and run". This is the ClawHavoc pattern: the skill itself looks harmless and the ' +
     'malware sits in the linked `.zip`/`.exe`/`.dmg`.',
-  fix:
+  hint:
     'Put everything the skill needs inside the skill, or name the dependency and its official package ' +
     '(`brew install …`, `pip install …`) instead of linking an archive.',
   quotable: true,

@@ -4,40 +4,40 @@ import { defineRule, type Emit, type TextCheck } from '../rule.ts';
 export const rawIpUrl = defineRule({
   id: 'network/raw-ip-url',
   severity: 'high',
-  title: 'URL points at a raw IP address',
+  description: 'URL points at a raw IP address',
   explanation:
     'Legitimate services have domain names; a URL with a bare public IP address (or an IP written in ' +
     'decimal or hex) is typical of command-and-control servers and throwaway payload hosts. Loopback, ' +
     'unspecified and documentation addresses are ignored; private (RFC 1918) addresses are `info`.',
-  fix: 'Use the service\'s domain name over HTTPS, or remove the URL.',
+  hint: 'Use the service\'s domain name over HTTPS, or remove the URL.',
 });
 
 export const pasteSiteUrl = defineRule({
   id: 'network/paste-site',
   severity: 'high',
-  title: 'URL points at a paste or anonymous file-drop site',
+  description: 'URL points at a paste or anonymous file-drop site',
   explanation:
     'Paste sites (pastebin.com, rentry.co, transfer.sh, 0x0.st …) serve content anyone can change at any ' +
     'time without history. Attackers host second-stage payloads there.',
-  fix: 'Put the content in the skill itself, or link a versioned source such as a tagged release in a repository.',
+  hint: 'Put the content in the skill itself, or link a versioned source such as a tagged release in a repository.',
 });
 
 export const urlShortener = defineRule({
   id: 'network/url-shortener',
   severity: 'warn',
-  title: 'URL goes through a link shortener',
+  description: 'URL goes through a link shortener',
   explanation: 'A shortened link (bit.ly, tinyurl.com …) hides where it leads, and its target can be changed later.',
-  fix: 'Replace it with the full destination URL.',
+  hint: 'Replace it with the full destination URL.',
 });
 
 export const exfiltrationEndpoint = defineRule({
   id: 'network/exfiltration-endpoint',
   severity: 'high',
-  title: 'URL points at a webhook collector or tunnel',
+  description: 'URL points at a webhook collector or tunnel',
   explanation:
     'Discord/Slack webhooks, Telegram bot APIs, request catchers (webhook.site, requestbin, pipedream) and ' +
     'tunnels (ngrok, trycloudflare) are where stolen data is usually sent.',
-  fix: 'If the skill really posts to such an endpoint, make the URL a user-supplied setting and explain it in SKILL.md.',
+  hint: 'If the skill really posts to such an endpoint, make the URL a user-supplied setting and explain it in SKILL.md.',
 });
 
 const PASTE_HOSTS = [

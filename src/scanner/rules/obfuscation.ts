@@ -7,42 +7,42 @@ import { DESTRUCTIVE_PATTERNS } from './destructive.ts';
 export const base64ToShell = defineRule({
   id: 'obfuscation/base64-to-shell',
   severity: 'critical',
-  title: 'Decodes an encoded string and runs it',
+  description: 'Decodes an encoded string and runs it',
   explanation:
     'Text is base64- or hex-decoded and piped into a shell (`echo … | base64 -d | sh`, `powershell -enc …`). ' +
     'Encoding a command has no purpose except hiding it from the reader and from scanners.',
-  fix: 'Write the command out in plain text so reviewers and users can read what it does.',
+  hint: 'Write the command out in plain text so reviewers and users can read what it does.',
 });
 
 export const evalDecoded = defineRule({
   id: 'obfuscation/eval-decoded',
   severity: 'critical',
-  title: 'Evaluates decoded or decompressed code',
+  description: 'Evaluates decoded or decompressed code',
   explanation:
     'JavaScript or Python code is decoded at run time and then executed (`eval(atob(…))`, ' +
     '`exec(base64.b64decode(…))`, `Function(…)(…)` over decoded text, `exec(compile(zlib.decompress(…)))`). ' +
     'This is how obfuscated malware hides its real instructions.',
-  fix: 'Ship the code itself in readable form; a skill never needs to eval encoded source.',
+  hint: 'Ship the code itself in readable form; a skill never needs to eval encoded source.',
 });
 
 export const encodedBlob = defineRule({
   id: 'obfuscation/encoded-blob',
   severity: 'warn',
-  title: 'Long base64 or hex blob',
+  description: 'Long base64 or hex blob',
   explanation:
     'A long run of base64 or hex (≥ 120 base64 or ≥ 160 hex characters, or ≥ 40 `\\xNN` escapes) cannot be ' +
     'reviewed by reading it. Payloads are smuggled this way. Inside test-data folders (`tests/`, `fixtures/` …) ' +
     'it is reported at `info`; `data:image/…;base64,` and `data:font/…` URIs are not reported.',
-  fix: 'Ship binary data as a real file (e.g. `assets/logo.png`) or explain the blob next to it; move test vectors under `tests/`.',
+  hint: 'Ship binary data as a real file (e.g. `assets/logo.png`) or explain the blob next to it; move test vectors under `tests/`.',
 });
 
 export const encodedCommand = defineRule({
   id: 'obfuscation/encoded-command',
   severity: 'critical',
-  title: 'Encoded string hides a dangerous command',
+  description: 'Encoded string hides a dangerous command',
   explanation:
     'A base64 or hex string decodes to a download-and-execute or destructive command. The finding shows the decoded text.',
-  fix: 'Remove the encoded command. If the skill needs to run something, write it in plain text so it can be reviewed.',
+  hint: 'Remove the encoded command. If the skill needs to run something, write it in plain text so it can be reviewed.',
 });
 
 const BASE64_TO_SHELL: readonly Pattern[] = [

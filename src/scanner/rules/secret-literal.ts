@@ -4,14 +4,14 @@ import { defineRule, type TextCheck } from '../rule.ts';
 export const secretLiteral = defineRule({
   id: 'secret/literal',
   severity: 'high',
-  title: 'Secret key or token written into the skill',
+  description: 'Secret key or token written into the skill',
   explanation:
     'The file contains what looks like a live credential: an OpenAI/Anthropic-style `sk-…` key, a GitHub ' +
     'token (`ghp_…`, `github_pat_…`), a Slack token (`xox…-`), an AWS access key id (`AKIA…`), a Google API ' +
     'key, a Stripe secret key or a PEM private key block. Anyone who installs the skill gets it. Obvious ' +
     'placeholders (`sk-xxxx…`, `AKIAIOSFODNN7EXAMPLE`, `your-key-here`) are ignored, and test-data folders ' +
     'are reported at `info`. The evidence is masked so the report does not leak the secret again.',
-  fix: 'Revoke the credential now, remove it from the skill (and its git history), and read it from an environment variable at run time.',
+  hint: 'Revoke the credential now, remove it from the skill (and its git history), and read it from an environment variable at run time.',
 });
 
 const TOKEN =

@@ -4,13 +4,13 @@ import { defineRule, type TextCheck } from '../rule.ts';
 export const tlsDisabled = defineRule({
   id: 'tls/verification-disabled',
   severity: 'warn',
-  title: 'TLS certificate verification is turned off',
+  description: 'TLS certificate verification is turned off',
   explanation:
     'Turning off certificate checks (`verify=False`, `rejectUnauthorized: false`, ' +
     '`NODE_TLS_REJECT_UNAUTHORIZED=0`, `curl -k`/`--insecure`, `wget --no-check-certificate`, ' +
     '`ssl._create_unverified_context`, `InsecureSkipVerify: true`) lets anyone on the network read and ' +
     'change the traffic, including code the skill downloads.',
-  fix: 'Keep verification on. For a private CA, point the client at the CA bundle (`verify="/path/ca.pem"`, `NODE_EXTRA_CA_CERTS`).',
+  hint: 'Keep verification on. For a private CA, point the client at the CA bundle (`verify="/path/ca.pem"`, `NODE_EXTRA_CA_CERTS`).',
   quotable: true,
 });
 

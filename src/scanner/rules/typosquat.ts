@@ -4,13 +4,13 @@ import { confusableSkeleton } from '../unicode.ts';
 export const typosquat = defineRule({
   id: 'name/typosquat',
   severity: 'high',
-  title: 'Name imitates another skill',
+  description: 'Name imitates another skill',
   explanation:
     'The skill\'s name is one edit (insertion, deletion, substitution or swap of neighbours) away from ' +
     'another skill in the registry, or looks identical to one once confusable characters are folded ' +
     '(`0`→`o`, `1`/`I`→`l`, `rn`→`m`, Cyrillic `а`→`a` …). ClawHavoc used such names to catch people ' +
     'installing a popular skill. Edit distance only applies to names of 4 or more characters.',
-  fix: 'Choose a clearly distinct name. If the names are related on purpose, say so in the description and ask a maintainer to override.',
+  hint: 'Choose a clearly distinct name. If the names are related on purpose, say so in the description and ask a maintainer to override.',
 });
 
 /** Optimal string alignment distance ≤ 1, in one linear pass (no full matrix). */

@@ -10,13 +10,14 @@ import { ALL_RULES, type RuleId } from '../../../src/pipeline/rules/all-rules.ts
 import { REPO } from './_harness.ts';
 
 describe('ALL_RULES', () => {
-  it('holds the validator and the scanner rules, each id once', () => {
+  it('holds the validator, publish and scanner rules, each id once', () => {
     const ids = ALL_RULES.map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
-    const some: RuleId[] = ['files/zero-width', 'unicode/zero-width', 'exec/download-pipe-shell', 'registry/duplicate-name'];
+    const some: RuleId[] = ['files/zero-width', 'unicode/zero-width', 'exec/download-pipe-shell', 'registry/duplicate-name', 'publish/version-not-bumped'];
     for (const id of some) expect(ids).toContain(id);
     expect(ALL_RULES.filter((r) => r.engine === 'scanner').every((r) => ['info', 'warn', 'high', 'critical'].includes(r.severity))).toBe(true);
-    expect(ALL_RULES.filter((r) => r.engine === 'validator').every((r) => ['error', 'warning'].includes(r.severity))).toBe(true);
+    expect(ALL_RULES.filter((r) => r.engine !== 'scanner').every((r) => ['error', 'warning'].includes(r.severity))).toBe(true);
+    expect(ALL_RULES.filter((r) => r.engine === 'publish').map((r) => r.id)).toEqual(['publish/version-not-bumped', 'publish/version-lowered', 'publish/mixed-change']);
   });
 
   it('links every rule to an anchor its page really has', async () => {

@@ -4,12 +4,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DiagnosticSink } from '../../../src/pipeline/diagnostics.ts';
-import { checkRegistry, findCycles, type RegistryMember } from '../../../src/pipeline/rules/cross-skill.ts';
+import { RULES } from '../../../src/pipeline/rules/catalog.ts';
+import { checkRegistry, findCycles, REGISTRY_RULES, type RegistryMember } from '../../../src/pipeline/rules/cross-skill.ts';
 
 const member = (name: string, file: string, extra: { calls?: string[]; format?: string } = {}): RegistryMember =>
   ({ draft: { name, calls: extra.calls ?? [], format: extra.format ?? 'skill-md' }, file, locate: () => ({ line: 2, column: 7 }) }) as unknown as RegistryMember;
 
 describe('checkRegistry', () => {
+  it('runs every registry/* rule of the catalog as a rule module, each with its hint', () => {
+    expect(REGISTRY_RULES.map((r) => r.meta.id).sort()).toEqual(RULES.filter((r) => r.id.startsWith('registry/')).map((r) => r.id).sort());
+    for (const r of REGISTRY_RULES) expect(r.meta.hint.length, r.meta.id).toBeGreaterThan(10);
+  });
+
   it('treats names that differ only by case as duplicates, and keeps the first by path', () => {
     const sink = new DiagnosticSink();
     const a = member('pdf', 'skills/a/pdf/SKILL.md');
