@@ -4,6 +4,7 @@
  * are in test/fixtures/gitignore/templates.gitignore), or tools hide them.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -22,5 +23,34 @@ describe('source layout', () => {
       if ((error as { status?: number }).status !== 1) throw error;
     }
     expect(ignored.split('\n').filter(Boolean)).toEqual([]);
+  });
+
+  it("the README's layout section names every source folder, and only folders that exist", () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const block = readme.slice(readme.indexOf('## Layout')).match(/```\n([\s\S]*?)```/)?.[1] ?? '';
+    // Rows are `src/<area>/  text`, continued on indented lines; an area's sub-folders are named in its text.
+    const rows = new Map<string, string>();
+    let area = '';
+    for (const line of block.split('\n')) {
+      const head = line.match(/^(\S+\/)\s/);
+      if (head) rows.set((area = head[1]!), line);
+      else if (area) rows.set(area, `${rows.get(area)} ${line}`);
+    }
+    const src = join(REPO, 'src');
+    for (const top of readdirSync(src, { withFileTypes: true }).filter((d) => d.isDirectory())) {
+      const row = rows.get(`src/${top.name}/`);
+      expect(row, `src/${top.name}/ is missing from the README's layout`).toBeDefined();
+      for (const sub of readdirSync(join(src, top.name), { withFileTypes: true }).filter((d) => d.isDirectory())) {
+        expect(row, `src/${top.name}/${sub.name}/ is not named in its README layout row`).toContain(`${sub.name}/`);
+      }
+    }
+    for (const [folder, row] of rows) {
+      expect(existsSync(join(REPO, folder)), `the README's layout names ${folder}, which does not exist`).toBe(true);
+      if (!folder.startsWith('src/')) continue;
+      for (const named of row.matchAll(/(?<![\w/.-])([a-z][\w-]*)\/(?!\w)/g)) {
+        if (`${named[1]}/` === folder.slice(4)) continue;
+        expect(existsSync(join(REPO, folder, named[1]!)), `the README's layout row for ${folder} names ${named[1]}/, which is not a folder there`).toBe(true);
+      }
+    }
   });
 });
