@@ -10,6 +10,13 @@
 // Results are rendered with DOM APIs only (textContent), never innerHTML: titles and excerpts
 // come from skill authors.
 //
+// One search, one list: the query and any combination of filters (the selects, or the facet
+// links of the sidebar, which then combine instead of navigating) narrow the one result list; the
+// static listing steps aside while a search is active. The state lives in the address bar
+// (?q=…&category=…), so a search can be shared and Back returns to the previous one. Once the
+// reader uses a filter, Pagefind's filter index is loaded and every option shows how many skills
+// it would leave; until then plain searches skip that cost.
+//
 // The site may live under a sub-path (https://user.github.io/repo/): the page names its base path
 // on <html data-base>, and both the Pagefind bundle and the result URLs sit under it.
 
@@ -22,6 +29,11 @@ const input = document.getElementById('search-input');
 const status = document.getElementById('search-status');
 const list = document.getElementById('search-results');
 const selects = [...document.querySelectorAll('select[data-filter]')];
+// The page's static listing (All skills, paginated) and the section the results take its place in.
+const listing = document.querySelector('.catalog > .results:not(.search-section)');
+const section = document.getElementById('search-section');
+const facetLinks = [...document.querySelectorAll('.facets a[data-facet]')];
+let countsWanted = false;
 
 let loading;
 let latest = 0;
@@ -42,6 +54,50 @@ function load() {
     return pagefind;
   })();
   return loading;
+}
+
+// The state as the address bar holds it: `q` and one parameter per filter.
+function stateUrl() {
+  const params = new URLSearchParams();
+  const query = input.value.trim();
+  if (query) params.set('q', query);
+  for (const [key, value] of Object.entries(currentFilters())) params.set(key, value);
+  const search = params.toString();
+  return `${location.pathname}${search ? `?${search}` : ''}${location.hash}`;
+}
+
+function restoreFromUrl() {
+  const params = new URLSearchParams(location.search);
+  input.value = params.get('q') || '';
+  for (const select of selects) {
+    const wanted = params.get(select.dataset.filter) || '';
+    select.value = [...select.options].some((o) => o.value === wanted) ? wanted : '';
+  }
+  if (Object.keys(currentFilters()).length > 0) countsWanted = true;
+}
+
+// Each option says how many skills it would leave with the current query and other filters.
+function showCounts(counts) {
+  for (const select of selects) {
+    const byValue = counts[select.dataset.filter] || {};
+    for (const option of select.options) {
+      if (!option.value) continue;
+      option.textContent = `${option.value} (${byValue[option.value] || 0})`;
+    }
+  }
+  for (const link of facetLinks) {
+    const value = link.querySelector('.facet-value');
+    const count = link.querySelector('.count');
+    if (value && count) count.textContent = String((counts[link.dataset.facet] || {})[value.textContent] || 0);
+  }
+}
+
+function resetCounts() {
+  for (const select of selects) for (const option of select.options) if (option.dataset.total) option.textContent = option.dataset.total;
+  for (const link of facetLinks) {
+    const count = link.querySelector('.count');
+    if (count && count.dataset.total) count.textContent = count.dataset.total;
+  }
 }
 
 function currentFilters() {
@@ -76,15 +132,28 @@ async function run() {
   const query = input.value.trim();
   const filters = currentFilters();
   const id = ++latest;
+  for (const link of facetLinks) {
+    const value = link.querySelector('.facet-value');
+    if (value && filters[link.dataset.facet] === value.textContent) link.setAttribute('aria-current', 'true');
+    else link.removeAttribute('aria-current');
+  }
   if (!query && Object.keys(filters).length === 0) {
     list.replaceChildren();
     status.textContent = '';
     root.classList.remove('has-results');
+    if (listing) listing.hidden = false;
+    section.hidden = true;
+    resetCounts();
     return;
   }
   const pf = await load();
+  // Loading the filter index makes every later search count values over all its results.
+  if (countsWanted) await pf.filters();
   const search = await pf.search(query || null, { filters });
   if (id !== latest) return;
+  if (listing) listing.hidden = true;
+  section.hidden = false;
+  if (countsWanted) showCounts(search.filters || {});
   // The first few results are shown as soon as their fragments arrive; the rest follow. On a
   // common term over 10,000 skills, waiting for all 20 fragments cost a fifth of a second more.
   const first = await Promise.all(search.results.slice(0, FIRST_SHOWN).map((r) => r.data()));
@@ -132,17 +201,51 @@ function report(error) {
   console.warn('search failed', error);
 }
 
+// A filter change is a step Back can undo; typing only updates the current entry.
+function filterChanged() {
+  countsWanted = true;
+  history.pushState(null, '', stateUrl());
+  run().catch(report);
+}
+
+for (const select of selects) for (const option of select.options) option.dataset.total = option.textContent;
+for (const link of facetLinks) {
+  const count = link.querySelector('.count');
+  if (count) count.dataset.total = count.textContent;
+}
+
 root.hidden = false;
 root.querySelector('form').addEventListener('submit', (event) => {
   event.preventDefault();
+  history.replaceState(null, '', stateUrl());
   run().catch(report);
 });
-input.addEventListener('input', schedule);
-for (const select of selects) select.addEventListener('change', () => run().catch(report));
+input.addEventListener('input', () => {
+  history.replaceState(null, '', stateUrl());
+  schedule();
+});
+for (const select of selects) {
+  select.addEventListener('change', filterChanged);
+  select.addEventListener('focus', () => (countsWanted = true), { once: true });
+}
+// On this page the sidebar's facet links toggle a filter, so they combine with the query and
+// with each other; a modified click (new tab) still opens the facet's own page.
+for (const link of facetLinks) {
+  link.addEventListener('click', (event) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const select = selects.find((s) => s.dataset.filter === link.dataset.facet);
+    const value = link.querySelector('.facet-value')?.textContent;
+    if (!select || !value || ![...select.options].some((o) => o.value === value)) return;
+    event.preventDefault();
+    select.value = select.value === value ? '' : value;
+    filterChanged();
+  });
+}
+window.addEventListener('popstate', () => {
+  restoreFromUrl();
+  run().catch(report);
+});
 // Load the index when the reader shows interest, not on every page view.
 root.addEventListener('focusin', () => load().catch(report), { once: true });
-const initial = new URLSearchParams(location.search).get('q');
-if (initial) {
-  input.value = initial;
-  run().catch(report);
-}
+restoreFromUrl();
+if (location.search) run().catch(report);

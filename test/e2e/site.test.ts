@@ -194,6 +194,71 @@ describe('catalog site', () => {
     await noJs.close();
   });
 
+  it('one list: filters and the query narrow it, counts follow the selection, and the address bar keeps the state', async () => {
+    const page = await open('/');
+    const staticList = page.locator('.catalog > .results:not(.search-section)');
+    const section = page.locator('#search-section');
+    expect(await staticList.isVisible()).toBe(true);
+    expect(await section.isVisible()).toBe(false);
+    const shown = async () => {
+      await page.waitForFunction(() => (document.querySelector('#search-results') as HTMLElement).dataset.filters !== undefined);
+      return page.locator('#search-results a').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname.split('/')[2]!).sort());
+    };
+    const settle = (filters: Record<string, string>) =>
+      page.waitForFunction((f) => (document.querySelector('#search-results') as HTMLElement).dataset.filters === f, JSON.stringify(filters));
+    const expected = (pick: (s: RegistryIndex['skills'][number]) => boolean) => index.skills.filter(pick).map((s) => s.name).sort();
+
+    // A category from the sidebar: the one list shows exactly its skills, the static list steps aside.
+    const category = index.skills.find((s) => s.category === 'text')?.category ?? index.skills.find((s) => s.category)!.category!;
+    await page.locator(`.facets a[data-facet="category"]`, { has: page.locator('.facet-value', { hasText: new RegExp(`^${category}$`) }) }).click();
+    await settle({ category });
+    const inCategory = expected((s) => s.category === category);
+    expect(await shown()).toEqual(inCategory);
+    expect(await staticList.isVisible()).toBe(false);
+    expect(await section.isVisible()).toBe(true);
+    expect(await page.locator('#search-status').textContent()).toBe(`${inCategory.length} ${inCategory.length === 1 ? 'skill matches' : 'skills match'}.`);
+    expect(new URL(page.url()).searchParams.get('category')).toBe(category);
+
+    // A second facet combines with the first; every option now counts within the selection.
+    const mode = index.skills.find((s) => s.category === category)!.mode;
+    await page.selectOption('#search-filter-mode', mode);
+    await settle({ category, mode });
+    expect(await shown()).toEqual(expected((s) => s.category === category && s.mode === mode));
+    const formatCounts = await page.locator('#search-filter-format option').evaluateAll((options) => options.slice(1).map((o) => o.textContent));
+    for (const label of formatCounts) {
+      const [, value, count] = label!.match(/^(.*) \((\d+)\)$/)!;
+      expect(Number(count), label!).toBe(expected((s) => s.category === category && s.mode === mode && s.format === value).length);
+    }
+    const url = new URL(page.url());
+    expect([url.searchParams.get('category'), url.searchParams.get('mode')]).toEqual([category, mode]);
+
+    // Reload and a shared link restore the same state; Back undoes one filter at a time.
+    await page.reload();
+    await settle({ category, mode });
+    expect(await page.locator('#search-filter-mode').inputValue()).toBe(mode);
+    expect(await shown()).toEqual(expected((s) => s.category === category && s.mode === mode));
+    await page.goBack();
+    await settle({ category });
+    expect(await page.locator('#search-filter-mode').inputValue()).toBe('');
+    expect(await shown()).toEqual(inCategory);
+
+    // A query narrows the same list and reaches the address bar too.
+    await page.fill('#search-input', 'zzzz-no-such-skill');
+    await page.waitForFunction(() => (document.querySelector('#search-results') as HTMLElement).dataset.query === 'zzzz-no-such-skill');
+    expect(await page.locator('#search-results li').count()).toBe(0);
+    expect(await page.locator('#search-status').textContent()).toBe('No skills match.');
+    expect(await staticList.isVisible()).toBe(false);
+    expect(new URL(page.url()).searchParams.get('q')).toBe('zzzz-no-such-skill');
+
+    // Clearing everything brings the full static list back.
+    await page.fill('#search-input', '');
+    await page.selectOption('#search-filter-category', '');
+    await page.waitForFunction(() => (document.getElementById('search-section') as HTMLElement).hidden);
+    expect(await staticList.isVisible()).toBe(true);
+    expect(new URL(page.url()).search).toBe('');
+    await page.close();
+  });
+
   it('searches in English and in Chinese from the English home page, with filters', async () => {
     const page = await open('/');
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
@@ -223,9 +288,9 @@ describe('catalog site', () => {
     await page.screenshot({ path: path.join(results, 'site-search.png'), fullPage: true });
 
     // The filter options are written at build time (loading Pagefind's filter index slows every
-    // search down); they must be exactly the values and counts Pagefind holds.
+    // search down); their totals must be exactly the values and counts Pagefind holds.
     const options = await page.locator('select[data-filter]').evaluateAll((selects) =>
-      Object.fromEntries(selects.map((s) => [(s as HTMLSelectElement).dataset.filter, [...(s as HTMLSelectElement).options].slice(1).map((o) => `${o.value}=${o.textContent}`).sort()])),
+      Object.fromEntries(selects.map((s) => [(s as HTMLSelectElement).dataset.filter, [...(s as HTMLSelectElement).options].slice(1).map((o) => `${o.value}=${o.dataset.total ?? o.textContent}`).sort()])),
     );
     // A string, so the test runner does not rewrite the browser's import().
     const fromPagefind = (await page.evaluate(`(async () => {
