@@ -43,3 +43,13 @@ describe('skill page run example', () => {
     expect(runInput('csv-profile')).toEqual({ csv: 'id,city,temp\n1,Oslo,-3.5\n2,Lima,19\n3,Oslo,NA\n' });
   });
 });
+
+describe('skill page source links', () => {
+  it('shows none, and no broken href, when the registry names no repository', () => {
+    const html = readFileSync(path.join(out, 'skills', 'csv-profile', 'index.html'), 'utf8');
+    expect(html).toContain('<code id="cmd-run">');
+    expect(html).not.toContain('meta-links');
+    expect(html).not.toMatch(/href="(?:undefined|null|)"/);
+  });
+});
+
