@@ -346,6 +346,9 @@ describe('catalog site', () => {
     expect(await page.locator('.meta-links a', { hasText: 'Edit this skill' }).getAttribute('href')).toBe(
       `https://github.com/example/skills/edit/main/${m.sourcePath}/${m.sourceFile}`,
     );
+    expect(await page.locator('.meta-links a', { hasText: 'Report an issue' }).getAttribute('href')).toBe(
+      `https://github.com/example/skills/issues/new?title=${encodeURIComponent(`${m.name}: `)}`,
+    );
     await page.screenshot({ path: path.join(results, 'site-skill.png'), fullPage: true });
     await page.close();
   });

@@ -1,0 +1,55 @@
+/**
+ * The skill page of the example registry as `node scripts/build.ts` writes it: the run example
+ * shows the author's own input (from the schema, else from the docs), not a `"example"` placeholder.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+let out: string;
+
+beforeAll(() => {
+  out = path.join(mkdtempSync(path.join(tmpdir(), 'skilldex-skill-page-')), 'site');
+  execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build.ts'), '--out', out], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    stdio: 'pipe',
+    timeout: 300_000,
+    env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600' },
+  });
+}, 320_000);
+afterAll(() => rmSync(path.dirname(out), { recursive: true, force: true }));
+
+/** The run command's `--input` JSON, unescaped the way a reader copies it. */
+function runInput(name: string): unknown {
+  const html = readFileSync(path.join(out, 'skills', name, 'index.html'), 'utf8');
+  const code = /<code id="cmd-run">([\s\S]*?)<\/code>/.exec(html)?.[1];
+  expect(code, `no run command on ${name}`).toBeDefined();
+  const text = code!.replace(/<[^>]*>/g, '').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const quoted = /--input '(.*)'$/s.exec(text.trim())?.[1];
+  expect(quoted, `no --input on ${name}: ${text}`).toBeDefined();
+  return JSON.parse(quoted!.replace(/'\\''/g, "'"));
+}
+
+describe('skill page run example', () => {
+  it("uses the example in the schema's required input (text_stats)", () => {
+    expect(runInput('text_stats')).toEqual({ text: 'The quick brown fox jumps over the lazy dog. It barked.' });
+  });
+
+  it('uses the input JSON block of the docs when the schema has none (csv-profile)', () => {
+    expect(runInput('csv-profile')).toEqual({ csv: 'id,city,temp\n1,Oslo,-3.5\n2,Lima,19\n3,Oslo,NA\n' });
+  });
+});
+
+describe('skill page source links', () => {
+  it('shows none, and no broken href, when the registry names no repository', () => {
+    const html = readFileSync(path.join(out, 'skills', 'csv-profile', 'index.html'), 'utf8');
+    expect(html).toContain('<code id="cmd-run">');
+    expect(html).not.toContain('meta-links');
+    expect(html).not.toMatch(/href="(?:undefined|null|)"/);
+  });
+});
+

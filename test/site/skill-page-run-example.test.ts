@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { docsExample, runExample } from '../../src/site/catalog/run-example.ts';
+
+const csvSchema = {
+  type: 'object',
+  required: ['csv'],
+  properties: {
+    csv: { type: 'string', description: 'The CSV text.' },
+    hasHeader: { type: 'boolean', default: true },
+  },
+};
+
+describe('runExample', () => {
+  it("prefers the schema's own examples over the docs and the generator", () => {
+    const schema = { ...csvSchema, examples: [{ csv: 'a,b\n1,2\n' }] };
+    expect(runExample(schema, '```json\n{"csv":"from docs"}\n```')).toEqual({ csv: 'a,b\n1,2\n' });
+    const withProperty = { ...csvSchema, properties: { ...csvSchema.properties, csv: { type: 'string', examples: ['x,y\n'] } } };
+    expect(runExample(withProperty, '```json\n{"csv":"from docs"}\n```')).toEqual({ csv: 'x,y\n' });
+  });
+
+  it('uses a JSON block from the docs when the required inputs have no example, not the placeholder', () => {
+    const docs = ['# CSV', '', 'Output:', '```json', '{"rowCount": 2}', '```', '', 'Input:', '```json', '{"csv": "name,age\\nAda,36\\n", "hasHeader": true}', '```'].join('\n');
+    expect(runExample(csvSchema, docs)).toEqual({ csv: 'name,age\nAda,36\n', hasHeader: true });
+  });
+
+  it('falls back to a generated value when the docs hold nothing that fits', () => {
+    expect(runExample(csvSchema, '```json\n{"other": 1}\n```\n```json\nnot json\n```')).toEqual({ csv: 'example' });
+    expect(runExample(csvSchema, undefined)).toEqual({ csv: 'example' });
+  });
+
+  it('skips blocks missing a required input and ignores non-json fences', () => {
+    expect(docsExample(csvSchema, '```json\n{"hasHeader": false}\n```')).toBeUndefined();
+    expect(docsExample(csvSchema, '```js\n{"csv": "a"}\n```')).toBeUndefined();
+    expect(docsExample(csvSchema, '~~~json\n{"csv": "a"}\n~~~')).toEqual({ csv: 'a' });
+  });
+});
