@@ -1,11 +1,15 @@
 // Copy buttons for install and run commands. Each button names the element holding the text in
 // data-copy-target; the command text itself is static HTML, so it reads fine without JavaScript.
 //
-// When the registry does not know its public URL, commands show a <site-url> placeholder; here we
-// know it is the origin the page was served from.
+// When the registry does not know its public URL, commands show a <site-url> (or <page-url>)
+// placeholder; here we know it is where the page was served from.
 
+// The registry's root is the site's, base path included (https://user.github.io/repo/).
 for (const placeholder of document.querySelectorAll('[data-site-url]')) {
-  placeholder.textContent = location.origin;
+  placeholder.textContent = new URL(document.documentElement.dataset.base || '/', location.origin).href;
+}
+for (const placeholder of document.querySelectorAll('[data-page-url]')) {
+  placeholder.textContent = new URL(location.pathname, location.origin).href;
 }
 
 /** The copy shortcut of the reader's platform: ⌘C on Apple devices, Ctrl+C elsewhere. */

@@ -53,3 +53,46 @@ describe('skill page source links', () => {
   });
 });
 
+
+const page = (name: string) => readFileSync(path.join(out, 'skills', name, 'index.html'), 'utf8');
+/** The requirements block as label → text. */
+function requirementRows(name: string): Record<string, string> {
+  const block = /<dl class="requirements">([\s\S]*?)<\/dl>/.exec(page(name))?.[1];
+  expect(block, `no requirements block on ${name}`).toBeDefined();
+  const rows: Record<string, string> = {};
+  for (const m of block!.matchAll(/<dt[^>]*>([\s\S]*?)<\/dt>\s*<dd[^>]*>([\s\S]*?)<\/dd>/g)) rows[m[1]!] = m[2]!.replace(/<[^>]*>/g, '');
+  return rows;
+}
+
+describe('skill page requirements', () => {
+  it('names the interpreter of the entry and scripts, the sandbox, what it works with and the size', () => {
+    const checksum = requirementRows('checksum');
+    expect(checksum.Runtime).toBe('Python 3 (python3)');
+    expect(checksum.Sandbox).toContain('bubblewrap');
+    expect(checksum['Works with']).toContain('Agent Skills');
+    const manifest = JSON.parse(readFileSync(path.join(out, 'skills', 'checksum.json'), 'utf8')) as { files: { size: number }[] };
+    expect(checksum.Size).toMatch(new RegExp(` in ${manifest.files.length} files?$`));
+  });
+
+  it('says an llm skill needs a model, and how to configure one', () => {
+    const rows = requirementRows('code_review');
+    expect(rows.Model).toContain('SKILLDEX_LLM_BASE_URL');
+    expect(rows.Runtime).toBeUndefined();
+  });
+});
+
+describe('skill page badges', () => {
+  it('writes a version and a scan badge as static SVG, shown on the page with a Markdown snippet', () => {
+    const version = readFileSync(path.join(out, 'skills', 'checksum', 'version.svg'), 'utf8');
+    const manifest = JSON.parse(readFileSync(path.join(out, 'skills', 'checksum.json'), 'utf8')) as { version: string; scan?: { verdict: string } };
+    expect(version).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(version).toContain(`<text x="`);
+    expect(version).toContain(`>v${manifest.version}</text>`);
+    const scan = readFileSync(path.join(out, 'skills', 'checksum', 'scan.svg'), 'utf8');
+    expect(scan).toContain(`>${manifest.scan?.verdict ?? 'not scanned'}</text>`);
+    const html = page('checksum');
+    expect(html).toContain('<img src="/skills/checksum/version.svg"');
+    const snippet = /<code id="badge-markdown">([\s\S]*?)<\/code>/.exec(html)?.[1]?.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+    expect(snippet).toBe(`[![version ${manifest.version}](<page-url>version.svg)](<page-url>) [![security scan: ${manifest.scan?.verdict}](<page-url>scan.svg)](<page-url>)`);
+  });
+});

@@ -330,8 +330,8 @@ describe('catalog site', () => {
     const archive = Buffer.from(await (await fetch(new URL(archiveHref, preview.url))).arrayBuffer());
     expect(await page.locator('.archive code').textContent()).toBe(`sha256:${createHash('sha256').update(archive).digest('hex')}`);
 
-    // Copy buttons put the exact command on the clipboard, with this site's URL filled in.
-    const origin = preview.url.replace(/\/$/, '');
+    // Copy buttons put the exact command on the clipboard, with this site's URL (base path and all) filled in.
+    const origin = preview.url;
     const button = page.locator('button[data-copy-target="cmd-skills-add"]');
     await button.click();
     await expect.poll(() => button.textContent()).toBe('Copied');
