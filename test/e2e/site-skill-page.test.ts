@@ -96,3 +96,17 @@ describe('skill page badges', () => {
     expect(snippet).toBe(`[![version ${manifest.version}](<page-url>version.svg)](<page-url>) [![security scan: ${manifest.scan?.verdict}](<page-url>scan.svg)](<page-url>)`);
   });
 });
+
+describe("a skill's Markdown files", () => {
+  it('are pages of their own, linked from the skill page instead of the raw file, which stays one click away', () => {
+    const html = page('action-items');
+    expect(html).toContain('href="/skills/action-items/docs/references/patterns/"');
+    const doc = readFileSync(path.join(out, 'skills', 'action-items', 'docs', 'references', 'patterns', 'index.html'), 'utf8');
+    const source = readFileSync(path.join(repoRoot, 'skills/productivity/action-items/references/patterns.md'), 'utf8');
+    const heading = /^#+ (.+)$/m.exec(source)![1]!;
+    expect(doc).toContain(heading.replace(/&/g, '&amp;'));
+    expect(doc).toMatch(/href="\/skills\/action-items\/[0-9a-f]{16}\/references\/patterns\.md">raw file<\/a>/);
+    const sitemap = readFileSync(path.join(out, 'sitemap.xml'), 'utf8');
+    expect(sitemap).toContain('<loc>/skills/action-items/docs/references/patterns/</loc>');
+  });
+});

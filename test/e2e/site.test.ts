@@ -403,6 +403,15 @@ describe('catalog site', () => {
     // The payloads are visible as text…
     expect(await page.locator('.lead').textContent()).toContain('<script>');
     expect(await page.locator('.prose').innerHTML()).not.toMatch(/<script|onerror=|onload=|<iframe|javascript:/i);
+    // Its Markdown files are pages of their own, sanitised the same way, links rewritten.
+    await open('/skills/xss-probe/docs/references/notes/', page);
+    expect(await xssCount(page)).toBe(0);
+    const notes = await page.locator('.prose').innerHTML();
+    expect(notes).not.toMatch(/<script|onerror=|onload=|<iframe|javascript:/i);
+    expect(await page.locator('.prose pre code').textContent()).toContain('<script>window.__xss++</script>');
+    expect(await page.locator('.prose a', { hasText: 'back to the skill' }).getAttribute('href')).toBe('/skills/xss-probe/');
+    expect(await page.locator('.prose a', { hasText: 'outside' }).getAttribute('href')).toBeNull();
+    await open('/skills/xss-probe/', page);
     // …and every tag link leads to a page that is just as inert.
     for (const href of await page.locator('.chips a').evaluateAll((links) => links.map((a) => a.getAttribute('href')!))) {
       await open(href, page);

@@ -181,6 +181,22 @@ export function loadManifest(entry: CatalogEntry): SkillManifest {
   return JSON.parse(readFileSync(path.join(registryDir(), entry.urls.manifest), 'utf8')) as SkillManifest;
 }
 
+/** A skill's Markdown files are rendered up to this size; a larger one keeps only its raw file. */
+export const MAX_RENDERED_MARKDOWN = 512 * 1024;
+
+/** The text of one of a skill's published files, or undefined when it is missing or too large to render. */
+export function readSkillText(manifest: Pick<SkillManifest, 'urls' | 'files'>, file: string): string | undefined {
+  const listed = manifest.files.find((f) => f.path === file);
+  if (!listed || listed.size > MAX_RENDERED_MARKDOWN) return undefined;
+  const abs = path.join(registryDir(), manifest.urls.files, file);
+  return existsSync(abs) ? readFileSync(abs, 'utf8') : undefined;
+}
+
+/** A skill's Markdown files that get a rendered page (skills/[name]/docs/): all but SKILL.md, if small enough. */
+export function markdownPageFiles(manifest: Pick<SkillManifest, 'urls' | 'files'>): string[] {
+  return manifest.files.filter((f) => /\.md$/i.test(f.path) && f.path !== 'SKILL.md' && f.size <= MAX_RENDERED_MARKDOWN).map((f) => f.path);
+}
+
 /** sha256 of the published archive's bytes, so a reader can check the download itself. */
 export function archiveDigest(manifest: Pick<SkillManifest, 'urls'>): string | undefined {
   const file = path.join(registryDir(), manifest.urls.archive);

@@ -40,6 +40,13 @@ export interface RenderOptions {
   /** Folder of the document inside the skill, for resolving `./` and `../` (default: the root). */
   docDir?: string;
   /**
+   * A skill's document pages: a relative link to one of its Markdown files (`references/guide.md`)
+   * goes to that file's rendered page (`markdownPage(name, path)`), and `SKILL.md` to the skill's
+   * page, rather than to the raw file. Maps a skill-relative path to its page URL, or undefined
+   * when the file has none.
+   */
+  skillPage?: (path: string) => string | undefined;
+  /**
    * Trusted documents only (our own docs/security.md): give headings ids so `/security/#rule`
    * links land. Skill documents keep the sanitiser's `user-content-` prefixed ids.
    */
@@ -171,6 +178,10 @@ function rewriteRelative(url: string, options: RenderOptions): string | null {
   const segments = resolveSegments(options.docDir ? options.docDir.split('/').filter(Boolean) : [], pathPart);
   if (!segments) return null;
   const last = segments[segments.length - 1]!;
+  if (options.skillPage && /\.md$/i.test(last)) {
+    const page = options.skillPage(segments.join('/'));
+    if (page !== undefined) return `${page}${suffix}`;
+  }
   if (options.markdownPages && /\.md$/i.test(last)) {
     // Pages exist for docs/*.md only, one level: a Markdown file in a sub-folder has none.
     if (segments.length > 1) return null;

@@ -56,6 +56,16 @@ export function skillPath(name: string): string {
   return sitePath(`skills/${encodeURIComponent(name)}/`);
 }
 
+/**
+ * The page a skill's Markdown file is rendered on: `references/guide.md` →
+ * `/skills/<name>/docs/references/guide/`. SKILL.md is the skill's own page.
+ */
+export function markdownPagePath(name: string, file: string): string {
+  if (file === 'SKILL.md') return skillPath(name);
+  return `${skillPath(name)}docs/${file.replace(/\.md$/i, '').split('/').map(encodeURIComponent).join('/')}/`;
+}
+
+
 export function pageCount(total: number): number {
   return Math.max(1, Math.ceil(total / PAGE_SIZE));
 }

@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
-import { docPages, FACETS, loadCatalog, siteConfig } from '../catalog/catalog.ts';
-import { absoluteUrl, facetPath, sitePath, skillPath } from '../catalog/routes.ts';
+import { docPages, FACETS, loadCatalog, loadManifest, markdownPageFiles, siteConfig } from '../catalog/catalog.ts';
+import { absoluteUrl, facetPath, markdownPagePath, sitePath, skillPath } from '../catalog/routes.ts';
 
 /**
- * `sitemap.xml`: home, facet pages, every skill and the docs pages. Sitemaps want absolute URLs, which needs
+ * `sitemap.xml`: home, facet pages, every skill with its rendered Markdown files, and the docs pages. Sitemaps want absolute URLs, which needs
  * `siteUrl` in skilldex.config.json; without it the paths are site-relative.
  * Paginated listings are left out on purpose: they only repeat what skill pages say.
  */
@@ -15,7 +15,11 @@ export const GET: APIRoute = () => {
     urls.push({ loc: facetPath(facet) });
     for (const value of catalog.facets[facet]) urls.push({ loc: facetPath(facet, value) });
   }
-  for (const name of catalog.sorted.name) urls.push({ loc: skillPath(name), lastmod: catalog.byName.get(name)!.lastModified });
+  for (const name of catalog.sorted.name) {
+    const entry = catalog.byName.get(name)!;
+    urls.push({ loc: skillPath(name), lastmod: entry.lastModified });
+    for (const file of markdownPageFiles(loadManifest(entry))) urls.push({ loc: markdownPagePath(name, file), lastmod: entry.lastModified });
+  }
   urls.push({ loc: sitePath('security/') });
   urls.push({ loc: sitePath('docs/') });
   for (const page of docPages()) urls.push({ loc: sitePath(`docs/${page.slug}/`) });
