@@ -274,6 +274,13 @@ describe('catalog site', () => {
     // The examples' own Chinese and Japanese skills, found by words from their descriptions.
     expect(await search('错别字')).toContain('/skills/chinese-proofreading/');
     expect(await search('敬語')).toContain('/skills/japanese-business-email/');
+    // A category or tag is found by its text, also a Chinese category on an English page.
+    const inCategory = index.skills.filter((s) => s.category === '代码').map((s) => `/skills/${s.name}/`);
+    expect(inCategory.length).toBeGreaterThan(0);
+    for (const hit of inCategory) expect(await search('代码')).toContain(hit);
+    // Excerpts show the skill's text, not its title, name and version again.
+    await search('conventional');
+    for (const excerpt of await page.locator('#search-results li p:not(.search-facts)').allTextContents()) expect(excerpt).not.toMatch(/^[^.]*\. [\w-]+ v\d/);
 
     // A filter narrows the results: mode=llm keeps only llm skills.
     const all = await search('text');
