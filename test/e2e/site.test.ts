@@ -194,6 +194,27 @@ describe('catalog site', () => {
     await noJs.close();
   });
 
+  it('reaches the search box and the first skill with few Tab presses, and the skip link goes straight to the content', async () => {
+    const page = await open('/');
+    const focused = () => page.evaluate(() => {
+      const el = document.activeElement!;
+      return { id: el.id, inCard: el.closest('.cards .card') !== null, text: (el.textContent ?? '').trim() };
+    });
+    const tabs: { id: string; inCard: boolean; text: string }[] = [];
+    while (tabs.length < 40 && !tabs.at(-1)?.inCard) {
+      await page.keyboard.press('Tab');
+      tabs.push(await focused());
+    }
+    expect(tabs[0]!.text).toBe('Skip to content');
+    expect(tabs.findIndex((t) => t.id === 'search-input') + 1).toBeLessThanOrEqual(8);
+    expect(tabs.length, tabs.map((t) => t.text || t.id).join(' | ')).toBeLessThanOrEqual(15);
+    await page.goto(new URL('/', preview.url).href);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    await page.close();
+  });
+
   it('one list: filters and the query narrow it, counts follow the selection, and the address bar keeps the state', async () => {
     const page = await open('/');
     const staticList = page.locator('.catalog > .results:not(.search-section)');
