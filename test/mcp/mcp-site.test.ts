@@ -45,7 +45,8 @@ describe('McpSetup on skill pages', () => {
       const page = await context.newPage();
       await page.goto(new URL('/skills/semver-tool/', preview.url).href);
       await page.locator('.mcp-setup summary').click();
-      for (const setup of mcpClientSetups({ registryUrl: origin, packageName })) {
+      // The placeholder becomes the site's root URL, base path and final slash included.
+      for (const setup of mcpClientSetups({ registryUrl: preview.url, packageName })) {
         expect(await page.locator(`#mcp-${setup.id}`).textContent(), setup.client).toBe(setup.text);
         await page.locator(`button[data-copy-target="mcp-${setup.id}"]`).click();
         expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(setup.text);
