@@ -316,6 +316,23 @@ async function taskBrowser(args: ChildArgs): Promise<unknown> {
   }
 }
 
+/** The first SKILL.md under a generated tree, in sorted order (a line appended to its body keeps it valid). */
+function firstDeclaration(dir: string): string {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const path = join(dir, entry.name);
+    if (entry.isFile() && entry.name === 'SKILL.md') return path;
+  }
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (!entry.isDirectory()) continue;
+    try {
+      return firstDeclaration(join(dir, entry.name));
+    } catch {
+      // no skill below this folder
+    }
+  }
+  throw new Error(`no SKILL.md under ${dir}`);
+}
+
 /**
  * The MCP server (`skilldex mcp`, the real CLI) over a registry served on 127.0.0.1: startup from
  * spawn to the initialize response, with a cold and a warm HTTP cache, against `skilldex --version`
@@ -443,7 +460,7 @@ interface SizeResult {
   generated: { files: number; bytes: number; seconds: number };
   index: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; runs: number[]; floorRuns: number[]; ok: boolean; writeFloorMs?: number; ratioToWriteFloor?: number; writeFloorRuns?: number[] };
   noop: { wallMs: number; fractionOfCold: number; runs: number[]; cache: unknown };
-  site?: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; breakdown: string; floorBreakdown: unknown; runs: number[]; floorRuns: number[] } | { error: string };
+  site?: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; oneSkillChangedMs?: number; breakdown: string; floorBreakdown: unknown; runs: number[]; floorRuns: number[] } | { error: string };
   sizes: ReturnType<typeof outputSizes>;
   runtime?: unknown;
   browser?: unknown;
@@ -546,6 +563,18 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
         }));
         log(`  site run ${r + 1}: bare Astro+Pagefind ${(bares.at(-1)!.wallMs / 1000).toFixed(1)}s (${mb(bares.at(-1)!.maxRssKb)} MB), site ${(sites.at(-1)!.wallMs / 1000).toFixed(1)}s (${mb(sites.at(-1)!.maxRssKb)} MB)`);
       }
+      // One skill changed: a line added to one skill's docs, then the site built again over the
+      // warm build cache, as a deploy after a one-skill pull request does.
+      const changed = firstDeclaration(join(root, 'skills'));
+      const before = readFileSync(changed);
+      writeFileSync(changed, Buffer.concat([before, Buffer.from('\nOne more line, so this skill changed.\n')]));
+      let oneChanged: ChildRun<unknown>;
+      try {
+        oneChanged = await runChild([node, join(projectRoot, 'scripts', 'build.ts'), '--root', root, '--out', siteOut], { env });
+      } finally {
+        writeFileSync(changed, before);
+      }
+      log(`  site, one skill changed: ${(oneChanged.wallMs / 1000).toFixed(1)}s`);
       const siteMs = median(sites.map((s) => s.wallMs));
       const bareMs = median(bares.map((s) => s.wallMs));
       result.site = {
@@ -554,6 +583,7 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
         floorMs: round(bareMs, 0),
         floorRssMb: mb(median(bares.map((s) => s.maxRssKb))),
         ratioToFloor: round(siteMs / bareMs, 2),
+        oneSkillChangedMs: round(oneChanged.wallMs, 0),
         breakdown: sites.at(-1)?.stdout.split('\n').find((l) => l.startsWith('built ')) ?? '',
         floorBreakdown: bares.at(-1)?.result,
         runs: sites.map((s) => round(s.wallMs, 0)),
@@ -646,6 +676,7 @@ export function renderMarkdown(results: { machine: ReturnType<typeof machine>; r
     row('  floor: bare Astro + Pagefind, N pages', (s) => fmtS(site(s)?.floorMs)),
     row('  ratio to floor', (s) => (site(s) ? `${site(s)?.ratioToFloor}×` : '–')),
     row('  peak RSS (floor)', (s) => (site(s) ? `${site(s)?.maxRssMb} MB (${site(s)?.floorRssMb} MB)` : '–')),
+    row('  one skill changed: site rebuilt, wall (fraction of cold)', (s) => (site(s)?.oneSkillChangedMs ? `${fmtS(site(s)?.oneSkillChangedMs)} (${((site(s)!.oneSkillChangedMs! / site(s)!.wallMs) * 100).toFixed(0)} %)` : '–')),
     row('index.json raw / gzip', (s) => `${fmtB(s.sizes.indexJson.bytes)} / ${fmtB(s.sizes.indexJson.gzipBytes)}`),
     row('  bytes per skill raw / gzip', (s) => `${s.sizes.indexJson.bytesPerSkill} / ${s.sizes.indexJson.gzipBytesPerSkill}`),
     row('  gzip ratio to name+description floor', (s) => `${s.sizes.indexToFloorGzipRatio}× (floor ${fmtB(s.sizes.nameDescriptionFloor.gzipBytes)})`),

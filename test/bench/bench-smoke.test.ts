@@ -42,6 +42,9 @@ describe('npm run bench -- --quick', () => {
     expect(s.site.error).toBeUndefined();
     for (const x of [s.site.wallMs, s.site.floorMs, s.site.ratioToFloor, s.site.maxRssMb, s.site.floorRssMb]) expect(positive(x), JSON.stringify(s.site)).toBe(true);
     expect(s.site.floorBreakdown.pages).toBe(200);
+    // A site rebuild after one skill changed, over the warm build cache.
+    expect(positive(s.site.oneSkillChangedMs), JSON.stringify(s.site)).toBe(true);
+    expect(run.stdout).toMatch(/\| {3}one skill changed: site rebuilt, wall \(fraction of cold\) \| \d+\.\d\d s \(\d+ %\) \|/);
 
     // 4: sizes.
     const z = s.sizes;

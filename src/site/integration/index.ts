@@ -12,6 +12,7 @@ import type { AstroIntegration } from 'astro';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { basePathOf, SiteBuildConfig, type SiteBuildConfigInput } from './config.ts';
+import { writeBadges } from './badges.ts';
 import { copyDocAssets } from './doc-assets.ts';
 import { indexSkillPages } from './pagefind.ts';
 import { SiteBuildError } from './site-build-error.ts';
@@ -53,6 +54,7 @@ export function skilldexSite(options: SiteBuildConfigInput, events: { onSearchIn
         const pages = await indexSkillPages(outDir);
         events.onSearchIndexed?.({ pages, ms: Math.round(performance.now() - start) });
         copyDocAssets(config.docsDir, path.join(outDir, 'docs'));
+        writeBadges(config.registryDir, outDir);
       },
     },
   };
