@@ -20,7 +20,6 @@ import { skillDirOf, validateRegistry, type RejectedSkill, type ValidateOptions 
 export { validateRegistry, validateSkillFolder, type ValidationResult, type ValidationProgress, type RejectedSkill } from './validate.ts';
 export { loadConfig, CONFIG_FILE } from './config.ts';
 export { ConfigError } from './config-error.ts';
-export { RULES } from './rules/catalog.ts';
 export { generateSigningKey, parseSigningKeys, type SigningKey } from './emit/sign.ts';
 
 export interface BuildOptions {

@@ -1,6 +1,8 @@
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
-import { RULES_DOC } from './diagnostics.ts';
-import { anchorOf } from '../scanner/rule.ts';
+import { anchorOf } from '../core/rule.ts';
+
+/** Where the rules reference lives, so every hint can point at the rule's documentation (`docs/rules.md#<anchor>`). */
+const RULES_DOC = 'docs/rules.md';
 import { annotation, escapeData, escapeProperty } from '../core/github-annotation.ts';
 
 /**

@@ -1,12 +1,12 @@
 import { sarifLog, type SarifLevel } from '../core/sarif.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import { LEVEL as SCANNER_LEVEL } from '../scanner/format/sarif.ts';
-import { ALL_RULES, type RuleMeta } from './rules/all-rules.ts';
+import { ALL_RULES } from './rules/all-rules.ts';
 
 // Its own module, apart from ./reporters.ts: describing every rule loads the whole rule list
 // (scanner and pull-request rules included), which the other formats and a plain validate never need.
 
-const levelOf = (severity: RuleMeta['severity']): SarifLevel => (severity === 'error' || severity === 'warning' ? severity : SCANNER_LEVEL[severity]);
+const levelOf = (severity: (typeof ALL_RULES)[number]['meta']['severity']): SarifLevel => (severity === 'error' || severity === 'warning' ? severity : SCANNER_LEVEL[severity]);
 
 /**
  * SARIF 2.1.0 for GitHub code scanning, written by the same writer as `skilldex scan --format
@@ -16,7 +16,7 @@ const levelOf = (severity: RuleMeta['severity']): SarifLevel => (severity === 'e
  * @example writeFileSync('validate.sarif', formatSarif(diagnostics, { version: '1.2.0' }));
  */
 export function formatSarif(diagnostics: readonly Diagnostic[], options: { version: string }): string {
-  const rules = ALL_RULES.map((r) => ({
+  const rules = ALL_RULES.map(({ meta: r }) => ({
     id: r.id,
     title: r.docs.description,
     description: r.docs.explanation ?? r.docs.description,

@@ -5,7 +5,7 @@ import type { BuildCache } from './cache.ts';
 import { loadConfig } from './config.ts';
 import { discoverSkillFolder, discoverSkills, type FoundSkill } from './discover.ts';
 import { DiagnosticSink, sortDiagnostics } from './diagnostics.ts';
-import { checkRegistry } from './rules/cross-skill.ts';
+import { checkRegistry } from './rules/check-registry.ts';
 import { blockedMembers, gateScans, partition, type RejectedSkill, type ValidatedSkill } from './phases/decide.ts';
 import { cacheHits, readSkills, type ReadSkill } from './phases/read.ts';
 import { Scanner } from './phases/scan.ts';

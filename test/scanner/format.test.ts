@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeData, escapeProperty, formatGithub, formatHuman, formatJson, formatSarif, scanSkill, SECURITY_RULES, type SkillScanReport } from '../../src/scanner/index.ts';
+import { escapeData, escapeProperty, formatGithub, formatHuman, formatJson, formatSarif, scanSkill, SCANNER_RULES, type SkillScanReport } from '../../src/scanner/index.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const report: SkillScanReport = {
@@ -20,7 +20,7 @@ describe('formatSarif', () => {
   it('is SARIF 2.1.0 with every rule, help links and GitHub security severities', () => {
     expect(log.version).toBe('2.1.0');
     const driver = log.runs[0].tool.driver;
-    expect(driver.rules.map((r: { id: string }) => r.id)).toEqual(SECURITY_RULES.map((r) => r.meta.id));
+    expect(driver.rules.map((r: { id: string }) => r.id)).toEqual(SCANNER_RULES.map((r) => r.meta.id));
     const rule = driver.rules.find((r: { id: string }) => r.id === 'exec/download-pipe-shell');
     expect(rule.helpUri).toBe('https://skills.example.org/security/#exec-download-pipe-shell');
     expect(rule.properties['security-severity']).toBe('9.5');
@@ -31,7 +31,7 @@ describe('formatSarif', () => {
     const results = log.runs[0].results;
     const pipe = results.find((r: { ruleId: string }) => r.ruleId === 'exec/download-pipe-shell');
     expect(pipe.level).toBe('error');
-    expect(pipe.ruleIndex).toBe(SECURITY_RULES.findIndex((r) => r.meta.id === 'exec/download-pipe-shell'));
+    expect(pipe.ruleIndex).toBe(SCANNER_RULES.findIndex((r) => r.meta.id === 'exec/download-pipe-shell'));
     expect(pipe.locations[0].physicalLocation).toMatchObject({ artifactLocation: { uri: 'skills/evil/SKILL.md' }, region: { startLine: 4, startColumn: 6 } });
     const tls = results.find((r: { ruleId: string }) => r.ruleId === 'tls/verification-disabled');
     expect(tls.level).toBe('warning');

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
+/** The validator's severities: an `error` keeps a skill out, a `warning` does not. */
+export const ValidatorSeverity = z.enum(['error', 'warning']);
+export type ValidatorSeverity = z.infer<typeof ValidatorSeverity>;
+
 /** How much a rule's finding matters. `off` only exists in configuration: it silences a rule. */
-export const RuleSeverity = z.enum(['error', 'warning', 'off']);
+export const RuleSeverity = z.enum([...ValidatorSeverity.options, 'off']);
 export type RuleSeverity = z.infer<typeof RuleSeverity>;
 
 /** A secondary place that explains a diagnostic, such as the other skill of a duplicate name. */
@@ -23,7 +27,7 @@ export const Diagnostic = z
   .object({
     /** Stable rule id, e.g. `name/folder-mismatch`. Documented in the README rules table. */
     rule: z.string(),
-    severity: z.enum(['error', 'warning']),
+    severity: ValidatorSeverity,
     /** Path relative to the registry root, always with `/` separators. */
     file: z.string(),
     /** 1-based line. */

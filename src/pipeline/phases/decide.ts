@@ -2,11 +2,12 @@ import type { RegistryConfig } from '../../core/schemas/config.ts';
 import type { Diagnostic } from '../../core/schemas/diagnostic.ts';
 import type { ScanResult } from '../../core/schemas/scan.ts';
 import { applyAllowlist } from '../../scanner/allowlist.ts';
-import { anchorOf } from '../../scanner/rule.ts';
+import { anchorOf } from '../../core/rule.ts';
 import { reaches } from '../../scanner/verdict.ts';
 import type { SkillSource } from '../model.ts';
 import { START, type DiagnosticSink } from '../diagnostics.ts';
-import type { RegistryMember } from '../rules/cross-skill.ts';
+import type { RegistryMember } from '../rules/rule.ts';
+import { securityBlocked, securityFinding } from '../rules/security.ts';
 
 /** A skill that parsed, with its scan result once the scan phase has run. */
 export interface ValidatedSkill extends RegistryMember {
@@ -35,11 +36,11 @@ export function gateScans(members: ValidatedSkill[], results: readonly ScanResul
     if (blocked) {
       const worst = m.scan.findings[0];
       const where = worst ? `${m.source.dir}/${worst.file}` : m.file;
-      sink.report('security/blocked', where, worst ?? START, `security scan verdict '${m.scan.verdict}' blocks publication${worst ? `: ${worst.rule} — ${worst.message}` : ''}`, { hint: `run 'skilldex scan ${m.source.dir}' for every finding; see docs/security.md to appeal a false positive`, skill: m.draft.name });
+      sink.report(securityBlocked, where, worst ?? START, `security scan verdict '${m.scan.verdict}' blocks publication${worst ? `: ${worst.rule} — ${worst.message}` : ''}`, { hint: `run 'skilldex scan ${m.source.dir}' for every finding; see docs/security.md to appeal a false positive`, skill: m.draft.name });
     }
     for (const f of m.scan.findings.slice(blocked ? 1 : 0)) {
       if (f.severity === 'info') continue;
-      sink.report('security/finding', `${m.source.dir}/${f.file}`, f, `${f.rule} (${f.severity}): ${f.message}`, { hint: `see docs/security.md#${anchorOf(f.rule)}; answer a false positive with a \`skilldex-scan: allow\` directive or the registry's scan.allow list`, skill: m.draft.name });
+      sink.report(securityFinding, `${m.source.dir}/${f.file}`, f, `${f.rule} (${f.severity}): ${f.message}`, { hint: `see docs/security.md#${anchorOf(f.rule)}; answer a false positive with a \`skilldex-scan: allow\` directive or the registry's scan.allow list`, skill: m.draft.name });
     }
   }
 }

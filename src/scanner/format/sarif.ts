@@ -1,7 +1,7 @@
 import { sarifLog, type SarifLevel } from '../../core/sarif.ts';
 import type { FindingSeverity } from '../../core/schemas/scan.ts';
-import { RULES } from '../catalog.ts';
-import { anchorOf } from '../rule.ts';
+import { anchorOf } from '../../core/rule.ts';
+import { SCANNER_RULES } from '../catalog.ts';
 import { RULES_VERSION } from '../scan.ts';
 import { displayPath, type SkillScanReport } from './report.ts';
 
@@ -25,7 +25,7 @@ export interface SarifOptions {
  */
 export function formatSarif(reports: readonly SkillScanReport[], options: SarifOptions = {}): string {
   const base = options.siteUrl ? (options.siteUrl.endsWith('/') ? options.siteUrl : `${options.siteUrl}/`) : undefined;
-  const rules = RULES.map(({ meta: r }) => ({
+  const rules = SCANNER_RULES.map(({ meta: r }) => ({
     id: r.id,
     title: r.docs.description,
     description: r.docs.explanation,
