@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import type { ValidatorDiagnostic as Diagnostic } from '../core/schemas/diagnostic.ts';
 import { formatGithub, formatHuman, formatJson } from '../pipeline/reporters.ts';
 import { printable, style } from './_output.ts';
 import { VERSION } from './_version.ts';

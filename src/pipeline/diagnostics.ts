@@ -1,5 +1,5 @@
 import type { RegistryConfig } from '../core/schemas/config.ts';
-import type { Diagnostic, RelatedLocation, RuleSeverity } from '../core/schemas/diagnostic.ts';
+import type { RelatedLocation, RuleSeverity, ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
 import type { Position } from '../core/parse/source-text.ts';
 import type { ValidatorRule } from './rules/rule.ts';
 
@@ -8,7 +8,7 @@ import type { ValidatorRule } from './rules/rule.ts';
  * Rules never decide their own final severity; they report, and the sink resolves.
  */
 export class DiagnosticSink {
-  readonly diagnostics: Diagnostic[] = [];
+  readonly diagnostics: ValidatorDiagnostic[] = [];
   readonly #overrides: RegistryConfig['rules'];
 
   constructor(overrides: RegistryConfig['rules'] = {}) {
@@ -42,7 +42,7 @@ export interface DiagnosticOptions {
 export const START: Position = { line: 1, column: 1 };
 
 /** Stable order for output: by file, then line, column and rule. */
-export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
+export function sortDiagnostics<D extends Pick<ValidatorDiagnostic, 'file' | 'line' | 'column' | 'rule'>>(list: readonly D[]): D[] {
   return [...list].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0)));
 }
 
@@ -61,7 +61,7 @@ export function resolveDiagnostic(
   at: Position,
   message: string,
   options: DiagnosticOptions = {},
-): Diagnostic | undefined {
+): ValidatorDiagnostic | undefined {
   const severity = overrides[rule.meta.id] ?? rule.meta.severity;
   if (severity === 'off') return undefined;
   return {

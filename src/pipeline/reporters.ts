@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import type { ValidatorDiagnostic as Diagnostic } from '../core/schemas/diagnostic.ts';
 import { anchorOf } from '../core/rule.ts';
 
 /** Where the rules reference lives, so every hint can point at the rule's documentation (`docs/rules.md#<anchor>`). */

@@ -1,5 +1,5 @@
 import { sarifLog, type SarifLevel } from '../core/sarif.ts';
-import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import type { ValidatorDiagnostic as Diagnostic } from '../core/schemas/diagnostic.ts';
 import { LEVEL as SCANNER_LEVEL } from '../scanner/format/sarif.ts';
 import { ALL_RULES } from './rules/all-rules.ts';
 

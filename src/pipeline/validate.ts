@@ -1,6 +1,6 @@
 import { basename, dirname, resolve } from 'node:path';
 import { RegistryConfig } from '../core/schemas/config.ts';
-import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
 import type { BuildCache } from './cache.ts';
 import { loadConfig } from './config.ts';
 import { discoverSkillFolder, discoverSkills, type FoundSkill } from './discover.ts';
@@ -18,7 +18,7 @@ export interface ValidationResult {
   accepted: ValidatedSkill[];
   rejected: RejectedSkill[];
   /** Every diagnostic, sorted by file and position. */
-  diagnostics: Diagnostic[];
+  diagnostics: ValidatorDiagnostic[];
 }
 
 export interface ValidateOptions {

@@ -4,7 +4,8 @@
  * system, no network, no execution of the skill.
  */
 
-export type { Finding, FindingSeverity, ScanResult, ScanVerdict } from '../core/schemas/scan.ts';
+export type { RiskSeverity } from '../core/schemas/diagnostic.ts';
+export type { Finding, ScanResult, ScanVerdict } from '../core/schemas/scan.ts';
 export { RULES_VERSION, scanSkill, MAX_FINDINGS_PER_RULE_PER_FILE } from './scan.ts';
 export type { ScanInput, ScanInputFile, ScanOptions } from './scan.ts';
 export { verdictOf, reaches, VERDICT_RANK } from './verdict.ts';

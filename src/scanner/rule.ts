@@ -1,9 +1,9 @@
 import { anchorOf, type RuleMeta } from '../core/rule.ts';
-import type { FindingSeverity } from '../core/schemas/scan.ts';
+import type { RiskSeverity } from '../core/schemas/diagnostic.ts';
 import type { SkillTextFile } from './document.ts';
 
 /** A scanner rule's metadata: the one rule shape (src/core/rule.ts) on the scanner's risk scale. */
-export interface ScannerRuleMeta<Id extends string = string> extends RuleMeta<Id, FindingSeverity> {
+export interface ScannerRuleMeta<Id extends string = string> extends RuleMeta<Id, RiskSeverity> {
   engine: 'scanner';
   docs: { description: string; explanation: string; url: string };
   /**
@@ -25,7 +25,7 @@ export interface Hit {
    * A lower severity because of where the match sits (fenced Markdown, test data). Overrides in
    * the config replace the rule's default, but never raise a finding above this ceiling.
    */
-  ceiling?: FindingSeverity | undefined;
+  ceiling?: RiskSeverity | undefined;
   /** Why the ceiling applies, completing "Lowered to warn: …". */
   because?: string;
   /** An answer to the finding: an author's directive in the file, or the registry's allowlist. */
@@ -54,7 +54,7 @@ interface ScannerRuleDefinition<Id extends string> {
   /** `family/name`, e.g. `exec/download-pipe-shell`. The id never changes once published. */
   id: Id;
   /** Default severity; a registry may override it in `skilldex.config.json` `scan.rules`. */
-  severity: FindingSeverity;
+  severity: RiskSeverity;
   /** One line: what the rule finds. */
   description: string;
   /** Why this matters. */
@@ -81,4 +81,4 @@ export const defineRule = <const Id extends string>({ id, severity, description,
 });
 
 /** Severities from least to most serious. */
-export const SEVERITY_RANK: Record<FindingSeverity, number> = { info: 0, warn: 1, high: 2, critical: 3 };
+export const SEVERITY_RANK: Record<RiskSeverity, number> = { info: 0, warn: 1, high: 2, critical: 3 };

@@ -1,4 +1,5 @@
-import type { Finding, FindingSeverity, ScanResult } from '../core/schemas/scan.ts';
+import type { RiskSeverity } from '../core/schemas/diagnostic.ts';
+import type { Finding, ScanResult } from '../core/schemas/scan.ts';
 import { findingsTruncated, TEXT_RULES } from './catalog.ts';
 import { decodeFile } from './decode.ts';
 import { quotedContext } from './context.ts';
@@ -36,7 +37,7 @@ export interface ScanInput {
 
 export interface ScanOptions {
   /** Per-registry severity overrides (`skilldex.config.json` `scan.rules`); `off` silences a rule. */
-  rules?: Readonly<Record<string, FindingSeverity | 'off'>>;
+  rules?: Readonly<Record<string, RiskSeverity | 'off'>>;
 }
 
 /**
@@ -144,12 +145,12 @@ function locateName(texts: Map<string, SkillTextFile>): { file: string | undefin
  * Turns hits into findings: applies the registry's overrides and context ceilings, locates,
  * renders evidence, drops duplicates and caps each rule per file.
  */
-function createCollector(overrides: Readonly<Record<string, FindingSeverity | 'off'>>) {
+function createCollector(overrides: Readonly<Record<string, RiskSeverity | 'off'>>) {
   const out: Finding[] = [];
   const seen = new Set<string>();
   const counts = new Map<string, { count: number; last: Finding }>();
 
-  const toFinding = (rule: ScannerRule, severity: FindingSeverity, file: string, line: number, column: number, evidence: string, detail?: string): Finding => ({
+  const toFinding = (rule: ScannerRule, severity: RiskSeverity, file: string, line: number, column: number, evidence: string, detail?: string): Finding => ({
     rule: rule.meta.id,
     severity,
     file,

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { anchor, escapeData, escapeProperty, formatGithub, formatHuman, formatJson, type FormatStyle } from '../../src/pipeline/reporters.ts';
-import type { Diagnostic } from '../../src/core/schemas/diagnostic.ts';
+import type { ValidatorDiagnostic as Diagnostic } from '../../src/core/schemas/diagnostic.ts';
 
 const mismatch: Diagnostic = {
   rule: 'name/folder-mismatch',

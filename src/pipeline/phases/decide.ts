@@ -1,5 +1,5 @@
 import type { RegistryConfig } from '../../core/schemas/config.ts';
-import type { Diagnostic } from '../../core/schemas/diagnostic.ts';
+import type { ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
 import type { ScanResult } from '../../core/schemas/scan.ts';
 import { applyAllowlist } from '../../scanner/allowlist.ts';
 import { anchorOf } from '../../core/rule.ts';
@@ -19,7 +19,7 @@ export interface RejectedSkill {
   dir: string;
   name?: string;
   /** The errors that keep it out. */
-  errors: Diagnostic[];
+  errors: ValidatorDiagnostic[];
 }
 
 /**
@@ -46,7 +46,7 @@ export function gateScans(members: ValidatedSkill[], results: readonly ScanResul
 }
 
 /** The skill folders that errors already keep out, before the registry-wide rules run. */
-export function blockedMembers(members: readonly ValidatedSkill[], diagnostics: readonly Diagnostic[], dirs: ReadonlySet<string>): Set<ValidatedSkill> {
+export function blockedMembers(members: readonly ValidatedSkill[], diagnostics: readonly ValidatorDiagnostic[], dirs: ReadonlySet<string>): Set<ValidatedSkill> {
   const blockedDirs = new Set<string>();
   for (const d of diagnostics) {
     const dir = d.severity === 'error' ? skillDirOf(d.file, dirs) : undefined;
@@ -63,12 +63,12 @@ export function blockedMembers(members: readonly ValidatedSkill[], diagnostics: 
 export function partition(
   sources: readonly SkillSource[],
   members: readonly ValidatedSkill[],
-  diagnostics: readonly Diagnostic[],
+  diagnostics: readonly ValidatorDiagnostic[],
   registryRejects: ReadonlySet<RegistryMember>,
 ): { accepted: ValidatedSkill[]; rejected: RejectedSkill[] } {
   const dirs = new Set(sources.map((s) => s.dir));
   // Group by skill folder once; a 10,000-skill registry must not scan the list per skill.
-  const byDir = new Map<string, Diagnostic[]>();
+  const byDir = new Map<string, ValidatorDiagnostic[]>();
   for (const d of diagnostics) {
     const dir = skillDirOf(d.file, dirs);
     if (dir) {

@@ -1,5 +1,5 @@
 import type { RegistryConfig } from '../../core/schemas/config.ts';
-import type { Diagnostic } from '../../core/schemas/diagnostic.ts';
+import type { ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
 import type { DraftManifest, SkillSource } from '../model.ts';
 import { DiagnosticSink, START } from '../diagnostics.ts';
 import { manifestFromSkillJson, manifestFromSkillMd } from '../normalize.ts';
@@ -8,7 +8,7 @@ import type { RegistryMember } from '../rules/rule.ts';
 
 /** What one skill folder's own rules found, and its draft manifest when it parsed. */
 export interface ParsedSkill {
-  diagnostics: Diagnostic[];
+  diagnostics: ValidatorDiagnostic[];
   draft?: DraftManifest;
   locate: RegistryMember['locate'];
 }

@@ -1,8 +1,8 @@
 import { annotation, escapeData, escapeProperty } from '../../core/github-annotation.ts';
-import type { FindingSeverity } from '../../core/schemas/scan.ts';
+import type { RiskSeverity } from '../../core/schemas/diagnostic.ts';
 import { displayPath, type SkillScanReport } from './report.ts';
 
-const COMMAND: Record<FindingSeverity, 'error' | 'warning' | 'notice'> = { critical: 'error', high: 'error', warn: 'warning', info: 'notice' };
+const COMMAND: Record<RiskSeverity, 'error' | 'warning' | 'notice'> = { critical: 'error', high: 'error', warn: 'warning', info: 'notice' };
 
 // The escaping lives with the one annotation writer; re-exported for the scanner's public API.
 export { escapeData, escapeProperty };

@@ -1,4 +1,5 @@
-import type { FindingSeverity, ScanVerdict } from '../../core/schemas/scan.ts';
+import type { RiskSeverity } from '../../core/schemas/diagnostic.ts';
+import type { ScanVerdict } from '../../core/schemas/scan.ts';
 import { displayPath, type SkillScanReport } from './report.ts';
 
 type Paint = (text: string) => string;
@@ -23,7 +24,7 @@ const PLAIN: HumanStyle = { red: plain, yellow: plain, green: plain, cyan: plain
  */
 export function formatHuman(reports: readonly SkillScanReport[], style: HumanStyle = PLAIN): string {
   const verdictColor: Record<ScanVerdict, Paint> = { pass: style.green, review: style.cyan, warn: style.yellow, fail: style.red };
-  const severityColor: Record<FindingSeverity, Paint> = { info: style.dim, warn: style.cyan, high: style.yellow, critical: style.red };
+  const severityColor: Record<RiskSeverity, Paint> = { info: style.dim, warn: style.cyan, high: style.yellow, critical: style.red };
   const lines: string[] = [];
   const tally: Record<ScanVerdict, number> = { pass: 0, review: 0, warn: 0, fail: 0 };
   for (const report of reports) {

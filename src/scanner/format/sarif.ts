@@ -1,13 +1,13 @@
 import { sarifLog, type SarifLevel } from '../../core/sarif.ts';
-import type { FindingSeverity } from '../../core/schemas/scan.ts';
+import type { RiskSeverity } from '../../core/schemas/diagnostic.ts';
 import { anchorOf } from '../../core/rule.ts';
 import { SCANNER_RULES } from '../catalog.ts';
 import { RULES_VERSION } from '../scan.ts';
 import { displayPath, type SkillScanReport } from './report.ts';
 
-export const LEVEL: Record<FindingSeverity, SarifLevel> = { critical: 'error', high: 'error', warn: 'warning', info: 'note' };
+export const LEVEL: Record<RiskSeverity, SarifLevel> = { critical: 'error', high: 'error', warn: 'warning', info: 'note' };
 /** GitHub code scanning ranks security alerts by this score (critical ≥ 9, high ≥ 7, medium ≥ 4). */
-const SECURITY_SEVERITY: Record<FindingSeverity, string> = { critical: '9.5', high: '8.0', warn: '5.0', info: '2.0' };
+const SECURITY_SEVERITY: Record<RiskSeverity, string> = { critical: '9.5', high: '8.0', warn: '5.0', info: '2.0' };
 
 export interface SarifOptions {
   /**
