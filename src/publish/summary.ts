@@ -1,5 +1,5 @@
 import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
-import { anchor } from '../pipeline/reporters.ts';
+import { anchorOf } from '../core/rule.ts';
 import type { SkillChange } from './changes.ts';
 
 /**
@@ -61,7 +61,7 @@ export function jobSummaryMarkdown(input: JobSummaryInput): string {
   if (diagnostics.length > 0) {
     lines.push('### Problems', '', '| severity | rule | where | message |', '| --- | --- | --- | --- |');
     for (const d of diagnostics) {
-      const rule = input.rulesDoc ? `[${code(d.rule)}](${input.rulesDoc}#${anchor(d.rule)})` : code(d.rule);
+      const rule = input.rulesDoc ? `[${code(d.rule)}](${input.rulesDoc}#${anchorOf(d.rule)})` : code(d.rule);
       const message = d.hint ? `${d.message} — hint: ${d.hint}` : d.message;
       lines.push(`| ${d.severity} | ${rule} | ${code(`${d.file}:${d.line}:${d.column}`)} | ${cell(message)} |`);
     }

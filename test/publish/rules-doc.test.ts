@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { anchorOf } from '../../src/core/rule.ts';
 import { ALL_RULES } from '../../src/pipeline/rules/all-rules.ts';
-import { formatHuman } from '../../src/pipeline/reporters.ts';
+import { formatHuman } from '../../src/core/reporters/human.ts';
 import { CONTRIBUTING_FILE, RULES_FILE, renderContributing, renderRulesDoc } from '../../src/publish/rules-doc.ts';
 
 describe('docs/rules.md', () => {
@@ -19,10 +19,10 @@ describe('docs/rules.md', () => {
   });
 
   it('is where every hint of the human output links', () => {
-    const out = formatHuman([
+    const out = formatHuman({ diagnostics: [
       { rule: 'publish/version-not-bumped', severity: 'error', file: 'skills/x/SKILL.md', line: 1, column: 1, message: 'm', hint: 'h' },
       { rule: 'skill-json/meta-schema', severity: 'error', file: 'skills/y/skill.json', line: 2, column: 3, message: 'm', hint: 'h' },
-    ]);
+    ] });
     expect(out).toContain('    hint: h (docs/rules.md#publish-version-not-bumped)');
     expect(out).toContain('    hint: h (docs/rules.md#skill-json-meta-schema)');
   });

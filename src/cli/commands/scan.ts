@@ -4,15 +4,11 @@ import { defineCommand } from 'citty';
 import { loadConfig } from '../../pipeline/config.ts';
 import { ConfigError } from '../../pipeline/config-error.ts';
 import { folderKind, skillFoldersBelow } from '../../pipeline/discover.ts';
-import {
-  formatGithub, formatHuman, formatJson, formatSarif, reaches, scanSkill,
-  type ScanInputFile, type ScanVerdict, type SkillScanReport,
-} from '../../scanner/index.ts';
+import { RULES_VERSION, reaches, SCANNER_RULES, scanReport, scanSkill, type ScanInputFile, type ScanVerdict, type SkillScanReport } from '../../scanner/index.ts';
 import { CliError, EXIT } from '../_errors.ts';
-import { style } from '../_output.ts';
 import { progressLine } from '../_progress.ts';
+import { formatArg, printReport, type OutputFormat } from '../_report.ts';
 
-const FORMATS = ['human', 'json', 'sarif', 'github'] as const;
 const FAIL_ON = ['fail', 'warn', 'review'] as const;
 /** Guards against a skill folder that is really a whole disk or a runaway tree. */
 const MAX_FILES_PER_SKILL = 10_000;
@@ -29,7 +25,7 @@ export default defineCommand({
   meta: { name: 'scan', description: 'Statically scan skills for malware patterns, prompt injection and leaked secrets (rules: docs/security.md)' },
   args: {
     paths: { type: 'positional', required: false, description: 'Skill folders, or folders of skills (default: ./skills)' },
-    format: { type: 'enum', options: [...FORMATS] as string[], default: 'human', description: 'Output: human, json, sarif (GitHub code scanning) or github (workflow annotations)' },
+    format: formatArg,
     'fail-on': { type: 'enum', options: [...FAIL_ON] as string[], default: 'fail', description: 'Exit 1 when a skill\'s verdict is this bad or worse: fail, warn or review' },
     'site-url': { type: 'string', description: 'Public site URL for SARIF rule help links (default: siteUrl from skilldex.config.json)' },
   },
@@ -70,14 +66,17 @@ export default defineCommand({
       progress.end();
     }
 
-    const format = args.format as (typeof FORMATS)[number];
-    if (format === 'json') process.stdout.write(formatJson(reports));
-    else if (format === 'sarif') process.stdout.write(formatSarif(reports, { siteUrl: (args['site-url'] as string | undefined) ?? config.siteUrl }));
-    else if (format === 'github') process.stdout.write(formatGithub(reports));
-    else {
-      const paint = (f: (t: string, s?: NodeJS.WriteStream) => string) => (t: string) => f(t, process.stdout);
-      process.stdout.write(formatHuman(reports, { red: paint(style.red), yellow: paint(style.yellow), green: paint(style.green), cyan: paint(style.cyan), dim: paint(style.dim), bold: paint(style.bold) }));
-    }
+    const siteUrl = (args['site-url'] as string | undefined) ?? config.siteUrl;
+    await printReport(scanReport(reports), args.format as OutputFormat, {
+      sarif: () => ({
+        name: 'skilldex-scan',
+        version: RULES_VERSION,
+        rules: SCANNER_RULES.map((r) => r.meta),
+        ...(siteUrl ? { siteUrl } : {}),
+        informationPath: 'security/',
+        rootDescription: 'The directory skilldex scan ran in.',
+      }),
+    });
     const threshold = args['fail-on'] as ScanVerdict;
     return reports.some((r) => reaches(r.result.verdict, threshold)) ? EXIT.failure : EXIT.ok;
   },

@@ -8,7 +8,7 @@ import { DECLARATIONS, folderKind } from '../../pipeline/discover.ts';
 import { GitError } from '../../publish/git-error.ts';
 import type { PullRequestCheck } from '../../publish/pull-request.ts';
 import { CliError, EXIT } from '../_errors.ts';
-import { formatArg, printDiagnostics, type DiagnosticFormat } from '../_diagnostics.ts';
+import { formatArg, printReport, type OutputFormat } from '../_report.ts';
 import { printable } from '../_output.ts';
 import { progressLine } from '../_progress.ts';
 import { displayPath, notUsable, registryConfig, requireRegistryRoot } from '../_registry-root.ts';
@@ -107,10 +107,12 @@ export default defineCommand({
       progress.end();
     }
 
-    await printDiagnostics(diagnostics, args.format as DiagnosticFormat, {
-      accepted,
-      rejected,
-      ...(check ? { changes: check.changes.map(({ status, name, dir, before, after }) => ({ status, name, dir, before, after: after && { version: after.version, digest: after.digest } })) } : {}),
+    await printReport({ diagnostics }, args.format as OutputFormat, {
+      extra: {
+        accepted,
+        rejected,
+        ...(check ? { changes: check.changes.map(({ status, name, dir, before, after }) => ({ status, name, dir, before, after: after && { version: after.version, digest: after.digest } })) } : {}),
+      },
     });
     if (args.summary) {
       const server = process.env.GITHUB_SERVER_URL;

@@ -9,7 +9,7 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { ValidationResult } from '../../../src/pipeline/index.ts';
-import { formatHuman } from '../../../src/pipeline/reporters.ts';
+import { formatHuman } from '../../../src/core/reporters/human.ts';
 import { FIXTURES } from './_harness.ts';
 
 export interface Ctx {
@@ -448,7 +448,7 @@ export const INVALID: RuleCase[] = [
       'names the field, the character and where it is, and links the rule': (ctx) => {
         expect(message(ctx, 'text/control-chars', 'skills/osc-title/SKILL.md')).toEqual(['description contains the control character U+001B at character 15']);
         expect(message(ctx, 'text/control-chars', 'skills/esc-tag/SKILL.md')).toEqual(['tags.1 contains the control character U+001B at character 1']);
-        expect(formatHuman(ctx.result.diagnostics.filter((d) => d.rule === 'text/control-chars'))).toContain('docs/rules.md#text-control-chars');
+        expect(formatHuman({ diagnostics: ctx.result.diagnostics.filter((d) => d.rule === 'text/control-chars') })).toContain('docs/rules.md#text-control-chars');
       },
     },
   },
@@ -649,7 +649,7 @@ export const INVALID: RuleCase[] = [
       'each duplicate names the kept skill as a related location, and the human output shows it': (ctx) => {
         const dup = ctx.result.diagnostics.find((d) => d.rule === 'registry/duplicate-name' && d.file === 'skills/tools/pdf/SKILL.md');
         expect(dup?.related).toEqual([{ file: 'skills/docs/pdf/SKILL.md', line: 2, column: 7, message: "'pdf' is declared here" }]);
-        expect(formatHuman([dup!])).toContain('\n    skills/docs/pdf/SKILL.md:2:7  \'pdf\' is declared here\n');
+        expect(formatHuman({ diagnostics: [dup!] })).toContain('\n    skills/docs/pdf/SKILL.md:2:7  \'pdf\' is declared here\n');
       },
     },
   },
