@@ -1,6 +1,10 @@
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { defineCommand } from 'citty';
+import { parseFrontmatter } from '../../core/parse/frontmatter.ts';
+import { parseJsonFile } from '../../core/parse/json-file.ts';
+import { decodeUtf8 } from '../../core/parse/source-text.ts';
+import type { Limits } from '../../core/schemas/config.ts';
 import { loadConfig } from '../../pipeline/config.ts';
 import { ConfigError } from '../../pipeline/config-error.ts';
 import { folderKind, skillFoldersBelow } from '../../pipeline/discover.ts';
@@ -54,7 +58,7 @@ export default defineCommand({
     const progress = progressLine();
     let reports: SkillScanReport[];
     try {
-      const skills = await Promise.all(unique.map(readSkillFolder));
+      const skills = await Promise.all(unique.map((dir) => readSkillFolder(dir, config.limits)));
       reports = skills.map((skill, i) => {
         progress.update('scanning', i, skills.length);
         const knownNames = skills.filter((s) => s !== skill).map((s) => s.name);
@@ -93,7 +97,7 @@ async function findSkillFolders(dir: string, asGiven: string): Promise<string[]>
 }
 
 /** Reads every file of a skill without following symlinks; links are listed for the scanner to report. */
-async function readSkillFolder(dir: string): Promise<SkillFolder> {
+async function readSkillFolder(dir: string, limits: Limits): Promise<SkillFolder> {
   const files: ScanInputFile[] = [];
   const symlinks: { path: string; target?: string }[] = [];
   const walk = async (abs: string, rel: string, depth: number): Promise<void> => {
@@ -111,27 +115,23 @@ async function readSkillFolder(dir: string): Promise<SkillFolder> {
     }
   };
   await walk(dir, '', 0);
-  return { dir, name: await declaredName(dir, files), files, symlinks };
+  return { dir, name: declaredName(dir, files, limits), files, symlinks };
 }
 
-/** The name from SKILL.md frontmatter or skill.json, else the folder name (typosquat checks need it). */
-async function declaredName(dir: string, files: ScanInputFile[]): Promise<string> {
+/**
+ * The name from SKILL.md frontmatter or skill.json, read by the validator's own parsers, else the
+ * folder name (typosquat checks need it). A declaration that does not parse is the validator's to
+ * report; the scan goes on under the folder's name.
+ */
+function declaredName(dir: string, files: readonly ScanInputFile[], limits: Limits): string {
   const text = (p: string) => {
     const f = files.find((x) => x.path === p);
-    return f ? new TextDecoder().decode(f.bytes.subarray(0, 64 * 1024)) : undefined;
+    const decoded = f ? decodeUtf8(f.bytes) : undefined;
+    return decoded?.ok ? decoded.source : undefined;
   };
   const md = text('SKILL.md');
-  const fm = md !== undefined ? /^---\r?\n([\s\S]*?)\r?\n---\s*$/m.exec(md) : null;
-  const fromMd = fm ? /^name[ \t]*:[ \t]*["']?([^"'\r\n#]+?)["']?[ \t]*$/m.exec(fm[1]!) : null;
-  if (fromMd) return fromMd[1]!;
-  const json = text('skill.json');
-  if (json !== undefined) {
-    try {
-      const name = (JSON.parse(json) as { name?: unknown }).name;
-      if (typeof name === 'string' && name) return name;
-    } catch {
-      // An unparsable skill.json is the validator's to report; fall back to the folder name.
-    }
-  }
-  return basename(dir);
+  const json = md ? undefined : text('skill.json');
+  const data = md ? parseFrontmatter(md, limits).data : json ? parseJsonFile(json, limits).data : undefined;
+  const name = data && typeof data === 'object' ? (data as { name?: unknown }).name : undefined;
+  return typeof name === 'string' && name !== '' ? name : basename(dir);
 }

@@ -1,4 +1,5 @@
 import { schemaProblems } from '../../core/json-schema.ts';
+import { oncePer } from '../../core/once-per.ts';
 import { PUBLISHED_NAME } from '../../core/names.ts';
 import { parseFrontmatter, type Frontmatter, type FrontmatterRuleId, type ParseProblem } from '../../core/parse/frontmatter.ts';
 import { parseJsonFile, type JsonFileRuleId } from '../../core/parse/json-file.ts';
@@ -78,25 +79,16 @@ function reportParseProblems(problems: readonly ParseProblem<FrontmatterRuleId |
   }
 }
 
-/** Memoises a per-file computation for the rules of one skill. */
-const perFile = <T>(compute: (file: SkillSourceFile) => T): ((file: SkillSourceFile) => T) => {
-  const cache = new Map<SkillSourceFile, T>();
-  return (file) => {
-    if (!cache.has(file)) cache.set(file, compute(file));
-    return cache.get(file) as T;
-  };
-};
-
 /**
  * The `files` rules over every file of a skill: compiled executables, text encoding, and
  * characters that hide text. Each file is sniffed, decoded and searched for hidden characters
  * once, whatever the number of rules.
  */
 export function checkSkillFiles(src: SkillSource, config: RegistryConfig, sink: DiagnosticSink): void {
-  const executable = perFile(executableKind);
+  const executable = oncePer(executableKind);
   // Files with a binary extension are not read as text; files with none are tried.
-  const decoded = perFile((f): DecodeResult | undefined => (executable(f) || (!isTextByName(f.path) && extensionOf(f.path) !== '') ? undefined : decodeUtf8(f.bytes)));
-  const hiddenRuns = perFile((f): readonly HiddenRun[] => {
+  const decoded = oncePer((f: SkillSourceFile): DecodeResult | undefined => (executable(f) || (!isTextByName(f.path) && extensionOf(f.path) !== '') ? undefined : decodeUtf8(f.bytes)));
+  const hiddenRuns = oncePer((f: SkillSourceFile): readonly HiddenRun[] => {
     const text = decoded(f);
     return text?.ok ? [...hiddenCharacterRuns(text.source.text)] : [];
   });

@@ -1,5 +1,6 @@
+import { oncePer } from '../../core/once-per.ts';
 import type { SkillTextFile } from '../document.ts';
-import { defineRule } from '../rule.ts';
+import { defineRule, type TextCheck } from '../rule.ts';
 import { decodeTagRun, decodeVariationRun, isBidiControl, isTagCharacter, isVariationSelector, isZeroWidth, makeVisible } from '../unicode.ts';
 
 export const tagCharacters = defineRule({
@@ -27,9 +28,7 @@ export const bidiControl = defineRule({
     'Bidi overrides and isolates (U+202A–U+202E, U+2066–U+2069, U+061C) make text display in a different ' +
     'order from how it is stored ("Trojan Source"), so what a reviewer reads is not what the agent or shell gets.',
   hint: 'Remove the control characters. Right-to-left languages display correctly without explicit overrides.',
-  check(file, report) {
-    for (const run of runsIn(file, 'bidi')) report({ offset: run.offset, evidence: around(file.text, run) });
-  },
+  check: reportRunsOf('bidi'),
 });
 
 export const zeroWidth = defineRule({
@@ -41,9 +40,7 @@ export const zeroWidth = defineRule({
     'invisible. They split words so filters miss them, or encode hidden bits. Joiners inside emoji sequences ' +
     'and between letters of scripts that need them (Arabic, Indic …) are not reported.',
   hint: 'Delete the invisible characters.',
-  check(file, report) {
-    for (const run of runsIn(file, 'zw')) report({ offset: run.offset, evidence: around(file.text, run) });
-  },
+  check: reportRunsOf('zw'),
 });
 
 export const variationSelectorRun = defineRule({
@@ -146,13 +143,15 @@ function legitimate(t: string, cls: HiddenClass, run: number[], prev: string, en
   return false;
 }
 
-const runsCache = new WeakMap<SkillTextFile, HiddenRun[]>();
-
 /** The hidden-character runs of a file, found once for the four rules that report them. */
-function runsIn(file: SkillTextFile, cls: HiddenClass): HiddenRun[] {
-  let runs = runsCache.get(file);
-  if (!runs) runsCache.set(file, (runs = [...hiddenCharacterRuns(file.text)]));
-  return runs.filter((run) => run.cls === cls);
+const allRunsIn = oncePer((file: SkillTextFile) => [...hiddenCharacterRuns(file.text)]);
+const runsIn = (file: SkillTextFile, cls: HiddenClass): HiddenRun[] => allRunsIn(file).filter((run) => run.cls === cls);
+
+/** Reports each run of a class where it starts, with the text around it as evidence. */
+function reportRunsOf(cls: HiddenClass): TextCheck {
+  return (file, report) => {
+    for (const run of runsIn(file, cls)) report({ offset: run.offset, evidence: around(file.text, run) });
+  };
 }
 
 /** The run with up to 30 characters either side, made visible. */

@@ -1,5 +1,6 @@
+import { oncePer } from '../../core/once-per.ts';
 import { forEachMatch, type SkillTextFile } from '../document.ts';
-import { defineRule } from '../rule.ts';
+import { defineRule, type ReportHit } from '../rule.ts';
 
 export const rawIpUrl = defineRule({
   id: 'network/raw-ip-url',
@@ -27,9 +28,7 @@ export const pasteSiteUrl = defineRule({
     'Paste sites (pastebin.com, rentry.co, transfer.sh, 0x0.st …) serve content anyone can change at any ' +
     'time without history. Attackers host second-stage payloads there.',
   hint: 'Put the content in the skill itself, or link a versioned source such as a tagged release in a repository.',
-  check(file, report) {
-    for (const u of urlsIn(file)) if (hostIn(u.host, PASTE)) report({ offset: u.offset, evidence: u.url });
-  },
+  check: (file, report) => reportHostsIn(PASTE, file, report),
 });
 
 export const urlShortener = defineRule({
@@ -38,9 +37,7 @@ export const urlShortener = defineRule({
   description: 'URL goes through a link shortener',
   explanation: 'A shortened link (bit.ly, tinyurl.com …) hides where it leads, and its target can be changed later.',
   hint: 'Replace it with the full destination URL.',
-  check(file, report) {
-    for (const u of urlsIn(file)) if (hostIn(u.host, SHORTENER)) report({ offset: u.offset, evidence: u.url });
-  },
+  check: (file, report) => reportHostsIn(SHORTENER, file, report),
 });
 
 export const exfiltrationEndpoint = defineRule({
@@ -81,6 +78,11 @@ const PASTE = new Set(PASTE_HOSTS);
 const SHORTENER = new Set(SHORTENER_HOSTS);
 const EXFIL = new Set(EXFIL_HOSTS);
 
+/** Each URL of a file whose host, or a parent domain of it, is in `hosts`. */
+function reportHostsIn(hosts: ReadonlySet<string>, file: SkillTextFile, report: ReportHit): void {
+  for (const u of urlsIn(file)) if (hostIn(u.host, hosts)) report({ offset: u.offset, evidence: u.url });
+}
+
 /** True when the host or one of its parent domains is in the set (`a.b.ngrok.io` → `ngrok.io`). */
 function hostIn(host: string, set: ReadonlySet<string>): boolean {
   for (let i = -1; ; ) {
@@ -101,14 +103,8 @@ export interface UrlMatch {
   path: string;
 }
 
-const cache = new WeakMap<SkillTextFile, UrlMatch[]>();
-
 /** Every URL in a file, with its host lower-cased and trailing punctuation trimmed; computed once per file. */
-export function urlsIn(file: SkillTextFile): UrlMatch[] {
-  let urls = cache.get(file);
-  if (!urls) cache.set(file, (urls = findUrls(file.text)));
-  return urls;
-}
+export const urlsIn = oncePer((file: SkillTextFile): UrlMatch[] => findUrls(file.text));
 
 /** Every URL in a text, with its host lower-cased and trailing punctuation trimmed from the path. */
 export function findUrls(text: string): UrlMatch[] {

@@ -1,3 +1,4 @@
+import { oncePer } from '../../core/once-per.ts';
 import { forEachMatch, lineAt, type SkillTextFile } from '../document.ts';
 import { forEachPatternMatch, gapped, type Pattern } from '../pattern.ts';
 import { defineRule, type Hit } from '../rule.ts';
@@ -103,14 +104,8 @@ interface EncodedData {
   hit: Hit;
 }
 
-const encodedCache = new WeakMap<SkillTextFile, EncodedData[]>();
-
 /** Every encoded run in a file, found once for both rules that report them. */
-function encodedDataIn(file: SkillTextFile): EncodedData[] {
-  let found = encodedCache.get(file);
-  if (!found) encodedCache.set(file, (found = findEncodedData(file)));
-  return found;
-}
+const encodedDataIn = oncePer(findEncodedData);
 
 /**
  * Finds base64/hex runs with a single linear pass over the characters (no regex, so a 5 MB blob or
