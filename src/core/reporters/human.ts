@@ -1,6 +1,6 @@
 import type { Diagnostic, Severity } from '../schemas/diagnostic.ts';
 import type { ScanVerdict } from '../schemas/scan.ts';
-import { docsLink, type Report } from './report.ts';
+import { docsLink, LEVEL, type Report } from './report.ts';
 
 type Paint = (text: string) => string;
 
@@ -56,7 +56,7 @@ export function formatHuman(report: Report, style: HumanStyle = PLAIN): string {
   const { scan, diagnostics } = report;
   if (!scan) {
     for (const d of diagnostics) lines.push(...diagnosticLines(d, style, paint));
-    const errors = diagnostics.filter((d) => d.severity === 'error').length;
+    const errors = diagnostics.filter((d) => LEVEL[d.severity] === 'error').length;
     lines.push(`${plural(errors, 'error')}, ${plural(diagnostics.length - errors, 'warning')}`);
     return `${lines.join('\n')}\n`;
   }

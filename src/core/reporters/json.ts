@@ -1,4 +1,4 @@
-import type { Report } from './report.ts';
+import { LEVEL, type Report } from './report.ts';
 
 /**
  * Machine-readable output. A validator run: `{…extra, errors, warnings, diagnostics}`, every
@@ -10,7 +10,7 @@ import type { Report } from './report.ts';
  */
 export function formatJson(report: Report, extra: Record<string, unknown> = {}): string {
   const { diagnostics, scan } = report;
-  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const errors = diagnostics.filter((d) => LEVEL[d.severity] === 'error').length;
   const value = scan
     ? {
         rulesVersion: scan.rulesVersion,
