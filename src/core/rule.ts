@@ -1,10 +1,12 @@
 /**
  * The one rule shape, ESLint's: every rule Skilldex reports, whichever engine runs it, is a module
- * `{ meta, check }`. `meta` says what the rule is (id, default severity, documentation, the hint
- * it gives); `check`, where the rule has one of its own, finds the problems and hands each to the
- * `report` its engine gives it. A rule without a check is reported by a shared pass (a parser,
- * discovery, the scan gate) that names it in `meta.reportedBy`. Every module is registered once,
- * in the one list (src/pipeline/rules/all-rules.ts), from which the rule references are generated.
+ * `{ meta, check }`. `meta` (this type) says what the rule is: id, default severity,
+ * documentation, the hint it gives. `check`, where the rule has one of its own, finds the problems
+ * and hands each to the `report` its engine gives it; its signature is the engine's
+ * (src/pipeline/rules/rule.ts for the validator, src/scanner/rule.ts for the scanner). A rule
+ * without a check is reported by a shared pass (a parser, discovery, the scan gate) that
+ * `meta.reportedBy` names. Every module is registered once, in the one list
+ * (src/pipeline/rules/all-rules.ts), from which the rule references are generated.
  *
  * Pure and browser-safe: the site renders rule references from the same metadata.
  */
@@ -33,15 +35,6 @@ export interface RuleMeta<Id extends string = string, Severity extends string = 
   messages?: Readonly<Record<string, string>>;
   /** For a rule without a `check`: the shared pass that reports it under this id. */
   reportedBy?: string;
-}
-
-/**
- * A rule module. `Check` is the engine's check signature (what the rule sees and how it reports);
- * rules reported by a shared pass have none.
- */
-export interface RuleModule<Id extends string = string, Severity extends string = string, Check = unknown> {
-  meta: RuleMeta<Id, Severity>;
-  check?: Check;
 }
 
 /**

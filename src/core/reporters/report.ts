@@ -46,7 +46,7 @@ export const LEVEL: Readonly<Record<Severity, 'error' | 'warning' | 'note'>> = {
 export const isRisk = (severity: Severity): boolean => severity !== 'error' && severity !== 'warning';
 
 /** Where the rules reference lives, so a validator hint can point at the rule's row (`docs/rules.md#<anchor>`). */
-export const RULES_DOC = 'docs/rules.md';
+const RULES_DOC = 'docs/rules.md';
 
 /** The documentation link of a diagnostic's rule: its own (`/security/#…` for a finding), else its row in docs/rules.md. */
 export const docsLink = (d: Pick<Diagnostic, 'rule' | 'docs'>): string => d.docs ?? `${RULES_DOC}#${anchorOf(d.rule)}`;
