@@ -11,4 +11,4 @@ export type { ScanInput, ScanInputFile, ScanOptions } from './scan.ts';
 export { verdictOf, reaches, VERDICT_RANK } from './verdict.ts';
 export { SCANNER_RULES, type ScannerRuleId } from './catalog.ts';
 export type { ScannerRule } from './rule.ts';
-export { scanReport, worstVerdict, type SkillScanReport } from './report.ts';
+export { scanReport, scanSarifOptions, worstVerdict, type SkillScanReport } from './report.ts';

@@ -1,5 +1,7 @@
 import type { Report } from '../core/reporters/report.ts';
+import type { SarifOptions } from '../core/reporters/sarif.ts';
 import type { ScanResult, ScanVerdict } from '../core/schemas/scan.ts';
+import { SCANNER_RULES } from './catalog.ts';
 import { RULES_VERSION } from './scan.ts';
 import { VERDICT_RANK } from './verdict.ts';
 
@@ -35,3 +37,16 @@ export function scanReport(scans: readonly SkillScanReport[]): Report {
     scan: { verdict: worstVerdict(skills.map((s) => s.verdict)), rulesVersion: scans[0]?.result.rulesVersion ?? RULES_VERSION, skills },
   };
 }
+
+/**
+ * The SARIF log of a scan: the scanner's rules, its rule set's version, and help links on the
+ * site when its URL is known.
+ */
+export const scanSarifOptions = (siteUrl?: string): SarifOptions => ({
+  name: 'skilldex-scan',
+  version: RULES_VERSION,
+  rules: SCANNER_RULES.map((r) => r.meta),
+  ...(siteUrl ? { siteUrl } : {}),
+  informationPath: 'security/',
+  rootDescription: 'The directory skilldex scan ran in.',
+});

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { escapeData, escapeProperty, formatGithub } from '../../src/core/reporters/github.ts';
 import { formatHuman } from '../../src/core/reporters/human.ts';
 import { formatJson } from '../../src/core/reporters/json.ts';
-import { formatSarif, type SarifOptions } from '../../src/core/reporters/sarif.ts';
-import { RULES_VERSION, scanReport, scanSkill, SCANNER_RULES, type SkillScanReport } from '../../src/scanner/index.ts';
+import { formatSarif } from '../../src/core/reporters/sarif.ts';
+import { scanReport, scanSarifOptions, scanSkill, SCANNER_RULES, type SkillScanReport } from '../../src/scanner/index.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const report: SkillScanReport = {
@@ -22,17 +22,8 @@ const report: SkillScanReport = {
   }),
 };
 
-const sarif = (siteUrl?: string): SarifOptions => ({
-  name: 'skilldex-scan',
-  version: RULES_VERSION,
-  rules: SCANNER_RULES.map((r) => r.meta),
-  ...(siteUrl ? { siteUrl } : {}),
-  informationPath: 'security/',
-  rootDescription: 'The directory skilldex scan ran in.',
-});
-
 describe('formatSarif', () => {
-  const log = JSON.parse(formatSarif(scanReport([report]), sarif('https://skills.example.org')));
+  const log = JSON.parse(formatSarif(scanReport([report]), scanSarifOptions('https://skills.example.org')));
 
   it('is SARIF 2.1.0 with every rule, help links and GitHub security severities', () => {
     expect(log.version).toBe('2.1.0');
@@ -56,7 +47,7 @@ describe('formatSarif', () => {
   });
 
   it('leaves helpUri out rather than emitting a relative one when no site URL is known', () => {
-    const bare = JSON.parse(formatSarif(scanReport([report]), sarif()));
+    const bare = JSON.parse(formatSarif(scanReport([report]), scanSarifOptions()));
     expect(bare.runs[0].tool.driver.rules[0].helpUri).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@ import type { Limits } from '../../core/schemas/config.ts';
 import { loadConfig } from '../../pipeline/config.ts';
 import { ConfigError } from '../../pipeline/config-error.ts';
 import { folderKind, skillFoldersBelow } from '../../pipeline/discover.ts';
-import { RULES_VERSION, reaches, SCANNER_RULES, scanReport, scanSkill, type ScanInputFile, type ScanVerdict, type SkillScanReport } from '../../scanner/index.ts';
+import { reaches, scanReport, scanSarifOptions, scanSkill, type ScanInputFile, type ScanVerdict, type SkillScanReport } from '../../scanner/index.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { progressLine } from '../_progress.ts';
 import { formatArg, printReport, type OutputFormat } from '../_report.ts';
@@ -71,16 +71,7 @@ export default defineCommand({
     }
 
     const siteUrl = (args['site-url'] as string | undefined) ?? config.siteUrl;
-    await printReport(scanReport(reports), args.format as OutputFormat, {
-      sarif: () => ({
-        name: 'skilldex-scan',
-        version: RULES_VERSION,
-        rules: SCANNER_RULES.map((r) => r.meta),
-        ...(siteUrl ? { siteUrl } : {}),
-        informationPath: 'security/',
-        rootDescription: 'The directory skilldex scan ran in.',
-      }),
-    });
+    await printReport(scanReport(reports), args.format as OutputFormat, { sarif: () => scanSarifOptions(siteUrl) });
     const threshold = args['fail-on'] as ScanVerdict;
     return reports.some((r) => reaches(r.result.verdict, threshold)) ? EXIT.failure : EXIT.ok;
   },
