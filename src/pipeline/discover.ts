@@ -141,7 +141,7 @@ export async function discoverSkills(root: string, skillsDir: string, sink: Diag
     const outer = outerOf(dir);
     const declFile = decl.has('skill.json') ? 'skill.json' : 'SKILL.md';
     if (outer) {
-      sink.report(discoveryNestedSkill, `${rel}/${declFile}`, START, `skill folder '${rel}' sits inside skill '${skillsDir}/${outer}'; it is published only as files of the outer skill`, { hint: 'move it to its own folder under skills/' });
+      sink.report(discoveryNestedSkill, `${rel}/${declFile}`, START, `skill folder '${rel}' sits inside skill '${skillsDir}/${outer}'; it is published only as files of the outer skill`);
       continue;
     }
     if (dir.split('/').length > 2) {
@@ -149,7 +149,7 @@ export async function discoverSkills(root: string, skillsDir: string, sink: Diag
       continue;
     }
     if (decl.size > 1) {
-      sink.report(discoveryAmbiguous, `${rel}/skill.json`, START, `'${rel}' holds both SKILL.md and skill.json`, { hint: 'keep one declaration; `skilldex convert` moves a SKILL.md body into prompt.md for skill.json' });
+      sink.report(discoveryAmbiguous, `${rel}/skill.json`, START, `'${rel}' holds both SKILL.md and skill.json`);
       continue;
     }
     skillDirs.push({ dir: rel, declaration: declFile, listing: (sub) => listings.get(sub ? `${dir}/${sub}` : dir) });
@@ -173,7 +173,7 @@ export async function discoverSkillFolder(root: string, dir: string, sink: Diagn
     else present.push(declaration);
   }
   if (present.length > 1) {
-    sink.report(discoveryAmbiguous, `${dir}/skill.json`, START, `'${dir}' holds both SKILL.md and skill.json`, { hint: 'keep one declaration; `skilldex convert` moves a SKILL.md body into prompt.md for skill.json' });
+    sink.report(discoveryAmbiguous, `${dir}/skill.json`, START, `'${dir}' holds both SKILL.md and skill.json`);
     return [];
   }
   return present.map((declaration) => ({ dir, declaration }));
@@ -279,7 +279,7 @@ export async function readSkillSource(root: string, dir: string, declaration: Sk
       const path = relDir ? `${relDir}/${entry.name}` : entry.name;
       const file = `${dir}/${path}`;
       if (entry.isSymbolicLink()) {
-        sink.report(filesSymlink, file, START, `'${path}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the file itself' });
+        sink.report(filesSymlink, file, START, `'${path}' is a symbolic link; links are never followed or published`);
         continue;
       }
       if (entry.isDirectory()) {
@@ -292,18 +292,18 @@ export async function readSkillSource(root: string, dir: string, declaration: Sk
       }
       const problem = pathProblem(path);
       if (problem) {
-        sink.report(filesPath, file, START, `file path '${path}' ${problem}`, { hint: 'rename the file using letters, digits, `-`, `_` and `.` only' });
+        sink.report(filesPath, file, START, `file path '${path}' ${problem}`);
         continue;
       }
       count++;
       if (count > limits.maxFiles) {
-        if (!reportedCount) sink.report(filesTooMany, `${dir}/${declaration}`, START, `the skill has more than ${limits.maxFiles} files`, { hint: 'move bulky material out of the skill or raise limits.maxFiles' });
+        if (!reportedCount) sink.report(filesTooMany, `${dir}/${declaration}`, START, `the skill has more than ${limits.maxFiles} files`);
         reportedCount = true;
         continue;
       }
       const opened = openRegularFile(join(absDir, path));
       if (!opened) {
-        sink.report(filesSymlink, file, START, `'${path}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the file itself' });
+        sink.report(filesSymlink, file, START, `'${path}' is a symbolic link; links are never followed or published`);
         continue;
       }
       const { fd, info } = opened;
@@ -315,7 +315,7 @@ export async function readSkillSource(root: string, dir: string, declaration: Sk
         const { size } = info;
         stamps?.files.push(stampOf(path, info));
         if (size > limits.maxFileBytes) {
-          sink.report(filesTooLarge, file, START, `'${path}' is ${size} bytes; the limit is ${limits.maxFileBytes}`, { hint: 'shrink the file or publish it elsewhere and link to it' });
+          sink.report(filesTooLarge, file, START, `'${path}' is ${size} bytes; the limit is ${limits.maxFileBytes}`);
           continue;
         }
         total += size;
@@ -328,7 +328,7 @@ export async function readSkillSource(root: string, dir: string, declaration: Sk
   };
   visit('');
   if (total > limits.maxSkillBytes) {
-    sink.report(filesSkillTooLarge, `${dir}/${declaration}`, START, `the skill's files total ${total} bytes; the limit is ${limits.maxSkillBytes}`, { hint: 'move large assets out of the skill' });
+    sink.report(filesSkillTooLarge, `${dir}/${declaration}`, START, `the skill's files total ${total} bytes; the limit is ${limits.maxSkillBytes}`);
   }
   return { dir, absDir, folderName: posix.basename(dir), declaration, files };
 }
