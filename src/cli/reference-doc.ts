@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ArgDef, CommandDef } from 'citty';
-import { replaceBetweenMarkers } from '../pipeline/rules/table.ts';
+import { replaceBetweenMarkers } from '../core/markers.ts';
 import { COMMANDS } from './main.ts';
 
 /**

@@ -27,6 +27,14 @@ export interface BuiltinTool {
 const tool = <Input extends z.ZodType>(definition: Omit<BuiltinTool, 'input' | 'run'> & { input: Input; run(args: z.output<Input>, registry: NodeRegistry): Promise<CallToolResult> }): BuiltinTool => definition;
 
 /**
+ * A tool about one skill named in its arguments: `run` receives the name as the registry spells it
+ * (a client may write it in another case), or the call fails with the registry's "no such skill".
+ */
+const skillTool = <Input extends z.ZodType<{ name: string }>>(
+  definition: Omit<BuiltinTool, 'input' | 'run'> & { input: Input; run(name: string, args: z.output<Input>, registry: NodeRegistry): Promise<CallToolResult> },
+): BuiltinTool => tool({ ...definition, run: (args, registry) => definition.run(registry.entry(args.name).name, args, registry) });
+
+/**
  * A JSON Schema for the tool list: without `$schema`, which the SDK's draft-07 validator rejects,
  * and in zod's `input` form, which does not forbid extra properties — clients validate structured
  * content against output schemas, and an outcome may carry fields a newer runtime adds.
@@ -107,42 +115,39 @@ export function builtinTools(options: { allowRun?: boolean; installRoot?: string
         return structured({ name: skill.name, format: skill.format, mode: skill.mode, text: skill.text }, skill.text);
       },
     }),
-    tool({
+    skillTool({
       name: 'list_skill_assets',
       title: "List a skill's assets",
       description: "The files under a skill's references/, assets/ and scripts/ folders.",
       input: shapes.ListSkillAssetsInput,
       output: shapes.ListSkillAssetsOutput,
       readOnly: true,
-      async run(args, registry) {
-        const name = registry.entry(args.name).name;
+      async run(name, _args, registry) {
         return structured({ name, assets: await registry.listAssets(name) });
       },
     }),
-    tool({
+    skillTool({
       name: 'load_skill_asset',
       title: 'Read a skill asset',
       description: "One file under a skill's references/, assets/ or scripts/ (no '..', no absolute paths), verified. Text comes as UTF-8, anything else as base64.",
       input: shapes.LoadSkillAssetInput,
       output: shapes.LoadSkillAssetOutput,
       readOnly: true,
-      async run(args, registry) {
-        const name = registry.entry(args.name).name;
+      async run(name, args, registry) {
         const bytes = await registry.loadAssetBytes(name, args.path);
         const content = textOrBlob(bytes);
         if ('text' in content) return structured({ name, path: args.path, encoding: 'utf-8', content: content.text }, content.text);
         return { structuredContent: { name, path: args.path, encoding: 'base64', content: content.blob }, content: [{ type: 'resource', resource: { uri: skillUri(name, args.path), mimeType: mimeType(args.path), blob: content.blob } }] };
       },
     }),
-    tool({
+    skillTool({
       name: 'get_skill_script_path',
       title: "Get a skill script's local path",
       description: "The absolute path of scripts/<script> in a verified copy of the skill in this server's cache, to run with your own tools.",
       input: shapes.GetSkillScriptPathInput,
       output: shapes.GetSkillScriptPathOutput,
       readOnly: false,
-      async run(args, registry) {
-        const name = registry.entry(args.name).name;
+      async run(name, args, registry) {
         const path = await registry.scriptPath(name, args.script);
         return structured({ name, script: args.script, path }, path);
       },

@@ -28,7 +28,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { moduleExtension } from '../core/module-file.ts';
 import type { RegistryConfig } from '../core/schemas/config.ts';
-import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
 import type { ScanResult } from '../core/schemas/scan.ts';
 import type { DraftManifest, SkillSource, SkillSourceFile } from './model.ts';
 import { sha256HexSync } from './hash.ts';
@@ -69,7 +69,7 @@ export interface CachedSkill {
   /** Every file lstat'ed; `hex` is absent for files that were not read (over a size limit). */
   files: (Stamp & { hex?: string })[];
   /** Diagnostics reported while reading, checking files and parsing this skill (severities resolved). */
-  diagnostics: Diagnostic[];
+  diagnostics: ValidatorDiagnostic[];
   draft?: DraftManifest;
   /** Positions in the declaration that registry-wide rules may report at, keyed by path. */
   positions?: Record<string, Position>;
@@ -309,7 +309,7 @@ export function imitationCandidates(names: readonly string[], skeleton: (name: s
 }
 
 /** The cache entry for a skill just read and checked. */
-export function cacheEntryOf(source: SkillSource, stamps: SourceStamps, diagnostics: Diagnostic[], draft: DraftManifest | undefined, locate: (path: readonly (string | number)[]) => Position): CachedSkill {
+export function cacheEntryOf(source: SkillSource, stamps: SourceStamps, diagnostics: ValidatorDiagnostic[], draft: DraftManifest | undefined, locate: (path: readonly (string | number)[]) => Position): CachedSkill {
   const hexOf = new Map(source.files.map((f) => [f.path, f.hex]));
   let positions: Record<string, Position> | undefined;
   if (draft) {

@@ -7,6 +7,8 @@ import { DiagnosticSink, START } from './diagnostics.ts';
 import { stampOf, type SourceStamps } from './cache.ts';
 import { sha256HexSync } from './hash.ts';
 import type { SkillSource, SkillSourceFile } from './model.ts';
+import { discoveryAmbiguous, discoveryNestedSkill, discoveryTooDeep } from './rules/discovery.ts';
+import { filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany } from './rules/files.ts';
 
 /** The files that make a folder a skill. */
 export const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;
@@ -24,7 +26,7 @@ async function reportLinkedSkillsRoot(root: string, skillsDir: string, sink: Dia
     const stats = await lstat(join(root, rel)).catch(() => undefined);
     if (!stats) return false;
     if (stats.isSymbolicLink()) {
-      sink.report('files/symlink', rel, START, `'${rel}' is a symbolic link; the skills folder must be a real folder inside the repository`, { hint: 'replace the link with the folder itself; nothing under a linked skills folder is read or published' });
+      sink.report(filesSymlink, rel, START, `'${rel}' is a symbolic link; the skills folder must be a real folder inside the repository`, { hint: 'replace the link with the folder itself; nothing under a linked skills folder is read or published' });
       return true;
     }
   }
@@ -107,9 +109,9 @@ export async function discoverSkills(root: string, skillsDir: string, sink: Diag
   for (const { entry, rel } of problems) {
     if (skillFolders.has(posix.dirname(entry.path))) continue;
     if (entry.dirent.isSymbolicLink()) {
-      sink.report('files/symlink', rel, START, `'${rel}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the real file or folder' });
+      sink.report(filesSymlink, rel, START, `'${rel}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the real file or folder' });
     } else {
-      sink.report('files/special', rel, START, `'${rel}' is not a regular file`, { hint: `make ${entry.name} a file` });
+      sink.report(filesSpecial, rel, START, `'${rel}' is not a regular file`, { hint: `make ${entry.name} a file` });
     }
   }
   found.sort();
@@ -139,15 +141,15 @@ export async function discoverSkills(root: string, skillsDir: string, sink: Diag
     const outer = outerOf(dir);
     const declFile = decl.has('skill.json') ? 'skill.json' : 'SKILL.md';
     if (outer) {
-      sink.report('discovery/nested-skill', `${rel}/${declFile}`, START, `skill folder '${rel}' sits inside skill '${skillsDir}/${outer}'; it is published only as files of the outer skill`, { hint: 'move it to its own folder under skills/' });
+      sink.report(discoveryNestedSkill, `${rel}/${declFile}`, START, `skill folder '${rel}' sits inside skill '${skillsDir}/${outer}'; it is published only as files of the outer skill`);
       continue;
     }
     if (dir.split('/').length > 2) {
-      sink.report('discovery/too-deep', `${rel}/${declFile}`, START, `'${rel}' is more than one category folder below ${skillsDir}/`, { hint: `use ${skillsDir}/<name>/ or ${skillsDir}/<category>/<name>/` });
+      sink.report(discoveryTooDeep, `${rel}/${declFile}`, START, `'${rel}' is more than one category folder below ${skillsDir}/`, { hint: `use ${skillsDir}/<name>/ or ${skillsDir}/<category>/<name>/` });
       continue;
     }
     if (decl.size > 1) {
-      sink.report('discovery/ambiguous', `${rel}/skill.json`, START, `'${rel}' holds both SKILL.md and skill.json`, { hint: 'keep one declaration; `skilldex convert` moves a SKILL.md body into prompt.md for skill.json' });
+      sink.report(discoveryAmbiguous, `${rel}/skill.json`, START, `'${rel}' holds both SKILL.md and skill.json`);
       continue;
     }
     skillDirs.push({ dir: rel, declaration: declFile, listing: (sub) => listings.get(sub ? `${dir}/${sub}` : dir) });
@@ -166,12 +168,12 @@ export async function discoverSkillFolder(root: string, dir: string, sink: Diagn
     const info = await lstat(join(root, dir, declaration)).catch(() => undefined);
     if (!info) continue;
     const rel = `${dir}/${declaration}`;
-    if (info.isSymbolicLink()) sink.report('files/symlink', rel, START, `'${rel}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the real file' });
-    else if (!info.isFile()) sink.report('files/special', rel, START, `'${rel}' is not a regular file`, { hint: `make ${declaration} a file` });
+    if (info.isSymbolicLink()) sink.report(filesSymlink, rel, START, `'${rel}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the real file' });
+    else if (!info.isFile()) sink.report(filesSpecial, rel, START, `'${rel}' is not a regular file`, { hint: `make ${declaration} a file` });
     else present.push(declaration);
   }
   if (present.length > 1) {
-    sink.report('discovery/ambiguous', `${dir}/skill.json`, START, `'${dir}' holds both SKILL.md and skill.json`, { hint: 'keep one declaration; `skilldex convert` moves a SKILL.md body into prompt.md for skill.json' });
+    sink.report(discoveryAmbiguous, `${dir}/skill.json`, START, `'${dir}' holds both SKILL.md and skill.json`);
     return [];
   }
   return present.map((declaration) => ({ dir, declaration }));
@@ -277,7 +279,7 @@ export async function readSkillSource(root: string, dir: string, declaration: Sk
       const path = relDir ? `${relDir}/${entry.name}` : entry.name;
       const file = `${dir}/${path}`;
       if (entry.isSymbolicLink()) {
-        sink.report('files/symlink', file, START, `'${path}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the file itself' });
+        sink.report(filesSymlink, file, START, `'${path}' is a symbolic link; links are never followed or published`);
         continue;
       }
       if (entry.isDirectory()) {
@@ -285,35 +287,35 @@ export async function readSkillSource(root: string, dir: string, declaration: Sk
         continue;
       }
       if (!entry.isFile()) {
-        sink.report('files/special', file, START, `'${path}' is not a regular file`, { hint: 'remove it' });
+        sink.report(filesSpecial, file, START, `'${path}' is not a regular file`, { hint: 'remove it' });
         continue;
       }
       const problem = pathProblem(path);
       if (problem) {
-        sink.report('files/path', file, START, `file path '${path}' ${problem}`, { hint: 'rename the file using letters, digits, `-`, `_` and `.` only' });
+        sink.report(filesPath, file, START, `file path '${path}' ${problem}`);
         continue;
       }
       count++;
       if (count > limits.maxFiles) {
-        if (!reportedCount) sink.report('files/too-many', `${dir}/${declaration}`, START, `the skill has more than ${limits.maxFiles} files`, { hint: 'move bulky material out of the skill or raise limits.maxFiles' });
+        if (!reportedCount) sink.report(filesTooMany, `${dir}/${declaration}`, START, `the skill has more than ${limits.maxFiles} files`);
         reportedCount = true;
         continue;
       }
       const opened = openRegularFile(join(absDir, path));
       if (!opened) {
-        sink.report('files/symlink', file, START, `'${path}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the file itself' });
+        sink.report(filesSymlink, file, START, `'${path}' is a symbolic link; links are never followed or published`);
         continue;
       }
       const { fd, info } = opened;
       try {
         if (!info.isFile()) {
-          sink.report('files/special', file, START, `'${path}' is not a regular file`, { hint: 'remove it' });
+          sink.report(filesSpecial, file, START, `'${path}' is not a regular file`, { hint: 'remove it' });
           continue;
         }
         const { size } = info;
         stamps?.files.push(stampOf(path, info));
         if (size > limits.maxFileBytes) {
-          sink.report('files/too-large', file, START, `'${path}' is ${size} bytes; the limit is ${limits.maxFileBytes}`, { hint: 'shrink the file or publish it elsewhere and link to it' });
+          sink.report(filesTooLarge, file, START, `'${path}' is ${size} bytes; the limit is ${limits.maxFileBytes}`);
           continue;
         }
         total += size;
@@ -326,7 +328,7 @@ export async function readSkillSource(root: string, dir: string, declaration: Sk
   };
   visit('');
   if (total > limits.maxSkillBytes) {
-    sink.report('files/skill-too-large', `${dir}/${declaration}`, START, `the skill's files total ${total} bytes; the limit is ${limits.maxSkillBytes}`, { hint: 'move large assets out of the skill' });
+    sink.report(filesSkillTooLarge, `${dir}/${declaration}`, START, `the skill's files total ${total} bytes; the limit is ${limits.maxSkillBytes}`);
   }
   return { dir, absDir, folderName: posix.basename(dir), declaration, files };
 }

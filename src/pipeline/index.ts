@@ -5,7 +5,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { RegistryConfig } from '../core/schemas/config.ts';
-import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { RegistryIndex } from '../core/schemas/registry-index.ts';
 import { BuildCache, defaultCacheFile } from './cache.ts';
@@ -20,7 +20,6 @@ import { skillDirOf, validateRegistry, type RejectedSkill, type ValidateOptions 
 export { validateRegistry, validateSkillFolder, type ValidationResult, type ValidationProgress, type RejectedSkill } from './validate.ts';
 export { loadConfig, CONFIG_FILE } from './config.ts';
 export { ConfigError } from './config-error.ts';
-export { RULES } from './rules/catalog.ts';
 export { generateSigningKey, parseSigningKeys, type SigningKey } from './emit/sign.ts';
 
 export interface BuildOptions {
@@ -59,7 +58,7 @@ export interface BuildResult {
   config: RegistryConfig;
   index?: RegistryIndex;
   manifests: SkillManifest[];
-  diagnostics: Diagnostic[];
+  diagnostics: ValidatorDiagnostic[];
   rejected: RejectedSkill[];
   notDiscoverable: WriteResult['notDiscoverable'];
   /** Cache hits and misses, when the cache was used. */
@@ -99,7 +98,7 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   for (const s of accepted) for (const callee of s.draft.calls) callers.set(callee, [...(callers.get(callee) ?? []), s.draft.name]);
 
   const dirs = new Set(accepted.map((s) => s.source.dir));
-  const diagnosticsByDir = new Map<string, Diagnostic[]>();
+  const diagnosticsByDir = new Map<string, ValidatorDiagnostic[]>();
   for (const d of diagnostics) {
     const dir = skillDirOf(d.file, dirs);
     if (dir) diagnosticsByDir.set(dir, [...(diagnosticsByDir.get(dir) ?? []), d]);

@@ -31,6 +31,9 @@ export interface SkillSourceFile {
 /** The manifest before registry-wide facts (calledBy, lastModified, scan, diagnostics) are known. */
 export type DraftManifest = Omit<SkillManifest, 'calledBy' | 'lastModified' | 'diagnostics' | 'scan'>;
 
+/** Executable code by extension: what `package/code-outside-scripts` looks for, and what `skilldex migrate` moves under scripts/. */
+export const CODE_EXTENSIONS: ReadonlySet<string> = new Set(['py', 'sh', 'bash', 'zsh', 'js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'rb', 'pl', 'php', 'ps1', 'bat', 'cmd', 'exe', 'so', 'dll', 'dylib']);
+
 const ENTRY_EXTENSIONS = new Set(['py', 'sh', 'bash', 'js', 'mjs', 'cjs', 'ts', 'mts']);
 
 /** Programs directly under scripts/ (not helpers in subfolders): the candidates for a package's entry. */

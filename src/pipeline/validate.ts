@@ -1,11 +1,11 @@
 import { basename, dirname, resolve } from 'node:path';
 import { RegistryConfig } from '../core/schemas/config.ts';
-import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
 import type { BuildCache } from './cache.ts';
 import { loadConfig } from './config.ts';
 import { discoverSkillFolder, discoverSkills, type FoundSkill } from './discover.ts';
 import { DiagnosticSink, sortDiagnostics } from './diagnostics.ts';
-import { checkRegistry } from './rules/cross-skill.ts';
+import { checkRegistry } from './rules/check-registry.ts';
 import { blockedMembers, gateScans, partition, type RejectedSkill, type ValidatedSkill } from './phases/decide.ts';
 import { cacheHits, readSkills, type ReadSkill } from './phases/read.ts';
 import { Scanner } from './phases/scan.ts';
@@ -18,7 +18,7 @@ export interface ValidationResult {
   accepted: ValidatedSkill[];
   rejected: RejectedSkill[];
   /** Every diagnostic, sorted by file and position. */
-  diagnostics: Diagnostic[];
+  diagnostics: ValidatorDiagnostic[];
 }
 
 export interface ValidateOptions {

@@ -1,7 +1,8 @@
 import semver from 'semver';
 import type { RegistryConfig } from '../core/schemas/config.ts';
-import type { Diagnostic } from '../core/schemas/diagnostic.ts';
-import { publishDiagnostic } from './rules.ts';
+import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
+import { resolveDiagnostic } from '../pipeline/diagnostics.ts';
+import { publishMixedChange, publishVersionLowered, publishVersionNotBumped } from '../pipeline/rules/publish.ts';
 import { skillKey, type SkillSnapshot } from './snapshot.ts';
 
 /**
@@ -65,23 +66,23 @@ export interface PublishedVersion {
  * Version immutability for one skill: content changed but `version` did not →
  * `publish/version-not-bumped`; `version` went down → `publish/version-lowered`.
  */
-export function versionDiagnostics(after: SkillSnapshot, published: PublishedVersion, overrides: RegistryConfig['rules'] = {}): Diagnostic[] {
+export function versionDiagnostics(after: SkillSnapshot, published: PublishedVersion, overrides: RegistryConfig['rules'] = {}): ValidatorDiagnostic[] {
   const name = after.name ?? after.dir;
   const field = after.file.endsWith('skill.json') ? (v: string) => `"version": "${v}"` : (v: string) => `version: ${v}`;
-  const out: (Diagnostic | undefined)[] = [];
+  const out: (ValidatorDiagnostic | undefined)[] = [];
   const bothSemver = semver.valid(after.version) !== null && semver.valid(published.version) !== null;
   if (bothSemver && semver.lt(after.version, published.version)) {
-    out.push(publishDiagnostic('publish/version-lowered', after.file, after.versionAt,
-      `version ${after.version} of '${name}' is lower than ${published.version}, published in ${published.source}`, overrides,
+    out.push(resolveDiagnostic(publishVersionLowered, overrides, after.file, after.versionAt,
+      `version ${after.version} of '${name}' is lower than ${published.version}, published in ${published.source}`,
       { hint: `set ${field(semver.inc(published.version, 'patch') ?? published.version)} or higher; versions only move forward`, skill: name }));
   } else if (after.digest !== published.digest && (bothSemver ? semver.eq(after.version, published.version) : after.version === published.version)) {
     const next = semver.valid(after.version) ? semver.inc(after.version, 'patch') : undefined;
     const how = after.versionDeclared ? `raise it` : `declare a version (the default is ${after.version})`;
-    out.push(publishDiagnostic('publish/version-not-bumped', after.file, after.versionAt,
-      `'${name}' ${after.version} is already published in ${published.source} with different content (${short(published.digest)} → ${short(after.digest)}); ${how}`, overrides,
+    out.push(resolveDiagnostic(publishVersionNotBumped, overrides, after.file, after.versionAt,
+      `'${name}' ${after.version} is already published in ${published.source} with different content (${short(published.digest)} → ${short(after.digest)}); ${how}`,
       { hint: `${next ? `set ${field(next)} (patch), or a minor/major bump` : 'bump the version'}; a published version never changes content`, skill: name }));
   }
-  return out.filter((d): d is Diagnostic => d !== undefined);
+  return out.filter((d): d is ValidatorDiagnostic => d !== undefined);
 }
 
 /** `sha256:0123456789abcdef…` — enough to tell digests apart in a message. */
@@ -104,14 +105,14 @@ function isBuildPath(file: string): boolean {
 }
 
 /** `publish/mixed-change` when skills and build code change together; reported on the first build file. */
-export function mixedChangeDiagnostic(changedFiles: readonly string[], skillsDir: string, overrides: RegistryConfig['rules'] = {}): Diagnostic | undefined {
+export function mixedChangeDiagnostic(changedFiles: readonly string[], skillsDir: string, overrides: RegistryConfig['rules'] = {}): ValidatorDiagnostic | undefined {
   const skills = changedFiles.filter((f) => under(f, skillsDir));
   const build = changedFiles.filter(isBuildPath);
   const first = build[0];
   if (skills.length === 0 || first === undefined) return undefined;
   const listed = build.slice(0, 5).join(', ') + (build.length > 5 ? `, and ${build.length - 5} more` : '');
-  return publishDiagnostic('publish/mixed-change', first, { line: 1, column: 1 },
-    `this change edits build code or workflows (${listed}) together with ${skills.length} skill file${skills.length === 1 ? '' : 's'}`, overrides,
+  return resolveDiagnostic(publishMixedChange, overrides, first, { line: 1, column: 1 },
+    `this change edits build code or workflows (${listed}) together with ${skills.length} skill file${skills.length === 1 ? '' : 's'}`,
     { hint: 'a maintainer must review it; split skill changes and build changes into separate pull requests where you can' });
 }
 
@@ -121,7 +122,7 @@ export function mixedChangeDiagnostic(changedFiles: readonly string[], skillsDir
  * changed skill by name or folder — those may sit in an untouched skill's file, e.g. the caller
  * of a skill this change removed.
  */
-export function diagnosticsForChange(diagnostics: readonly Diagnostic[], changes: readonly SkillChange[], changedFiles: readonly string[]): Diagnostic[] {
+export function diagnosticsForChange(diagnostics: readonly ValidatorDiagnostic[], changes: readonly SkillChange[], changedFiles: readonly string[]): ValidatorDiagnostic[] {
   const dirs = changes.flatMap((c) => [c.dir, ...(c.before ? [c.before.dir] : [])]);
   const names = new Set(changes.map((c) => c.name).filter((n): n is string => n !== undefined));
   const files = new Set(changedFiles);

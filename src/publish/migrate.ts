@@ -5,7 +5,8 @@ import { Limits } from '../core/schemas/config.ts';
 import { KNOWN_FRONTMATTER_FIELDS, PACKAGE_TYPES } from '../core/schemas/skill-md.ts';
 import { parseFrontmatter } from '../core/parse/frontmatter.ts';
 import { sourceFromString } from '../core/parse/source-text.ts';
-import { CODE_EXTENSIONS, extensionOf } from '../pipeline/rules/files.ts';
+import { CODE_EXTENSIONS } from '../pipeline/model.ts';
+import { extensionOf } from '../scanner/magic.ts';
 import { MigrationError } from './migration-error.ts';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { RegistryConfig } from '../core/schemas/config.ts';
-import type { Diagnostic } from '../core/schemas/diagnostic.ts';
+import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
 import { IndexEntry } from '../core/schemas/registry-index.ts';
 import { sortDiagnostics } from '../pipeline/diagnostics.ts';
 import { classifyChanges, diagnosticsForChange, mixedChangeDiagnostic, versionDiagnostics, type SkillChange } from './changes.ts';
@@ -25,7 +25,7 @@ export interface PullRequestCheckOptions {
   root: string;
   config: RegistryConfig;
   /** Every diagnostic of the working tree, from `validateRegistry`. */
-  diagnostics: readonly Diagnostic[];
+  diagnostics: readonly ValidatorDiagnostic[];
   /** Git ref the branch is compared with (its merge base with HEAD). */
   changedSince?: string;
   /** A published index.json to check versions against, with where it came from. */
@@ -37,7 +37,7 @@ export interface PullRequestCheck {
   changedFiles?: string[];
   changes: SkillChange[];
   /** Diagnostics for this change: filtered validation results plus the publish rules. */
-  diagnostics: Diagnostic[];
+  diagnostics: ValidatorDiagnostic[];
 }
 
 /**
@@ -50,9 +50,9 @@ export async function checkPullRequest(options: PullRequestCheckOptions): Promis
   const { root, config } = options;
   const overrides = config.rules;
   const head = await snapshotSkills(root, config.skillsDir, config.limits);
-  const publish: Diagnostic[] = [];
+  const publish: ValidatorDiagnostic[] = [];
   let changes: SkillChange[] = [];
-  let kept: Diagnostic[] = [...options.diagnostics];
+  let kept: ValidatorDiagnostic[] = [...options.diagnostics];
   let baseCommit: string | undefined;
   let files: string[] | undefined;
 

@@ -1,20 +1,21 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { anchor } from '../pipeline/reporters.ts';
-import { ALL_RULES, type RuleMeta } from '../pipeline/rules/all-rules.ts';
-import { replaceBetweenMarkers } from '../pipeline/rules/table.ts';
+import { anchorOf } from '../core/rule.ts';
+import { ALL_RULES, COVERED_SCANNER_RULES, type AnyRule } from '../pipeline/rules/all-rules.ts';
+import { replaceBetweenMarkers } from '../core/markers.ts';
 
 /**
- * The rules reference, docs/rules.md, generated from the one rule list (validator, publish and
- * scanner rules) so the documentation cannot drift from the code. Each row carries an anchor named after the rule
- * id (`name/folder-mismatch` → `#name-folder-mismatch`): the validator's hints link there.
+ * The rule references generated from the one rule list (src/pipeline/rules/all-rules.ts), so the
+ * documentation cannot drift from the code: docs/rules.md's tables, docs/security.md's rule
+ * sections and CONTRIBUTING.md's rule table. Each rule's row carries an anchor named after its id
+ * (`name/folder-mismatch` → `#name-folder-mismatch`): the validator's hints link there.
  *
- * Regenerate with `npm run schemas` (or `node src/publish/rules-doc.ts`); a test fails while the
+ * Regenerate with `npm run schemas` (or `node src/publish/rules-doc.ts`); a test fails while a
  * file is stale.
  */
 
 /** Rule groups by id prefix, in the order the validator meets them, each with the page that explains the format. */
-const GROUPS: readonly { title: string; prefixes: readonly string[]; intro: string; engine?: RuleMeta['engine'] }[] = [
+const GROUPS: readonly { title: string; prefixes: readonly string[]; intro: string; scanner?: true }[] = [
   { title: 'Discovery', prefixes: ['discovery'], intro: 'Where skills may sit under `skills/` ([skill-md.md](skill-md.md#where-a-skill-lives)).' },
   { title: 'Files', prefixes: ['files'], intro: 'Every file of every skill, whatever its format. Sizes are set under `limits` in `skilldex.config.json`.' },
   { title: 'SKILL.md frontmatter and body', prefixes: ['frontmatter', 'name', 'description', 'text', 'compatibility', 'metadata', 'body'], intro: 'The Agent Skills format ([skill-md.md](skill-md.md)). `name/*` rules apply to skill.json names too, with snake_case instead of kebab-case.' },
@@ -27,35 +28,33 @@ const GROUPS: readonly { title: string; prefixes: readonly string[]; intro: stri
   {
     title: 'Security scanner',
     prefixes: [],
-    engine: 'scanner',
+    scanner: true,
     intro:
       'The scanner\'s own rules, on its own severity scale (`info`, `warn`, `high`, `critical`); each is explained in [security.md](security.md). `skilldex scan` reports them under these ids; a build reports them as `security/finding` or `security/blocked`, except the ones a validator rule above already reports, so one problem gives one diagnostic.',
   },
 ];
 
-interface Row {
-  id: string;
-  severity: RuleMeta['severity'];
-  description: string;
-  engine?: RuleMeta['engine'];
-  reportedAs?: RuleMeta['reportedAs'];
+const prefix = (id: string) => id.slice(0, id.indexOf('/'));
+const inGroup = (group: (typeof GROUPS)[number], r: AnyRule) =>
+  group.scanner ? r.meta.engine === 'scanner' : r.meta.engine !== 'scanner' && group.prefixes.includes(prefix(r.meta.id));
+
+/** Every group with its rules, in the order of the list; a rule in no group is a mistake in this file. */
+function groupedRules() {
+  const orphans = ALL_RULES.filter((r) => !GROUPS.some((group) => inGroup(group, r)));
+  if (orphans.length > 0) throw new Error(`rules without a group in src/publish/rules-doc.ts: ${orphans.map((r) => r.meta.id).join(', ')}`);
+  return GROUPS.map((group) => ({ ...group, rules: ALL_RULES.filter((r) => inGroup(group, r)) }));
 }
 
-const describe = (r: Row): string =>
-  r.engine === 'scanner'
-    ? `${r.description.replace(/</g, '&lt;')} ([details](security.md#${anchor(r.id)}))${r.reportedAs ? `; in a build reported as [\`${r.reportedAs}\`](#${anchor(r.reportedAs)})` : ''}.`
-    : r.description;
-const row = (r: Row) => `| <a id="${anchor(r.id)}"></a>\`${r.id}\` | ${r.severity} | ${describe(r).replace(/\|/g, '\\|')} |`;
+function describe(r: AnyRule): string {
+  if (r.meta.engine !== 'scanner') return r.meta.docs.description;
+  const covered = COVERED_SCANNER_RULES.get(r.meta.id);
+  return `${r.meta.docs.description.replace(/</g, '&lt;')} ([details](security.md#${anchorOf(r.meta.id)}))${covered ? `; in a build reported as [\`${covered.meta.id}\`](#${anchorOf(covered.meta.id)})` : ''}.`;
+}
+const row = (r: AnyRule) => `| <a id="${anchorOf(r.meta.id)}"></a>\`${r.meta.id}\` | ${r.meta.severity} | ${describe(r).replace(/\|/g, '\\|')} |`;
 
 /** The generated part of docs/rules.md: one table per group, every rule with its anchor. */
 function rulesReference(): string {
-  const all: Row[] = ALL_RULES.map((r) => ({ ...r, description: r.docs.description }));
-  const prefix = (id: string) => id.slice(0, id.indexOf('/'));
-  const inGroup = (group: (typeof GROUPS)[number], r: Row) => (group.engine ? r.engine === group.engine : r.engine !== 'scanner' && group.prefixes.includes(prefix(r.id)));
-  const grouped = GROUPS.map((group) => ({ ...group, rules: all.filter((r) => inGroup(group, r)) }));
-  const orphans = all.filter((r) => !GROUPS.some((group) => inGroup(group, r)));
-  if (orphans.length > 0) throw new Error(`rules without a group in src/publish/rules-doc.ts: ${orphans.map((r) => r.id).join(', ')}`);
-  return grouped
+  return groupedRules()
     .map((group) => [`### ${group.title}`, '', group.intro, '', '| rule | default | what it checks |', '| --- | --- | --- |', ...group.rules.map(row)].join('\n'))
     .join('\n\n');
 }
@@ -66,22 +65,35 @@ function rulesReference(): string {
  * that rule.
  */
 function securityRulesReference(): string {
-  return ALL_RULES.filter((r) => r.engine === 'scanner')
-    .map((r) =>
-      [
-        `<a id="${anchor(r.id)}"></a>`,
-        `## ${r.id}`,
-        `**Severity:** \`${r.severity}\` — ${r.docs.description}.`,
-        r.docs.explanation ?? '',
-        `**Fix:** ${r.hint ?? ''}`,
-        ...(r.reportedAs ? [`In a build, the validator reports this problem as [\`${r.reportedAs}\`](rules.md#${anchor(r.reportedAs)}), so it is not repeated as a \`security/finding\`.`] : []),
-      ].join('\n\n'),
-    )
+  return ALL_RULES.flatMap((r) => (r.meta.engine === 'scanner' ? [r.meta] : []))
+    .map((meta) => {
+      const covered = COVERED_SCANNER_RULES.get(meta.id);
+      return [
+        `<a id="${anchorOf(meta.id)}"></a>`,
+        `## ${meta.id}`,
+        `**Severity:** \`${meta.severity}\` — ${meta.docs.description}.`,
+        meta.docs.explanation,
+        `**Fix:** ${meta.hint}`,
+        ...(covered ? [`In a build, the validator reports this problem as [\`${covered.meta.id}\`](rules.md#${anchorOf(covered.meta.id)}), so it is not repeated as a \`security/finding\`.`] : []),
+      ].join('\n\n');
+    })
     .join('\n\n');
 }
 
-export const RULES_FILE = join(import.meta.dirname, '..', '..', 'docs', 'rules.md');
-export const SECURITY_FILE = join(import.meta.dirname, '..', '..', 'docs', 'security.md');
+/**
+ * The generated rule table of CONTRIBUTING.md: every group with the ids of its rules, each linked
+ * to its row in docs/rules.md (or its section in docs/security.md), so a contributor who meets an
+ * id finds it.
+ */
+function contributingRulesTable(): string {
+  const link = (r: AnyRule) => `[\`${r.meta.id}\`](docs/${r.meta.engine === 'scanner' ? 'security' : 'rules'}.md#${anchorOf(r.meta.id)})`;
+  return ['| rules | ids |', '| --- | --- |', ...groupedRules().map((group) => `| ${group.title} | ${group.rules.map(link).join(', ')} |`)].join('\n');
+}
+
+const ROOT = join(import.meta.dirname, '..', '..');
+export const RULES_FILE = join(ROOT, 'docs', 'rules.md');
+export const SECURITY_FILE = join(ROOT, 'docs', 'security.md');
+export const CONTRIBUTING_FILE = join(ROOT, 'CONTRIBUTING.md');
 
 /** docs/security.md with its generated rule sections brought up to date. */
 export async function renderSecurityDoc(file = SECURITY_FILE): Promise<string> {
@@ -93,8 +105,14 @@ export async function renderRulesDoc(file = RULES_FILE): Promise<string> {
   return replaceBetweenMarkers(await readFile(file, 'utf8'), 'rules', rulesReference());
 }
 
+/** CONTRIBUTING.md with its generated rule table brought up to date. */
+export async function renderContributing(file = CONTRIBUTING_FILE): Promise<string> {
+  return replaceBetweenMarkers(await readFile(file, 'utf8'), 'rules-table', contributingRulesTable());
+}
+
 if (import.meta.main) {
   await writeFile(RULES_FILE, await renderRulesDoc());
   await writeFile(SECURITY_FILE, await renderSecurityDoc());
-  console.log(`updated ${RULES_FILE} and ${SECURITY_FILE}`);
+  await writeFile(CONTRIBUTING_FILE, await renderContributing());
+  console.log(`updated ${RULES_FILE}, ${SECURITY_FILE} and ${CONTRIBUTING_FILE}`);
 }

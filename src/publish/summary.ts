@@ -1,5 +1,5 @@
-import type { Diagnostic } from '../core/schemas/diagnostic.ts';
-import { anchor } from '../pipeline/reporters.ts';
+import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
+import { anchorOf } from '../core/rule.ts';
 import type { SkillChange } from './changes.ts';
 
 /**
@@ -16,7 +16,7 @@ export interface JobSummaryInput {
   index?: string;
   changes: readonly SkillChange[];
   /** The diagnostics reported for this change (already filtered to it). */
-  diagnostics: readonly Diagnostic[];
+  diagnostics: readonly ValidatorDiagnostic[];
   /** When set, rule ids link to `${rulesDoc}#<anchor>` (e.g. the docs/rules.md blob URL). */
   rulesDoc?: string;
 }
@@ -51,7 +51,7 @@ export function jobSummaryMarkdown(input: JobSummaryInput): string {
       const mine = diagnostics.filter((d) => dirs.some((dir) => d.file.startsWith(`${dir}/`)) || (c.name !== undefined && d.skill === c.name));
       const version = c.status === 'added' ? (c.after?.version ?? '') : c.status === 'removed' ? `${c.before?.version ?? ''} → —` : `${c.before?.version ?? ''} → ${c.after?.version ?? ''}`;
       const digest = c.after?.digest ?? c.before?.digest ?? '';
-      const count = (severity: Diagnostic['severity']) => (c.status === 'removed' ? '—' : String(mine.filter((d) => d.severity === severity).length));
+      const count = (severity: ValidatorDiagnostic['severity']) => (c.status === 'removed' ? '—' : String(mine.filter((d) => d.severity === severity).length));
       const folder = dirs.length > 1 ? `${code(dirs[1] as string)} → ${code(dirs[0] as string)}` : code(c.dir);
       lines.push(`| ${code(c.name ?? '(unreadable)')} | ${folder} | ${c.status} | ${cell(version)} | ${code(digest)} | ${count('error')} | ${count('warning')} |`);
     }
@@ -61,7 +61,7 @@ export function jobSummaryMarkdown(input: JobSummaryInput): string {
   if (diagnostics.length > 0) {
     lines.push('### Problems', '', '| severity | rule | where | message |', '| --- | --- | --- | --- |');
     for (const d of diagnostics) {
-      const rule = input.rulesDoc ? `[${code(d.rule)}](${input.rulesDoc}#${anchor(d.rule)})` : code(d.rule);
+      const rule = input.rulesDoc ? `[${code(d.rule)}](${input.rulesDoc}#${anchorOf(d.rule)})` : code(d.rule);
       const message = d.hint ? `${d.message} — hint: ${d.hint}` : d.message;
       lines.push(`| ${d.severity} | ${rule} | ${code(`${d.file}:${d.line}:${d.column}`)} | ${cell(message)} |`);
     }

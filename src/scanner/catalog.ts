@@ -1,16 +1,16 @@
-import { defineRule, type SecurityRule, type TextCheck } from './rule.ts';
-import { checkCredentialStoreNetwork, checkDotenvNetwork, credentialStoreNetwork, dotenvNetwork } from './rules/credential-exfiltration.ts';
-import { checkDestructive, destructiveCommand } from './rules/destructive.ts';
-import { checkDownloadExec, downloadPipeShell } from './rules/download-exec.ts';
+import { defineRule, type ScannerRule } from './rule.ts';
+import { credentialStoreNetwork, dotenvNetwork } from './rules/credential-exfiltration.ts';
+import { destructiveCommand } from './rules/destructive.ts';
+import { downloadPipeShell } from './rules/download-exec.ts';
 import { disguisedExecutable, executableBinary, magicMismatch, symlinkEntry, undecodableFile } from './rules/file-type.ts';
-import { bidiControl, checkHiddenUnicode, tagCharacters, variationSelectorRun, zeroWidth } from './rules/hidden-unicode.ts';
-import { checkConcealment, checkDirectiveTag, checkInstructionOverride, concealment, directiveTag, instructionOverride } from './rules/injection.ts';
-import { checkPrerequisiteLure, prerequisiteLure } from './rules/lure.ts';
-import { checkUrls, exfiltrationEndpoint, pasteSiteUrl, rawIpUrl, urlShortener } from './rules/network.ts';
-import { base64ToShell, checkBase64ToShell, checkEncodedData, checkEvalDecoded, encodedBlob, encodedCommand, evalDecoded } from './rules/obfuscation.ts';
-import { checkSecretLiteral, secretLiteral } from './rules/secret-literal.ts';
-import { checkActiveMarkup, htmlActiveContent, svgActiveContent } from './rules/active-markup.ts';
-import { checkTlsDisabled, tlsDisabled } from './rules/tls-verification.ts';
+import { bidiControl, tagCharacters, variationSelectorRun, zeroWidth } from './rules/hidden-unicode.ts';
+import { concealment, directiveTag, instructionOverride } from './rules/injection.ts';
+import { prerequisiteLure } from './rules/lure.ts';
+import { exfiltrationEndpoint, pasteSiteUrl, rawIpUrl, urlShortener } from './rules/network.ts';
+import { base64ToShell, encodedBlob, encodedCommand, evalDecoded } from './rules/obfuscation.ts';
+import { secretLiteral } from './rules/secret-literal.ts';
+import { htmlActiveContent, svgActiveContent } from './rules/active-markup.ts';
+import { tlsDisabled } from './rules/tls-verification.ts';
 import { typosquat } from './rules/typosquat.ts';
 
 export const findingsTruncated = defineRule({
@@ -21,10 +21,15 @@ export const findingsTruncated = defineRule({
     'To keep reports readable and bounded, at most 20 findings per rule and file are listed; this finding ' +
     'counts the rest. The verdict already reflects the listed ones, which have the same severity.',
   hint: 'Fix the listed findings and scan again to see the remaining ones.',
+  reportedBy: 'the scan, when it caps a rule\'s findings in a file (src/scanner/scan.ts)',
 });
 
-/** Every rule, in the order the documentation lists them. */
-export const RULES = [
+/**
+ * The scanner's rules, in the order the documentation lists them. The one rule list
+ * (src/pipeline/rules/all-rules.ts) registers them whole; the scanner runs from this list because
+ * it must work without the build pipeline (`skilldex scan`, the site, its worker threads).
+ */
+export const SCANNER_RULES = [
   downloadPipeShell, base64ToShell, evalDecoded, encodedCommand, encodedBlob,
   prerequisiteLure, rawIpUrl, pasteSiteUrl, urlShortener, exfiltrationEndpoint,
   instructionOverride, concealment, directiveTag,
@@ -32,14 +37,12 @@ export const RULES = [
   tagCharacters, bidiControl, zeroWidth, variationSelectorRun,
   disguisedExecutable, executableBinary, magicMismatch, undecodableFile, symlinkEntry, svgActiveContent, htmlActiveContent,
   typosquat, findingsTruncated,
-] as const satisfies readonly SecurityRule[];
+] as const satisfies readonly ScannerRule[];
 
 /** Every scanner rule id. */
-export type ScannerRuleId = (typeof RULES)[number]['meta']['id'];
+export type ScannerRuleId = (typeof SCANNER_RULES)[number]['meta']['id'];
 
-/** The checks run on every decoded text file, in a fixed order so output is deterministic. */
-export const TEXT_CHECKS: readonly TextCheck[] = [
-  checkDownloadExec, checkBase64ToShell, checkEvalDecoded, checkEncodedData, checkPrerequisiteLure, checkUrls,
-  checkInstructionOverride, checkConcealment, checkDirectiveTag, checkCredentialStoreNetwork, checkDotenvNetwork,
-  checkSecretLiteral, checkTlsDisabled, checkDestructive, checkHiddenUnicode, checkActiveMarkup,
-];
+/** The rules with a check of their own, run over every decoded text file in this fixed order, so output is deterministic. */
+export const TEXT_RULES: readonly (ScannerRule & { check: NonNullable<ScannerRule['check']> })[] = SCANNER_RULES.filter(
+  (r): r is (typeof SCANNER_RULES)[number] & { check: NonNullable<ScannerRule['check']> } => 'check' in r && r.check !== undefined,
+);

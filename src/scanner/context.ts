@@ -1,4 +1,4 @@
-import type { FindingSeverity } from '../core/schemas/scan.ts';
+import type { RiskSeverity } from '../core/schemas/diagnostic.ts';
 import { extensionOf } from './magic.ts';
 import { lineIndexAt, lineOf, type SkillTextFile } from './document.ts';
 
@@ -9,7 +9,7 @@ import { lineIndexAt, lineOf, type SkillTextFile } from './document.ts';
  * keep, and why, for the finding's message.
  */
 export interface QuotedContext {
-  ceiling: FindingSeverity;
+  ceiling: RiskSeverity;
   because: string;
 }
 

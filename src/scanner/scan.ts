@@ -1,11 +1,13 @@
-import type { Finding, FindingSeverity, ScanResult } from '../core/schemas/scan.ts';
-import { findingsTruncated, TEXT_CHECKS } from './catalog.ts';
+import type { RiskSeverity } from '../core/schemas/diagnostic.ts';
+import type { Finding, ScanResult } from '../core/schemas/scan.ts';
+import { findingsTruncated, TEXT_RULES } from './catalog.ts';
 import { decodeFile } from './decode.ts';
 import { quotedContext } from './context.ts';
 import { directiveFor, parseDirectives, type ScanDirective } from './directives.ts';
 import { createTextFile, positionAt, type SkillTextFile } from './document.ts';
 import { BINARY_EXTENSIONS, extensionOf, TEXT_EXTENSIONS } from './magic.ts';
-import { anchorOf, SEVERITY_RANK, type Hit, type SecurityRule } from './rule.ts';
+import { anchorOf } from '../core/rule.ts';
+import { SEVERITY_RANK, type Hit, type ScannerRule } from './rule.ts';
 import { disguisedExecutable, executableBinary, magicMismatch, symlinkEntry, undecodableFile } from './rules/file-type.ts';
 import { imitatedNames, typosquat } from './rules/typosquat.ts';
 import { makeVisible } from './unicode.ts';
@@ -35,7 +37,7 @@ export interface ScanInput {
 
 export interface ScanOptions {
   /** Per-registry severity overrides (`skilldex.config.json` `scan.rules`); `off` silences a rule. */
-  rules?: Readonly<Record<string, FindingSeverity | 'off'>>;
+  rules?: Readonly<Record<string, RiskSeverity | 'off'>>;
 }
 
 /**
@@ -55,14 +57,14 @@ export function scanSkill(input: ScanInput, options: ScanOptions = {}): ScanResu
     if (text) texts.set(file.path, text);
   }
   for (const link of input.symlinks ?? []) {
-    collector.add({ rule: symlinkEntry, line: 1, column: 1, evidence: `${link.path} -> ${link.target ?? '?'}` }, link.path);
+    collector.add(symlinkEntry, { line: 1, column: 1, evidence: `${link.path} -> ${link.target ?? '?'}` }, link.path);
   }
   checkName(input, texts, collector.add);
   const findings = collector.findings();
   return { verdict: verdictOf(findings), rulesVersion: RULES_VERSION, findings };
 }
 
-type Add = (hit: Hit, file: string, text?: SkillTextFile) => void;
+type Add = (rule: ScannerRule, hit: Hit, file: string, text?: SkillTextFile) => void;
 
 function scanFile(file: ScanInputFile, add: Add): SkillTextFile | undefined {
   const decoded = decodeFile(file.bytes);
@@ -72,39 +74,38 @@ function scanFile(file: ScanInputFile, add: Add): SkillTextFile | undefined {
     const { format } = decoded;
     const honest = format.extensions.includes(ext);
     if (format.executable) {
-      add({ rule: honest ? executableBinary : disguisedExecutable, ...at, evidence: `${format.id} binary named ${file.path}` }, file.path);
+      add(honest ? executableBinary : disguisedExecutable, { ...at, evidence: `${format.id} binary named ${file.path}` }, file.path);
     } else if (!honest && (TEXT_EXTENSIONS.has(ext) || BINARY_EXTENSIONS.has(ext))) {
-      add({ rule: magicMismatch, ...at, evidence: `${format.id} content in a .${ext} file`, detail: `The bytes are ${format.id}, the name says .${ext}.` }, file.path);
+      add(magicMismatch, { ...at, evidence: `${format.id} content in a .${ext} file`, detail: `The bytes are ${format.id}, the name says .${ext}.` }, file.path);
     }
     return undefined;
   }
   let text: string;
   if (decoded.kind === 'undecodable') {
-    add({ rule: undecodableFile, ...at, evidence: `${file.path}: ${decoded.reason}`, detail: `The file ${decoded.reason}.` }, file.path);
+    add(undecodableFile, { ...at, evidence: `${file.path}: ${decoded.reason}`, detail: `The file ${decoded.reason}.` }, file.path);
     if (decoded.fallbackText === undefined) return undefined;
     text = decoded.fallbackText;
   } else {
     text = decoded.text;
     if (BINARY_EXTENSIONS.has(ext)) {
-      add({ rule: magicMismatch, ...at, evidence: `text content in a .${ext} file: ${text.slice(0, 80)}`, detail: `The file is text, the name says .${ext}.` }, file.path);
+      add(magicMismatch, { ...at, evidence: `text content in a .${ext} file: ${text.slice(0, 80)}`, detail: `The file is text, the name says .${ext}.` }, file.path);
     }
   }
   const doc = createTextFile(file.path, text);
   const directives = parseDirectives(doc);
-  const emit = (hit: Hit): void => add(weigh(hit, doc, directives), file.path, doc);
-  for (const check of TEXT_CHECKS) check(doc, emit);
+  for (const rule of TEXT_RULES) rule.check(doc, (hit) => add(rule, weigh(rule, hit, doc, directives), file.path, doc));
   return doc;
 }
 
 /** Applies where the match stands (quoted or not) and the author's directives to one hit. */
-function weigh(hit: Hit, doc: SkillTextFile, directives: readonly ScanDirective[]): Hit {
+function weigh(rule: ScannerRule, hit: Hit, doc: SkillTextFile, directives: readonly ScanDirective[]): Hit {
   if (hit.offset === undefined) return hit;
   let weighed = hit;
-  if (hit.rule.meta.quotable && hit.ceiling === undefined) {
+  if (rule.meta.quotable && hit.ceiling === undefined) {
     const context = quotedContext(doc, hit.offset);
     if (context) weighed = { ...weighed, ceiling: context.ceiling, because: context.because };
   }
-  const directive = directiveFor(directives, doc, hit.rule.meta.id, hit.offset);
+  const directive = directiveFor(directives, doc, rule.meta.id, hit.offset);
   if (directive && (!weighed.ceiling || SEVERITY_RANK[weighed.ceiling] > SEVERITY_RANK.warn)) {
     weighed = { ...weighed, ceiling: 'warn', because: 'the author answered it in the file' };
   }
@@ -118,7 +119,8 @@ function checkName(input: ScanInput, texts: Map<string, SkillTextFile>, add: Add
   const list = imitated.slice(0, 5).map((h) => `"${h.name}" (${h.how === 'edit' ? 'one edit away' : 'looks identical'})`).join(', ');
   const doc = file ? texts.get(file) : undefined;
   add(
-    { rule: typosquat, ...(doc ? { offset } : { line: 1, column: 1 }), evidence: `name "${input.name}" vs ${list}`, detail: `"${input.name}" imitates ${list}.` },
+    typosquat,
+    { ...(doc ? { offset } : { line: 1, column: 1 }), evidence: `name "${input.name}" vs ${list}`, detail: `"${input.name}" imitates ${list}.` },
     file ?? 'SKILL.md',
     doc,
   );
@@ -143,12 +145,12 @@ function locateName(texts: Map<string, SkillTextFile>): { file: string | undefin
  * Turns hits into findings: applies the registry's overrides and context ceilings, locates,
  * renders evidence, drops duplicates and caps each rule per file.
  */
-function createCollector(overrides: Readonly<Record<string, FindingSeverity | 'off'>>) {
+function createCollector(overrides: Readonly<Record<string, RiskSeverity | 'off'>>) {
   const out: Finding[] = [];
   const seen = new Set<string>();
   const counts = new Map<string, { count: number; last: Finding }>();
 
-  const toFinding = (rule: SecurityRule, severity: FindingSeverity, file: string, line: number, column: number, evidence: string, detail?: string): Finding => ({
+  const toFinding = (rule: ScannerRule, severity: RiskSeverity, file: string, line: number, column: number, evidence: string, detail?: string): Finding => ({
     rule: rule.meta.id,
     severity,
     file,
@@ -159,8 +161,8 @@ function createCollector(overrides: Readonly<Record<string, FindingSeverity | 'o
     docs: `/security/#${anchorOf(rule.meta.id)}`,
   });
 
-  const add: Add = (hit, file, text) => {
-    const configured = overrides[hit.rule.meta.id] ?? hit.rule.meta.severity;
+  const add: Add = (rule, hit, file, text) => {
+    const configured = overrides[rule.meta.id] ?? rule.meta.severity;
     if (configured === 'off') return;
     let severity = configured;
     let detail = hit.detail;
@@ -170,7 +172,7 @@ function createCollector(overrides: Readonly<Record<string, FindingSeverity | 'o
     }
     if (hit.allowed) detail = `${detail ? `${detail} ` : ''}Allowed by the ${hit.allowed.by}: "${hit.allowed.reason}".`;
     const pos = text && hit.offset !== undefined ? positionAt(text, hit.offset) : { line: hit.line ?? 1, column: hit.column ?? 1 };
-    const group = `${hit.rule.meta.id}\0${file}`;
+    const group = `${rule.meta.id}\0${file}`;
     const entry = counts.get(group);
     // Past the cap only a count is kept, so a file with a million matches costs no memory.
     if (entry && entry.count >= MAX_FINDINGS_PER_RULE_PER_FILE) {
@@ -180,7 +182,7 @@ function createCollector(overrides: Readonly<Record<string, FindingSeverity | 'o
     const key = `${group}\0${pos.line}\0${pos.column}`;
     if (seen.has(key)) return;
     seen.add(key);
-    const finding = toFinding(hit.rule, severity, file, pos.line, pos.column, hit.evidence, detail);
+    const finding = toFinding(rule, severity, file, pos.line, pos.column, hit.evidence, detail);
     if (hit.allowed) finding.allowed = hit.allowed;
     out.push(finding);
     counts.set(group, { count: (entry?.count ?? 0) + 1, last: finding });

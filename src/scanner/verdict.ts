@@ -1,7 +1,8 @@
-import type { Finding, FindingSeverity, ScanVerdict } from '../core/schemas/scan.ts';
+import type { RiskSeverity } from '../core/schemas/diagnostic.ts';
+import type { Finding, ScanVerdict } from '../core/schemas/scan.ts';
 
 /** Which verdict each severity leads to. `info` never changes the verdict. */
-const VERDICT_OF_SEVERITY: Record<FindingSeverity, ScanVerdict> = { info: 'pass', warn: 'review', high: 'warn', critical: 'fail' };
+const VERDICT_OF_SEVERITY: Record<RiskSeverity, ScanVerdict> = { info: 'pass', warn: 'review', high: 'warn', critical: 'fail' };
 
 /** Verdicts from best to worst, the order `--fail-on` and `scan.blockOn` compare in. */
 export const VERDICT_RANK: Record<ScanVerdict, number> = { pass: 0, review: 1, warn: 2, fail: 3 };

@@ -3,11 +3,13 @@
  * reported once, under the validator's rule, never again as a `security/finding`, and the
  * published scan block does not repeat it. Real folders, a real symlink, the full scan.
  */
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateRegistry, type ValidationResult } from '../../src/pipeline/index.ts';
+import { COVERED_SCANNER_RULES } from '../../src/pipeline/rules/all-rules.ts';
+import { scanSkill } from '../../src/scanner/index.ts';
 
 let root: string;
 let result: ValidationResult;
@@ -56,5 +58,22 @@ describe('one problem, one diagnostic', () => {
 
   it('a symlink is one error', () => {
     expect(about('linked')).toEqual(['error files/symlink skills/linked/passwd:1:1']);
+  });
+
+  it('the scanner on its own (skilldex scan) still finds each problem, under its own id, which maps to the rule the build reported', async () => {
+    const cases = [
+      ['zero-width', 'SKILL.md', 'files/zero-width'],
+      ['bidi', 'SKILL.md', 'files/bidi'],
+      ['tags', 'SKILL.md', 'files/unicode-tag'],
+      ['binary', 'assets/logo.png', 'files/executable-binary'],
+    ] as const;
+    for (const [dir, file, reported] of cases) {
+      const bytes = new Uint8Array(await readFile(join(root, 'skills', dir, file)));
+      const covered = scanSkill({ name: dir, files: [{ path: file, bytes }] }).findings.filter((f) => COVERED_SCANNER_RULES.has(f.rule));
+      expect([...new Set(covered.map((f) => COVERED_SCANNER_RULES.get(f.rule)!.meta.id))], dir).toEqual([reported]);
+      expect(result.diagnostics.filter((d) => d.file.startsWith(`skills/${dir}/`)).map((d) => d.rule)).toEqual([reported]);
+    }
+    const linked = scanSkill({ name: 'linked', files: [], symlinks: [{ path: 'passwd', target: '/etc/passwd' }] });
+    expect(linked.findings.map((f) => COVERED_SCANNER_RULES.get(f.rule)?.meta.id)).toEqual(['files/symlink']);
   });
 });

@@ -11,6 +11,7 @@ import { DiagnosticSink } from '../../src/pipeline/diagnostics.ts';
 import { sha256HexSync } from '../../src/pipeline/hash.ts';
 import { gateScans, partition, type ValidatedSkill } from '../../src/pipeline/phases/decide.ts';
 import { parseSkill } from '../../src/pipeline/phases/parse.ts';
+import { ruleById } from '../../src/pipeline/rules/all-rules.ts';
 
 const config = RegistryConfig.parse({});
 const source = (name: string, files: Record<string, string>): SkillSource => ({
@@ -34,11 +35,11 @@ describe('parse phase', () => {
     expect(parsed.draft?.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
-  it('reports every per-skill rule in one pass and still locates them', () => {
+  it('reports every per-skill rule in one pass, in the order of the rule list, and still locates them', () => {
     const parsed = parseSkill(source('notes', { 'SKILL.md': md('other', 'Hidden\u200Bspace.'), 'a.md': 'x\u202Ey' }), config);
     expect(parsed.diagnostics.map(brief)).toEqual([
-      'warning files/zero-width skills/notes/SKILL.md:6:7',
       'error files/bidi skills/notes/a.md:1:2',
+      'warning files/zero-width skills/notes/SKILL.md:6:7',
       'error name/folder-mismatch skills/notes/SKILL.md:2:7',
     ]);
   });
@@ -54,9 +55,9 @@ describe('decide phase', () => {
   it('accepts members without errors, rejects the rest with their reasons, and keeps folders refused before reading', () => {
     const [a, b, c] = [member('alpha'), member('beta'), member('gamma')];
     const sink = new DiagnosticSink();
-    sink.report('body/empty', 'skills/alpha/SKILL.md', { line: 5, column: 1 }, 'empty');
-    sink.report('name/charset', 'skills/beta/SKILL.md', { line: 2, column: 7 }, 'bad');
-    sink.report('discovery/too-deep', 'skills/a/b/c/SKILL.md', { line: 1, column: 1 }, 'deep');
+    sink.report(ruleById('body/empty'), 'skills/alpha/SKILL.md', { line: 5, column: 1 }, 'empty');
+    sink.report(ruleById('name/charset'), 'skills/beta/SKILL.md', { line: 2, column: 7 }, 'bad');
+    sink.report(ruleById('discovery/too-deep'), 'skills/a/b/c/SKILL.md', { line: 1, column: 1 }, 'deep');
     const { accepted, rejected } = partition([a, b, c].map((m) => m.source), [a, b, c], sink.diagnostics, new Set([c]));
     expect(accepted.map((m) => m.draft.name)).toEqual(['alpha']);
     expect(rejected.map((r) => `${r.dir} ${r.errors.map((e) => e.rule).join(',')}`)).toEqual(['skills/a/b/c discovery/too-deep', 'skills/beta name/charset', 'skills/gamma ']);

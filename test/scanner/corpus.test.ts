@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scanSkill, SECURITY_RULES, type Finding } from '../../src/scanner/index.ts';
+import { scanSkill, SCANNER_RULES, type Finding } from '../../src/scanner/index.ts';
 import { caseNames, FIXTURES, readFixtureSkill } from './_fixtures.ts';
 
 interface Expectation {
@@ -25,7 +25,7 @@ describe('malicious corpus', () => {
 
   it('exercises every content rule at least once', () => {
     const covered = new Set(Object.values(expectations).map((e) => e.rule));
-    const uncovered = SECURITY_RULES.map((r) => r.meta.id).filter((id) => !covered.has(id) && id !== 'scan/truncated');
+    const uncovered = SCANNER_RULES.map((r) => r.meta.id).filter((id) => !covered.has(id) && id !== 'scan/truncated');
     expect(uncovered).toEqual([]);
   });
 
@@ -34,7 +34,7 @@ describe('malicious corpus', () => {
     const result = scanSkill(readFixtureSkill(join(FIXTURES, 'malicious', name), name, want.knownNames ?? []));
     const hit = result.findings.find((f) => f.rule === want.rule && f.file === want.file && f.line === want.line);
     expect(hit, `expected ${want.rule} at ${want.file}:${want.line}; got:\n${result.findings.map(where).join('\n')}`).toBeDefined();
-    const rule = SECURITY_RULES.find((r) => r.meta.id === want.rule)!.meta;
+    const rule = SCANNER_RULES.find((r) => r.meta.id === want.rule)!.meta;
     // At its default severity: not lowered by context.
     expect(hit!.severity).toBe(rule.severity);
     expect(result.verdict).not.toBe('pass');

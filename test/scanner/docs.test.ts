@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anchorOf, SECURITY_RULES } from '../../src/scanner/index.ts';
+import { anchorOf } from '../../src/core/rule.ts';
+import { SCANNER_RULES } from '../../src/scanner/index.ts';
 
 const docs = readFileSync(join(import.meta.dirname, '../../docs/security.md'), 'utf8');
 
 describe('docs/security.md', () => {
-  it.each(SECURITY_RULES.map(({ meta }) => [meta.id, meta] as const))('documents %s with its anchor, severity, explanation and fix', (id, rule) => {
+  it.each(SCANNER_RULES.map(({ meta }) => [meta.id, meta] as const))('documents %s with its anchor, severity, explanation and fix', (id, rule) => {
     expect(docs).toContain(`<a id="${anchorOf(id)}"></a>\n\n## ${id}\n\n**Severity:** \`${rule.severity}\``);
     expect(docs).toContain(rule.docs.explanation);
     expect(docs).toContain(rule.hint);

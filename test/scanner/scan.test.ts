@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Finding, ScanResult } from '../../src/core/schemas/scan.ts';
-import { RULES_VERSION, scanSkill, SECURITY_RULES, verdictOf } from '../../src/scanner/index.ts';
+import { RULES_VERSION, scanSkill, SCANNER_RULES, verdictOf } from '../../src/scanner/index.ts';
 import { decodeFile } from '../../src/scanner/decode.ts';
 import { withinOneEdit } from '../../src/scanner/rules/typosquat.ts';
 import { makeVisible } from '../../src/scanner/unicode.ts';
@@ -87,9 +87,9 @@ describe('scanSkill', () => {
   });
 
   it('documents every rule with a unique id, an explanation and a fix', () => {
-    const ids = SECURITY_RULES.map((r) => r.meta.id);
+    const ids = SCANNER_RULES.map((r) => r.meta.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const { meta: r } of SECURITY_RULES) {
+    for (const { meta: r } of SCANNER_RULES) {
       expect(r.id).toMatch(/^[a-z0-9]+\/[a-z0-9-]+$/);
       expect(r.docs.explanation.length).toBeGreaterThan(40);
       expect(r.hint.length).toBeGreaterThan(10);

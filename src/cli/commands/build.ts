@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { buildRegistry } from '../../pipeline/index.ts';
 import { EXIT } from '../_errors.ts';
-import { formatArg, printDiagnostics, type DiagnosticFormat } from '../_diagnostics.ts';
+import { formatArg, printReport, type OutputFormat } from '../_report.ts';
 import { err, printable, style } from '../_output.ts';
 import { progressLine } from '../_progress.ts';
 import { requireRegistryRoot } from '../_registry-root.ts';
@@ -26,7 +26,7 @@ export default defineCommand({
     } finally {
       progress.end();
     }
-    await printDiagnostics(result.diagnostics, args.format as DiagnosticFormat, { published: result.manifests.length, rejected: result.rejected });
+    await printReport({ diagnostics: result.diagnostics }, args.format as OutputFormat, { extra: { published: result.manifests.length, rejected: result.rejected } });
     if (args.format === 'human') {
       for (const r of result.rejected) err(`${style.yellow('rejected', process.stderr)} ${printable(r.dir)}: ${r.errors.map((e) => e.rule).join(', ')}`);
       for (const n of result.notDiscoverable) err(`${style.dim('not in discovery indexes', process.stderr)} ${printable(n.name)}: ${printable(n.reason)}`);

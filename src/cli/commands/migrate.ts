@@ -7,7 +7,7 @@ import { loadConfig, validateRegistry } from '../../pipeline/index.ts';
 import { MigrationError } from '../../publish/migration-error.ts';
 import { planMigration, type MigrationOp, type MigrationPlan } from '../../publish/migrate.ts';
 import { CliError, EXIT } from '../_errors.ts';
-import { printDiagnostics } from '../_diagnostics.ts';
+import { printReport } from '../_report.ts';
 import { err, out, style } from '../_output.ts';
 
 export default defineCommand({
@@ -69,7 +69,7 @@ export default defineCommand({
       const { diagnostics } = await validateRegistry(root, { config, scan: false });
       const dirs = migrating.map((m) => `${basename(workDir)}/${m.folder}/`);
       const mine = diagnostics.filter((d) => dirs.some((dir) => d.file.startsWith(dir)));
-      await printDiagnostics(mine, 'human');
+      await printReport({ diagnostics: mine }, 'human');
       return failed || mine.some((d) => d.severity === 'error') ? EXIT.failure : EXIT.ok;
     } finally {
       if (scratch) await rm(scratch, { recursive: true, force: true });

@@ -1,18 +1,18 @@
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { defineCommand } from 'citty';
+import { parseFrontmatter } from '../../core/parse/frontmatter.ts';
+import { parseJsonFile } from '../../core/parse/json-file.ts';
+import { decodeUtf8 } from '../../core/parse/source-text.ts';
+import type { Limits } from '../../core/schemas/config.ts';
 import { loadConfig } from '../../pipeline/config.ts';
 import { ConfigError } from '../../pipeline/config-error.ts';
 import { folderKind, skillFoldersBelow } from '../../pipeline/discover.ts';
-import {
-  formatGithub, formatHuman, formatJson, formatSarif, reaches, scanSkill,
-  type ScanInputFile, type ScanVerdict, type SkillScanReport,
-} from '../../scanner/index.ts';
+import { reaches, scanReport, scanSarifOptions, scanSkill, type ScanInputFile, type ScanVerdict, type SkillScanReport } from '../../scanner/index.ts';
 import { CliError, EXIT } from '../_errors.ts';
-import { style } from '../_output.ts';
 import { progressLine } from '../_progress.ts';
+import { formatArg, printReport, type OutputFormat } from '../_report.ts';
 
-const FORMATS = ['human', 'json', 'sarif', 'github'] as const;
 const FAIL_ON = ['fail', 'warn', 'review'] as const;
 /** Guards against a skill folder that is really a whole disk or a runaway tree. */
 const MAX_FILES_PER_SKILL = 10_000;
@@ -29,7 +29,7 @@ export default defineCommand({
   meta: { name: 'scan', description: 'Statically scan skills for malware patterns, prompt injection and leaked secrets (rules: docs/security.md)' },
   args: {
     paths: { type: 'positional', required: false, description: 'Skill folders, or folders of skills (default: ./skills)' },
-    format: { type: 'enum', options: [...FORMATS] as string[], default: 'human', description: 'Output: human, json, sarif (GitHub code scanning) or github (workflow annotations)' },
+    format: formatArg,
     'fail-on': { type: 'enum', options: [...FAIL_ON] as string[], default: 'fail', description: 'Exit 1 when a skill\'s verdict is this bad or worse: fail, warn or review' },
     'site-url': { type: 'string', description: 'Public site URL for SARIF rule help links (default: siteUrl from skilldex.config.json)' },
   },
@@ -58,7 +58,7 @@ export default defineCommand({
     const progress = progressLine();
     let reports: SkillScanReport[];
     try {
-      const skills = await Promise.all(unique.map(readSkillFolder));
+      const skills = await Promise.all(unique.map((dir) => readSkillFolder(dir, config.limits)));
       reports = skills.map((skill, i) => {
         progress.update('scanning', i, skills.length);
         const knownNames = skills.filter((s) => s !== skill).map((s) => s.name);
@@ -70,14 +70,8 @@ export default defineCommand({
       progress.end();
     }
 
-    const format = args.format as (typeof FORMATS)[number];
-    if (format === 'json') process.stdout.write(formatJson(reports));
-    else if (format === 'sarif') process.stdout.write(formatSarif(reports, { siteUrl: (args['site-url'] as string | undefined) ?? config.siteUrl }));
-    else if (format === 'github') process.stdout.write(formatGithub(reports));
-    else {
-      const paint = (f: (t: string, s?: NodeJS.WriteStream) => string) => (t: string) => f(t, process.stdout);
-      process.stdout.write(formatHuman(reports, { red: paint(style.red), yellow: paint(style.yellow), green: paint(style.green), cyan: paint(style.cyan), dim: paint(style.dim), bold: paint(style.bold) }));
-    }
+    const siteUrl = (args['site-url'] as string | undefined) ?? config.siteUrl;
+    await printReport(scanReport(reports), args.format as OutputFormat, { sarif: () => scanSarifOptions(siteUrl) });
     const threshold = args['fail-on'] as ScanVerdict;
     return reports.some((r) => reaches(r.result.verdict, threshold)) ? EXIT.failure : EXIT.ok;
   },
@@ -94,7 +88,7 @@ async function findSkillFolders(dir: string, asGiven: string): Promise<string[]>
 }
 
 /** Reads every file of a skill without following symlinks; links are listed for the scanner to report. */
-async function readSkillFolder(dir: string): Promise<SkillFolder> {
+async function readSkillFolder(dir: string, limits: Limits): Promise<SkillFolder> {
   const files: ScanInputFile[] = [];
   const symlinks: { path: string; target?: string }[] = [];
   const walk = async (abs: string, rel: string, depth: number): Promise<void> => {
@@ -112,27 +106,23 @@ async function readSkillFolder(dir: string): Promise<SkillFolder> {
     }
   };
   await walk(dir, '', 0);
-  return { dir, name: await declaredName(dir, files), files, symlinks };
+  return { dir, name: declaredName(dir, files, limits), files, symlinks };
 }
 
-/** The name from SKILL.md frontmatter or skill.json, else the folder name (typosquat checks need it). */
-async function declaredName(dir: string, files: ScanInputFile[]): Promise<string> {
+/**
+ * The name from SKILL.md frontmatter or skill.json, read by the validator's own parsers, else the
+ * folder name (typosquat checks need it). A declaration that does not parse is the validator's to
+ * report; the scan goes on under the folder's name.
+ */
+function declaredName(dir: string, files: readonly ScanInputFile[], limits: Limits): string {
   const text = (p: string) => {
     const f = files.find((x) => x.path === p);
-    return f ? new TextDecoder().decode(f.bytes.subarray(0, 64 * 1024)) : undefined;
+    const decoded = f ? decodeUtf8(f.bytes) : undefined;
+    return decoded?.ok ? decoded.source : undefined;
   };
   const md = text('SKILL.md');
-  const fm = md !== undefined ? /^---\r?\n([\s\S]*?)\r?\n---\s*$/m.exec(md) : null;
-  const fromMd = fm ? /^name[ \t]*:[ \t]*["']?([^"'\r\n#]+?)["']?[ \t]*$/m.exec(fm[1]!) : null;
-  if (fromMd) return fromMd[1]!;
-  const json = text('skill.json');
-  if (json !== undefined) {
-    try {
-      const name = (JSON.parse(json) as { name?: unknown }).name;
-      if (typeof name === 'string' && name) return name;
-    } catch {
-      // An unparsable skill.json is the validator's to report; fall back to the folder name.
-    }
-  }
-  return basename(dir);
+  const json = md ? undefined : text('skill.json');
+  const data = md ? parseFrontmatter(md, limits).data : json ? parseJsonFile(json, limits).data : undefined;
+  const name = data && typeof data === 'object' ? (data as { name?: unknown }).name : undefined;
+  return typeof name === 'string' && name !== '' ? name : basename(dir);
 }

@@ -2,13 +2,13 @@ import { appendFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { defineCommand } from 'citty';
 import { RegistryConfig } from '../../core/schemas/config.ts';
-import type { Diagnostic } from '../../core/schemas/diagnostic.ts';
+import type { ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
 import { validateRegistry, validateSkillFolder, type ValidationResult } from '../../pipeline/validate.ts';
 import { DECLARATIONS, folderKind } from '../../pipeline/discover.ts';
 import { GitError } from '../../publish/git-error.ts';
 import type { PullRequestCheck } from '../../publish/pull-request.ts';
 import { CliError, EXIT } from '../_errors.ts';
-import { formatArg, printDiagnostics, type DiagnosticFormat } from '../_diagnostics.ts';
+import { formatArg, printReport, type OutputFormat } from '../_report.ts';
 import { printable } from '../_output.ts';
 import { progressLine } from '../_progress.ts';
 import { displayPath, notUsable, registryConfig, requireRegistryRoot } from '../_registry-root.ts';
@@ -60,7 +60,7 @@ export default defineCommand({
 
     const progress = progressLine();
     const onProgress = (p: { phase: string; done: number; total: number }) => progress.update(p.phase, p.done, p.total);
-    const diagnostics: Diagnostic[] = [];
+    const diagnostics: ValidatorDiagnostic[] = [];
     const accepted: string[] = [];
     const rejected: { dir: string; name?: string }[] = [];
     let check: PullRequestCheck | undefined;
@@ -107,10 +107,12 @@ export default defineCommand({
       progress.end();
     }
 
-    await printDiagnostics(diagnostics, args.format as DiagnosticFormat, {
-      accepted,
-      rejected,
-      ...(check ? { changes: check.changes.map(({ status, name, dir, before, after }) => ({ status, name, dir, before, after: after && { version: after.version, digest: after.digest } })) } : {}),
+    await printReport({ diagnostics }, args.format as OutputFormat, {
+      extra: {
+        accepted,
+        rejected,
+        ...(check ? { changes: check.changes.map(({ status, name, dir, before, after }) => ({ status, name, dir, before, after: after && { version: after.version, digest: after.digest } })) } : {}),
+      },
     });
     if (args.summary) {
       const server = process.env.GITHUB_SERVER_URL;
@@ -201,7 +203,7 @@ async function planTargets(paths: readonly string[], rootArg: string | undefined
  * them, and the skills themselves. A named folder that holds no skill is a usage error, so a
  * mistyped folder never passes as "0 errors".
  */
-function narrow(result: ValidationResult, diagnostics: readonly Diagnostic[], target: Extract<Target, { kind: 'registry' }>, base: string) {
+function narrow(result: ValidationResult, diagnostics: readonly ValidatorDiagnostic[], target: Extract<Target, { kind: 'registry' }>, base: string) {
   if (!target.select) return { result, diagnostics };
   const selected = target.select.map((s) => s.path);
   const related = (dir: string, path: string) => within(dir, path) || within(path, dir);

@@ -13,12 +13,18 @@ import { positionAt, type Position, type SourceText } from './source-text.ts';
  * starts with `---`. Splitting is twenty lines; doing it here closes all four.
  */
 
-export interface ParseProblem {
-  rule: string;
+/** What a pure parser found, named by the id of the rule it is reported under. */
+export interface ParseProblem<Rule extends string = string> {
+  rule: Rule;
   offset: number;
   message: string;
   hint?: string;
 }
+
+/** The rules the frontmatter parser reports under (their modules: src/pipeline/rules/skill-md/frontmatter.ts). */
+export type FrontmatterRuleId =
+  | 'frontmatter/missing' | 'frontmatter/unclosed' | 'frontmatter/language' | 'frontmatter/too-large' | 'frontmatter/yaml'
+  | 'frontmatter/alias-limit' | 'frontmatter/too-deep' | 'frontmatter/forbidden-key' | 'frontmatter/not-a-map';
 
 export interface Frontmatter {
   /** The parsed mapping; undefined when the block is missing or broken. */
@@ -27,7 +33,7 @@ export interface Frontmatter {
   body: string;
   /** Offset of the body in the file text. */
   bodyOffset: number;
-  problems: ParseProblem[];
+  problems: ParseProblem<FrontmatterRuleId>[];
   /** Position of the value at `path` (or of the closest existing parent), for diagnostics. */
   locate(path: readonly (string | number)[]): Position;
 }
@@ -74,8 +80,8 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
 
 export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFrontmatterBytes' | 'maxDepth' | 'maxAliases'>): Frontmatter {
   const { text } = source;
-  const problems: ParseProblem[] = [];
-  const fail = (rule: string, offset: number, message: string, hint?: string): Frontmatter => {
+  const problems: ParseProblem<FrontmatterRuleId>[] = [];
+  const fail = (rule: FrontmatterRuleId, offset: number, message: string, hint?: string): Frontmatter => {
     problems.push({ rule, offset, message, ...(hint ? { hint } : {}) });
     return { data: undefined, body: text, bodyOffset: 0, problems, locate: () => positionAt(source, 0) };
   };
@@ -149,7 +155,7 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
 }
 
 /** Rejects forbidden keys and over-deep nesting, with the node's position. */
-function walk(node: unknown, depth: number, maxDepth: number, base: number, problems: ParseProblem[]): void {
+function walk(node: unknown, depth: number, maxDepth: number, base: number, problems: ParseProblem<FrontmatterRuleId>[]): void {
   if (isMap(node) || isSeq(node)) {
     const offset = base + ((node as Node).range?.[0] ?? 0);
     if (depth > maxDepth) {

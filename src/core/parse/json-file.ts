@@ -4,9 +4,12 @@ import { FORBIDDEN_KEYS, type ParseProblem } from './frontmatter.ts';
 import { bracketDepthExceeds } from '../json-depth.ts';
 import { positionAt, type Position, type SourceText } from './source-text.ts';
 
-export interface JsonFile {
+/** The rules the JSON parser reports under, for a file whose rules start with `Prefix/`. */
+export type JsonFileRuleId<Prefix extends string> = `${Prefix}/too-deep` | `${Prefix}/syntax` | `${Prefix}/forbidden-key`;
+
+export interface JsonFile<Prefix extends string = string> {
   data: unknown;
-  problems: ParseProblem[];
+  problems: ParseProblem<JsonFileRuleId<Prefix>>[];
   /** Position of the value at `path`, or of the closest existing parent. */
   locate(path: readonly (string | number)[]): Position;
 }
@@ -16,11 +19,11 @@ export interface JsonFile {
  * decides validity (jsonc-parser alone would accept comments and trailing commas); jsonc-parser's
  * syntax tree supplies offsets and shows duplicate keys, which JSON.parse silently collapses.
  */
-export function parseJsonFile(source: SourceText, limits: Pick<Limits, 'maxDepth'>, rulePrefix = 'skill-json'): JsonFile {
-  const problems: ParseProblem[] = [];
+export function parseJsonFile<Prefix extends string = 'skill-json'>(source: SourceText, limits: Pick<Limits, 'maxDepth'>, rulePrefix: Prefix = 'skill-json' as Prefix): JsonFile<Prefix> {
+  const problems: ParseProblem<JsonFileRuleId<Prefix>>[] = [];
   const deep = bracketDepthExceeds(source.text, limits.maxDepth + 1);
   if (deep !== undefined) {
-    problems.push({ rule: `${rulePrefix}/too-deep`, offset: deep, message: `values nest deeper than ${limits.maxDepth} levels`, hint: 'flatten the structure' });
+    problems.push({ rule: `${rulePrefix}/too-deep` as const, offset: deep, message: `values nest deeper than ${limits.maxDepth} levels`, hint: 'flatten the structure' });
     return { data: undefined, problems, locate: () => positionAt(source, deep) };
   }
   let data: unknown;
@@ -30,7 +33,7 @@ export function parseJsonFile(source: SourceText, limits: Pick<Limits, 'maxDepth
     const message = (error as Error).message;
     const at = /position (\d+)/.exec(message);
     const offset = at ? Number(at[1]) : source.text.length;
-    problems.push({ rule: `${rulePrefix}/syntax`, offset, message: `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`, hint: 'check for a missing comma or quote, or a trailing comma, just before this point' });
+    problems.push({ rule: `${rulePrefix}/syntax` as const, offset, message: `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`, hint: 'check for a missing comma or quote, or a trailing comma, just before this point' });
     return { data: undefined, problems, locate: () => positionAt(source, Math.min(offset, source.text.length)) };
   }
 
@@ -41,7 +44,7 @@ export function parseJsonFile(source: SourceText, limits: Pick<Limits, 'maxDepth
 
   function walk(node: Node, depth: number): void {
     if (depth > limits.maxDepth) {
-      problems.push({ rule: `${rulePrefix}/too-deep`, offset: node.offset, message: `values nest deeper than ${limits.maxDepth} levels`, hint: 'flatten the structure' });
+      problems.push({ rule: `${rulePrefix}/too-deep` as const, offset: node.offset, message: `values nest deeper than ${limits.maxDepth} levels`, hint: 'flatten the structure' });
       return;
     }
     if (node.type === 'array') for (const child of node.children ?? []) walk(child, depth + 1);
@@ -52,10 +55,10 @@ export function parseJsonFile(source: SourceText, limits: Pick<Limits, 'maxDepth
       if (!key) continue;
       const name = String(key.value);
       if (FORBIDDEN_KEYS.has(name)) {
-        problems.push({ rule: `${rulePrefix}/forbidden-key`, offset: key.offset, message: `key '${name}' is not allowed`, hint: 'rename the key; `__proto__`, `constructor` and `prototype` are refused to prevent prototype pollution' });
+        problems.push({ rule: `${rulePrefix}/forbidden-key` as const, offset: key.offset, message: `key '${name}' is not allowed`, hint: 'rename the key; `__proto__`, `constructor` and `prototype` are refused to prevent prototype pollution' });
         continue;
       }
-      if (seen.has(name)) problems.push({ rule: `${rulePrefix}/syntax`, offset: key.offset, message: 'duplicate key in JSON object', hint: 'remove one of the two entries; JSON parsers keep only the last' });
+      if (seen.has(name)) problems.push({ rule: `${rulePrefix}/syntax` as const, offset: key.offset, message: 'duplicate key in JSON object', hint: 'remove one of the two entries; JSON parsers keep only the last' });
       seen.add(name);
       if (value) walk(value, depth + 1);
     }

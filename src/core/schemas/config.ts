@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Sha256Digest } from './digest.ts';
 import { RegistryKey } from './signing.ts';
-import { RuleSeverity } from './diagnostic.ts';
-import { FindingSeverity, ScanVerdict } from './scan.ts';
+import { RiskSeverity, RuleSeverity } from './diagnostic.ts';
+import { ScanVerdict } from './scan.ts';
 
 // Every field carries `.describe()`, so schemas/config.schema.json gives editors the same text.
 export const Limits = z
@@ -64,7 +64,7 @@ export const RegistryConfig = z
     limits: Limits.default(Limits.parse({})),
     scan: z
       .object({
-        rules: z.record(z.string(), z.union([FindingSeverity, z.literal('off')])).default({}).describe('Per-rule severity overrides for the security scanner; `off` silences a rule. See docs/security.md.'),
+        rules: z.record(z.string(), z.union([RiskSeverity, z.literal('off')])).default({}).describe('Per-rule severity overrides for the security scanner; `off` silences a rule. See docs/security.md.'),
         blockOn: ScanVerdict.default('fail').describe('The verdict at which a skill is not published (`security/blocked`).'),
         allow: z
           .array(ScanAllowance)

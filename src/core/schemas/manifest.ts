@@ -3,7 +3,7 @@ import { MAX_RETRY, MAX_TIMEOUT_MS } from './run-limits.ts';
 import { PUBLISHED_NAME } from '../names.ts';
 import { isSafeSkillPath } from '../paths.ts';
 import { SHA256_DIGEST } from '../digest.ts';
-import { Diagnostic } from './diagnostic.ts';
+import { ValidatorDiagnostic } from './diagnostic.ts';
 import { ScanResult } from './scan.ts';
 import { Abp, Resources, SecurityPolicy, Triggers } from './skill-md.ts';
 import { PipelineStep } from './skill-json.ts';
@@ -136,7 +136,7 @@ export const SkillManifest = z
     lastModified: z.string().optional(),
     urls: SkillUrls,
     /** Warnings the validator reported for this skill (errors keep a skill out of the registry). */
-    diagnostics: z.array(Diagnostic),
+    diagnostics: z.array(ValidatorDiagnostic),
     scan: ScanResult.optional(),
   })
   .meta({ id: 'SkillManifest', title: 'Skilldex skill manifest' });

@@ -1,12 +1,13 @@
 import type { RegistryConfig } from '../../core/schemas/config.ts';
-import type { Diagnostic } from '../../core/schemas/diagnostic.ts';
+import type { ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
 import type { ScanResult } from '../../core/schemas/scan.ts';
 import { applyAllowlist } from '../../scanner/allowlist.ts';
-import { anchorOf } from '../../scanner/rule.ts';
+import { anchorOf } from '../../core/rule.ts';
 import { reaches } from '../../scanner/verdict.ts';
 import type { SkillSource } from '../model.ts';
 import { START, type DiagnosticSink } from '../diagnostics.ts';
-import type { RegistryMember } from '../rules/cross-skill.ts';
+import type { RegistryMember } from '../rules/rule.ts';
+import { securityBlocked, securityFinding } from '../rules/security.ts';
 
 /** A skill that parsed, with its scan result once the scan phase has run. */
 export interface ValidatedSkill extends RegistryMember {
@@ -18,7 +19,7 @@ export interface RejectedSkill {
   dir: string;
   name?: string;
   /** The errors that keep it out. */
-  errors: Diagnostic[];
+  errors: ValidatorDiagnostic[];
 }
 
 /**
@@ -35,17 +36,17 @@ export function gateScans(members: ValidatedSkill[], results: readonly ScanResul
     if (blocked) {
       const worst = m.scan.findings[0];
       const where = worst ? `${m.source.dir}/${worst.file}` : m.file;
-      sink.report('security/blocked', where, worst ?? START, `security scan verdict '${m.scan.verdict}' blocks publication${worst ? `: ${worst.rule} — ${worst.message}` : ''}`, { hint: `run 'skilldex scan ${m.source.dir}' for every finding; see docs/security.md to appeal a false positive`, skill: m.draft.name });
+      sink.report(securityBlocked, where, worst ?? START, `security scan verdict '${m.scan.verdict}' blocks publication${worst ? `: ${worst.rule} — ${worst.message}` : ''}`, { hint: `run 'skilldex scan ${m.source.dir}' for every finding; see docs/security.md to appeal a false positive`, skill: m.draft.name });
     }
     for (const f of m.scan.findings.slice(blocked ? 1 : 0)) {
       if (f.severity === 'info') continue;
-      sink.report('security/finding', `${m.source.dir}/${f.file}`, f, `${f.rule} (${f.severity}): ${f.message}`, { hint: `see docs/security.md#${anchorOf(f.rule)}; answer a false positive with a \`skilldex-scan: allow\` directive or the registry's scan.allow list`, skill: m.draft.name });
+      sink.report(securityFinding, `${m.source.dir}/${f.file}`, f, `${f.rule} (${f.severity}): ${f.message}`, { hint: `see docs/security.md#${anchorOf(f.rule)}; answer a false positive with a \`skilldex-scan: allow\` directive or the registry's scan.allow list`, skill: m.draft.name });
     }
   }
 }
 
 /** The skill folders that errors already keep out, before the registry-wide rules run. */
-export function blockedMembers(members: readonly ValidatedSkill[], diagnostics: readonly Diagnostic[], dirs: ReadonlySet<string>): Set<ValidatedSkill> {
+export function blockedMembers(members: readonly ValidatedSkill[], diagnostics: readonly ValidatorDiagnostic[], dirs: ReadonlySet<string>): Set<ValidatedSkill> {
   const blockedDirs = new Set<string>();
   for (const d of diagnostics) {
     const dir = d.severity === 'error' ? skillDirOf(d.file, dirs) : undefined;
@@ -62,12 +63,12 @@ export function blockedMembers(members: readonly ValidatedSkill[], diagnostics: 
 export function partition(
   sources: readonly SkillSource[],
   members: readonly ValidatedSkill[],
-  diagnostics: readonly Diagnostic[],
+  diagnostics: readonly ValidatorDiagnostic[],
   registryRejects: ReadonlySet<RegistryMember>,
 ): { accepted: ValidatedSkill[]; rejected: RejectedSkill[] } {
   const dirs = new Set(sources.map((s) => s.dir));
   // Group by skill folder once; a 10,000-skill registry must not scan the list per skill.
-  const byDir = new Map<string, Diagnostic[]>();
+  const byDir = new Map<string, ValidatorDiagnostic[]>();
   for (const d of diagnostics) {
     const dir = skillDirOf(d.file, dirs);
     if (dir) {

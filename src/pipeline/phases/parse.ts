@@ -1,16 +1,14 @@
 import type { RegistryConfig } from '../../core/schemas/config.ts';
-import type { Diagnostic } from '../../core/schemas/diagnostic.ts';
+import type { ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
 import type { DraftManifest, SkillSource } from '../model.ts';
 import { DiagnosticSink, START } from '../diagnostics.ts';
 import { manifestFromSkillJson, manifestFromSkillMd } from '../normalize.ts';
-import type { RegistryMember } from '../rules/cross-skill.ts';
-import { checkFiles } from '../rules/files.ts';
-import { checkSkillJson } from '../rules/skill-json.ts';
-import { checkSkillMd } from '../rules/skill-md.ts';
+import { checkSkillFiles, checkSkillJson, checkSkillMd } from '../rules/check-skill.ts';
+import type { RegistryMember } from '../rules/rule.ts';
 
 /** What one skill folder's own rules found, and its draft manifest when it parsed. */
 export interface ParsedSkill {
-  diagnostics: Diagnostic[];
+  diagnostics: ValidatorDiagnostic[];
   draft?: DraftManifest;
   locate: RegistryMember['locate'];
 }
@@ -23,7 +21,7 @@ export interface ParsedSkill {
  * const { draft, diagnostics } = parseSkill(source, RegistryConfig.parse({}));
  */
 export function parseSkill(source: SkillSource, config: RegistryConfig, sink = new DiagnosticSink(config.rules)): ParsedSkill {
-  checkFiles(source, sink, source.folderName);
+  checkSkillFiles(source, config, sink);
   if (source.declaration === 'SKILL.md') {
     const parsed = checkSkillMd(source, config, sink);
     if (parsed) return { diagnostics: sink.diagnostics, draft: manifestFromSkillMd(source, parsed), locate: parsed.locate };

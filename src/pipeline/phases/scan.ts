@@ -4,8 +4,15 @@ import type { ScanInput, ScanOptions } from '../../scanner/scan.ts';
 import { createScanPool, type ScanPool } from '../../scanner/pool.ts';
 import { imitationCandidates, type BuildCache } from '../cache.ts';
 import { sha256HexSync } from '../hash.ts';
-import { REPORTED_BY_VALIDATOR } from '../rules/files.ts';
+import * as fileRules from '../rules/files.ts';
 import type { ReadSkill } from './read.ts';
+
+/**
+ * The scanner rules whose problem a file rule reports itself (its `meta.covers`): the build's scan
+ * turns them off, so one problem gives one diagnostic. Taken from the file rules' module, not the
+ * one rule list, which a rebuild of cached skills should not have to load.
+ */
+export const LEFT_TO_THE_VALIDATOR: readonly string[] = Object.values(fileRules).flatMap((v) => (typeof v === 'object' && 'covers' in v.meta ? (v.meta.covers ?? []) : []));
 
 /** Below this many skills to scan, worker threads cost more to start than they save. */
 const POOL_MIN_SCANS = 32;
@@ -35,7 +42,7 @@ export class Scanner {
   constructor(config: RegistryConfig, cache: BuildCache | undefined, uncached: number) {
     this.#cache = cache;
     this.#pool = uncached >= POOL_MIN_SCANS ? tryCreateScanPool() : undefined;
-    this.#options = { rules: { ...config.scan.rules, ...Object.fromEntries(Object.keys(REPORTED_BY_VALIDATOR).map((id) => [id, 'off' as const])) } };
+    this.#options = { rules: { ...config.scan.rules, ...Object.fromEntries(LEFT_TO_THE_VALIDATOR.map((id) => [id, 'off' as const])) } };
   }
 
   /** Starts scanning a freshly parsed skill on the pool, if there is one. */

@@ -1,46 +1,89 @@
-import type { FindingSeverity } from '../../core/schemas/scan.ts';
-import { RULES as SCANNER_RULES, type ScannerRuleId } from '../../scanner/catalog.ts';
-import { anchorOf } from '../../scanner/rule.ts';
-import { RULES as VALIDATOR_RULES, type RuleInfo, type ValidatorRuleId } from './catalog.ts';
-import { PUBLISH_RULES, type PublishRuleId } from '../../publish/rules.ts';
-import { REPORTED_BY_VALIDATOR } from './files.ts';
-
-/** Every rule id Skilldex reports: validator, scanner and publish (pull-request) rules alike. */
-export type RuleId = ValidatorRuleId | ScannerRuleId | PublishRuleId;
-
-/**
- * One rule's metadata, whichever engine runs it. The validator's severities are `error` and
- * `warning`; the scanner keeps its own scale (`info`…`critical`), which its verdict is built on.
- */
-export interface RuleMeta {
-  id: RuleId;
-  /** `publish` rules compare a pull request with its base (`validate --changed-since`/`--against-index`). */
-  engine: 'validator' | 'scanner' | 'publish';
-  severity: RuleInfo['severity'] | FindingSeverity;
-  docs: {
-    /** One sentence: what the rule checks. */
-    description: string;
-    /** Why it matters, when the rule explains itself at length (the scanner's rules do). */
-    explanation?: string;
-    /** The page and anchor that explain it, relative to the repository root. */
-    url: string;
-  };
-  /** What to do about it, when the rule states it once for every problem. */
-  hint?: string;
-  /** A scanner rule whose problem the build reports under a validator rule (one problem, one diagnostic). */
-  reportedAs?: ValidatorRuleId;
-}
+import { SCANNER_RULES } from '../../scanner/catalog.ts';
+import type { ScannerRule } from '../../scanner/rule.ts';
+import { REGISTRY_RULES } from './cross-skill.ts';
+import { discoveryAmbiguous, discoveryNestedSkill, discoveryTooDeep } from './discovery.ts';
+import {
+  filesBidi, filesEncoding, filesExecutableBinary, filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany,
+  filesUnicodeTag, filesZeroWidth,
+} from './files.ts';
+import { descriptionLength, descriptionRequired, nameCharset, nameFolderMismatch, nameHyphens, nameLength, nameRequired } from './names.ts';
+import { pipelineDuplicateStep, pipelineNotComposite, pipelineTemplate, pipelineUndeclaredCall } from './pipeline.ts';
+import { publishMixedChange, publishVersionLowered, publishVersionNotBumped } from './publish.ts';
+import type { CheckedRule, Scope, ValidatorRule } from './rule.ts';
+import { schemaInvalid, schemaRemoteRef, schemaUnsafePattern } from './schemas.ts';
+import { securityBlocked, securityFinding } from './security.ts';
+import { skillJsonBodyMissing, skillJsonForbiddenKey, skillJsonMetaSchema, skillJsonSyntax, skillJsonTooDeep } from './skill-json.ts';
+import { bodyEmpty, bodyTooLarge, bodyTooLong } from './skill-md/body.ts';
+import { compatibilityLength, metadataNested, packageVersion } from './skill-md/fields.ts';
+import {
+  frontmatterAliasLimit, frontmatterFieldType, frontmatterForbiddenKey, frontmatterLanguage, frontmatterMissing, frontmatterNotAMap,
+  frontmatterTooDeep, frontmatterTooLarge, frontmatterUnclosed, frontmatterUnknownField, frontmatterYaml,
+} from './skill-md/frontmatter.ts';
+import { codeOutsideScripts, entryMissing, legacyPermissions, requiredField, resourceEscape, resourceMissing } from './skill-md/package.ts';
+import { textControlChars } from './text.ts';
 
 /**
- * The one list of rules: docs/rules.md's tables, docs/security.md's rule sections, the site's security reference
- * and the typed {@link RuleId} all come from here. The validator's rules first, in the order it
- * meets them, then the pull-request rules, then the scanner's, in the order of docs/security.md.
+ * The one list of rules: every rule Skilldex reports, each a module in the one rule shape
+ * (src/core/rule.ts). docs/rules.md, the rule sections of docs/security.md, CONTRIBUTING's rule
+ * table, the site's security reference, SARIF's rule descriptors and the typed {@link RuleId}
+ * all come from here, and the per-skill engine (./check-skill.ts) runs the checks of each scope
+ * in this order.
+ *
+ * The validator's rules come first, in the order it meets them, then the pull-request rules, then
+ * the scanner's. Two families are registered as their own lists, because their engines must run
+ * without loading every rule: the registry rules (./cross-skill.ts), which a rebuild of cached
+ * skills runs alone, and the scanner's (src/scanner/catalog.ts), which runs without the build
+ * pipeline (`skilldex scan`, the site, worker threads).
  */
-export const ALL_RULES: readonly RuleMeta[] = [
-  ...VALIDATOR_RULES.map((r): RuleMeta => ({ id: r.id, engine: 'validator', severity: r.severity, docs: { description: r.description, url: `docs/rules.md#${anchorOf(r.id)}` } })),
-  ...PUBLISH_RULES.map((r): RuleMeta => ({ id: r.id, engine: 'publish', severity: r.severity, docs: { description: r.description, url: `docs/rules.md#${anchorOf(r.id)}` } })),
-  ...SCANNER_RULES.map(({ meta: r }): RuleMeta => {
-    const reportedAs = (REPORTED_BY_VALIDATOR as Partial<Record<ScannerRuleId, ValidatorRuleId>>)[r.id];
-    return { id: r.id, engine: 'scanner', severity: r.severity, docs: r.docs, hint: r.hint, ...(reportedAs ? { reportedAs } : {}) };
-  }),
-];
+export const ALL_RULES = [
+  // Discovery
+  discoveryAmbiguous, discoveryNestedSkill, discoveryTooDeep,
+  // Files
+  filesSymlink, filesSpecial, filesPath, filesTooLarge, filesSkillTooLarge, filesTooMany,
+  filesExecutableBinary, filesEncoding, filesBidi, filesUnicodeTag, filesZeroWidth,
+  // SKILL.md frontmatter and body
+  frontmatterMissing, frontmatterUnclosed, frontmatterLanguage, frontmatterTooLarge, frontmatterYaml, frontmatterAliasLimit,
+  frontmatterTooDeep, frontmatterForbiddenKey, frontmatterNotAMap, frontmatterFieldType, frontmatterUnknownField,
+  nameRequired, nameCharset, nameLength, nameHyphens, nameFolderMismatch,
+  descriptionRequired, descriptionLength,
+  textControlChars, compatibilityLength, metadataNested,
+  bodyEmpty, bodyTooLong, bodyTooLarge,
+  // Extended SKILL.md package
+  packageVersion, requiredField, resourceMissing, resourceEscape, codeOutsideScripts, entryMissing, legacyPermissions,
+  // JSON Schemas inside skills
+  schemaInvalid, schemaRemoteRef, schemaUnsafePattern,
+  // skill.json function skills
+  skillJsonSyntax, skillJsonTooDeep, skillJsonForbiddenKey, skillJsonMetaSchema, skillJsonBodyMissing,
+  pipelineUndeclaredCall, pipelineDuplicateStep, pipelineTemplate, pipelineNotComposite,
+  // Across the registry, in the order they run (their engine runs them from this family list)
+  ...REGISTRY_RULES,
+  // Security scan
+  securityBlocked, securityFinding,
+  // Pull requests
+  publishVersionNotBumped, publishVersionLowered, publishMixedChange,
+  // The security scanner
+  ...SCANNER_RULES,
+] as const satisfies readonly (ValidatorRule | ScannerRule)[];
+
+/** Every rule id Skilldex reports, checked by the compiler wherever a rule is named. */
+export type RuleId = (typeof ALL_RULES)[number]['meta']['id'];
+
+/** One rule of the list. */
+export type AnyRule = (typeof ALL_RULES)[number];
+
+const BY_ID: ReadonlyMap<string, AnyRule> = new Map(ALL_RULES.map((r) => [r.meta.id, r]));
+
+/** The rule registered under `id`. */
+export const ruleById = <Id extends RuleId>(id: Id): Extract<AnyRule, { meta: { id: Id } }> => BY_ID.get(id) as Extract<AnyRule, { meta: { id: Id } }>;
+
+/** The validator rules whose check runs in `scope`, in the order of the list. */
+export const rulesOfScope = <S extends Scope>(scope: S): CheckedRule<string, S>[] =>
+  ALL_RULES.filter((r): r is Extract<AnyRule, CheckedRule> & CheckedRule<string, S> => r.meta.engine !== 'scanner' && 'scope' in r.meta && r.meta.scope === scope);
+
+/**
+ * Scanner rules whose problem a validator rule reports in a build (its `meta.covers`), and that
+ * rule: the build's scan leaves these to the validator, so one problem gives one diagnostic.
+ */
+export const COVERED_SCANNER_RULES: ReadonlyMap<string, ValidatorRule> = new Map(
+  ALL_RULES.flatMap((r) => (r.meta.engine !== 'scanner' && 'covers' in r.meta && r.meta.covers ? r.meta.covers.map((id): [string, ValidatorRule] => [id, r as ValidatorRule]) : [])),
+);

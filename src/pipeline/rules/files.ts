@@ -1,15 +1,62 @@
-import type { SkillSource } from '../model.ts';
-import { DiagnosticSink } from '../diagnostics.ts';
-import { decodeUtf8, positionAt } from '../../core/parse/source-text.ts';
-import { extensionOf, sniffFormat, TEXT_EXTENSIONS } from '../../scanner/magic.ts';
+import { positionAt } from '../../core/parse/source-text.ts';
 import type { ScannerRuleId } from '../../scanner/catalog.ts';
-import { hiddenCharacterRuns, type HiddenClass } from '../../scanner/rules/hidden-unicode.ts';
-import type { ValidatorRuleId } from './catalog.ts';
+import { extensionOf, sniffFormat, TEXT_EXTENSIONS } from '../../scanner/magic.ts';
+import type { HiddenClass } from '../../scanner/rules/hidden-unicode.ts';
+import type { SkillSourceFile } from '../model.ts';
+import { defineRule, reportedRule } from './rule.ts';
 
-export { extensionOf };
+// Reading a folder already refuses what must never be read or published (links, devices,
+// unsafe paths, oversized files), so it reports these itself.
+const reportedBy = 'reading a skill folder (src/pipeline/discover.ts)';
 
-/** Executable code by extension: what `package/code-outside-scripts` looks for. */
-export const CODE_EXTENSIONS = new Set(['py', 'sh', 'bash', 'zsh', 'js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'rb', 'pl', 'php', 'ps1', 'bat', 'cmd', 'exe', 'so', 'dll', 'dylib']);
+export const filesSymlink = reportedRule({
+  id: 'files/symlink',
+  severity: 'error',
+  description: 'Symbolic links are never followed or published.',
+  hint: 'replace the link with the file itself',
+  covers: ['file/symlink'],
+  reportedBy,
+});
+
+export const filesSpecial = reportedRule({
+  id: 'files/special',
+  severity: 'error',
+  description: 'Only regular files and folders may appear in a skill.',
+  hint: 'replace it with a regular file, or remove it',
+  reportedBy,
+});
+
+export const filesPath = reportedRule({
+  id: 'files/path',
+  severity: 'error',
+  description: 'File paths must be relative, printable ASCII, without `..`, `\\ ? # [ ]` (discovery RFC).',
+  hint: 'rename the file using letters, digits, `-`, `_` and `.` only',
+  reportedBy,
+});
+
+export const filesTooLarge = reportedRule({
+  id: 'files/too-large',
+  severity: 'error',
+  description: 'A file exceeds `limits.maxFileBytes`.',
+  hint: 'shrink the file or publish it elsewhere and link to it',
+  reportedBy,
+});
+
+export const filesSkillTooLarge = reportedRule({
+  id: 'files/skill-too-large',
+  severity: 'error',
+  description: 'The skill exceeds `limits.maxSkillBytes` in total.',
+  hint: 'move large assets out of the skill',
+  reportedBy,
+});
+
+export const filesTooMany = reportedRule({
+  id: 'files/too-many',
+  severity: 'error',
+  description: 'The skill has more than `limits.maxFiles` files.',
+  hint: 'move bulky material out of the skill or raise limits.maxFiles',
+  reportedBy,
+});
 
 /** What each compiled format is called in a message; WebAssembly is refused like native code. */
 const EXECUTABLE_KINDS: Readonly<Record<string, string>> = {
@@ -19,66 +66,94 @@ const EXECUTABLE_KINDS: Readonly<Record<string, string>> = {
   wasm: 'a WebAssembly module',
 };
 
-/**
- * The validator's rule for each class of hidden character. Detection is the scanner's (one
- * character set, the same exceptions for emoji joiners and flag tags); variation-selector runs
- * are the scanner's alone.
- */
-const HIDDEN_RULES: Partial<Record<HiddenClass, { rule: ValidatorRuleId; what: string; hint: string }>> = {
-  bidi: { rule: 'files/bidi', what: 'bidirectional control', hint: 'remove the control characters; they reorder how text displays (Trojan Source)' },
-  tag: { rule: 'files/unicode-tag', what: 'Unicode tag', hint: 'remove them; tag characters are invisible and are used to smuggle instructions to models' },
-  zw: { rule: 'files/zero-width', what: 'zero-width', hint: 'remove invisible characters unless the script requires them (e.g. ZWJ in emoji)' },
+/** The kind of compiled executable a file's bytes are, by their magic number. */
+export const executableKind = (file: SkillSourceFile): string | undefined => {
+  const format = sniffFormat(file.bytes);
+  return format ? EXECUTABLE_KINDS[format.id] : undefined;
 };
 
-/**
- * Scanner rules that find the same problem as one of the rules here, and the rule that reports
- * it. The build's scan leaves these problems to the validator, so one problem gives one
- * diagnostic; `skilldex scan` on its own still reports them under the scanner's id.
- */
-export const REPORTED_BY_VALIDATOR = {
-  'unicode/bidi-control': 'files/bidi',
-  'unicode/tag-characters': 'files/unicode-tag',
-  'unicode/zero-width': 'files/zero-width',
-  'file/executable-binary': 'files/executable-binary',
-  'file/disguised-executable': 'files/executable-binary',
-  'file/symlink': 'files/symlink',
-} as const satisfies Partial<Record<ScannerRuleId, ValidatorRuleId>>;
+/** A file read as text by its name: a text extension, or SKILL.md. (Files without an extension are tried too, quietly.) */
+export const isTextByName = (path: string): boolean => TEXT_EXTENSIONS.has(extensionOf(path)) || path === 'SKILL.md';
+
+export const filesExecutableBinary = defineRule({
+  id: 'files/executable-binary',
+  severity: 'error',
+  scope: 'files',
+  description: 'Compiled executables (ELF, PE, Mach-O, WebAssembly) are not accepted.',
+  hint: 'ship source code under scripts/ instead of compiled binaries',
+  covers: ['file/executable-binary', 'file/disguised-executable'],
+  check(ctx, report) {
+    for (const file of ctx.src.files) {
+      const kind = ctx.executable(file);
+      if (kind) report({ file: file.path, line: 1, column: 1 }, `'${file.path}' is ${kind}`);
+    }
+  },
+});
+
+export const filesEncoding = defineRule({
+  id: 'files/encoding',
+  severity: 'error',
+  scope: 'files',
+  description: 'A text file is not valid UTF-8.',
+  hint: 'save the file as UTF-8',
+  check(ctx, report) {
+    for (const file of ctx.src.files) {
+      const decoded = ctx.decoded(file);
+      if (decoded && !decoded.ok && isTextByName(file.path)) {
+        report({ file: file.path, ...decoded.position }, `'${file.path}' is not valid UTF-8 (first bad byte at offset ${decoded.byteOffset})`);
+      }
+    }
+  },
+});
 
 /**
- * Per-file checks: compiled executables, text encoding, and characters that hide text (bidi
- * controls and tag characters are errors, zero-width characters warnings). One diagnostic per
- * rule per file, at the first occurrence, with a count, so a poisoned file stays readable.
+ * A rule for one class of hidden character. Detection is the scanner's (one character set, the
+ * same exceptions for emoji joiners and flag tags); variation-selector runs are the scanner's
+ * alone. One diagnostic per file, at the first occurrence, with a count, so a poisoned file stays
+ * readable.
  */
-export function checkFiles(source: SkillSource, sink: DiagnosticSink, skill: string): void {
-  for (const file of source.files) {
-    const at = `${source.dir}/${file.path}`;
-    const format = sniffFormat(file.bytes);
-    const kind = format ? EXECUTABLE_KINDS[format.id] : undefined;
-    if (kind) {
-      sink.report('files/executable-binary', at, { line: 1, column: 1 }, `'${file.path}' is ${kind}`, { hint: 'ship source code under scripts/ instead of compiled binaries', skill });
-      continue;
-    }
-    const ext = extensionOf(file.path);
-    const text = TEXT_EXTENSIONS.has(ext) || file.path === 'SKILL.md';
-    if (!text && ext !== '') continue;
-    const decoded = decodeUtf8(file.bytes);
-    if (!decoded.ok) {
-      if (text) sink.report('files/encoding', at, decoded.position, `'${file.path}' is not valid UTF-8 (first bad byte at offset ${decoded.byteOffset})`, { hint: 'save the file as UTF-8', skill });
-      continue;
-    }
-    // A leading BOM was stripped by decoding; any other U+FEFF counts as zero-width.
-    const found = new Map<HiddenClass, { offset: number; count: number; first: number }>();
-    for (const run of hiddenCharacterRuns(decoded.source.text)) {
-      const seen = found.get(run.cls);
-      if (seen) seen.count += run.length;
-      else found.set(run.cls, { offset: run.offset, count: run.length, first: run.first });
-    }
-    for (const cls of ['bidi', 'tag', 'zw'] as const) {
-      const seen = found.get(cls);
-      const rule = HIDDEN_RULES[cls];
-      if (!seen || !rule) continue;
-      const code = seen.first.toString(16).toUpperCase().padStart(4, '0');
-      sink.report(rule.rule, at, positionAt(decoded.source, seen.offset), `${seen.count} ${rule.what} character${seen.count > 1 ? 's' : ''}, first U+${code}`, { hint: rule.hint, skill });
-    }
-  }
-}
+const hiddenCharacterRule = <const Id extends string>(
+  cls: HiddenClass,
+  what: string,
+  meta: { id: Id; severity: 'error' | 'warning'; description: string; hint: string; covers: readonly ScannerRuleId[] },
+) =>
+  defineRule({
+    ...meta,
+    scope: 'files',
+    check(ctx, report) {
+      for (const file of ctx.src.files) {
+        const runs = ctx.hiddenRuns(file).filter((run) => run.cls === cls);
+        const first = runs[0];
+        const decoded = ctx.decoded(file);
+        if (!first || !decoded?.ok) continue;
+        const count = runs.reduce((sum, run) => sum + run.length, 0);
+        const code = first.first.toString(16).toUpperCase().padStart(4, '0');
+        report({ file: file.path, ...positionAt(decoded.source, first.offset) }, `${count} ${what} character${count > 1 ? 's' : ''}, first U+${code}`);
+      }
+    },
+  });
+
+export const filesBidi = hiddenCharacterRule('bidi', 'bidirectional control', {
+  id: 'files/bidi',
+  severity: 'error',
+  description: 'Bidirectional control characters can hide what text really says.',
+  hint: 'remove the control characters; they reorder how text displays (Trojan Source)',
+  covers: ['unicode/bidi-control'],
+});
+
+export const filesUnicodeTag = hiddenCharacterRule('tag', 'Unicode tag', {
+  id: 'files/unicode-tag',
+  severity: 'error',
+  description: 'Unicode tag characters (U+E0000–E007F) smuggle invisible instructions.',
+  hint: 'remove them; tag characters are invisible and are used to smuggle instructions to models',
+  covers: ['unicode/tag-characters'],
+});
+
+// A leading BOM is stripped by decoding; any other U+FEFF counts as zero-width.
+export const filesZeroWidth = hiddenCharacterRule('zw', 'zero-width', {
+  id: 'files/zero-width',
+  severity: 'warning',
+  description: 'Zero-width characters can hide text.',
+  hint: 'remove invisible characters unless the script requires them (e.g. ZWJ in emoji)',
+  covers: ['unicode/zero-width'],
+});

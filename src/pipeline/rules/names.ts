@@ -1,69 +1,125 @@
-import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_NAME_LENGTH, PUBLISHED_NAME } from '../../core/names.ts';
-import type { Position } from '../../core/parse/source-text.ts';
-import type { DiagnosticSink } from '../diagnostics.ts';
+import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_NAME_LENGTH } from '../../core/names.ts';
+import { defineRule, type DeclarationContext } from './rule.ts';
 
 /**
- * Name rules for both formats. Messages for SKILL.md follow the reference validator's wording
- * where it has one, so people searching an error find the spec.
+ * Name and description rules, for both formats (skill.json names are snake_case, SKILL.md names
+ * kebab-case). Messages for SKILL.md follow the reference validator's wording where it has one,
+ * so people searching an error find the spec. Once `name/required` has reported, the other name
+ * rules stay quiet: there is no name to judge.
  */
-export function checkName(
-  name: unknown,
-  format: 'skill-md' | 'skill-json',
-  where: { file: string; at: Position; folderName: string; skill: string },
-  sink: DiagnosticSink,
-): name is string {
-  const { file, at, skill } = where;
-  // A name problem blocks the skill only when the registry keeps the rule at `error`…
-  let ok = true;
-  const fail = (severity: string) => {
-    if (severity === 'error') ok = false;
-  };
-  if (typeof name !== 'string' || name.trim() === '') {
-    const fromFolder = nameFromFolder(where.folderName);
-    const hint = format !== 'skill-md' ? 'add a snake_case "name"'
-      : fromFolder === where.folderName ? `add \`name: ${fromFolder}\``
-      : `add a kebab-case \`name:\` and give the folder the same name${fromFolder ? `, e.g. '${fromFolder}'` : ''}`;
-    sink.report('name/required', file, at, 'missing required field: name', { hint, skill });
-    return false;
-  }
-  // …but a name outside the published grammar is never published, whatever the config says:
-  // clients turn names into folder names and URL segments.
-  if (!PUBLISHED_NAME.test(name)) ok = false;
-  if (name.length > MAX_NAME_LENGTH) {
-    fail(sink.report('name/length', file, at, `Skill name '${name.slice(0, 20)}…' exceeds ${MAX_NAME_LENGTH} character limit (${name.length} chars)`, { hint: 'shorten the name', skill }));
-  }
-  if (format === 'skill-json') {
-    if (!FUNCTION_NAME.test(name)) {
-      fail(sink.report('name/charset', file, at, `function name '${name}' must be snake_case (^[a-z][a-z0-9_]*$)`, { hint: `try '${name.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^[^a-z]+/, '')}'`, skill }));
-    }
-    return ok;
-  }
-  if (/[^a-z0-9-]/.test(name)) {
-    fail(sink.report('name/charset', file, at, `Skill name '${name}' must contain only lowercase letters, digits and hyphens`, { hint: `try '${name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '')}'`, skill }));
-  }
-  if (name.startsWith('-') || name.endsWith('-')) {
-    fail(sink.report('name/hyphens', file, at, 'Skill name cannot start or end with a hyphen', { hint: 'remove the leading or trailing hyphen', skill }));
-  }
-  if (name.includes('--')) {
-    fail(sink.report('name/hyphens', file, at, 'Skill name cannot contain consecutive hyphens', { hint: 'use single hyphens between words', skill }));
-  }
-  if (name !== where.folderName) {
-    fail(sink.report('name/folder-mismatch', file, at, `Directory name '${where.folderName}' must match skill name '${name}'`, { hint: folderMismatchHint(name, where.folderName), skill }));
-  }
-  return ok;
-}
 
-export function checkDescription(description: unknown, where: { file: string; at: Position; skill: string }, sink: DiagnosticSink): description is string {
-  if (typeof description !== 'string' || description.trim() === '') {
-    sink.report('description/required', where.file, where.at, 'missing required field: description', { hint: 'say what the skill does and when to use it, in at most 1024 characters', skill: where.skill });
-    return false;
-  }
-  if (description.length > 1024) {
-    const severity = sink.report('description/length', where.file, where.at, `Description exceeds 1024 character limit (${description.length} chars)`, { hint: 'move detail into the body; keep the description to what and when', skill: where.skill });
-    return severity !== 'error';
-  }
-  return true;
-}
+/** The declared name, when there is one to check. */
+const declaredName = ({ data }: DeclarationContext): string | undefined =>
+  typeof data.name === 'string' && data.name.trim() !== '' ? data.name : undefined;
+
+export const nameRequired = defineRule({
+  id: 'name/required',
+  severity: 'error',
+  scope: 'declaration',
+  description: '`name` is required.',
+  hint: 'add a `name:` field',
+  check(ctx, report) {
+    if (declaredName(ctx) !== undefined) return;
+    const folderName = ctx.src.folderName;
+    const fromFolder = nameFromFolder(folderName);
+    const hint = ctx.format !== 'skill-md' ? 'add a snake_case "name"'
+      : fromFolder === folderName ? `add \`name: ${fromFolder}\``
+      : `add a kebab-case \`name:\` and give the folder the same name${fromFolder ? `, e.g. '${fromFolder}'` : ''}`;
+    report(['name'], 'missing required field: name', { hint });
+  },
+});
+
+export const nameLength = defineRule({
+  id: 'name/length',
+  severity: 'error',
+  scope: 'declaration',
+  description: 'Names are 1–64 characters.',
+  hint: 'shorten the name',
+  check(ctx, report) {
+    const name = declaredName(ctx);
+    if (name !== undefined && name.length > MAX_NAME_LENGTH) {
+      report(['name'], `Skill name '${name.slice(0, 20)}…' exceeds ${MAX_NAME_LENGTH} character limit (${name.length} chars)`);
+    }
+  },
+});
+
+export const nameCharset = defineRule({
+  id: 'name/charset',
+  severity: 'error',
+  scope: 'declaration',
+  description: 'Names use only a-z, 0-9 and `-` (skill.json: snake_case).',
+  hint: 'use lowercase letters, digits and hyphens (skill.json: underscores)',
+  check(ctx, report) {
+    const name = declaredName(ctx);
+    if (name === undefined) return;
+    if (ctx.format === 'skill-json') {
+      if (!FUNCTION_NAME.test(name)) {
+        report(['name'], `function name '${name}' must be snake_case (^[a-z][a-z0-9_]*$)`, { hint: `try '${name.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^[^a-z]+/, '')}'` });
+      }
+    } else if (/[^a-z0-9-]/.test(name)) {
+      report(['name'], `Skill name '${name}' must contain only lowercase letters, digits and hyphens`, { hint: `try '${name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '')}'` });
+    }
+  },
+});
+
+const HYPHENS = {
+  edge: 'Skill name cannot start or end with a hyphen',
+  double: 'Skill name cannot contain consecutive hyphens',
+} as const;
+
+export const nameHyphens = defineRule({
+  id: 'name/hyphens',
+  severity: 'error',
+  scope: 'declaration',
+  description: 'Names must not start or end with `-` or contain `--`.',
+  hint: 'use single hyphens between words',
+  messages: HYPHENS,
+  check(ctx, report) {
+    const name = declaredName(ctx);
+    if (name === undefined || ctx.format !== 'skill-md') return;
+    if (name.startsWith('-') || name.endsWith('-')) report(['name'], HYPHENS.edge, { hint: 'remove the leading or trailing hyphen' });
+    if (name.includes('--')) report(['name'], HYPHENS.double);
+  },
+});
+
+export const nameFolderMismatch = defineRule({
+  id: 'name/folder-mismatch',
+  severity: 'error',
+  scope: 'declaration',
+  description: 'A SKILL.md name must equal its folder name.',
+  hint: 'give the folder and `name:` the same name',
+  check(ctx, report) {
+    const name = declaredName(ctx);
+    const folderName = ctx.src.folderName;
+    if (name === undefined || ctx.format !== 'skill-md' || name === folderName) return;
+    report(['name'], `Directory name '${folderName}' must match skill name '${name}'`, { hint: folderMismatchHint(name, folderName) });
+  },
+});
+
+export const descriptionRequired = defineRule({
+  id: 'description/required',
+  severity: 'error',
+  scope: 'declaration',
+  description: '`description` is required and not empty.',
+  hint: 'say what the skill does and when to use it, in at most 1024 characters',
+  check({ data }, report) {
+    if (typeof data.description !== 'string' || data.description.trim() === '') report(['description'], 'missing required field: description');
+  },
+});
+
+export const descriptionLength = defineRule({
+  id: 'description/length',
+  severity: 'error',
+  scope: 'declaration',
+  description: 'Descriptions are at most 1024 characters.',
+  hint: 'move detail into the body; keep the description to what and when',
+  check({ data }, report) {
+    const { description } = data;
+    if (typeof description === 'string' && description.trim() !== '' && description.length > 1024) {
+      report(['description'], `Description exceeds 1024 character limit (${description.length} chars)`);
+    }
+  },
+});
 
 const isSkillName = (text: string) => text.length <= MAX_NAME_LENGTH && AGENT_SKILL_NAME.test(text);
 

@@ -1,6 +1,6 @@
 import { extensionOf } from '../magic.ts';
-import { forEachMatch } from '../document.ts';
-import { defineRule, type TextCheck } from '../rule.ts';
+import { forEachMatch, type SkillTextFile } from '../document.ts';
+import { defineRule, type ReportHit } from '../rule.ts';
 
 // Critical, so blocking by default: GitHub Pages serves a skill's files with no way to sandbox
 // them, and a script in one runs on the catalog's origin (docs/hosting.md). An author or the
@@ -13,6 +13,9 @@ export const svgActiveContent = defineRule({
     'An SVG is a document, not just a picture: `<script>`, `on…=` event handlers, `javascript:` links, ' +
     '`<foreignObject>` or embedded HTML run code when the image is opened directly or inlined in a page.',
   hint: 'Export the SVG without scripts and event handlers (e.g. `svgo` with default settings), or ship a PNG.',
+  check(file, report) {
+    if (markupOf(file) === 'svg') reportActive(file, report);
+  },
 });
 
 export const htmlActiveContent = defineRule({
@@ -25,6 +28,9 @@ export const htmlActiveContent = defineRule({
     'on the catalog site unless the host serves it inert.',
   hint: 'Remove scripts and event handlers from the file, or ship it as plain text or Markdown. If an agent needs the ' +
     'page as a template, keep it under `assets/` without script and have the agent add behaviour itself.',
+  check(file, report) {
+    if (markupOf(file) === 'html') reportActive(file, report);
+  },
 });
 
 /** Extensions a browser renders as a document (and so runs script in) when served with their usual type. */
@@ -45,21 +51,19 @@ const ACTIVE: readonly RegExp[] = [
  * extension. Other text (Markdown that quotes an element, source code building HTML) is not a
  * document a browser opens, and is left to the other rules.
  */
-function markupRule(file: Parameters<TextCheck>[0]) {
-  if (file.kind === 'svg' || /^\s*(?:<\?xml[^>]{0,200}>\s*)?<svg\b/i.test(file.text.slice(0, 512))) return svgActiveContent;
-  if (HTML_EXTENSIONS.has(extensionOf(file.path))) return htmlActiveContent;
+function markupOf(file: SkillTextFile): 'svg' | 'html' | undefined {
+  if (file.kind === 'svg' || /^\s*(?:<\?xml[^>]{0,200}>\s*)?<svg\b/i.test(file.text.slice(0, 512))) return 'svg';
+  if (HTML_EXTENSIONS.has(extensionOf(file.path))) return 'html';
   return undefined;
 }
 
-export const checkActiveMarkup: TextCheck = (file, emit) => {
-  const rule = markupRule(file);
-  if (!rule) return;
+function reportActive(file: SkillTextFile, report: ReportHit): void {
   for (const re of ACTIVE) {
     forEachMatch(re, file.text, (m) => {
       // Point at the handler itself rather than at the start of its element.
       const handler = /\bon[a-z]{3,30}\s*=$/i.exec(m[0]);
       const at = handler ? m.index + handler.index : m.index;
-      emit({ rule, offset: at, evidence: file.text.slice(at, at + 120).split('\n')[0]! });
+      report({ offset: at, evidence: file.text.slice(at, at + 120).split('\n')[0]! });
     });
   }
-};
+}

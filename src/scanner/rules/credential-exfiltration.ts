@@ -1,5 +1,5 @@
 import { forEachMatch, isFencedAt, lineAt, positionAt, type SkillTextFile } from '../document.ts';
-import { defineRule, type Emit, type SecurityRule, type TextCheck } from '../rule.ts';
+import { defineRule, type ReportHit } from '../rule.ts';
 
 export const credentialStoreNetwork = defineRule({
   id: 'exfil/credential-store-network',
@@ -12,6 +12,7 @@ export const credentialStoreNetwork = defineRule({
     'code blocks are considered.',
   hint: 'A skill should never read these files. Ask the user for the specific value it needs, or use the official CLI that owns the credential.',
   quotable: true,
+  check: (file, report) => reportWithNetwork(CREDENTIAL_STORE, file, report),
 });
 
 export const dotenvNetwork = defineRule({
@@ -24,6 +25,7 @@ export const dotenvNetwork = defineRule({
     'so a reviewer should confirm where the data goes. Loading through `dotenv` without naming the file is not reported.',
   hint: 'Read only the variable the skill needs from the environment (`os.environ["X_API_KEY"]`, `process.env.X_API_KEY`).',
   quotable: true,
+  check: (file, report) => reportWithNetwork(DOTENV, file, report),
 });
 
 const CREDENTIAL_STORE =
@@ -48,23 +50,18 @@ function firstMatch(re: RegExp, file: SkillTextFile): { offset: number; text: st
   return found;
 }
 
-function checkPair(rule: SecurityRule, pattern: RegExp) {
-  return (file: SkillTextFile, emit: Emit): void => {
-    if (file.kind === 'svg') return;
-    const network = firstMatch(NETWORK, file);
-    if (!network) return;
-    const where = positionAt(file, network.offset);
-    forEachMatch(pattern, file.text, (m) => {
-      if (!counts(file, m.index)) return;
-      emit({
-        rule,
-        offset: m.index,
-        evidence: lineAt(file, m.index).trim(),
-        detail: `\`${m[0]}\` is read in a file that also calls the network (\`${network.text.trim()}\` at line ${where.line}).`,
-      });
+/** Each read of a file `pattern` names, in a file that also calls the network. */
+function reportWithNetwork(pattern: RegExp, file: SkillTextFile, report: ReportHit): void {
+  if (file.kind === 'svg') return;
+  const network = firstMatch(NETWORK, file);
+  if (!network) return;
+  const where = positionAt(file, network.offset);
+  forEachMatch(pattern, file.text, (m) => {
+    if (!counts(file, m.index)) return;
+    report({
+      offset: m.index,
+      evidence: lineAt(file, m.index).trim(),
+      detail: `\`${m[0]}\` is read in a file that also calls the network (\`${network.text.trim()}\` at line ${where.line}).`,
     });
-  };
+  });
 }
-
-export const checkCredentialStoreNetwork: TextCheck = checkPair(credentialStoreNetwork, CREDENTIAL_STORE);
-export const checkDotenvNetwork: TextCheck = checkPair(dotenvNetwork, DOTENV);

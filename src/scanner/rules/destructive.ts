@@ -1,5 +1,5 @@
 import { forEachPatternMatch, gapped, type Pattern } from '../pattern.ts';
-import { defineRule, type TextCheck } from '../rule.ts';
+import { defineRule } from '../rule.ts';
 
 export const destructiveCommand = defineRule({
   id: 'destructive/system-wipe',
@@ -11,6 +11,9 @@ export const destructiveCommand = defineRule({
     'to everyone (`chmod -R 777 /`) or exhausts the machine (fork bomb). No skill needs this.',
   hint: 'Delete only paths the skill itself created, named exactly (e.g. a temporary folder from `mktemp -d`).',
   quotable: true,
+  check(file, report) {
+    for (const p of DESTRUCTIVE_PATTERNS) forEachPatternMatch(p, file.text, (start, end) => report({ offset: start, evidence: file.text.slice(start, end) }));
+  },
 });
 
 const HOME = String.raw`(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)`;
@@ -30,7 +33,3 @@ export const DESTRUCTIVE_PATTERNS: readonly Pattern[] = [
   gapped(/\bRemove-Item\b/gi, /(?:\$env:USERPROFILE|\$HOME|~|[A-Za-z]:\\(?:Windows|Users)?)\\?["']?(?=\s|$)/gim, 200, { gapMust: /-Recurse\b/i }),
   gapped(/\bfind\s+(?:\/|~|\$HOME)\s/g, /-delete\b/g, 100),
 ];
-
-export const checkDestructive: TextCheck = (file, emit) => {
-  for (const p of DESTRUCTIVE_PATTERNS) forEachPatternMatch(p, file.text, (start, end) => emit({ rule: destructiveCommand, offset: start, evidence: file.text.slice(start, end) }));
-};

@@ -1,5 +1,5 @@
 import { forEachPatternMatch, gapped, type Pattern } from '../pattern.ts';
-import { defineRule, type TextCheck } from '../rule.ts';
+import { defineRule } from '../rule.ts';
 
 export const downloadPipeShell = defineRule({
   id: 'exec/download-pipe-shell',
@@ -13,6 +13,19 @@ export const downloadPipeShell = defineRule({
     'Ship the script inside the skill so it is reviewed and digested with it, or tell the user to install ' +
     'the tool from their package manager. If a download is unavoidable, pin it and verify a checksum before running it.',
   quotable: true,
+  check(file, report) {
+    const seen = new Set<number>();
+    for (const pattern of DOWNLOAD_EXEC_PATTERNS) {
+      forEachPatternMatch(pattern, file.text, (start, end) => {
+        const text = file.text.slice(start, end);
+        // Skip a leading separator the pattern consumed, so the column points at the command.
+        const lead = /^[\s;&]*/.exec(text)![0].length;
+        if (seen.has(start + lead)) return;
+        seen.add(start + lead);
+        report({ offset: start + lead, evidence: text.slice(lead) });
+      });
+    }
+  },
 });
 
 const SUDO = String.raw`(?:sudo\s+(?:-[A-Za-z]+\s+)*)?(?:env\s+)?`;
@@ -36,17 +49,3 @@ export const DOWNLOAD_EXEC_PATTERNS: readonly Pattern[] = [
     { continuation: true },
   ),
 ];
-
-export const checkDownloadExec: TextCheck = (file, emit) => {
-  const seen = new Set<number>();
-  for (const pattern of DOWNLOAD_EXEC_PATTERNS) {
-    forEachPatternMatch(pattern, file.text, (start, end) => {
-      const text = file.text.slice(start, end);
-      // Skip a leading separator the pattern consumed, so the column points at the command.
-      const lead = /^[\s;&]*/.exec(text)![0].length;
-      if (seen.has(start + lead)) return;
-      seen.add(start + lead);
-      emit({ rule: downloadPipeShell, offset: start + lead, evidence: text.slice(lead) });
-    });
-  }
-};

@@ -1,4 +1,6 @@
-import { defineRule, type Emit, type TextCheck } from '../rule.ts';
+import { oncePer } from '../../core/once-per.ts';
+import type { SkillTextFile } from '../document.ts';
+import { defineRule, type TextCheck } from '../rule.ts';
 import { decodeTagRun, decodeVariationRun, isBidiControl, isTagCharacter, isVariationSelector, isZeroWidth, makeVisible } from '../unicode.ts';
 
 export const tagCharacters = defineRule({
@@ -10,6 +12,12 @@ export const tagCharacters = defineRule({
     'character, and models read them. This is "ASCII smuggling": instructions a reviewer cannot see. The ' +
     'evidence shows the decoded text as `<hidden-tags "…">`.',
   hint: 'Delete the tag characters. Flag emoji (which use tags after U+1F3F4) are not reported.',
+  check(file, report) {
+    for (const run of runsIn(file, 'tag')) {
+      const decoded = decodeTagRun(run.codePoints);
+      report({ offset: run.offset, evidence: `<hidden-tags "${decoded.slice(0, 150)}"> in: ${around(file.text, run)}`, detail: `${run.codePoints.length} tag characters spell "${decoded.slice(0, 120)}".` });
+    }
+  },
 });
 
 export const bidiControl = defineRule({
@@ -20,6 +28,7 @@ export const bidiControl = defineRule({
     'Bidi overrides and isolates (U+202A–U+202E, U+2066–U+2069, U+061C) make text display in a different ' +
     'order from how it is stored ("Trojan Source"), so what a reviewer reads is not what the agent or shell gets.',
   hint: 'Remove the control characters. Right-to-left languages display correctly without explicit overrides.',
+  check: reportRunsOf('bidi'),
 });
 
 export const zeroWidth = defineRule({
@@ -31,6 +40,7 @@ export const zeroWidth = defineRule({
     'invisible. They split words so filters miss them, or encode hidden bits. Joiners inside emoji sequences ' +
     'and between letters of scripts that need them (Arabic, Indic …) are not reported.',
   hint: 'Delete the invisible characters.',
+  check: reportRunsOf('zw'),
 });
 
 export const variationSelectorRun = defineRule({
@@ -42,6 +52,16 @@ export const variationSelectorRun = defineRule({
     'selector after plain ASCII) encodes one byte each, smuggling hidden data behind a harmless-looking ' +
     'character. The evidence shows the decoded bytes when they are text.',
   hint: 'Delete the variation selectors.',
+  check(file, report) {
+    for (const run of runsIn(file, 'vs')) {
+      const decoded = decodeVariationRun(run.codePoints);
+      report({
+        offset: run.offset,
+        evidence: decoded !== undefined ? `<hidden-bytes "${makeVisible(decoded, 150)}"> after "${run.before}"` : `${run.codePoints.length} variation selectors after "${run.before}": ${around(file.text, run)}`,
+        detail: `${run.codePoints.length} variation selectors in a row.`,
+      });
+    }
+  },
 });
 
 export type HiddenClass = 'tag' | 'bidi' | 'zw' | 'vs';
@@ -123,33 +143,20 @@ function legitimate(t: string, cls: HiddenClass, run: number[], prev: string, en
   return false;
 }
 
-export const checkHiddenUnicode: TextCheck = (file, emit) => {
-  for (const run of hiddenCharacterRuns(file.text)) report(file.text, run, emit);
-};
+/** The hidden-character runs of a file, found once for the four rules that report them. */
+const allRunsIn = oncePer((file: SkillTextFile) => [...hiddenCharacterRuns(file.text)]);
+const runsIn = (file: SkillTextFile, cls: HiddenClass): HiddenRun[] => allRunsIn(file).filter((run) => run.cls === cls);
 
-function report(t: string, { cls, offset: start, end, codePoints: run, before: prev }: HiddenRun, emit: Emit): void {
-  const context = (): string => makeVisible(t.slice(Math.max(0, start - 30), Math.min(t.length, end + 30)).replace(/^[\uDC00-\uDFFF]/, ''), 200);
-  if (cls === 'tag') {
-    const decoded = decodeTagRun(run);
-    emit({ rule: tagCharacters, offset: start, evidence: `<hidden-tags "${decoded.slice(0, 150)}"> in: ${context()}`, detail: `${run.length} tag characters spell "${decoded.slice(0, 120)}".` });
-    return;
-  }
-  if (cls === 'zw') {
-    emit({ rule: zeroWidth, offset: start, evidence: context() });
-    return;
-  }
-  if (cls === 'vs') {
-    const decoded = decodeVariationRun(run);
-    emit({
-      rule: variationSelectorRun,
-      offset: start,
-      evidence: decoded !== undefined ? `<hidden-bytes "${makeVisible(decoded, 150)}"> after "${prev}"` : `${run.length} variation selectors after "${prev}": ${context()}`,
-      detail: `${run.length} variation selectors in a row.`,
-    });
-    return;
-  }
-  emit({ rule: bidiControl, offset: start, evidence: context() });
+/** Reports each run of a class where it starts, with the text around it as evidence. */
+function reportRunsOf(cls: HiddenClass): TextCheck {
+  return (file, report) => {
+    for (const run of runsIn(file, cls)) report({ offset: run.offset, evidence: around(file.text, run) });
+  };
 }
+
+/** The run with up to 30 characters either side, made visible. */
+const around = (t: string, { offset, end }: HiddenRun): string =>
+  makeVisible(t.slice(Math.max(0, offset - 30), Math.min(t.length, end + 30)).replace(/^[\uDC00-\uDFFF]/, ''), 200);
 
 const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
 

@@ -1,5 +1,5 @@
 import { forEachMatch, isFencedAt, type SkillTextFile } from '../document.ts';
-import { defineRule, type Emit, type Hit, type SecurityRule, type TextCheck } from '../rule.ts';
+import { defineRule, type Hit, type ReportHit } from '../rule.ts';
 
 export const instructionOverride = defineRule({
   id: 'injection/instruction-override',
@@ -12,6 +12,7 @@ export const instructionOverride = defineRule({
   hint:
     'Describe what the skill does without addressing the model\'s other instructions. To quote such a phrase ' +
     '(e.g. in a security lesson), put it in a fenced code block: there it is reported only as `info`.',
+  check: (file, report) => reportAll(INSTRUCTION_OVERRIDE, file, report),
 });
 
 export const concealment = defineRule({
@@ -22,6 +23,7 @@ export const concealment = defineRule({
     '"Do not tell the user", "without the user knowing", "silently send…": an honest skill has nothing to ' +
     'hide from the person using it. Malicious skills pair this with data theft.',
   hint: 'Remove the instruction; if output should be brief, say so without asking the agent to keep secrets from the user.',
+  check: (file, report) => reportAll(CONCEALMENT, file, report),
 });
 
 export const directiveTag = defineRule({
@@ -32,6 +34,8 @@ export const directiveTag = defineRule({
     '`<IMPORTANT>`, `<system>`, `<|im_start|>system`, `[INST]` or `<<SYS>>` imitate the markup models treat ' +
     'as authoritative. MCP tool-poisoning attacks hide their orders in `<IMPORTANT>` blocks.',
   hint: 'Use ordinary Markdown emphasis (`**Important:**`) for notes to the reader.',
+  // Closing tags are skipped so an `<IMPORTANT>…</IMPORTANT>` block is one finding, not two.
+  check: (file, report) => reportAll(DIRECTIVE_TAG, file, report, true),
 });
 
 const INSTRUCTION_OVERRIDE: readonly RegExp[] = [
@@ -68,20 +72,13 @@ function contextCeiling(file: SkillTextFile, offset: number): Pick<Hit, 'ceiling
   return {};
 }
 
-function checkAll(rule: SecurityRule, patterns: readonly RegExp[], onlyOpeningTags = false) {
-  return (file: SkillTextFile, emit: Emit): void => {
-    // SVG and HTML markup legitimately contain tags such as <system> only in unusual cases; still
-    // report there, the ceiling logic is the same.
-    for (const re of patterns) {
-      forEachMatch(re, file.text, (m) => {
-        if (onlyOpeningTags && m[0].includes('/')) return;
-        emit({ rule, offset: m.index, evidence: m[0], ...contextCeiling(file, m.index) });
-      });
-    }
-  };
+function reportAll(patterns: readonly RegExp[], file: SkillTextFile, report: ReportHit, onlyOpeningTags = false): void {
+  // SVG and HTML markup legitimately contain tags such as <system> only in unusual cases; still
+  // report there, the ceiling logic is the same.
+  for (const re of patterns) {
+    forEachMatch(re, file.text, (m) => {
+      if (onlyOpeningTags && m[0].includes('/')) return;
+      report({ offset: m.index, evidence: m[0], ...contextCeiling(file, m.index) });
+    });
+  }
 }
-
-export const checkInstructionOverride: TextCheck = checkAll(instructionOverride, INSTRUCTION_OVERRIDE);
-export const checkConcealment: TextCheck = checkAll(concealment, CONCEALMENT);
-/** Closing tags are skipped so an `<IMPORTANT>…</IMPORTANT>` block is one finding, not two. */
-export const checkDirectiveTag: TextCheck = checkAll(directiveTag, DIRECTIVE_TAG, true);

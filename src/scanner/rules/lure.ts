@@ -1,5 +1,5 @@
 import { lineIndexAt, type SkillTextFile } from '../document.ts';
-import { defineRule, type TextCheck } from '../rule.ts';
+import { defineRule, type ReportHit } from '../rule.ts';
 import { urlsIn } from './network.ts';
 
 export const prerequisiteLure = defineRule({
@@ -15,6 +15,7 @@ export const prerequisiteLure = defineRule({
     'Put everything the skill needs inside the skill, or name the dependency and its official package ' +
     '(`brew install …`, `pip install …`) instead of linking an archive.',
   quotable: true,
+  check: checkPrerequisiteLure,
 });
 
 const ARCHIVE = /\.(?:zip|tar\.gz|tgz|tar\.xz|tar\.bz2|tar|7z|rar|exe|msi|dmg|pkg|appimage|deb|rpm|jar|scr|bat|cmd|ps1|vbs|apk|iso|img|run|bin)$/i;
@@ -23,7 +24,7 @@ const LURE_HEADING = /prerequisite|requirement|before (?:you )?(?:start|begin|us
 const LURE_PHRASE =
   /\b(?:prerequisites?|before (?:using|you use|running|you run|use|installing|starting)|must (?:first )?(?:download|install|run)|(?:download|get)\s+(?:and|&|then)\s+(?:run|install|execute|extract|open)|run the (?:installer|setup)|password\s*[:=]|extract (?:it|the archive|the zip)|required (?:helper|component|agent|binary|tool))\b/i;
 
-export const checkPrerequisiteLure: TextCheck = (file, emit) => {
+function checkPrerequisiteLure(file: SkillTextFile, report: ReportHit): void {
   if (file.kind !== 'markdown' && file.kind !== 'text') return;
   let headings: (string | undefined)[] | undefined;
   for (const u of urlsIn(file)) {
@@ -33,10 +34,10 @@ export const checkPrerequisiteLure: TextCheck = (file, emit) => {
     const heading = headings[lineIndexAt(file, u.offset)];
     const near = file.text.slice(Math.max(0, u.offset - 300), u.offset + u.url.length + 200);
     if ((heading !== undefined && LURE_HEADING.test(heading)) || LURE_PHRASE.test(near)) {
-      emit({ rule: prerequisiteLure, offset: u.offset, evidence: u.url, detail: heading ? `Linked under the heading "${heading.trim()}".` : undefined });
+      report({ offset: u.offset, evidence: u.url, detail: heading ? `Linked under the heading "${heading.trim()}".` : undefined });
     }
   }
-};
+}
 
 /** For each line of a Markdown file, the text of the nearest heading above it (fenced code skipped); one pass. */
 function headingsByLine(file: SkillTextFile): (string | undefined)[] {

@@ -1,5 +1,6 @@
+import { oncePer } from '../../core/once-per.ts';
 import { forEachMatch, type SkillTextFile } from '../document.ts';
-import { defineRule, type Emit, type TextCheck } from '../rule.ts';
+import { defineRule, type ReportHit } from '../rule.ts';
 
 export const rawIpUrl = defineRule({
   id: 'network/raw-ip-url',
@@ -10,6 +11,13 @@ export const rawIpUrl = defineRule({
     'decimal or hex) is typical of command-and-control servers and throwaway payload hosts. Loopback, ' +
     'unspecified and documentation addresses are ignored; private (RFC 1918) addresses are `info`.',
   hint: 'Use the service\'s domain name over HTTPS, or remove the URL.',
+  check(file, report) {
+    for (const u of urlsIn(file)) {
+      const ip = classifyIp(u.host);
+      if (ip === 'public') report({ offset: u.offset, evidence: u.url });
+      else if (ip === 'private') report({ offset: u.offset, evidence: u.url, ceiling: 'info', detail: 'The address is in a private network range.' });
+    }
+  },
 });
 
 export const pasteSiteUrl = defineRule({
@@ -20,6 +28,7 @@ export const pasteSiteUrl = defineRule({
     'Paste sites (pastebin.com, rentry.co, transfer.sh, 0x0.st …) serve content anyone can change at any ' +
     'time without history. Attackers host second-stage payloads there.',
   hint: 'Put the content in the skill itself, or link a versioned source such as a tagged release in a repository.',
+  check: (file, report) => reportHostsIn(PASTE, file, report),
 });
 
 export const urlShortener = defineRule({
@@ -28,6 +37,7 @@ export const urlShortener = defineRule({
   description: 'URL goes through a link shortener',
   explanation: 'A shortened link (bit.ly, tinyurl.com …) hides where it leads, and its target can be changed later.',
   hint: 'Replace it with the full destination URL.',
+  check: (file, report) => reportHostsIn(SHORTENER, file, report),
 });
 
 export const exfiltrationEndpoint = defineRule({
@@ -38,6 +48,11 @@ export const exfiltrationEndpoint = defineRule({
     'Discord/Slack webhooks, Telegram bot APIs, request catchers (webhook.site, requestbin, pipedream) and ' +
     'tunnels (ngrok, trycloudflare) are where stolen data is usually sent.',
   hint: 'If the skill really posts to such an endpoint, make the URL a user-supplied setting and explain it in SKILL.md.',
+  check(file, report) {
+    for (const u of urlsIn(file)) {
+      if (hostIn(u.host, EXFIL) || (EXFIL_PATH_HOSTS.has(u.host) && EXFIL_PATHS.some((re) => re.test(`${u.host}${u.path}`)))) report({ offset: u.offset, evidence: u.url });
+    }
+  },
 });
 
 const PASTE_HOSTS = [
@@ -63,6 +78,11 @@ const PASTE = new Set(PASTE_HOSTS);
 const SHORTENER = new Set(SHORTENER_HOSTS);
 const EXFIL = new Set(EXFIL_HOSTS);
 
+/** Each URL of a file whose host, or a parent domain of it, is in `hosts`. */
+function reportHostsIn(hosts: ReadonlySet<string>, file: SkillTextFile, report: ReportHit): void {
+  for (const u of urlsIn(file)) if (hostIn(u.host, hosts)) report({ offset: u.offset, evidence: u.url });
+}
+
 /** True when the host or one of its parent domains is in the set (`a.b.ngrok.io` → `ngrok.io`). */
 function hostIn(host: string, set: ReadonlySet<string>): boolean {
   for (let i = -1; ; ) {
@@ -83,14 +103,8 @@ export interface UrlMatch {
   path: string;
 }
 
-const cache = new WeakMap<SkillTextFile, UrlMatch[]>();
-
 /** Every URL in a file, with its host lower-cased and trailing punctuation trimmed; computed once per file. */
-export function urlsIn(file: SkillTextFile): UrlMatch[] {
-  let urls = cache.get(file);
-  if (!urls) cache.set(file, (urls = findUrls(file.text)));
-  return urls;
-}
+export const urlsIn = oncePer((file: SkillTextFile): UrlMatch[] => findUrls(file.text));
 
 /** Every URL in a text, with its host lower-cased and trailing punctuation trimmed from the path. */
 export function findUrls(text: string): UrlMatch[] {
@@ -101,21 +115,6 @@ export function findUrls(text: string): UrlMatch[] {
     urls.push({ offset: m.index, url: m[0].slice(0, m[0].length - (m[2]!.length - path.length)), host, path });
   });
   return urls;
-}
-
-export const checkUrls: TextCheck = (file, emit) => {
-  for (const u of urlsIn(file)) checkUrl(file, u, emit);
-};
-
-function checkUrl(_file: SkillTextFile, u: UrlMatch, emit: Emit): void {
-  const ip = classifyIp(u.host);
-  if (ip === 'public') emit({ rule: rawIpUrl, offset: u.offset, evidence: u.url });
-  else if (ip === 'private') emit({ rule: rawIpUrl, offset: u.offset, evidence: u.url, ceiling: 'info', detail: 'The address is in a private network range.' });
-  if (hostIn(u.host, PASTE)) emit({ rule: pasteSiteUrl, offset: u.offset, evidence: u.url });
-  if (hostIn(u.host, SHORTENER)) emit({ rule: urlShortener, offset: u.offset, evidence: u.url });
-  if (hostIn(u.host, EXFIL) || (EXFIL_PATH_HOSTS.has(u.host) && EXFIL_PATHS.some((re) => re.test(`${u.host}${u.path}`)))) {
-    emit({ rule: exfiltrationEndpoint, offset: u.offset, evidence: u.url });
-  }
 }
 
 /** `public` for a routable IP literal, `private`, `ignored` (loopback, docs ranges), or undefined for a name. */

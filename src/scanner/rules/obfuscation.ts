@@ -1,6 +1,7 @@
+import { oncePer } from '../../core/once-per.ts';
 import { forEachMatch, lineAt, type SkillTextFile } from '../document.ts';
 import { forEachPatternMatch, gapped, type Pattern } from '../pattern.ts';
-import { defineRule, type Emit, type TextCheck } from '../rule.ts';
+import { defineRule, type Hit } from '../rule.ts';
 import { DOWNLOAD_EXEC_PATTERNS } from './download-exec.ts';
 import { DESTRUCTIVE_PATTERNS } from './destructive.ts';
 
@@ -12,6 +13,9 @@ export const base64ToShell = defineRule({
     'Text is base64- or hex-decoded and piped into a shell (`echo … | base64 -d | sh`, `powershell -enc …`). ' +
     'Encoding a command has no purpose except hiding it from the reader and from scanners.',
   hint: 'Write the command out in plain text so reviewers and users can read what it does.',
+  check(file, report) {
+    for (const p of BASE64_TO_SHELL) forEachPatternMatch(p, file.text, (start) => report({ offset: start, evidence: lineAt(file, start).trim() }));
+  },
 });
 
 export const evalDecoded = defineRule({
@@ -23,6 +27,16 @@ export const evalDecoded = defineRule({
     '`exec(base64.b64decode(…))`, `Function(…)(…)` over decoded text, `exec(compile(zlib.decompress(…)))`). ' +
     'This is how obfuscated malware hides its real instructions.',
   hint: 'Ship the code itself in readable form; a skill never needs to eval encoded source.',
+  check(file, report) {
+    const seen = new Set<number>();
+    for (const p of EVAL_DECODED) {
+      forEachPatternMatch(p, file.text, (start) => {
+        if (seen.has(start)) return;
+        seen.add(start);
+        report({ offset: start, evidence: file.text.slice(start, start + 200).split('\n')[0]! });
+      });
+    }
+  },
 });
 
 export const encodedBlob = defineRule({
@@ -34,6 +48,9 @@ export const encodedBlob = defineRule({
     'reviewed by reading it. Payloads are smuggled this way. Inside test-data folders (`tests/`, `fixtures/` …) ' +
     'it is reported at `info`; `data:image/…;base64,` and `data:font/…` URIs are not reported.',
   hint: 'Ship binary data as a real file (e.g. `assets/logo.png`) or explain the blob next to it; move test vectors under `tests/`.',
+  check(file, report) {
+    for (const found of encodedDataIn(file)) if (found.kind === 'blob') report(found.hit);
+  },
 });
 
 export const encodedCommand = defineRule({
@@ -43,6 +60,9 @@ export const encodedCommand = defineRule({
   explanation:
     'A base64 or hex string decodes to a download-and-execute or destructive command. The finding shows the decoded text.',
   hint: 'Remove the encoded command. If the skill needs to run something, write it in plain text so it can be reviewed.',
+  check(file, report) {
+    for (const found of encodedDataIn(file)) if (found.kind === 'command') report(found.hit);
+  },
 });
 
 const BASE64_TO_SHELL: readonly Pattern[] = [
@@ -67,21 +87,6 @@ const EVAL_DECODED: readonly Pattern[] = [
   gapped(/__import__\(\s*['"](?:base64|zlib|marshal|codecs)['"]\s*\)/g, /\b(?:exec|eval)\b/g, 200),
 ];
 
-export const checkBase64ToShell: TextCheck = (file, emit) => {
-  for (const p of BASE64_TO_SHELL) forEachPatternMatch(p, file.text, (start) => emit({ rule: base64ToShell, offset: start, evidence: lineAt(file, start).trim() }));
-};
-
-export const checkEvalDecoded: TextCheck = (file, emit) => {
-  const seen = new Set<number>();
-  for (const p of EVAL_DECODED) {
-    forEachPatternMatch(p, file.text, (start) => {
-      if (seen.has(start)) return;
-      seen.add(start);
-      emit({ rule: evalDecoded, offset: start, evidence: file.text.slice(start, start + 200).split('\n')[0]! });
-    });
-  }
-};
-
 const isB64 = (c: number): boolean =>
   (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2f || c === 0x2d || c === 0x5f;
 const isHex = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
@@ -93,11 +98,22 @@ const MIN_DECODE = 16;
 /** Only the start of a huge run is decoded; a command hidden in a blob sits near its start anyway. */
 const MAX_DECODE = 64 * 1024;
 
+/** An encoded run: a dangerous command once decoded, or a blob too long to review. */
+interface EncodedData {
+  kind: 'command' | 'blob';
+  hit: Hit;
+}
+
+/** Every encoded run in a file, found once for both rules that report them. */
+const encodedDataIn = oncePer(findEncodedData);
+
 /**
  * Finds base64/hex runs with a single linear pass over the characters (no regex, so a 5 MB blob or
- * `'a'.repeat(50000) + '!'` costs one pass).
+ * `'a'.repeat(50000) + '!'` costs one pass). A run that decodes to a command is that command, not
+ * also a blob.
  */
-export const checkEncodedData: TextCheck = (file, emit) => {
+function findEncodedData(file: SkillTextFile): EncodedData[] {
+  const out: EncodedData[] = [];
   const t = file.text;
   let i = 0;
   while (i < t.length) {
@@ -127,23 +143,27 @@ export const checkEncodedData: TextCheck = (file, emit) => {
     if (isDataUriForMedia(t, start)) continue;
     const run = t.slice(start, Math.min(i, start + MAX_DECODE));
     const decoded = allHex ? decodeHex(run) : decodeBase64(run);
-    if (decoded !== undefined && reportHiddenCommand(file, start, run, decoded, emit)) continue;
-    if ((allHex && length >= MIN_HEX) || (!allHex && length >= MIN_BASE64 && !looksLikePath(run))) {
-      emit({
-        rule: encodedBlob,
-        offset: start,
-        evidence: `${t.slice(start, start + 60)}… (${length} chars)`,
-        ceiling: file.isTestData ? 'info' : undefined,
-        detail: `A ${length}-character ${allHex ? 'hex' : 'base64'} blob.`,
+    const command = decoded === undefined ? undefined : hiddenCommand(start, run, decoded);
+    if (command) out.push(command);
+    else if ((allHex && length >= MIN_HEX) || (!allHex && length >= MIN_BASE64 && !looksLikePath(run))) {
+      out.push({
+        kind: 'blob',
+        hit: {
+          offset: start,
+          evidence: `${t.slice(start, start + 60)}… (${length} chars)`,
+          ceiling: file.isTestData ? 'info' : undefined,
+          detail: `A ${length}-character ${allHex ? 'hex' : 'base64'} blob.`,
+        },
       });
     }
   }
   forEachMatch(/(?:\\x[0-9a-fA-F]{2}){40,}/g, t, (m) => {
     const decoded = decodeHex(m[0].replaceAll('\\x', ''));
-    if (decoded !== undefined && reportHiddenCommand(file, m.index, m[0], decoded, emit)) return;
-    emit({ rule: encodedBlob, offset: m.index, evidence: `${m[0].slice(0, 60)}… (${m[0].length} chars)`, ceiling: file.isTestData ? 'info' : undefined, detail: `${m[0].length / 4} \\x-escaped bytes.` });
+    const command = decoded === undefined ? undefined : hiddenCommand(m.index, m[0], decoded);
+    out.push(command ?? { kind: 'blob', hit: { offset: m.index, evidence: `${m[0].slice(0, 60)}… (${m[0].length} chars)`, ceiling: file.isTestData ? 'info' : undefined, detail: `${m[0].length / 4} \\x-escaped bytes.` } });
   });
-};
+  return out;
+}
 
 /**
  * Random base64 has a `/`, `-` or `_` about once in 32 characters; a URL path or a slug has one
@@ -163,11 +183,10 @@ function isDataUriForMedia(t: string, start: number): boolean {
   return /data:(?:image\/(?!svg)[\w.+-]+|font\/[\w.+-]+|application\/font-[\w.+-]+|audio\/[\w.+-]+)(?:;[\w=.-]+)*;base64,$/i.test(before);
 }
 
-function reportHiddenCommand(file: SkillTextFile, offset: number, run: string, decoded: string, emit: Emit): boolean {
+function hiddenCommand(offset: number, run: string, decoded: string): EncodedData | undefined {
   const command = findCommand(decoded);
-  if (command === undefined) return false;
-  emit({ rule: encodedCommand, offset, evidence: `${run.slice(0, 40)}… decodes to: ${command}`, detail: `Decodes to \`${command.slice(0, 80)}\`.` });
-  return true;
+  if (command === undefined) return undefined;
+  return { kind: 'command', hit: { offset, evidence: `${run.slice(0, 40)}… decodes to: ${command}`, detail: `Decodes to \`${command.slice(0, 80)}\`.` } };
 }
 
 /** Cheap prefilter: decoded data without any command word cannot match the command patterns. */

@@ -1,5 +1,5 @@
-import { forEachMatch } from '../document.ts';
-import { defineRule, type TextCheck } from '../rule.ts';
+import { forEachMatch, type SkillTextFile } from '../document.ts';
+import { defineRule, type ReportHit } from '../rule.ts';
 
 export const secretLiteral = defineRule({
   id: 'secret/literal',
@@ -12,6 +12,7 @@ export const secretLiteral = defineRule({
     'placeholders (`sk-xxxx…`, `AKIAIOSFODNN7EXAMPLE`, `your-key-here`) are ignored, and test-data folders ' +
     'are reported at `info`. The evidence is masked so the report does not leak the secret again.',
   hint: 'Revoke the credential now, remove it from the skill (and its git history), and read it from an environment variable at run time.',
+  check: checkSecretLiteral,
 });
 
 const TOKEN =
@@ -22,20 +23,20 @@ const PLACEHOLDER = /x{4,}|X{4,}|\*{3,}|\.{3}|EXAMPLE|example|your|YOUR|redacted
 /** Shows the kind of secret and its length, never the secret itself. */
 const mask = (s: string): string => `${s.slice(0, Math.min(8, s.indexOf('-') > 0 ? s.indexOf('-') + 4 : 6))}…(${s.length} chars, masked)`;
 
-export const checkSecretLiteral: TextCheck = (file, emit) => {
+function checkSecretLiteral(file: SkillTextFile, report: ReportHit): void {
   forEachMatch(TOKEN, file.text, (m) => {
     const token = m[0];
     if (PLACEHOLDER.test(token)) return;
     // A real key is random: it mixes letters and digits. `sk-learn-some-long-name` is prose.
     const body = token.replace(/^[A-Za-z]+[-_](?:[a-z]+[-_])?/, '');
     if (!/\d/.test(body) || !/[A-Za-z]/.test(body) || (body.match(/-/g)?.length ?? 0) > 4) return;
-    emit({ rule: secretLiteral, offset: m.index, evidence: mask(token), ceiling: file.isTestData ? 'info' : undefined });
+    report({ offset: m.index, evidence: mask(token), ceiling: file.isTestData ? 'info' : undefined });
   });
   forEachMatch(PRIVATE_KEY, file.text, (m) => {
     const after = file.text.slice(m.index + m[0].length, m.index + m[0].length + 200);
     // A real PEM block continues on the next line with base64 or `Proc-Type:` headers; a header
     // followed by `...`, a placeholder or more prose is documentation of the format, not a key.
     if (!/^\r?\n(?:[A-Za-z0-9+/=-]{16,}|Proc-Type:|Comment:)/.test(after)) return;
-    emit({ rule: secretLiteral, offset: m.index, evidence: `${m[0]} …(key body masked)`, ceiling: file.isTestData ? 'info' : undefined });
+    report({ offset: m.index, evidence: `${m[0]} …(key body masked)`, ceiling: file.isTestData ? 'info' : undefined });
   });
-};
+}

@@ -1,5 +1,5 @@
 import { forEachPatternMatch, gapped, type Pattern } from '../pattern.ts';
-import { defineRule, type TextCheck } from '../rule.ts';
+import { defineRule } from '../rule.ts';
 
 export const tlsDisabled = defineRule({
   id: 'tls/verification-disabled',
@@ -12,6 +12,9 @@ export const tlsDisabled = defineRule({
     'change the traffic, including code the skill downloads.',
   hint: 'Keep verification on. For a private CA, point the client at the CA bundle (`verify="/path/ca.pem"`, `NODE_EXTRA_CA_CERTS`).',
   quotable: true,
+  check(file, report) {
+    for (const p of TLS_OFF) forEachPatternMatch(p, file.text, (start, end) => report({ offset: start, evidence: file.text.slice(start, end) }));
+  },
 });
 
 const TLS_OFF: readonly Pattern[] = [
@@ -27,7 +30,3 @@ const TLS_OFF: readonly Pattern[] = [
   /\bstrict-ssl\s*[= ]\s*false\b/g,
   /-SkipCertificateCheck\b/g,
 ];
-
-export const checkTlsDisabled: TextCheck = (file, emit) => {
-  for (const p of TLS_OFF) forEachPatternMatch(p, file.text, (start, end) => emit({ rule: tlsDisabled, offset: start, evidence: file.text.slice(start, end) }));
-};

@@ -11,6 +11,7 @@ export const typosquat = defineRule({
     '(`0`→`o`, `1`/`I`→`l`, `rn`→`m`, Cyrillic `а`→`a` …). ClawHavoc used such names to catch people ' +
     'installing a popular skill. Edit distance only applies to names of 4 or more characters.',
   hint: 'Choose a clearly distinct name. If the names are related on purpose, say so in the description and ask a maintainer to override.',
+  reportedBy: 'the scan, once it knows the names of the other skills (src/scanner/scan.ts)',
 });
 
 /** Optimal string alignment distance ≤ 1, in one linear pass (no full matrix). */

@@ -4,16 +4,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DiagnosticSink } from '../../../src/pipeline/diagnostics.ts';
-import { RULES } from '../../../src/pipeline/rules/catalog.ts';
-import { checkRegistry, findCycles, REGISTRY_RULES, type RegistryMember } from '../../../src/pipeline/rules/cross-skill.ts';
+import { ALL_RULES, rulesOfScope } from '../../../src/pipeline/rules/all-rules.ts';
+import { checkRegistry } from '../../../src/pipeline/rules/check-registry.ts';
+import { findCycles } from '../../../src/pipeline/rules/cross-skill.ts';
+import type { RegistryMember } from '../../../src/pipeline/rules/rule.ts';
 
 const member = (name: string, file: string, extra: { calls?: string[]; format?: string } = {}): RegistryMember =>
   ({ draft: { name, calls: extra.calls ?? [], format: extra.format ?? 'skill-md' }, file, locate: () => ({ line: 2, column: 7 }) }) as unknown as RegistryMember;
 
 describe('checkRegistry', () => {
-  it('runs every registry/* rule of the catalog as a rule module, each with its hint', () => {
-    expect(REGISTRY_RULES.map((r) => r.meta.id).sort()).toEqual(RULES.filter((r) => r.id.startsWith('registry/')).map((r) => r.id).sort());
-    for (const r of REGISTRY_RULES) expect(r.meta.hint.length, r.meta.id).toBeGreaterThan(10);
+  it('runs every registry/* rule of the one list as a rule module, each with its hint', () => {
+    expect(rulesOfScope('registry').map((r) => r.meta.id).sort()).toEqual(ALL_RULES.filter((r) => r.meta.id.startsWith('registry/')).map((r) => r.meta.id).sort());
+    for (const r of rulesOfScope('registry')) expect(r.meta.hint.length, r.meta.id).toBeGreaterThan(10);
   });
 
   it('treats names that differ only by case as duplicates, and keeps the first by path', () => {

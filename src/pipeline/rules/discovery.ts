@@ -1,0 +1,29 @@
+import { reportedRule } from './rule.ts';
+
+// Discovery decides which folders are skills before any of them is read (src/pipeline/discover.ts),
+// so it reports these itself.
+const reportedBy = 'discovery (src/pipeline/discover.ts)';
+
+export const discoveryAmbiguous = reportedRule({
+  id: 'discovery/ambiguous',
+  severity: 'error',
+  description: 'A folder holds both SKILL.md and skill.json.',
+  hint: 'keep one declaration; `skilldex convert` moves a SKILL.md body into prompt.md for skill.json',
+  reportedBy,
+});
+
+export const discoveryNestedSkill = reportedRule({
+  id: 'discovery/nested-skill',
+  severity: 'warning',
+  description: 'A skill folder sits inside another skill; it is published as part of the outer skill only.',
+  hint: 'move it to its own folder under skills/',
+  reportedBy,
+});
+
+export const discoveryTooDeep = reportedRule({
+  id: 'discovery/too-deep',
+  severity: 'error',
+  description: 'A skill sits deeper than one category folder below skills/.',
+  hint: 'use skills/<name>/ or skills/<category>/<name>/',
+  reportedBy,
+});
