@@ -2,7 +2,7 @@ import { defineCommand } from 'citty';
 import { CliError } from '../_errors.ts';
 import { err, outJson, out, style, visible } from '../_output.ts';
 import { formatBytes, openRegistryFromArgs, registryArgs } from '../_registry.ts';
-import { closest } from '../_suggest.ts';
+import { closest } from '../../core/suggest.ts';
 import { AGENT_ALIASES, AGENT_SKILL_FOLDERS, agentSkillFolder } from '../../runtime/node/install.ts';
 
 export default defineCommand({
