@@ -28,6 +28,7 @@ import type { AstroIntegration } from 'astro';
 import type { RegistryConfig } from '../src/core/schemas/config.ts';
 import { buildRegistry, ConfigError, loadConfig } from '../src/pipeline/index.ts';
 import { normaliseSiteUrl, SiteBuildError, skilldexSite, type SiteSettings } from '../src/site/integration/index.ts';
+import type { RenderStats } from '../src/site/render/pool.ts';
 import { bundleBrowserRuntime } from './bundle-runtime.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,6 +52,8 @@ export interface SiteBuildOptions {
 export interface SiteBuildResult {
   skills: number;
   pagesIndexed: number;
+  /** Skill documents rendered for the pages, and how many came from the render cache. */
+  documents?: RenderStats;
   timings: Record<string, number>;
   peakRssMb: Record<string, number>;
 }
@@ -109,9 +112,17 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   // 2. Astro, then Pagefind from the integration's astro:build:done
   let pagesIndexed = 0;
   let pagefindMs = 0;
+  let documents: RenderStats | undefined;
   const integration = skilldexSite(
-    { registryDir, docsDir: path.join(projectRoot, 'docs'), site, ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }) },
-    { onSearchIndexed: ({ pages, ms }) => ((pagesIndexed = pages), (pagefindMs = ms)) },
+    {
+      registryDir,
+      docsDir: path.join(projectRoot, 'docs'),
+      site,
+      // Beside the registry's build cache, so one deletion of .cache/ makes the next build cold.
+      renderCacheDir: path.join(root, '.cache', 'skilldex', 'site-render'),
+      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+    },
+    { onSearchIndexed: ({ pages, ms }) => ((pagesIndexed = pages), (pagefindMs = ms)), onDocumentsRendered: (stats) => (documents = stats) },
   );
   const astroStart = performance.now();
   await runAstro(root, outDir, integration);
@@ -131,7 +142,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   // A registry without skills has no skills/ folder at all.
   const skillsDir = path.join(outDir, 'skills');
   const skills = existsSync(skillsDir) ? readdirSync(skillsDir).filter((n) => n.endsWith('.json')).length : 0;
-  return { skills, pagesIndexed, timings, peakRssMb };
+  return { skills, pagesIndexed, documents, timings, peakRssMb };
 }
 
 async function runAstro(root: string, outDir: string, integration: AstroIntegration): Promise<void> {
@@ -300,7 +311,7 @@ async function main(argv: string[]): Promise<number> {
     const result = await buildSite({ root: values.root, outDir: values.out, registryDir: values.registry, lenient: values.lenient, siteUrl: values['site-url'], pageSize: values.pageSize });
     const seconds = ((performance.now() - start) / 1000).toFixed(1);
     const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-    console.log(`built ${result.skills} skills into ${path.resolve(values.out)} in ${seconds}s (peak RSS ${rssMb} MB; ${Object.entries(result.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s/${result.peakRssMb[k]} MB`).join(', ')}; ${result.pagesIndexed} pages searchable)`);
+    console.log(`built ${result.skills} skills into ${path.resolve(values.out)} in ${seconds}s (peak RSS ${rssMb} MB; ${Object.entries(result.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s/${result.peakRssMb[k]} MB`).join(', ')}; ${result.pagesIndexed} pages searchable${result.documents ? `; ${result.documents.documents} skill documents, ${result.documents.hits} from the render cache` : ''})`);
     return 0;
   } catch (error) {
     if (error instanceof SiteBuildError) {

@@ -1,3 +1,4 @@
+import { skillDocPath } from './doc-paths.ts';
 import { BASE_PATH, PAGE_SIZE } from './site-config.ts';
 import type { Catalog, CatalogEntry, FacetName, FacetValue } from './catalog.ts';
 
@@ -61,8 +62,7 @@ export function skillPath(name: string): string {
  * `/skills/<name>/docs/references/guide/`. SKILL.md is the skill's own page.
  */
 export function markdownPagePath(name: string, file: string): string {
-  if (file === 'SKILL.md') return skillPath(name);
-  return `${skillPath(name)}docs/${file.replace(/\.md$/i, '').split('/').map(encodeURIComponent).join('/')}/`;
+  return skillDocPath(skillPath(name), file);
 }
 
 
