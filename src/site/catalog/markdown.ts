@@ -71,8 +71,9 @@ const schema: Schema = {
  * Everything {@link renderMarkdown} can output for a skill document (no `headingIds`), as a
  * sanitiser schema: the schema above, plus exactly what runs after the sanitiser adds —
  * `rehypeSkillLinks` (`rel` and the `remote-image` class on links, `loading` on images, the
- * region name of code blocks) and highlight.js (`hljs…` classes on `code` and `span`). Ids stay
- * `user-content-` prefixed, as the sanitiser leaves them. HTML that this schema keeps unchanged
+ * region name of code blocks, headings pushed down) and highlight.js (classes on `code` and
+ * `span`). Ids stay `user-content-` prefixed, as the sanitiser leaves them, and images only show
+ * the skill's own files. HTML that this schema keeps unchanged
  * is HTML the renderer could have produced, which is how a cached render is checked before it is
  * used (src/site/render/).
  */
@@ -99,9 +100,13 @@ export const renderedHtmlSchema: Schema = (() => {
   for (const level of [3, 4, 5, 6]) allow(`h${level}`, 'className', 'sr-only');
   allow('pre', 'role', 'region');
   allow('pre', 'ariaLabel', /^Code block \d+$/);
-  // highlight.js: `hljs` beside `language-x` on the block; `hljs-keyword`, or `title function_`, on spans.
+  // Images: only the skill's own files (remote ones became links), so a site path.
+  attributes.img = (attributes.img ?? []).filter((a) => a !== 'src');
+  allow('img', 'src', /^\/(?!\/)/);
+  // highlight.js: `hljs` beside `language-x` on the block; on spans `hljs-keyword`, `title
+  // function_`, or an embedded language's name (`javascript` inside HTML).
   allow('code', 'className', 'hljs');
-  allow('span', 'className', 'remote-image', /^hljs-/, /^[a-z]+_+$/);
+  allow('span', 'className', 'remote-image', /^hljs-/, /^[a-z]+_+$/, /^[a-z][a-z0-9-]*$/);
   // The ids arrive prefixed already; the prefix is checked above instead of added again.
   return { ...schema, attributes, clobber: [], clobberPrefix: '' };
 })();
