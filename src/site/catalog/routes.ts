@@ -70,12 +70,20 @@ export function pageCount(total: number): number {
   return Math.max(1, Math.ceil(total / PAGE_SIZE));
 }
 
+/** A facet value's names by most recently updated, computed once rather than for each of its pages. */
+const updatedOrder = new WeakMap<FacetValue, string[]>();
+
 /** Names in a listing, in order. */
 export function listingNames(catalog: Catalog, scope: ListingScope | undefined, sort: SortKey): string[] {
   if (!scope) return catalog.sorted[sort];
   if (sort === 'name') return scope.value.names;
-  const members = new Set(scope.value.names);
-  return catalog.sorted.updated.filter((n) => members.has(n));
+  let names = updatedOrder.get(scope.value);
+  if (!names) {
+    const members = new Set(scope.value.names);
+    names = catalog.sorted.updated.filter((n) => members.has(n));
+    updatedOrder.set(scope.value, names);
+  }
+  return names;
 }
 
 export interface ListingPage {
