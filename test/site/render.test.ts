@@ -208,12 +208,22 @@ describe('a cache entry someone else wrote', () => {
   ];
 
   it('never puts unsanitised HTML on a page, however consistent its key and digest', async () => {
-    for (const [i, attack] of attacks.entries()) {
+    // One document per attack, each with a forged entry under its own key, through one pool.
+    const cacheDir = path.join(work, 'attacks');
+    const documents = attacks.map((attack, i) => ({ attack, document: { ...base, markdown: `${base.markdown}\nAttack ${i}.\n` } }));
+    for (const { attack, document } of documents) {
       expect(isRenderedHtml(attack), attack).toBe(false);
-      const result = await renderAfter(`attack-${i}`, forge(attack));
-      expect(result, attack).toMatchObject({ html: fresh, hits: 0 });
-      expect(JSON.parse(result.entry).html, attack).toBe(fresh);
+      const key = documentKey(fingerprint, document);
+      writeEntry(cacheDir, key, renderMarkdown(document.markdown, document.options));
+      forge(attack)(entryFile(cacheDir, key));
     }
+    const pool = createRenderPool({ cacheDir, size: 1 });
+    for (const { attack, document } of documents) {
+      const html = await pool.render(document);
+      expect(html, attack).toBe(renderMarkdown(document.markdown, document.options));
+      expect(readEntry(cacheDir, documentKey(fingerprint, document)), attack).toBe(html);
+    }
+    expect((await pool.close()).hits).toBe(0);
   });
 
   it("accepts everything the renderer itself writes", () => {
