@@ -45,6 +45,8 @@ let countsWanted = false;
 
 let loading;
 let latest = 0;
+/** How many language indexes the search merges (Pagefind's entry file names them). */
+let indexCount = 1;
 
 // One shared promise: the first keystroke and the first focus both ask for the index, and a
 // search must not start before every language has been merged.
@@ -54,6 +56,7 @@ function load() {
     await pagefind.options({ basePath: BUNDLE, baseUrl: BASE, excerptLength: 24 });
     await pagefind.init();
     const entry = await (await fetch(`${BUNDLE}pagefind-entry.json`)).json();
+    indexCount = Math.max(1, Object.keys(entry.languages || {}).length);
     const primary = (document.documentElement.lang || 'unknown').toLowerCase();
     const absolute = new URL(BUNDLE, location.href).href;
     for (const language of Object.keys(entry.languages || {})) {
@@ -198,7 +201,10 @@ async function dropGuesses(pf, search, query, filters) {
   const words = spacedWords(query);
   if (words.length === 0 || search.results.length === 0) return search;
   const best = new Map();
-  for (const result of search.results) if (!best.has(languageOf(result))) best.set(languageOf(result), result);
+  for (const result of search.results) {
+    if (!best.has(languageOf(result))) best.set(languageOf(result), result);
+    if (best.size === indexCount) break;
+  }
   const unmarked = new Map();
   await Promise.all(
     [...best].map(async ([language, result]) => {
@@ -225,7 +231,11 @@ async function dropGuesses(pf, search, query, filters) {
 }
 
 async function searchPages(pf, query, filters) {
-  return dropGuesses(pf, await pf.search(query || null, { filters }), query, filters);
+  const search = await pf.search(query || null, { filters });
+  // The first results' fragments are needed to show them anyway: fetch them while the guesses
+  // are checked, not after.
+  search.results.slice(0, FIRST_SHOWN).forEach(fragmentOf);
+  return dropGuesses(pf, search, query, filters);
 }
 
 let wordsLoading;
@@ -359,6 +369,11 @@ let timer;
 function schedule() {
   clearTimeout(timer);
   timer = setTimeout(() => run().catch(report), 150);
+  // While the box waits for the reader to stop typing, Pagefind already fetches and unpacks the
+  // index chunks the query needs (and sets up its word segmenters): on a common word over
+  // 10,000 skills that was a third of the time between the last key and the first result.
+  const query = input.value.trim();
+  if (query && loading) loading.then((pf) => pf.preload(query, { filters: currentFilters() })).catch(() => {});
 }
 
 function report(error) {
