@@ -148,8 +148,9 @@ function sameOriginPath(url) {
 // Words in scripts written without spaces are cut into words differently when indexed and when
 // typed (校对 is typed as one word and indexed as 校 and 对); Pagefind's matching is left alone there.
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
-// Shorter words are not corrected: a three-letter word is one edit away from too many others.
-const MIN_CORRECTED_LENGTH = 4;
+// Shorter words are not corrected: a four-letter word one edit from a catalog word is more often
+// another real word than a typo (`node` is not `code`, `bash` is not `hash`).
+const MIN_CORRECTED_LENGTH = 5;
 
 /** Lower case without diacritics, as Pagefind compares words (`Café` → `cafe`). */
 function fold(text) {

@@ -20,8 +20,8 @@ export interface SearchWords {
   words: Record<string, number>;
 }
 
-/** Shorter words are not corrected (a three-letter word is one edit from too many others); search.js holds the same number. */
-const MIN_CORRECTED_LENGTH = 4;
+/** Shorter words are not corrected (`node` is one edit from `code`, but seldom a typo of it); search.js holds the same number. */
+const MIN_CORRECTED_LENGTH = 5;
 
 // Words in scripts written without spaces (Chinese, Japanese, Korean, Thai) are not corrected by
 // edit distance: one character there is a whole syllable or word.
