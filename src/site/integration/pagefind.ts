@@ -5,7 +5,8 @@ import { SiteBuildError } from './site-build-error.ts';
 /**
  * What of a skill page is searched. The page marks its own parts (`data-pagefind-body` on the
  * article; the install, schema, file, verification and badge panels are `data-pagefind-ignore`):
- * the description, the docs and prompt as prose, and the title, name, category and tags. Code
+ * the description, the docs and prompt as prose, and the title, name, category, tags and
+ * compatibility note (docs/catalog-search.md). Code
  * blocks are left out here because the skill's own Markdown renders them: they are commands and
  * example data (JSON, YAML, program text), whose keys and keywords (`true`, `count`, `import`)
  * would make every skill match a common word; inline code in the prose (a tool's or a library's
