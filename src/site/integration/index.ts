@@ -7,7 +7,8 @@
  * - while Astro builds, renders the skills' Markdown documents on worker threads through the
  *   render cache (src/site/render/), for the pages to assemble;
  * - when Astro has written the pages (`astro:build:done`), indexes the skill pages with Pagefind
- *   and copies the files beside the docs pages (their images) to /docs/.
+ *   and writes the search box's word list (search-words.json), and copies the files beside the
+ *   docs pages (their images) to /docs/.
  * scripts/build.ts builds the registry first and runs Astro with it.
  */
 import type { AstroIntegration } from 'astro';
@@ -19,6 +20,7 @@ import { basePathOf, SiteBuildConfig, type SiteBuildConfigInput } from './config
 import { writeBadges } from './badges.ts';
 import { copyDocAssets } from './doc-assets.ts';
 import { indexSkillPages } from './pagefind.ts';
+import { writeSearchWords } from './search-words.ts';
 import { SiteBuildError } from './site-build-error.ts';
 import { virtualConfigPlugin } from './virtual-config.ts';
 
@@ -81,6 +83,7 @@ export function skilldexSite(options: SiteBuildConfigInput, events: { onSearchIn
         events.onSearchIndexed?.({ pages, ms: Math.round(performance.now() - start) });
         copyDocAssets(config.docsDir, path.join(outDir, 'docs'));
         writeBadges(config.registryDir, outDir);
+        writeSearchWords(config.registryDir, outDir);
       },
     },
   };
