@@ -83,6 +83,9 @@ export const RULES = [
   // Security scan
   rule('security/blocked', 'error', 'The security scan verdict is at or above `scan.blockOn`.'),
   rule('security/finding', 'warning', 'A security scan finding at `warn` or above that does not block; the message names the scanner rule.'),
+  // Earlier versions, from git history (docs/registry-format.md#versions)
+  rule('versions/history-incomplete', 'warning', 'The registry is built from a shallow clone or a repository git cannot read: only current versions are published.'),
+  rule('versions/version-rejected', 'warning', 'An earlier version, as of the last commit it was published from, fails validation or the security scan, or is not a semantic version; it is left out.'),
 ] as const satisfies readonly RuleInfo[];
 
 /** Every validator rule id, checked by the compiler wherever a rule reports. */

@@ -1,0 +1,147 @@
+import { versionKey } from '../../core/changelog.ts';
+import type { LogCommit } from './git-reader.ts';
+
+/**
+ * From a skills folder's first-parent history to each skill's versions. Pure: the commits and a
+ * way to read a declaration's version go in, version records come out.
+ *
+ * A skill's files are replayed commit by commit (oldest first) from the changes git reports.
+ * Its version can only change in a commit that touches its declaration, and every commit
+ * belongs to the version the skill had after it, so the history splits into runs of one
+ * version. A version's record takes its date from the commit where it first appeared and its
+ * files from the last commit before the next version: what the last deploy of that version
+ * served, so its content-addressed URLs are the ones that deploy published.
+ */
+
+/** One file of a skill at a commit, as git stores it. */
+export interface TreeFile {
+  /** Path inside the skill folder. */
+  path: string;
+  mode: string;
+  oid: string;
+}
+
+/** One version of a skill as history shows it. */
+export interface VersionRecord {
+  /** As declared in the last run of this version. */
+  version: string;
+  declaration: 'SKILL.md' | 'skill.json';
+  /** The commit where the version first appeared, and its time (seconds). */
+  firstCommit: string;
+  firstTime: number;
+  /** The last commit of the version: its files are the version's snapshot. */
+  lastCommit: string;
+  lastTime: number;
+  /** Subjects of the commits that touched the skill while it had this version, oldest first (at most {@link MAX_SUBJECTS}). */
+  subjects: string[];
+  files: TreeFile[];
+}
+
+/** A declaration blob's version, or undefined when it cannot be read. */
+export type VersionOf = (declaration: VersionRecord['declaration'], oid: string) => string | undefined;
+
+/** Subjects kept per version: the latest ones, where a long-lived version has many. */
+export const MAX_SUBJECTS = 50;
+
+const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;
+const REGULAR = new Set(['100644', '100755']);
+
+/** The skill folder a path belongs to, of the given folders: `<skillsDir>/<name>` or one category deeper. */
+function folderOf(path: string, skillsDir: string, dirs: ReadonlySet<string>): string | undefined {
+  if (!path.startsWith(`${skillsDir}/`)) return undefined;
+  const parts = path.slice(skillsDir.length + 1).split('/');
+  if (parts.length < 2) return undefined;
+  const outer = `${skillsDir}/${parts[0]}`;
+  if (dirs.has(outer)) return outer;
+  const inner = `${outer}/${parts[1]}`;
+  return parts.length >= 3 && dirs.has(inner) ? inner : undefined;
+}
+
+/**
+ * Per skill folder, the changes of every commit that touched it, oldest commit first, and the
+ * declaration blobs met on the way (what {@link VersionOf} will be asked about).
+ */
+export function changesByFolder(commits: readonly LogCommit[], skillsDir: string, dirs: ReadonlySet<string>): { byFolder: Map<string, { commit: LogCommit; changes: LogCommit['changes'] }[]>; declarations: { declaration: VersionRecord['declaration']; oid: string }[] } {
+  const byFolder = new Map<string, { commit: LogCommit; changes: LogCommit['changes'] }[]>();
+  const declarations: { declaration: VersionRecord['declaration']; oid: string }[] = [];
+  for (let i = commits.length - 1; i >= 0; i--) {
+    const commit = commits[i] as LogCommit;
+    const touched = new Map<string, LogCommit['changes']>();
+    for (const change of commit.changes) {
+      const dir = folderOf(change.path, skillsDir, dirs);
+      if (!dir) continue;
+      const rel = change.path.slice(dir.length + 1);
+      const list = touched.get(dir) ?? [];
+      list.push({ ...change, path: rel });
+      touched.set(dir, list);
+      if (change.oid && REGULAR.has(change.mode) && (DECLARATIONS as readonly string[]).includes(rel)) declarations.push({ declaration: rel as VersionRecord['declaration'], oid: change.oid });
+    }
+    for (const [dir, changes] of touched) {
+      const list = byFolder.get(dir) ?? [];
+      list.push({ commit, changes });
+      byFolder.set(dir, list);
+    }
+  }
+  return { byFolder, declarations };
+}
+
+/** The declaring file of a state, like discovery: exactly one of SKILL.md and skill.json, as a regular file. */
+function declarationOf(state: ReadonlyMap<string, { mode: string; oid: string }>): { declaration: VersionRecord['declaration']; oid: string } | undefined {
+  const present = DECLARATIONS.filter((d) => state.has(d));
+  if (present.length !== 1) return undefined;
+  const declaration = present[0] as VersionRecord['declaration'];
+  const file = state.get(declaration) as { mode: string; oid: string };
+  return REGULAR.has(file.mode) ? { declaration, oid: file.oid } : undefined;
+}
+
+const filesOf = (state: ReadonlyMap<string, { mode: string; oid: string }>): TreeFile[] => [...state].map(([path, f]) => ({ path, mode: f.mode, oid: f.oid }));
+
+/**
+ * One skill folder's versions, from its commits (oldest first). Runs of the same version (by
+ * semver precedence: `v1.0.0` and `1.0.0+build` are one) are merged: first appearance from the
+ * earliest run, files from the latest. Commits where the declaration is missing or unreadable
+ * belong to no version. Records come in order of their last commit.
+ */
+export function versionRecords(events: readonly { commit: LogCommit; changes: LogCommit['changes'] }[], versionOf: VersionOf): VersionRecord[] {
+  const state = new Map<string, { mode: string; oid: string }>();
+  const runs: VersionRecord[] = [];
+  let open: VersionRecord | undefined;
+  for (const { commit, changes } of events) {
+    const touchesDeclaration = changes.some((c) => (DECLARATIONS as readonly string[]).includes(c.path));
+    // Only a commit that touches the declaration can end a version; only then is the state before it kept.
+    const before = touchesDeclaration && open ? filesOf(state) : undefined;
+    for (const change of changes) {
+      if (change.oid === undefined) state.delete(change.path);
+      else state.set(change.path, { mode: change.mode, oid: change.oid });
+    }
+    if (touchesDeclaration) {
+      const declared = declarationOf(state);
+      const version = declared ? versionOf(declared.declaration, declared.oid) : undefined;
+      if (open && version !== undefined && versionKey(version) === versionKey(open.version)) {
+        open.version = version;
+        open.declaration = (declared as { declaration: VersionRecord['declaration'] }).declaration;
+      } else {
+        if (open) runs.push({ ...open, files: before as TreeFile[] });
+        open = version === undefined ? undefined : { version, declaration: (declared as { declaration: VersionRecord['declaration'] }).declaration, firstCommit: commit.id, firstTime: commit.time, lastCommit: commit.id, lastTime: commit.time, subjects: [], files: [] };
+      }
+    }
+    if (!open) continue;
+    open.lastCommit = commit.id;
+    open.lastTime = commit.time;
+    open.subjects.push(commit.subject);
+  }
+  if (open) runs.push({ ...open, files: filesOf(state) });
+  return mergeRuns(runs);
+}
+
+/** One record per version: dated by its first run, with the files and declared spelling of its last. */
+function mergeRuns(runs: readonly VersionRecord[]): VersionRecord[] {
+  const byKey = new Map<string, VersionRecord>();
+  for (const run of runs) {
+    const key = versionKey(run.version);
+    const earlier = byKey.get(key);
+    byKey.delete(key); // re-inserted: records stay in order of their last run
+    byKey.set(key, earlier ? { ...run, firstCommit: earlier.firstCommit, firstTime: earlier.firstTime, subjects: [...earlier.subjects, ...run.subjects] } : run);
+  }
+  return [...byKey.values()].map((r) => ({ ...r, subjects: r.subjects.filter(Boolean).slice(-MAX_SUBJECTS) }));
+}
