@@ -27,7 +27,7 @@ export const MANIFEST_SHAPE: JsonShape = {
 export const VERSIONS_SHAPE: JsonShape = {
   "$ref": "#/$defs/SkillVersions",
   "$defs": {
-    "SkillVersions": {"type":"object","properties":{"$schema":{"type":"string"},"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"versions":{"type":"array","items":{"$ref":"#/$defs/SkillVersion"}}},"required":["name","versions"],"additionalProperties":false},
+    "SkillVersions": {"type":"object","properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},"versions":{"type":"array","items":{"$ref":"#/$defs/SkillVersion"}}},"required":["name","versions"],"additionalProperties":false},
     "SkillVersion": {"type":"object","properties":{"version":{"type":"string","maxLength":256,"pattern":"^v?(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$"},"date":{"type":"string"},"commit":{"type":"string","pattern":"^[0-9a-f]{40}(?:[0-9a-f]{24})?$"},"digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"manifest":{"type":"string"},"manifestDigest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changelog":{"type":"string"},"commits":{"type":"array","items":{"type":"string"}}},"required":["version","digest"],"additionalProperties":false},
   },
 };

@@ -321,7 +321,18 @@ export class Registry {
     if (range === current.version) return current;
     const document = await this.versions(entry.name);
     const { selectVersion } = await import('./version-range.ts');
-    const chosen = selectVersion(document, range, this.root);
+    const listed = document.versions.map((v) => v.version);
+    const available = listed.length > 0 ? `available: ${listed.join(', ')}` : 'no version is published';
+    const selected = selectVersion(listed, range);
+    if (typeof selected === 'object') {
+      throw new RegistryError('VERSION_NOT_FOUND', `'${range}' is not a version or a semver range (${entry.name})`, {
+        hint: `${available}; write ${entry.name}@<version> (1.2.0) or a range (^1.2, ~1.2.3, >=1 <2)`,
+      });
+    }
+    const chosen = document.versions.find((v) => v.version === selected);
+    if (!chosen) {
+      throw new RegistryError('VERSION_NOT_FOUND', `no version of ${entry.name} in ${this.root} matches ${range}`, { details: listed, hint: `${available}; install one with ${entry.name}@<version>` });
+    }
     if (chosen.manifest === undefined || chosen.manifestDigest === undefined) return current;
     return this.#fetchOlderManifest(entry, chosen as Required<Pick<SkillVersion, 'manifest' | 'manifestDigest'>> & SkillVersion);
   }
