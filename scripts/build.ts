@@ -17,7 +17,7 @@
  * 4. The browser runtime is bundled to /runtime/skilldex.js (scripts/bundle-runtime.ts).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cp, readdir, rename } from 'node:fs/promises';
 import module from 'node:module';
 import path from 'node:path';
@@ -128,9 +128,8 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   // 4. Browser runtime
   await time('runtime', () => bundleBrowserRuntime(path.join(outDir, 'runtime', 'skilldex.js')));
 
-  // A registry without skills has no skills/ folder at all.
-  const skillsDir = path.join(outDir, 'skills');
-  const skills = existsSync(skillsDir) ? readdirSync(skillsDir).filter((n) => n.endsWith('.json')).length : 0;
+  // From the index: skills/ also holds versions documents and earlier versions' manifests.
+  const skills = (JSON.parse(readFileSync(path.join(outDir, 'index.json'), 'utf8')) as { totalSkills: number }).totalSkills;
   return { skills, pagesIndexed, timings, peakRssMb };
 }
 
