@@ -25,8 +25,8 @@ export interface LogCommit {
   changes: CommitChange[];
 }
 
-export type GitLog =
-  | { status: 'ok'; head: string; commits: LogCommit[] }
+export type GitHead =
+  | { status: 'ok'; head: string }
   /** `root` is not in a git checkout, or the checkout has no commit yet: nothing to read, nothing to report. */
   | { status: 'none' }
   | { status: 'shallow'; head: string }
@@ -79,32 +79,34 @@ function runGit(cwd: string, args: readonly string[], options: { input?: string;
   });
 }
 
-/**
- * The first-parent history of `skillsDir` (relative to `root`) from HEAD, newest first: the
- * commits the registry's branch was built from, each with the files it changed relative to its
- * first parent (so a merged pull request counts as one change). Paths are relative to `root`.
- */
-export async function readGitLog(root: string, skillsDir: string): Promise<GitLog> {
-  let head: string;
-  let shallow: boolean;
+const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The commit `root`'s checkout is at, and whether its history is complete (one `git rev-parse`). */
+export async function readHead(root: string): Promise<GitHead> {
   try {
-    const [shallowLine, headLine] = (await runGit(root, ['rev-parse', '--is-shallow-repository', '--verify', 'HEAD^{commit}'])).toString('utf8').trim().split('\n');
-    shallow = shallowLine === 'true';
-    head = headLine ?? '';
+    const [shallow, head = ''] = (await runGit(root, ['rev-parse', '--is-shallow-repository', '--verify', 'HEAD^{commit}'])).toString('utf8').trim().split('\n');
+    return shallow === 'true' ? { status: 'shallow', head } : { status: 'ok', head };
   } catch (error) {
     // Not a checkout (a plain folder, an extracted archive) or no commit yet: there is no history.
     if (error instanceof GitFailure && /not a git repository|unknown revision|ambiguous argument|needed a single revision/i.test(error.message)) return { status: 'none' };
-    return { status: 'unreadable', reason: error instanceof Error ? error.message : String(error) };
+    return { status: 'unreadable', reason: reasonOf(error) };
   }
-  if (shallow) return { status: 'shallow', head };
+}
+
+/**
+ * The first-parent history of `skillsDir` (relative to `root`) up to `head`, newest first: the
+ * commits the registry's branch was built from, each with the files it changed relative to its
+ * first parent (so a merged pull request counts as one change). Paths are relative to `root`.
+ */
+export async function readGitLog(root: string, skillsDir: string, head: string): Promise<{ commits: LogCommit[] } | { unreadable: string }> {
   try {
     const out = await runGit(root, [
       'log', '--first-parent', '--no-renames', '--no-ext-diff', '--no-textconv', '--no-color', '--raw', '-z', '--no-abbrev', '--relative',
-      '--format=%x1e%H%x1f%P%x1f%ct%x1f%s%x1f%b', 'HEAD', '--', skillsDir,
+      '--format=%x1e%H%x1f%P%x1f%ct%x1f%s%x1f%b', head, '--', skillsDir,
     ]);
-    return { status: 'ok', head, commits: parseRawLog(out) };
+    return { commits: parseRawLog(out) };
   } catch (error) {
-    return { status: 'unreadable', reason: error instanceof Error ? error.message : String(error) };
+    return { unreadable: reasonOf(error) };
   }
 }
 

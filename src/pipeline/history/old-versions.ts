@@ -112,24 +112,26 @@ export async function checkOldVersions(root: string, config: RegistryConfig, ski
       skill: skill.name,
     });
 
+  // Only semantic versions are published: no range could select any other.
+  const semver = (record: VersionRecord) => record.version.length <= 256 && SEMVER_PATTERN.test(record.version);
   const pending: { skill: CurrentSkill; record: VersionRecord; key: string; verdict?: OldVersionVerdict }[] = [];
   for (const skill of skills) {
     for (const record of records.get(skill.dir) ?? []) {
       if (versionKey(record.version) === versionKey(skill.version)) continue;
-      if (record.version.length > 256 || !SEMVER_PATTERN.test(record.version)) {
-        reject(skill, record, `'${record.version}' is not a semantic version, so no version range can select it`);
-        continue;
-      }
       const key = verdictKey(skill, record);
-      pending.push({ skill, record, key, verdict: options.cache?.oldVersion(key) });
+      pending.push({ skill, record, key, ...(semver(record) ? { verdict: options.cache?.oldVersion(key) } : {}) });
     }
   }
-  const unchecked = pending.filter((p) => !p.verdict);
+  const unchecked = pending.filter((p) => !p.verdict && semver(p.record));
   if (unchecked.length > 0) await checkUncached(root, config, unchecked, options.scan !== false);
   const fresh = new Set(unchecked.map((u) => u.key));
 
   const byDir = new Map<string, OldVersion[]>();
   for (const { skill, record, key, verdict } of pending) {
+    if (!semver(record)) {
+      reject(skill, record, `'${record.version}' is not a semantic version, so no version range can select it`);
+      continue;
+    }
     const checked = verdict as OldVersionVerdict;
     if (fresh.has(key)) options.cache?.recordOldVersion(key, checked);
     const error = checked.diagnostics.find((d) => d.severity === 'error');

@@ -3,7 +3,7 @@ import type { RegistryConfig } from '../../core/schemas/config.ts';
 import type { BuildCache } from '../cache.ts';
 import { DiagnosticSink, START } from '../diagnostics.ts';
 import { sha256HexSync } from '../hash.ts';
-import { readBlobs, readGitLog } from './git-reader.ts';
+import { readBlobs, readGitLog, readHead } from './git-reader.ts';
 import { changesByFolder, versionRecords, type VersionRecord } from './version-walk.ts';
 
 export interface SkillHistories {
@@ -21,21 +21,23 @@ export interface SkillHistories {
  * git cannot read gets one warning (`versions/history-incomplete`) and only current versions.
  */
 export async function readSkillHistories(root: string, config: RegistryConfig, dirs: readonly string[], cache?: BuildCache): Promise<SkillHistories> {
-  const sink = new DiagnosticSink(config.rules);
-  const log = await readGitLog(root, config.skillsDir);
-  if (log.status === 'none') return { records: new Map(), diagnostics: [] };
-  if (log.status !== 'ok') {
-    const why = log.status === 'shallow' ? 'the checkout is a shallow clone' : `git cannot read its history (${log.reason})`;
-    sink.report('versions/history-incomplete', config.skillsDir, START, `${why}: only the current version of each skill is published, and earlier versions' files and archives are left out`, {
-      hint: log.status === 'shallow' ? 'fetch the whole history (`git fetch --unshallow`; in GitHub Actions, actions/checkout with `fetch-depth: 0`); see docs/hosting.md' : 'build from a readable git checkout of the registry; see docs/hosting.md',
-    });
+  const incomplete = (why: string, hint: string): SkillHistories => {
+    const sink = new DiagnosticSink(config.rules);
+    sink.report('versions/history-incomplete', config.skillsDir, START, `${why}: only the current version of each skill is published, and earlier versions' files and archives are left out`, { hint: `${hint}; see docs/hosting.md` });
     return { records: new Map(), diagnostics: sink.diagnostics };
-  }
+  };
+  const unreadable = (reason: string) => incomplete(`git cannot read the registry's history (${reason})`, 'build from a readable, complete git checkout of the registry');
+  const head = await readHead(root);
+  if (head.status === 'none') return { records: new Map(), diagnostics: [] };
+  if (head.status === 'shallow') return incomplete('the checkout is a shallow clone', 'fetch the whole history (`git fetch --unshallow`; in GitHub Actions, actions/checkout with `fetch-depth: 0`)');
+  if (head.status === 'unreadable') return unreadable(head.reason);
   const sorted = [...dirs].sort();
-  const key = sha256HexSync(JSON.stringify([log.head, config.skillsDir, sorted]));
+  const key = sha256HexSync(JSON.stringify([head.head, config.skillsDir, sorted]));
   const cached = cache?.history(key);
   if (cached) return { records: new Map(Object.entries(cached)), diagnostics: [] };
 
+  const log = await readGitLog(root, config.skillsDir, head.head);
+  if ('unreadable' in log) return unreadable(log.unreadable);
   const { byFolder, declarations } = changesByFolder(log.commits, config.skillsDir, new Set(sorted));
   // Each declaration blob is parsed once, ever: the cache keeps what it declares by blob id.
   const versions = new Map<string, string | null>();
