@@ -102,7 +102,7 @@ export async function readGitLog(root: string, skillsDir: string, head: string):
   try {
     const out = await runGit(root, [
       'log', '--first-parent', '--no-renames', '--no-ext-diff', '--no-textconv', '--no-color', '--raw', '-z', '--no-abbrev', '--relative',
-      '--format=%x1e%H%x1f%P%x1f%ct%x1f%s%x1f%b', head, '--', skillsDir,
+      '--format=%x1e%H%x1f%P%x1f%ct%x1f%B', head, '--', skillsDir,
     ]);
     return { commits: parseRawLog(out) };
   } catch (error) {
@@ -113,13 +113,14 @@ export async function readGitLog(root: string, skillsDir: string, head: string):
 /** Subjects are shown on pages and in terminals: one line, no control characters, bounded. */
 const MAX_SUBJECT = 200;
 const oneLine = (text: string): string => {
-  const line = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  const line = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').trim();
   return line.length > MAX_SUBJECT ? `${line.slice(0, MAX_SUBJECT - 1)}…` : line;
 };
 
 /**
  * Parses `git log --raw -z` output in the format {@link readGitLog} asks for. Pure. A commit's
- * header runs up to the first NUL (commit messages cannot hold one); raw entries are
+ * header (id, parents, time, then the raw message, whose first paragraph is the subject) runs up
+ * to the first NUL (commit messages cannot hold one); raw entries are
  * `:<old mode> <new mode> <old id> <new id> <status>\0<path>\0`.
  */
 export function parseRawLog(out: Buffer): LogCommit[] {
@@ -134,11 +135,12 @@ export function parseRawLog(out: Buffer): LogCommit[] {
     const byte = out[at];
     if (byte === 0x1e) {
       const end = nul(at + 1);
-      const [id = '', parents = '', time = '0', ...message] = out.toString('utf8', at + 1, end).split('\x1f');
-      const body = message.slice(1).join('\x1f');
+      // Id, parents and time hold no separator; the raw message after them may hold anything but NUL.
+      const [id = '', parents = '', time = '0', ...rest] = out.toString('utf8', at + 1, end).split('\x1f');
+      const [subject = '', ...body] = rest.join('\x1f').trim().split(/\n[ \t]*\n/);
       const merge = parents.trim().split(' ').length > 1;
-      const bodyLine = body.split('\n').find((line) => line.trim() !== '');
-      current = { id, time: Number(time), subject: oneLine(merge && bodyLine ? bodyLine : (message[0] ?? '')), changes: [] };
+      const bodyLine = body.join('\n').split('\n').find((line) => line.trim() !== '');
+      current = { id, time: Number(time), subject: oneLine(merge && bodyLine ? bodyLine : subject), changes: [] };
       commits.push(current);
       at = end + 1;
     } else if (byte === 0x3a /* : */) {
