@@ -260,8 +260,15 @@ export class Registry {
    * await registry.manifest('pdf@^1.2');  // the highest 1.x from 1.2.0 on
    */
   manifest(name: string): Promise<SkillManifest> {
-    const { name: skill, range } = parseSkillSpec(name);
-    const entry = this.entry(skill);
+    let skill: string;
+    let range: string | undefined;
+    let entry: IndexEntry;
+    try {
+      ({ name: skill, range } = parseSkillSpec(name));
+      entry = this.entry(skill);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const key = range === undefined ? entry.name : `${entry.name}@${range}`;
     let pending = this.#manifests.get(key);
     if (!pending) {
