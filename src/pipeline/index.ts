@@ -98,7 +98,12 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   if (diagnostics.some((d) => d.severity === 'error') && !options.lenient) return stopped();
 
   // Earlier versions, from git history, checked like current skills (src/pipeline/history/).
-  const histories = await readSkillHistories(options.root, config, accepted.map((s) => s.source.dir), cache);
+  const histories = await readSkillHistories(
+    options.root,
+    config,
+    accepted.map((s) => ({ dir: s.source.dir, version: s.draft.version, bytes: () => s.source.files.find((f) => f.path === s.source.declaration)?.bytes ?? new Uint8Array() })),
+    cache,
+  );
   const current = accepted.map((s) => ({ dir: s.source.dir, name: s.draft.name, version: s.draft.version }));
   const olderChecked = await checkOldVersions(options.root, config, current, histories.records, { ...(cache ? { cache } : {}), scan: options.scan !== false });
   diagnostics = sortDiagnostics([...diagnostics, ...histories.diagnostics, ...olderChecked.diagnostics]);

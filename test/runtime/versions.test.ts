@@ -82,6 +82,13 @@ describe('earlier versions', () => {
     expect((await registry.versions('other')).versions.map((v) => v.version)).toEqual(['1.0.0']);
   });
 
+  it('runs only the current version, and says how to use an earlier one', async () => {
+    const registry = await openRegistry(server.url, { cacheDir: await tempDir('versions-cache') });
+    const outcome = await registry.run('tidy@1.0.0', {});
+    expect(outcome.error).toMatchObject({ code: 'SKILL_NOT_FOUND', message: "run runs the current version of a skill; 'tidy@1.0.0' names another" });
+    expect((await registry.run('tidy', {})).status).toBe('success');
+  });
+
   it('works the same in the browser-safe runtime (the generated shapes instead of zod)', async () => {
     const registry = await openBrowserRegistry(server.url);
     expect((await registry.manifest('tidy@~1.2')).version).toBe('1.2.0');

@@ -48,13 +48,16 @@ const REGULAR = new Set(['100644', '100755']);
 
 /** The skill folder a path belongs to, of the given folders: `<skillsDir>/<name>` or one category deeper. */
 function folderOf(path: string, skillsDir: string, dirs: ReadonlySet<string>): string | undefined {
-  if (!path.startsWith(`${skillsDir}/`)) return undefined;
-  const parts = path.slice(skillsDir.length + 1).split('/');
-  if (parts.length < 2) return undefined;
-  const outer = `${skillsDir}/${parts[0]}`;
+  // Slash positions rather than split(): this runs once per changed file of the whole history.
+  if (path.length <= skillsDir.length || path[skillsDir.length] !== '/' || !path.startsWith(skillsDir)) return undefined;
+  const first = path.indexOf('/', skillsDir.length + 1);
+  if (first === -1) return undefined;
+  const outer = path.slice(0, first);
   if (dirs.has(outer)) return outer;
-  const inner = `${outer}/${parts[1]}`;
-  return parts.length >= 3 && dirs.has(inner) ? inner : undefined;
+  const second = path.indexOf('/', first + 1);
+  if (second === -1) return undefined;
+  const inner = path.slice(0, second);
+  return dirs.has(inner) ? inner : undefined;
 }
 
 /**

@@ -11,11 +11,18 @@ import { describe, expect, it } from 'vitest';
 import { buildRegistry } from '../../../src/pipeline/index.ts';
 import { readSkillHistories } from '../../../src/pipeline/history/read-history.ts';
 import { RegistryConfig } from '../../../src/core/schemas/config.ts';
+import { declaredIdentity } from '../../../src/core/parse/declared-identity.ts';
 import type { SkillManifest } from '../../../src/core/schemas/manifest.ts';
 import type { SkillVersions } from '../../../src/core/schemas/versions.ts';
 import { GitRepo, skillMd } from '../../helpers/git-repo.ts';
 
 const config = RegistryConfig.parse({});
+/** The working tree's skills as the build hands them to the history walk. */
+const current = (root: string, dirs: string[]) =>
+  dirs.map((dir) => {
+    const bytes = readFileSync(join(root, dir, 'SKILL.md'));
+    return { dir, version: declaredIdentity('SKILL.md', bytes, config.limits).version, bytes: () => bytes };
+  });
 const temp = (prefix: string) => mkdtempSync(join(tmpdir(), `skilldex-test-${prefix}-`));
 const readJson = <T>(dir: string, path: string): T => JSON.parse(readFileSync(join(dir, path), 'utf8')) as T;
 
@@ -33,7 +40,7 @@ describe('versions from git history', () => {
     const c4 = repo.write('skills/text/tidy/SKILL.md', skillMd('tidy', '1.1.0')).remove('skills/text/tidy/references').commit('tidy 1.1.0: no notes', '2026-02-01T10:00:00Z');
     repo.write('skills/text/tidy/SKILL.md', skillMd('tidy', '2.0.0')).commit('tidy 2.0.0', '2026-03-01T10:00:00Z');
 
-    const { records, diagnostics } = await readSkillHistories(repo.root, config, ['skills/text/tidy', 'skills/other']);
+    const { records, diagnostics } = await readSkillHistories(repo.root, config, current(repo.root, ['skills/text/tidy', 'skills/other']));
     expect(diagnostics).toEqual([]);
     const tidy = records.get('skills/text/tidy') ?? [];
     expect(tidy.map((r) => [r.version, r.firstCommit, r.firstTime, r.lastCommit, r.subjects])).toEqual([
@@ -75,7 +82,7 @@ describe('versions from git history', () => {
       cwd: repo.root,
       env: { ...process.env, GIT_AUTHOR_DATE: '2026-01-06T10:00:00Z', GIT_COMMITTER_DATE: '2026-01-06T10:00:00Z' },
     });
-    const { records } = await readSkillHistories(repo.root, config, ['skills/tidy']);
+    const { records } = await readSkillHistories(repo.root, config, current(repo.root, ['skills/tidy']));
     expect(records.get('skills/tidy')?.map((r) => [r.version, r.subjects, r.files.length])).toEqual([
       ['1.0.0', ['Add tidy'], 1],
       ['1.1.0', ['tidy 1.1.0: extra notes'], 2],
