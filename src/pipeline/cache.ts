@@ -33,7 +33,7 @@ import type { ScanResult } from '../core/schemas/scan.ts';
 import type { DraftManifest, SkillSource, SkillSourceFile } from './model.ts';
 import { sha256HexSync } from './hash.ts';
 import type { Position } from '../core/parse/source-text.ts';
-import type { VersionRecord } from './history/version-walk.ts';
+import type { EncodedWalk } from './history/version-walk.ts';
 
 /** Bump when the shape of a cache entry changes. */
 const FORMAT = 1;
@@ -97,7 +97,7 @@ export interface OldVersionVerdict {
 interface HistoryRecord {
   /** HEAD, the skills folder and the skill folders walked. */
   key: string;
-  records: Record<string, VersionRecord[]>;
+  walk: EncodedWalk;
 }
 
 interface CacheFile {
@@ -250,18 +250,18 @@ export class BuildCache {
     }
   }
 
-  /** The version records walked at `key` (HEAD and folders) by an earlier build. */
-  history(key: string): Record<string, VersionRecord[]> | undefined {
+  /** The walk an earlier build recorded at `key` (HEAD and folders). */
+  history(key: string): EncodedWalk | undefined {
     const last = this.#previous?.history;
-    if (last?.key !== key) return undefined;
+    if (last?.key !== key || !last.walk) return undefined;
     this.#history = last;
     this.#declarations = this.#previous?.declarations;
-    return last.records;
+    return last.walk;
   }
 
   /** Keeps a fresh walk, and the declaration versions it read (the only ones the next walk can reuse). */
-  recordHistory(key: string, records: Record<string, VersionRecord[]>, declarations: Record<string, string | null>): void {
-    this.#history = { key, records };
+  recordHistory(key: string, walk: EncodedWalk, declarations: Record<string, string | null>): void {
+    this.#history = { key, walk };
     this.#declarations = declarations;
     this.#historyChanged = true;
   }

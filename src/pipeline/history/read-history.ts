@@ -5,7 +5,8 @@ import type { BuildCache } from '../cache.ts';
 import { DiagnosticSink, START } from '../diagnostics.ts';
 import { sha256HexSync } from '../hash.ts';
 import { readBlobs, readGitLog, readHead } from './git-reader.ts';
-import { changesByFolder, versionRecords, type VersionRecord } from './version-walk.ts';
+import { versionKey } from '../../core/changelog.ts';
+import { changesByFolder, decodeWalk, encodeWalk, versionRecords, type VersionRecord } from './version-walk.ts';
 
 /** A current skill's folder, version and declaration bytes (read only when history must be walked again). */
 export interface CurrentDeclaration {
@@ -51,7 +52,15 @@ export async function readSkillHistories(root: string, config: RegistryConfig, s
   const sorted = [...dirs].sort();
   const key = sha256HexSync(JSON.stringify([head.head, config.skillsDir, sorted]));
   const cached = cache?.history(key);
-  if (cached) return { records: new Map(Object.entries(cached)), diagnostics: [] };
+  if (cached) {
+    const records = decodeWalk(cached);
+    // A folder's latest version comes without files; it needs them only if the working tree now declares another.
+    const bumped = skills.some((s) => {
+      const latest = records.get(s.dir)?.at(-1);
+      return latest !== undefined && versionKey(latest.version) !== versionKey(s.version);
+    });
+    if (!bumped) return { records, diagnostics: [] };
+  }
 
   const log = await readGitLog(root, config.skillsDir, head.head);
   if ('unreadable' in log) return unreadable(log.unreadable);
@@ -86,6 +95,6 @@ export async function readSkillHistories(root: string, config: RegistryConfig, s
     const list = versionRecords(events, (_declaration, oid) => versions.get(oid) ?? undefined);
     if (list.length > 0) records.set(dir, list);
   }
-  cache?.recordHistory(key, Object.fromEntries(records), Object.fromEntries(used));
+  cache?.recordHistory(key, encodeWalk(records), Object.fromEntries(used));
   return { records, diagnostics: [] };
 }

@@ -148,3 +148,57 @@ function mergeRuns(runs: readonly VersionRecord[]): VersionRecord[] {
   }
   return [...byKey.values()].map((r) => ({ ...r, subjects: r.subjects.filter(Boolean).slice(-MAX_SUBJECTS) }));
 }
+
+/**
+ * The walk as the build cache keeps it (at 10,000 skills the plain records were a tenth of the
+ * cache file, read on every build): commit ids and subjects once each in a string table, records
+ * as tuples, and files only for versions that are not a folder's latest. The latest version's
+ * files are needed only when the working tree declares another version (an uncommitted bump);
+ * {@link decodeWalk} says which folders lack them, and the walk is redone for those.
+ */
+export interface EncodedWalk {
+  strings: string[];
+  /** Per folder: [version, declaration, first commit, first time, last commit, last time, subjects, files?]; strings by index. */
+  folders: Record<string, [string, VersionRecord['declaration'], number, number, number, number, number[], [string, string, string][]?][]>;
+}
+
+export function encodeWalk(records: ReadonlyMap<string, VersionRecord[]>): EncodedWalk {
+  const strings: string[] = [];
+  const index = new Map<string, number>();
+  const s = (text: string) => {
+    let i = index.get(text);
+    if (i === undefined) index.set(text, (i = strings.push(text) - 1));
+    return i;
+  };
+  const folders: EncodedWalk['folders'] = {};
+  for (const [dir, list] of records) {
+    folders[dir] = list.map((r, i) => {
+      const head: EncodedWalk['folders'][string][number] = [r.version, r.declaration, s(r.firstCommit), r.firstTime, s(r.lastCommit), r.lastTime, r.subjects.map(s)];
+      if (i < list.length - 1) head.push(r.files.map((f): [string, string, string] => [f.path, f.mode, f.oid]));
+      return head;
+    });
+  }
+  return { strings, folders };
+}
+
+/** The records back, each folder's latest with no files (see {@link encodeWalk}). */
+export function decodeWalk(walk: EncodedWalk): Map<string, VersionRecord[]> {
+  const at = (i: number) => walk.strings[i] ?? '';
+  const records = new Map<string, VersionRecord[]>();
+  for (const [dir, list] of Object.entries(walk.folders)) {
+    records.set(
+      dir,
+      list.map(([version, declaration, first, firstTime, last, lastTime, subjects, files]) => ({
+        version,
+        declaration,
+        firstCommit: at(first),
+        firstTime,
+        lastCommit: at(last),
+        lastTime,
+        subjects: subjects.map(at),
+        files: (files ?? []).map(([path, mode, oid]) => ({ path, mode, oid })),
+      })),
+    );
+  }
+  return records;
+}

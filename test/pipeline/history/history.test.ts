@@ -197,5 +197,17 @@ describe('versions from git history', () => {
       process.env.PATH = path;
     }
     expect(readJson<SkillVersions>(outDir, 'skills/tidy.versions.json').versions.map((v) => v.version)).toEqual(['2.0.0', '1.0.0']);
+
+    // A version bumped in the working tree, not committed yet: the committed 2.0.0 becomes an earlier version, with its files.
+    repo.write('skills/tidy/SKILL.md', skillMd('tidy', '3.0.0', '# tidy\n\nUncommitted.\n'));
+    const bumped = await build(repo.root, outDir, cache);
+    expect(bumped.result.ok).toBe(true);
+    expect(readJson<SkillVersions>(outDir, 'skills/tidy.versions.json').versions.map((v) => [v.version, v.date ?? null])).toEqual([
+      ['3.0.0', null],
+      ['2.0.0', '2026-02-02T10:00:00.000Z'],
+      ['1.0.0', '2026-01-02T10:00:00.000Z'],
+    ]);
+    const two = readJson<SkillManifest>(outDir, 'skills/tidy@2.0.0.json');
+    expect(readFileSync(join(outDir, two.urls.files, 'SKILL.md'), 'utf8')).toBe(skillMd('tidy', '2.0.0'));
   });
 });
