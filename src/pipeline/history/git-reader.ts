@@ -40,8 +40,8 @@ export const MAX_LOG_BYTES = 512 * 1024 * 1024;
  * daemon, an external diff, GPG for signatures. Passed before the subcommand.
  */
 const SAFE_CONFIG = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'diff.external=', '-c', 'log.showSignature=false', '--no-replace-objects'];
-/** No prompts, and no optional lock or index refresh while the build reads. */
-const SAFE_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
+/** No prompts, no optional lock or index refresh while the build reads, and the skills folder taken literally (no pathspec magic). */
+const SAFE_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1' };
 
 class GitFailure extends Error {}
 
@@ -193,8 +193,9 @@ export async function readBlobs(root: string, oids: readonly string[], maxBlobBy
     const [oid = '', type, sizeText] = data.toString('latin1', at, lineEnd).split(' ');
     const size = Number(sizeText);
     at = lineEnd + 1;
-    if (type !== 'blob' || !Number.isSafeInteger(size)) break;
-    out.set(oid, { size, bytes: new Uint8Array(data.buffer, data.byteOffset + at, size) });
+    if (type === 'missing') continue; // gone since the size check: no content follows
+    if (!Number.isSafeInteger(size) || at + size > data.length) break;
+    if (type === 'blob') out.set(oid, { size, bytes: new Uint8Array(data.buffer, data.byteOffset + at, size) });
     at += size + 1; // the content, then a newline
   }
   return out;

@@ -159,6 +159,23 @@ describe('versions from git history', () => {
     expect(readJson<SkillManifest>(outDir, 'skills/tidy.json').diagnostics).toEqual([]);
   });
 
+  it('holds earlier versions to the size limits without loading an oversized file, and publishes no link', async () => {
+    const repo = new GitRepo('limits');
+    const big = repo.write('skills/tidy/SKILL.md', skillMd('tidy', '1.0.0')).write('skills/tidy/assets/big.bin', new Uint8Array(64 * 1024).fill(7)).commit('tidy 1.0.0, big asset', '2026-01-02T10:00:00Z');
+    repo.remove('skills/tidy/assets').write('skills/tidy/SKILL.md', skillMd('tidy', '1.1.0')).commit('tidy 1.1.0', '2026-01-03T10:00:00Z');
+    execFileSync('ln', ['-s', '../../../etc/passwd', join(repo.root, 'skills/tidy/passwd')]);
+    const linked = repo.commit('tidy: a link', '2026-01-04T10:00:00Z');
+    repo.remove('skills/tidy/passwd').write('skills/tidy/SKILL.md', skillMd('tidy', '2.0.0')).commit('tidy 2.0.0', '2026-01-05T10:00:00Z');
+    const limited = RegistryConfig.parse({ limits: { maxFileBytes: 16 * 1024 } });
+    const result = await buildRegistry({ root: repo.root, outDir: temp('limits-out'), cache: false, signingKeys: [], config: limited });
+    expect(result.ok).toBe(true);
+    expect(result.diagnostics.map((d) => d.message)).toEqual([
+      expect.stringContaining(`version 1.0.0 of 'tidy' (last published from commit ${big.slice(0, 12)}, 2026-01-02) is left out: files/too-large: 'assets/big.bin' is 65536 bytes; the limit is 16384`),
+      expect.stringContaining(`version 1.1.0 of 'tidy' (last published from commit ${linked.slice(0, 12)}, 2026-01-04) is left out: files/symlink: 'passwd' is a symbolic link`),
+    ]);
+    expect(result.manifests.map((m) => m.versions?.url)).toEqual(['skills/tidy.versions.json']);
+  });
+
   it('reads nothing from history but HEAD when rebuilding without a new commit', async () => {
     const repo = new GitRepo('cached');
     repo.write('skills/tidy/SKILL.md', skillMd('tidy', '1.0.0')).commit('Add tidy', '2026-01-02T10:00:00Z');
