@@ -290,7 +290,12 @@ export class Registry {
    * (await registry.versions('pdf')).versions.map((v) => v.version); // ['2.0.0', '1.1.0', '1.0.0']
    */
   versions(name: string): Promise<SkillVersions> {
-    const entry = this.entry(parseSkillSpec(name).name);
+    let entry: IndexEntry;
+    try {
+      entry = this.entry(parseSkillSpec(name).name);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     let pending = this.#versions.get(entry.name);
     if (!pending) {
       pending = this.manifest(entry.name).then((current) => this.#fetchVersions(current));
@@ -340,14 +345,15 @@ export class Registry {
     if (!chosen) {
       throw new RegistryError('VERSION_NOT_FOUND', `no version of ${entry.name} in ${this.root} matches ${range}`, { details: listed, hint: `${available}; install one with ${entry.name}@<version>` });
     }
+    // versionsProblem() checked that only the current version comes without a manifest of its own.
     if (chosen.manifest === undefined || chosen.manifestDigest === undefined) return current;
-    return this.#fetchOlderManifest(entry, chosen as Required<Pick<SkillVersion, 'manifest' | 'manifestDigest'>> & SkillVersion);
+    return this.#fetchOlderManifest(entry, chosen, chosen.manifest, chosen.manifestDigest);
   }
 
-  async #fetchOlderManifest(entry: IndexEntry, version: SkillVersion & { manifest: string; manifestDigest: string }): Promise<SkillManifest> {
-    const manifest = await this.#readManifest(checkRegistryPath(version.manifest), version.manifestDigest, 'the versions document');
+  async #fetchOlderManifest(entry: IndexEntry, version: SkillVersion, where: string, digest: string): Promise<SkillManifest> {
+    const manifest = await this.#readManifest(checkRegistryPath(where), digest, 'the versions document');
     if (manifest.name !== entry.name || manifest.version !== version.version || manifest.digest !== version.digest) {
-      throw new RegistryError('VERIFICATION_FAILED', `${version.manifest} names ${manifest.name} ${manifest.version} ${manifest.digest} but the versions document lists ${entry.name} ${version.version} ${version.digest}`, {
+      throw new RegistryError('VERIFICATION_FAILED', `${where} names ${manifest.name} ${manifest.version} ${manifest.digest} but the versions document lists ${entry.name} ${version.version} ${version.digest}`, {
         hint: 'the versions document and the manifest come from different builds; retry, or report it to the registry maintainers',
       });
     }
@@ -519,12 +525,12 @@ export class Registry {
  */
 export function versionsProblem(document: SkillVersions, current: Pick<SkillManifest, 'name' | 'version' | 'digest'>): string | undefined {
   if (document.name !== current.name) return `lists the versions of '${visibleControls(document.name)}', not of '${current.name}'`;
-  const key = versionKey;
   const seen = new Set<string>();
   for (const v of document.versions) {
-    if (seen.has(key(v.version))) return `lists version ${v.version} twice`;
-    seen.add(key(v.version));
-    if (key(v.version) === key(current.version)) {
+    const key = versionKey(v.version);
+    if (seen.has(key)) return `lists version ${v.version} twice`;
+    seen.add(key);
+    if (key === versionKey(current.version)) {
       if (v.digest !== current.digest || v.manifest !== undefined) return `describes the current version ${current.version} differently from the index`;
       continue;
     }

@@ -10,9 +10,7 @@ import { DiagnosticSink, START } from '../diagnostics.ts';
 import { isUnpublishedEntry } from '../discover.ts';
 import { sha256HexSync } from '../hash.ts';
 import type { DraftManifest, SkillSource, SkillSourceFile } from '../model.ts';
-import { gateScans, type ValidatedSkill } from '../phases/decide.ts';
-import { parseSkill } from '../phases/parse.ts';
-import { Scanner } from '../phases/scan.ts';
+import type { ValidatedSkill } from '../phases/decide.ts';
 import { readBlobs, type BlobRead } from './git-reader.ts';
 import type { VersionRecord } from './version-walk.ts';
 
@@ -145,6 +143,8 @@ export async function checkOldVersions(root: string, config: RegistryConfig, ski
 
 /** Reads, parses and scans the versions no earlier build checked; fills in each one's verdict. */
 async function checkUncached(root: string, config: RegistryConfig, unchecked: { skill: CurrentSkill; record: VersionRecord; verdict?: OldVersionVerdict }[], scanning: boolean): Promise<void> {
+  // Loaded here: a rebuild whose every version is cached never loads the parser or the scanner.
+  const { parseSkill } = await import('../phases/parse.ts');
   const blobs = await readBlobs(root, unchecked.flatMap((u) => u.record.files.map((f) => f.oid)), config.limits.maxFileBytes);
   const members: (ValidatedSkill & { sink: DiagnosticSink })[] = [];
   const memberOf = new Map<(typeof unchecked)[number], (typeof members)[number]>();
@@ -164,6 +164,7 @@ async function checkUncached(root: string, config: RegistryConfig, unchecked: { 
 
 /** Scans parsed versions and applies the registry's scan gate to each (its allowlist, then `scan.blockOn`). */
 async function scanMembers(config: RegistryConfig, members: readonly (ValidatedSkill & { sink: DiagnosticSink })[]): Promise<void> {
+  const [{ Scanner }, { gateScans }] = await Promise.all([import('../phases/scan.ts'), import('../phases/decide.ts')]);
   const scanner = new Scanner(config, undefined, members.length);
   try {
     const results = await scanner.scanAll(members.map((m) => ({ name: m.draft.name, digest: m.draft.digest, source: m.source })));
