@@ -91,6 +91,8 @@ export interface OldVersionVerdict {
   draft?: DraftManifest;
   scan?: ScanResult;
   diagnostics: Diagnostic[];
+  /** Files whose blobs git does not have (never cached). */
+  missing?: string[];
 }
 
 /** The version records of the skill folders, from the history at one HEAD. */

@@ -56,10 +56,12 @@ function bySegments(a: { path: string }, b: { path: string }): number {
 /**
  * The files a build of a checkout at the version's last commit would have read, with the same
  * file rules (reported into `sink`): dot-entries and ignored folders skipped, links refused,
- * submodules absent, unsafe paths and the size and count limits reported.
+ * submodules absent, unsafe paths and the size and count limits reported. `missing` lists the
+ * files whose blobs git does not have (a partial clone): such a version cannot be published.
  */
-export function snapshotSource(dir: string, record: VersionRecord, blobs: ReadonlyMap<string, BlobRead>, limits: RegistryConfig['limits'], sink: DiagnosticSink): SkillSource {
+export function snapshotSource(dir: string, record: VersionRecord, blobs: ReadonlyMap<string, BlobRead>, limits: RegistryConfig['limits'], sink: DiagnosticSink): { source: SkillSource; missing: string[] } {
   const files: SkillSourceFile[] = [];
+  const missing: string[] = [];
   let count = 0;
   let total = 0;
   for (const entry of [...record.files].sort(bySegments)) {
@@ -83,14 +85,14 @@ export function snapshotSource(dir: string, record: VersionRecord, blobs: Readon
     }
     if (!blob?.bytes) {
       // A partial clone without the blob, or a damaged repository: the version cannot be rebuilt.
-      sink.report('versions/version-rejected', file, START, `'${entry.path}' (blob ${entry.oid}) is not in the repository`, { hint: 'build from a complete clone (no --filter)' });
+      missing.push(entry.path);
       continue;
     }
     total += blob.size;
     files.push({ path: entry.path, bytes: blob.bytes, size: blob.size, hex: sha256HexSync(blob.bytes) });
   }
   if (total > limits.maxSkillBytes) sink.report('files/skill-too-large', `${dir}/${record.declaration}`, START, `the skill's files total ${total} bytes; the limit is ${limits.maxSkillBytes}`, { hint: 'move large assets out of the skill' });
-  return { dir, absDir: dir, folderName: dir.slice(dir.lastIndexOf('/') + 1), declaration: record.declaration, files };
+  return { source: { dir, absDir: dir, folderName: dir.slice(dir.lastIndexOf('/') + 1), declaration: record.declaration, files }, missing };
 }
 
 /** The cache key of one version's check: its git objects, folder and the skill's name. */
@@ -106,7 +108,7 @@ export async function checkOldVersions(root: string, config: RegistryConfig, ski
   const sink = new DiagnosticSink(config.rules);
   const reject = (skill: CurrentSkill, record: VersionRecord, why: string) =>
     sink.report('versions/version-rejected', `${skill.dir}/${record.declaration}`, START, `version ${record.version} of '${skill.name}' (last published from commit ${short(record.lastCommit)}, ${day(record.lastTime)}) is left out: ${why}`, {
-      hint: 'fix the version in a later release; an earlier version is only published as it was committed (docs/registry-format.md#versions)',
+      hint: 'an earlier version is published only as it was at its last commit, so a fix goes out under a new version number; set the rule to "off" to stop this report (docs/registry-format.md#versions)',
       skill: skill.name,
     });
 
@@ -131,9 +133,11 @@ export async function checkOldVersions(root: string, config: RegistryConfig, ski
       continue;
     }
     const checked = verdict as OldVersionVerdict;
-    if (fresh.has(key)) options.cache?.recordOldVersion(key, checked);
+    // Not kept when files were missing: fetching them must be enough to publish the version.
+    if (fresh.has(key) && !checked.missing) options.cache?.recordOldVersion(key, checked);
     const error = checked.diagnostics.find((d) => d.severity === 'error');
-    if (error) reject(skill, record, `${error.rule}: ${error.message}`);
+    if (checked.missing) reject(skill, record, `git does not have its file ${checked.missing.map((m) => `'${m}'`).join(', ')} (a partial clone?); build from a complete clone`);
+    else if (error) reject(skill, record, `${error.rule}: ${error.message}`);
     else if (!checked.draft || !checked.scan) reject(skill, record, `its ${record.declaration} cannot be read`);
     else if (checked.draft.name !== skill.name) reject(skill, record, `it was published as '${checked.draft.name}', not '${skill.name}'`);
     else byDir.set(skill.dir, [...(byDir.get(skill.dir) ?? []), { record, draft: checked.draft, scan: checked.scan, diagnostics: checked.diagnostics }]);
@@ -150,7 +154,11 @@ async function checkUncached(root: string, config: RegistryConfig, unchecked: { 
   const memberOf = new Map<(typeof unchecked)[number], (typeof members)[number]>();
   for (const item of unchecked) {
     const sink = new DiagnosticSink(config.rules);
-    const source = snapshotSource(item.skill.dir, item.record, blobs, config.limits, sink);
+    const { source, missing } = snapshotSource(item.skill.dir, item.record, blobs, config.limits, sink);
+    if (missing.length > 0) {
+      item.verdict = { diagnostics: [], missing };
+      continue;
+    }
     const parsed = parseSkill(source, config, sink);
     item.verdict = { diagnostics: sink.diagnostics, ...(parsed.draft ? { draft: parsed.draft } : {}) };
     if (!parsed.draft) continue;

@@ -4,7 +4,7 @@
  * runs.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -174,6 +174,24 @@ describe('versions from git history', () => {
       expect.stringContaining(`version 1.1.0 of 'tidy' (last published from commit ${linked.slice(0, 12)}, 2026-01-04) is left out: files/symlink: 'passwd' is a symbolic link`),
     ]);
     expect(result.manifests.map((m) => m.versions?.url)).toEqual(['skills/tidy.versions.json']);
+  });
+
+  it('leaves out a version whose files git no longer has, and checks it again once they are back', async () => {
+    const repo = new GitRepo('missing');
+    repo.write('skills/tidy/SKILL.md', skillMd('tidy', '1.0.0')).write('skills/tidy/data.txt', 'Only in 1.0.0.\n').commit('tidy 1.0.0', '2026-01-02T10:00:00Z');
+    repo.remove('skills/tidy/data.txt').write('skills/tidy/SKILL.md', skillMd('tidy', '2.0.0')).commit('tidy 2.0.0', '2026-01-03T10:00:00Z');
+    const oid = repo.git('rev-parse', 'HEAD~1:skills/tidy/data.txt').trim();
+    const object = join(repo.root, '.git/objects', oid.slice(0, 2), oid.slice(2));
+    const saved = readFileSync(object);
+    rmSync(object, { force: true });
+    const cache = join(temp('missing-cache'), 'cache.json');
+    const first = await build(repo.root, temp('missing-out'), cache);
+    expect(first.result.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining("version 1.0.0 of 'tidy' (last published from commit") ]);
+    expect(first.result.diagnostics[0]?.message).toContain("is left out: git does not have its file 'data.txt'");
+    writeFileSync(object, saved);
+    const second = await build(repo.root, first.outDir, cache);
+    expect(second.result.diagnostics).toEqual([]);
+    expect(readJson<SkillVersions>(second.outDir, 'skills/tidy.versions.json').versions.map((v) => v.version)).toEqual(['2.0.0', '1.0.0']);
   });
 
   it('reads nothing from history but HEAD when rebuilding without a new commit', async () => {
