@@ -85,7 +85,7 @@ export function planVersions(current: SkillManifest, currentFiles: readonly { pa
   const documentText = jsonText(document);
   const manifest: SkillManifest = {
     ...current,
-    versions: { url: versionsDocumentPath(current.name), size: new TextEncoder().encode(documentText).length, digest: `sha256:${sha256HexSync(documentText)}` },
+    versions: { url: versionsDocumentPath(current.name), size: Buffer.byteLength(documentText), digest: `sha256:${sha256HexSync(documentText)}` },
   };
   return { manifest, document, documentText, older: olderManifests };
 }
