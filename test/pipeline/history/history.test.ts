@@ -89,6 +89,18 @@ describe('versions from git history', () => {
     ]);
   });
 
+  it('reads the history of a registry that is a folder inside a larger repository', async () => {
+    const repo = new GitRepo('subfolder');
+    repo.write('registry/skills/tidy/SKILL.md', skillMd('tidy', '1.0.0')).write('skills/tidy/SKILL.md', skillMd('tidy', '9.0.0')).commit('Add tidy, and a decoy outside the registry', '2026-01-02T10:00:00Z');
+    repo.write('registry/skills/tidy/SKILL.md', skillMd('tidy', '1.1.0')).commit('tidy 1.1.0', '2026-01-03T10:00:00Z');
+    const { result, outDir } = await build(join(repo.root, 'registry'));
+    expect(result.diagnostics).toEqual([]);
+    expect(readJson<SkillVersions>(outDir, 'skills/tidy.versions.json').versions.map((v) => [v.version, v.date])).toEqual([
+      ['1.1.0', '2026-01-03T10:00:00.000Z'],
+      ['1.0.0', '2026-01-02T10:00:00.000Z'],
+    ]);
+  });
+
   it('builds a plain folder without history, silently, and warns once for a shallow clone', async () => {
     const repo = new GitRepo('shallow');
     repo.write('skills/tidy/SKILL.md', skillMd('tidy', '1.0.0')).commit('Add tidy', '2026-01-02T10:00:00Z');
