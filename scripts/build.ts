@@ -18,7 +18,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cp, readdir, rename } from 'node:fs/promises';
 import module from 'node:module';
 import path from 'node:path';
@@ -142,9 +142,8 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
 
   await time('old output removed', () => removal);
 
-  // A registry without skills has no skills/ folder at all.
-  const skillsDir = path.join(outDir, 'skills');
-  const skills = existsSync(skillsDir) ? readdirSync(skillsDir).filter((n) => n.endsWith('.json')).length : 0;
+  // From the index: skills/ also holds versions documents and earlier versions' manifests.
+  const skills = (JSON.parse(readFileSync(path.join(outDir, 'index.json'), 'utf8')) as { totalSkills: number }).totalSkills;
   return { skills, pagesIndexed, documents, timings, peakRssMb };
 }
 

@@ -12,6 +12,7 @@ import { DISCOVERY_SCHEMA_URL, INDEX_FORMAT_VERSION, type DiscoveryIndexV1, type
 import { sha256HexSync } from '../hash.ts';
 import { agentSkillMarkdown } from '../../core/agent-skill-md.ts';
 import { createArchive, type ArchiveFile } from './archive.ts';
+import { jsonText } from './json-text.ts';
 import { INDEX_FILE, INDEX_SCHEMA_FILE, INDEX_URL_TEMPLATES, KEYS_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
 import { signIndex, type SigningKey } from './sign.ts';
 
@@ -19,6 +20,8 @@ export interface PublishedSkill {
   manifest: SkillManifest;
   /** The skill's files, by path inside the skill. */
   files: readonly ArchiveFile[];
+  /** Its versions document (pinned by `manifest.versions`) and each earlier version with its files. */
+  versions?: { documentText: string; older: readonly { manifest: SkillManifest; files: readonly ArchiveFile[] }[] };
 }
 
 export interface WriteResult {
@@ -36,8 +39,7 @@ const WRITE_CONCURRENCY = 16;
 /** Remembers what the last build wrote, so stale files can be removed and nothing else. */
 const STATE_FILE = '.skilldex-build.json';
 
-/** Stable, human-diffable JSON: two-space indent and a final newline. */
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+const json = jsonText;
 
 /**
  * Writes the static registry into `outDir`: index.json and its schema, per-skill manifests,
@@ -148,12 +150,23 @@ type Emitted =
   | { entry: IndexEntry; reason: string }
   | { entry: IndexEntry; discovery: DiscoveryIndexV2['skills'][number]; legacy: DiscoveryIndexV1['skills'][number] };
 
-/** Writes one skill's files, archive and manifest, and its discovery artifacts. */
-async function emitSkill({ manifest: m, files }: PublishedSkill, config: RegistryConfig, { put, mirror }: { put: Put; mirror: Mirror }, outDir: string): Promise<Emitted> {
+/** Writes one version's content-addressed files and archive; returns the archive's bytes. */
+async function emitContent(m: SkillManifest, files: readonly ArchiveFile[], put: Put, outDir: string): Promise<Uint8Array> {
   for (const f of files) await put(`${m.urls.files}${f.path}`, f.bytes, true);
+  const archive = exists(join(outDir, m.urls.archive)) ? new Uint8Array(await readFile(join(outDir, m.urls.archive))) : await createArchive(files);
+  await put(m.urls.archive, archive, true);
+  return archive;
+}
+
+/** Writes one skill's files, archive and manifest, its earlier versions and versions document, and its discovery artifacts. */
+async function emitSkill({ manifest: m, files, versions }: PublishedSkill, config: RegistryConfig, { put, mirror }: { put: Put; mirror: Mirror }, outDir: string): Promise<Emitted> {
+  for (const older of versions?.older ?? []) {
+    await emitContent(older.manifest, older.files, put, outDir);
+    await put(older.manifest.urls.manifest, json(older.manifest));
+  }
+  if (versions && m.versions) await put(m.versions.url, versions.documentText);
   const archivePath = m.urls.archive;
-  const archive = exists(join(outDir, archivePath)) ? new Uint8Array(await readFile(join(outDir, archivePath))) : await createArchive(files);
-  await put(archivePath, archive, true);
+  const archive = await emitContent(m, files, put, outDir);
   const manifestText = json(m);
   await put(m.urls.manifest, manifestText);
   // The index pins each manifest by digest, so a signed index covers index → manifest → files.
