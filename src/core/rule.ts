@@ -39,6 +39,7 @@ export interface RuleMeta<Id extends string = string, Severity extends string = 
 
 /**
  * The anchor of a rule in its reference page: `name/folder-mismatch` → `name-folder-mismatch`,
- * `exec/download-pipe-shell` → `exec-download-pipe-shell`.
+ * `exec/download-pipe-shell` → `exec-download-pipe-shell`. The site also names headings with it,
+ * so links and targets always agree; text that is not a rule id still gets a usable anchor.
  */
-export const anchorOf = (ruleId: string): string => ruleId.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+export const anchorOf = (ruleId: string): string => ruleId.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'rule';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectLang, formatBytes, ruleAnchor, shellQuote, slugify, truncate } from '../../src/site/catalog/text.ts';
+import { anchorOf } from '../../src/core/rule.ts';
+import { detectLang, formatBytes, shellQuote, slugify, truncate } from '../../src/site/catalog/text.ts';
 
 describe('detectLang', () => {
   it('tells Chinese, Japanese and English apart', () => {
@@ -26,7 +27,9 @@ describe('small formatters', () => {
   it('formats sizes, anchors, shell quoting and truncation', () => {
     expect(formatBytes(95)).toBe('95 B');
     expect(formatBytes(1536)).toBe('1.5 KB');
-    expect(ruleAnchor('exec/download-pipe-shell')).toBe('exec-download-pipe-shell');
+    expect(anchorOf('exec/download-pipe-shell')).toBe('exec-download-pipe-shell');
+    expect(anchorOf('--Bidi Override!')).toBe('bidi-override');
+    expect(anchorOf('…')).toBe('rule');
     expect(shellQuote(`{"a":"it's"}`)).toBe(`'{"a":"it'\\''s"}'`);
     expect(truncate('alpha beta gamma delta', 15)).toBe('alpha beta…');
     expect(truncate('short', 15)).toBe('short');

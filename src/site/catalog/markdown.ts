@@ -8,7 +8,8 @@ import remarkRehype from 'remark-rehype';
 import { unified, type Transformer } from 'unified';
 import { resolveSegments } from '../../core/paths.ts';
 import { skillDocPath } from './doc-paths.ts';
-import { ruleAnchor, slugify } from './text.ts';
+import { anchorOf } from '../../core/rule.ts';
+import { slugify } from './text.ts';
 
 /**
  * Renders untrusted skill Markdown to HTML that is safe to inject with `set:html`.
@@ -188,13 +189,13 @@ function rehypeSkillLinks() {
         // A heading naming a rule (`exec/download-pipe-shell`) gets that rule's anchor.
         const text = textOf(node);
         const rule = text.match(/[a-z0-9-]+\/[a-z0-9-/]+/)?.[0];
-        node.properties.id = ruleAnchor(rule ?? text);
+        node.properties.id = anchorOf(rule ?? text);
       } else if (options.headingIds && node.tagName === 'tr') {
         // A table row that starts with a rule id (docs/rules.md) is that rule's anchor: the
         // Markdown's own `<a id>` is raw HTML, which the sanitiser drops.
         const first = node.children.find((c): c is Element => c.type === 'element');
         const text = first ? textOf(first).trim() : '';
-        if (/^[a-z0-9-]+\/[a-z0-9-]+$/.test(text)) node.properties.id = ruleAnchor(text);
+        if (/^[a-z0-9-]+\/[a-z0-9-]+$/.test(text)) node.properties.id = anchorOf(text);
       }
     });
   };

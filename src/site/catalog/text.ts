@@ -54,14 +54,6 @@ export function shortHash(value: string): string {
   return h.toString(16).padStart(8, '0');
 }
 
-/**
- * The `/security/` anchor of a scanner rule: `exec/download-pipe-shell` → `exec-download-pipe-shell`.
- * The same function names the headings on the security page, so links and targets always agree.
- */
-export function ruleAnchor(rule: string): string {
-  return rule.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'rule';
-}
-
 /** `1536` → `1.5 KB`. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
