@@ -30,6 +30,8 @@ describe('agent skill folders', () => {
   it('put a skill strictly inside the chosen folder, whatever the name says', () => {
     expect(installDestination('/project', 'pdf', 'claude')).toBe('/project/.claude/skills/pdf');
     expect(installDestination('/project', 'pdf', 'gemini-cli')).toBe('/project/.agents/skills/pdf');
+    // VS Code's agent is GitHub Copilot: a user names the editor.
+    expect(installDestination('/project', 'pdf', 'vscode')).toBe('/project/.agents/skills/pdf');
     expect(installDestination('/project', 'pdf', '.windsurf/skills/')).toBe('/project/.windsurf/skills/pdf');
     for (const [name, to] of [['../victim', 'claude'], ['/etc', undefined], ['a/../..', 'agents'], ['.', undefined], ['', 'cursor']] as const) {
       expect(() => installDestination('/project', name, to), `${name} ${to}`).toThrow(SkilldexError);

@@ -9,7 +9,7 @@ export default defineCommand({
   meta: { name: 'install', description: 'Download, verify (every sha256 and the tree digest) and install a skill into a folder or an agent folder' },
   args: {
     name: { type: 'positional', description: 'Skill name (case-insensitive), optionally with @version or @range for an earlier version: pdf@1.2.0, pdf@^1.2', required: true },
-    to: { type: 'string', description: 'Agent folder under --dir: claude (.claude/skills), agents (.agents/skills), or any agent the `skills` CLI knows (cursor, codex, gemini-cli, windsurf, …)' },
+    to: { type: 'string', description: 'Agent folder under --dir: claude (.claude/skills), agents (.agents/skills), vscode or copilot (GitHub Copilot), or any agent the `skills` CLI knows (cursor, codex, gemini-cli, windsurf, …)' },
     dir: { type: 'string', description: 'Base folder (default: the current folder); without --to the skill goes to <dir>/<name>', default: '.' },
     via: { type: 'string', description: 'archive (one .tar.gz, default) or files (one request per file)', default: 'archive' },
     ...registryArgs,

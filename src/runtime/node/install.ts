@@ -95,8 +95,8 @@ export const AGENT_SKILL_FOLDERS = {
 } as const;
 export type AgentTarget = keyof typeof AGENT_SKILL_FOLDERS;
 
-/** Short names `--to` also accepts: `claude` (Claude Code) and `agents` (the shared `.agents/skills`). */
-export const AGENT_ALIASES: Readonly<Record<string, AgentTarget>> = { claude: 'claude-code', agents: 'universal' };
+/** Short names `--to` also accepts: `claude` (Claude Code), `agents` (the shared `.agents/skills`), and `copilot` or `vscode` (GitHub Copilot, VS Code's agent). */
+export const AGENT_ALIASES: Readonly<Record<string, AgentTarget>> = { claude: 'claude-code', agents: 'universal', copilot: 'github-copilot', vscode: 'github-copilot' };
 
 /** The skills folder for a `--to` value: an agent id, an alias, or one of the folders itself. */
 export function agentSkillFolder(to: string): string | undefined {
