@@ -21,7 +21,7 @@ let discovery: DiscoveryIndexV2;
 
 beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), 'skilldex-wk-'));
-  const result = await buildRegistry({ root: repo, outDir: out, sourceDateEpoch: 1_700_000_000 });
+  const result = await buildRegistry({ root: repo, outDir: out, sourceDateEpoch: 1_700_000_000, cache: false });
   expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   discovery = JSON.parse(await readFile(join(out, '.well-known/agent-skills/index.json'), 'utf8')) as DiscoveryIndexV2;
   server = await serveDirectory(out);

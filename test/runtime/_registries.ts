@@ -12,7 +12,7 @@ export const tempDir = (prefix: string): Promise<string> => mkdtemp(join(tmpdir(
 /** Builds a registry from a repository root (real buildRegistry) into a temp folder. */
 export async function buildInto(root: string, prefix: string): Promise<string> {
   const outDir = await tempDir(prefix);
-  const result = await buildRegistry({ root, outDir, sourceDateEpoch: 1_700_000_000, lenient: true });
+  const result = await buildRegistry({ root, outDir, sourceDateEpoch: 1_700_000_000, lenient: true, cache: false });
   if (!result.index || result.index.skills.length === 0) throw new Error(`building ${root} published nothing: ${JSON.stringify(result.diagnostics.slice(0, 5))}`);
   return outDir;
 }
