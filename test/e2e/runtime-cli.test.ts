@@ -145,9 +145,9 @@ describe('skilldex agent commands', () => {
       expect(JSON.parse(result.stdout).dir).toBe(join(project, folder as string, 'text-stats'));
     }
     expect(await skillsList(project, 'windsurf')).toContainEqual(expect.objectContaining({ name: 'text-stats', agents: expect.arrayContaining(['Windsurf']) }));
-    const unknown = await skilldex(['install', 'text-stats', '--to', 'vscode'], { cwd: project });
+    const unknown = await skilldex(['install', 'text-stats', '--to', 'notepad'], { cwd: project });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("error unknown install target 'vscode'");
+    expect(unknown.stderr).toContain("error unknown install target 'notepad'");
     expect(unknown.stderr).toContain('name an agent as the `skills` CLI spells it');
   });
 
