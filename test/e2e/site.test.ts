@@ -620,7 +620,8 @@ describe('catalog site', () => {
     await open('/skills/code_review/', page);
     expect(await top('.skill-name'), 'skill name before its details').toBeLessThan(await top('.skill-meta'));
     await ctx.close();
-  });
+    // Every tag and category page: about 70 pages, which takes a minute on a busy 2-core machine.
+  }, 180_000);
 
   it('marks the English interface of a Chinese page as English, and never skips a heading level', async () => {
     const page = await open('/skills/memory-recall/');
