@@ -4,7 +4,9 @@
  * on mobile and desktop for the catalog and two skill pages (one English, one Chinese), with no
  * layout shift; the performance score, which depends on how busy the machine is, is a benchmark
  * figure (`npm run bench`, scripts/bench/site-audit.ts). axe finds no serious or critical
- * violation on any page the sitemap lists, at a phone's and a desktop's width, and in dark mode.
+ * violation at a phone's and a desktop's width, and in dark mode, on every page the sitemap lists
+ * except the facet pages beyond the first two of each facet: those share one template and differ
+ * only in which skills they list (about 80 of the 128 pages; `npm run bench` audits all of them).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -87,7 +89,15 @@ describe('catalog audits', () => {
     expect(pages).toContain('/');
     expect(pages).toContain('/skills/chinese-proofreading/');
     expect(pages.some((p) => p.startsWith('/docs/'))).toBe(true);
-    const violations = await axeViolations(preview.url, pages);
+    const byFacet = new Map<string, number>();
+    const audited = pages.filter((p) => {
+      const facet = /^\/(tag|category|format|mode)\/[^/]+\/$/.exec(p)?.[1];
+      if (!facet) return true;
+      byFacet.set(facet, (byFacet.get(facet) ?? 0) + 1);
+      return byFacet.get(facet)! <= 2;
+    });
+    expect(audited.filter((p) => p.startsWith('/tag/'))).toHaveLength(2);
+    const violations = await axeViolations(preview.url, audited);
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${v.impact} ${v.id} ${v.page} (${v.scheme}, ${v.width}px): ${v.help} — ${v.targets.slice(0, 3).join(', ')}`)).toEqual([]);
   });
