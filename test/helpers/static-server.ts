@@ -17,6 +17,8 @@ export interface StaticServer {
   requests: RequestRecord[];
   /** Serve without ETag / Last-Modified (to test that such responses are not cached). */
   setValidators(on: boolean): void;
+  /** Answer every request for a file that is not JSON (a skill's files, archives) this much later: a slow CDN. */
+  setFileDelay(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -28,8 +30,10 @@ export interface StaticServer {
 export async function serveDirectory(root: string): Promise<StaticServer> {
   const requests: RequestRecord[] = [];
   let validators = true;
+  let fileDelay = 0;
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    if (fileDelay > 0 && !path.endsWith('.json')) await new Promise((resolve) => setTimeout(resolve, fileDelay));
     const record = (status: number) => requests.push({ method: req.method ?? 'GET', path, headers: req.headers, status });
     const file = normalize(join(root, path.endsWith('/') ? `${path}index.json` : path));
     if (!file.startsWith(root + sep)) {
@@ -62,6 +66,9 @@ export async function serveDirectory(root: string): Promise<StaticServer> {
     requests,
     setValidators: (on) => {
       validators = on;
+    },
+    setFileDelay: (ms) => {
+      fileDelay = ms;
     },
     close: () => closeServer(server),
   };

@@ -160,7 +160,7 @@ describe('install', () => {
 
   it('rejects unknown --to targets', async () => {
     const registry = await openRegistry(server.url, { cacheDir: await tempDir('cache') });
-    const error = await errorOf(registry.install('semver-tool', await tempDir('project'), { to: 'vscode' }));
+    const error = await errorOf(registry.install('semver-tool', await tempDir('project'), { to: 'notepad' }));
     expect(error.code).toBe('INSTALL_FAILED');
     expect(error.hint).toContain('.claude/skills');
   });

@@ -50,4 +50,17 @@ describe('composite deadline', () => {
     await settle();
     expect(processesWith(`4.${tag}`)).toEqual([]);
   });
+
+  it("does not count the skill's download against its timeout", async () => {
+    // Every file arrives 3.5 s late: a run whose clock started before the download would be over at 3 s.
+    const slow = await openRegistry(server.url, { cacheDir: await tempDir('slow-cache') });
+    server.setFileDelay(3500);
+    try {
+      const outcome = await slow.run('greeter', { name: 'Ada' }, { timeoutMs: 3000, action: 'greet' });
+      expect(outcome.error).toBeUndefined();
+      expect(outcome.output).toMatchObject({ greeting: expect.stringContaining('Ada') });
+    } finally {
+      server.setFileDelay(0);
+    }
+  }, 30_000);
 });

@@ -159,8 +159,20 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
   const retry = Math.max(0, Math.min(options.retry ?? manifest.retry, MAX_RETRY));
   // llm mode repairs its own replies (see runLlm), so the generic loop does not repeat it.
   const tries = manifest.mode === 'llm' ? 1 : 1 + retry;
+  // Fetching and verifying the skill's files is the registry's time, not the skill's: its deadline
+  // starts once they are on disk, so a slow download (or a busy machine) never kills a run before
+  // its process has started. A pipeline's own deadline still covers its steps' downloads.
+  let skillDir: string | undefined;
+  if (manifest.mode === 'code' || (manifest.mode === 'composite' && !manifest.pipeline?.length && manifest.entry)) {
+    try {
+      skillDir = await host.runnableDir(manifest.name);
+    } catch (error) {
+      return errorOutcome(fromRegistryError(error), warnings.length > 0 ? { warnings } : {});
+    }
+  }
   // One deadline for the whole run: every try gets only what is left of it.
-  const started = performance.now();
+  let started = performance.now();
+  let entryStarted = false;
   const remaining = (): number => Math.max(0, Math.round(timeoutMs - (performance.now() - started)));
   const deadline = new AbortController();
   const deadlineTimer = setTimeout(() => deadline.abort(new Error(`the deadline of ${timeoutMs} ms passed`)), timeoutMs);
@@ -189,13 +201,18 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
     }
   };
   const runEntry = async (value: unknown): Promise<Attempt> => {
-    const skillDir = await host.runnableDir(manifest.name);
+    if (skillDir === undefined) return failed('INTERNAL_ERROR', `${manifest.name} has no entry to run`);
     let sandbox;
     try {
       sandbox = await createRunSandbox(skillDir, { debug: options.debug, env: options.env, policy: manifest.security, language: manifest.entry?.language, unsandboxed: options.unsandboxed });
     } catch (error) {
       if (error instanceof SandboxError) return failed(error.code, `${manifest.name}: ${error.message}`, { hint: error.hint });
       throw error;
+    }
+    // The same for the first sandbox: probing bubblewrap and the interpreter is the runtime's setup.
+    if (!entryStarted) {
+      entryStarted = true;
+      started = performance.now();
     }
     try {
       const run = { manifest, skillDir, sandbox, timeoutMs: remaining(), onStderr: options.onStderr, signal: options.signal, services: options };
