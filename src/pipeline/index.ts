@@ -50,6 +50,8 @@ export interface BuildOptions {
   cache?: string | false;
   /** Progress of validation and scanning, for a progress display. */
   onProgress?: ValidateOptions['onProgress'];
+  /** Worker threads that read, check, scan and pack the skills (see {@link ValidateOptions.workers}); the output is the same either way. */
+  workers?: ValidateOptions['workers'];
 }
 
 export interface BuildResult {
@@ -77,11 +79,16 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   const signingKeys = options.signingKeys ?? (await signingKeysFromEnv());
   checkSigningKeys(signingKeys, config.signing.keys);
   const cache = options.cache === false ? undefined : BuildCache.open(options.cache ?? defaultCacheFile(options.root), config, `scan=${options.scan !== false}`);
+  // git runs beside validation: two processes whose start-up the build would otherwise wait for.
+  const gitTimes = gitCommitTimes(options.root, config.skillsDir);
+  const gitHead = headCommitTime(options.root);
   const validation = await validateRegistry(options.root, {
     config,
+    emit: true,
     ...(options.scan === false ? { scan: false } : {}),
     ...(cache ? { cache } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
   });
   const { accepted, rejected, diagnostics } = validation;
   const hasErrors = diagnostics.some((d) => d.severity === 'error');
@@ -93,7 +100,7 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   const envEpoch = Number(process.env.SOURCE_DATE_EPOCH);
   // Unknown (undefined) without SOURCE_DATE_EPOCH: such a time is left out, never shown as 1970.
   const fallbackEpoch = options.sourceDateEpoch ?? (Number.isFinite(envEpoch) && process.env.SOURCE_DATE_EPOCH ? envEpoch : undefined);
-  const times = await gitCommitTimes(options.root, config.skillsDir);
+  const times = await gitTimes;
   const callers = new Map<string, string[]>();
   for (const s of accepted) for (const callee of s.draft.calls) callers.set(callee, [...(callers.get(callee) ?? []), s.draft.name]);
 
@@ -112,7 +119,7 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
       diagnostics: diagnosticsByDir.get(s.source.dir) ?? [],
       scan: s.scan,
     };
-    return { manifest, files: s.source.files };
+    return { manifest, files: s.source.files, ...(s.packed ? { packed: s.packed } : {}) };
   });
 
   const fallback = fallbackEpoch === undefined ? undefined : new Date(fallbackEpoch * 1000).toISOString();
@@ -120,7 +127,7 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   // generatedAt must only grow (clients that verify the signature refuse an older index as a
   // rollback). The newest skill alone would go back in time when that skill is removed, so the
   // HEAD commit counts too.
-  const head = await headCommitTime(options.root);
+  const head = await gitHead;
   const headIso = head === undefined ? undefined : new Date(head * 1000).toISOString();
   const later = (a: string | undefined, b: string | undefined) => (a === undefined || (b !== undefined && b > a) ? b : a);
   const generatedAt = process.env.SOURCE_DATE_EPOCH ? fallback : later(latest, headIso);

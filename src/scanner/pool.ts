@@ -1,16 +1,212 @@
 /**
- * Scans skills on worker threads. The scanner is pure and CPU-bound (dozens of regular
- * expressions over every text file), and it took about half of a cold registry build; on worker
- * threads it runs while the main thread goes on reading and parsing the next skills. Results
- * are identical to calling `scanSkill` directly: the workers run that very function.
+ * Worker threads for the CPU-bound work on skills. The scanner is pure and CPU-bound (dozens of
+ * regular expressions over every text file), and so are the validator's per-skill checks (YAML,
+ * JSON Schemas, text checks): on worker threads they run beside the main thread, which then only
+ * discovers folders, gathers results and writes the registry. Results are identical to calling
+ * the same functions directly: the workers run those very functions.
+ *
+ * The pool is generic over one worker module (`./worker.ts` scans; the build's
+ * src/pipeline/phases/worker.ts reads, checks and scans a whole skill); {@link serveRequests} is
+ * the loop every such module runs.
  */
 import module from 'node:module';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { parentPort, Worker, type Transferable } from 'node:worker_threads';
 import { siblingModule } from '../core/module-file.ts';
 import type { ScanResult } from '../core/schemas/scan.ts';
 import type { ScanInput, ScanOptions } from './scan.ts';
 
+export interface WorkerPool<Request, Reply> {
+  /**
+   * Runs one request on the next free worker. Rejects with a {@link WorkerStoppedError} when the
+   * worker died while running it, and with a {@link PoolUnavailableError} when the pool is closed
+   * or no worker is left to run it; never waits forever.
+   */
+  run(request: Request, transfer?: readonly Transferable[]): Promise<Reply>;
+  /** Stops the workers; pending requests are rejected. */
+  close(): Promise<void>;
+}
+
+/** The worker running a request died before answering (a crash, or it ran out of memory). */
+export class WorkerStoppedError extends Error {
+  override name = 'WorkerStoppedError';
+}
+
+/** The pool could not run a request at all: closed, or every worker failed to start. */
+export class PoolUnavailableError extends Error {
+  override name = 'PoolUnavailableError';
+}
+
+/** What the main thread posts to a worker, and what the worker answers (see {@link serveRequests}). */
+interface Envelope<Request> {
+  id: number;
+  request: Request;
+}
+type ReplyEnvelope<Reply> = { id: number; reply: Reply } | { id: number; error: string };
+
+interface Job<Request, Reply> extends Envelope<Request> {
+  transfer: readonly Transferable[];
+  resolve(reply: Reply): void;
+  reject(error: Error): void;
+}
+
+interface BootstrapData {
+  compileCacheDir: string | undefined;
+  module: string;
+}
+
+/**
+ * What a worker thread runs first, as plain JavaScript. Node's compile cache is per thread, and a
+ * worker started on a TypeScript module type-strips that module and its imports before any of its
+ * code could turn the cache on: loading the stripper alone cost each worker ~0.7 s of CPU on every
+ * build. So the cache is turned on here, then the worker module is imported.
+ */
+const BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+if (workerData.compileCacheDir) require('node:module').enableCompileCache?.(workerData.compileCacheDir);
+import(workerData.module);
+`;
+
+/** One worker per core, at most four: past that the build is bound by reading files. */
+export function defaultPoolSize(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+/**
+ * Starts `size` workers of the module at `workerUrl`, which must call {@link serveRequests}.
+ * A worker that dies while running a request fails that request only and is replaced, so one
+ * skill that crashes a worker never stops the others; a worker that dies before it ever started
+ * is not replaced, and once none is left every queued request is rejected.
+ */
+export function createWorkerPool<Request, Reply>(workerUrl: URL, size = defaultPoolSize()): WorkerPool<Request, Reply> {
+  const queue: Job<Request, Reply>[] = [];
+  const idle: Worker[] = [];
+  const running = new Map<Worker, Job<Request, Reply>>();
+  const workers = new Set<Worker>();
+  let nextId = 0;
+  let closed = false;
+
+  const dispatch = () => {
+    while (idle.length > 0 && queue.length > 0) {
+      const worker = idle.pop() as Worker;
+      const job = queue.shift() as Job<Request, Reply>;
+      running.set(worker, job);
+      // A busy worker keeps the process alive (the caller awaits it); an idle one must not.
+      worker.ref();
+      worker.postMessage({ id: job.id, request: job.request } satisfies Envelope<Request>, job.transfer);
+    }
+  };
+
+  const failQueued = () => {
+    for (const job of queue.splice(0)) job.reject(new PoolUnavailableError('every worker thread stopped'));
+  };
+
+  const start = (): void => {
+    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { compileCacheDir: module.getCompileCacheDir?.(), module: workerUrl.href } satisfies BootstrapData });
+    let online = false;
+    let stopped: Error | undefined;
+    workers.add(worker);
+    worker.unref();
+    worker.on('online', () => {
+      online = true;
+    });
+    worker.on('message', (message: ReplyEnvelope<Reply>) => {
+      const job = running.get(worker);
+      running.delete(worker);
+      worker.unref();
+      idle.push(worker);
+      if (job && job.id === message.id) {
+        if ('reply' in message) job.resolve(message.reply);
+        else job.reject(new Error(message.error));
+      }
+      dispatch();
+    });
+    worker.on('error', (error) => {
+      stopped = error;
+    });
+    worker.on('exit', (code) => {
+      workers.delete(worker);
+      const at = idle.indexOf(worker);
+      if (at >= 0) idle.splice(at, 1);
+      const job = running.get(worker);
+      running.delete(worker);
+      job?.reject(new WorkerStoppedError(`the worker thread stopped (${stopped ? stopped.message : `exit code ${code}`})`));
+      if (closed) return;
+      if (online) start();
+      if (workers.size === 0) failQueued();
+      else dispatch();
+    });
+    idle.push(worker);
+  };
+  for (let i = 0; i < size; i++) start();
+
+  return {
+    run(request, transfer = []) {
+      if (closed || workers.size === 0) return Promise.reject(new PoolUnavailableError(closed ? 'the worker pool is closed' : 'every worker thread stopped'));
+      return new Promise<Reply>((resolve, reject) => {
+        queue.push({ id: nextId++, request, transfer, resolve, reject });
+        dispatch();
+      });
+    },
+    async close() {
+      closed = true;
+      for (const job of [...queue.splice(0), ...running.values()]) job.reject(new PoolUnavailableError('the worker pool is closed'));
+      running.clear();
+      await Promise.all([...workers].map((w) => w.terminate()));
+    },
+  };
+}
+
+/** A reply whose buffers move to the main thread instead of being copied (they are unusable here afterwards). */
+export class Transferring<Reply> {
+  readonly reply: Reply;
+  readonly transfer: Transferable[];
+  constructor(reply: Reply, transfer: Transferable[]) {
+    this.reply = reply;
+    this.transfer = transfer;
+  }
+}
+
+/**
+ * The loop of a worker module: loads `handlers`, then answers each request with `handle`'s
+ * result, or with the message of what it threw. `handle` may wrap its reply in {@link Transferring}.
+ *
+ * The compile cache is flushed to disk once the handlers are loaded and again after the first
+ * request (which may load more modules on demand): a terminated worker never writes its cache,
+ * and without it every build type-stripped and compiled them again.
+ */
+export function serveRequests<Request, Reply, Handlers>(
+  load: () => Promise<Handlers>,
+  handle: (handlers: Handlers, request: Request) => Reply | Transferring<Reply> | Promise<Reply | Transferring<Reply>>,
+): void {
+  const port = parentPort;
+  if (!port) throw new Error('a worker module runs only as a worker thread');
+  const flush = () => {
+    if (module.getCompileCacheDir?.()) module.flushCompileCache?.();
+  };
+  const loading = load().then((handlers) => {
+    flush();
+    return handlers;
+  });
+  let answered = 0;
+  port.on('message', async ({ id, request }: Envelope<Request>) => {
+    let answer: ReplyEnvelope<Reply>;
+    let transfer: Transferable[] = [];
+    try {
+      const out = await handle(await loading, request);
+      if (out instanceof Transferring) {
+        answer = { id, reply: out.reply };
+        transfer = out.transfer;
+      } else answer = { id, reply: out };
+    } catch (error) {
+      answer = { id, error: error instanceof Error ? error.message : String(error) };
+    }
+    port.postMessage(answer, transfer);
+    if (++answered === 1) flush();
+  });
+}
+
+/** A pool of scanners: `scanSkill` on worker threads. */
 export interface ScanPool {
   /** Scans one skill on the next free worker. */
   scan(input: ScanInput, options?: ScanOptions): Promise<ScanResult>;
@@ -18,88 +214,17 @@ export interface ScanPool {
   close(): Promise<void>;
 }
 
-/** What a worker receives and answers (src/scanner/worker.ts). */
+/** What a scan worker receives (src/scanner/worker.ts). */
 export interface ScanRequest {
-  id: number;
   input: ScanInput;
   options: ScanOptions;
 }
-export type ScanReply = { id: number; result: ScanResult } | { id: number; error: string };
-
-interface Job extends ScanRequest {
-  resolve(result: ScanResult): void;
-  reject(error: Error): void;
-}
-
-/** One worker per core, at most four: past that the build is bound by reading files. */
-export function defaultPoolSize(): number {
-  return Math.max(1, Math.min(4, availableParallelism()));
-}
 
 export function createScanPool(size = defaultPoolSize()): ScanPool {
-  const queue: Job[] = [];
-  const idle: Worker[] = [];
-  const running = new Map<Worker, Job>();
-  let nextId = 0;
-  let closed = false;
-  let alive = size;
-
-  const dispatch = () => {
-    while (idle.length > 0 && queue.length > 0) {
-      const worker = idle.pop() as Worker;
-      const job = queue.shift() as Job;
-      running.set(worker, job);
-      // A busy worker keeps the process alive (the caller awaits it); an idle one must not.
-      worker.ref();
-      worker.postMessage({ id: job.id, input: job.input, options: job.options } satisfies ScanRequest);
-    }
-  };
-
-  const workers = Array.from({ length: size }, () => {
-    const worker = new Worker(siblingModule(import.meta.url, './worker'), { workerData: { compileCacheDir: module.getCompileCacheDir?.() } });
-    worker.unref();
-    worker.on('message', (reply: ScanReply) => {
-      const job = running.get(worker);
-      running.delete(worker);
-      worker.unref();
-      idle.push(worker);
-      if (job && job.id === reply.id) {
-        if ('result' in reply) job.resolve(reply.result);
-        else job.reject(new Error(reply.error));
-      }
-      dispatch();
-    });
-    // A worker that dies takes only its own job down; the others take the queue. When none is
-    // left, what is queued fails instead of waiting forever.
-    worker.on('error', (error) => {
-      running.get(worker)?.reject(error);
-      running.delete(worker);
-    });
-    worker.on('exit', () => {
-      running.get(worker)?.reject(new Error('a scan worker stopped'));
-      running.delete(worker);
-      const at = idle.indexOf(worker);
-      if (at >= 0) idle.splice(at, 1);
-      if (--alive === 0) for (const job of queue.splice(0)) job.reject(new Error('every scan worker stopped'));
-    });
-    idle.push(worker);
-    return worker;
-  });
-
+  const pool = createWorkerPool<ScanRequest, ScanResult>(siblingModule(import.meta.url, './worker'), size);
   return {
-    scan(input, options = {}) {
-      if (closed || alive === 0) return Promise.reject(new Error(closed ? 'the scan pool is closed' : 'every scan worker stopped'));
-      return new Promise<ScanResult>((resolve, reject) => {
-        queue.push({ id: nextId++, input: cloneable(input), options, resolve, reject });
-        dispatch();
-      });
-    },
-    async close() {
-      closed = true;
-      for (const job of [...queue.splice(0), ...running.values()]) job.reject(new Error('the scan pool is closed'));
-      running.clear();
-      await Promise.all(workers.map((w) => w.terminate()));
-    },
+    scan: (input, options = {}) => pool.run({ input: cloneable(input), options }),
+    close: () => pool.close(),
   };
 }
 
@@ -107,7 +232,7 @@ export function createScanPool(size = defaultPoolSize()): ScanPool {
  * Posting a typed array copies its whole underlying buffer; a file read into a slice of a shared
  * pool (small Buffers are) would drag the pool along, so such views are copied to their own bytes.
  */
-function cloneable(input: ScanInput): ScanInput {
+export function cloneable(input: ScanInput): ScanInput {
   return {
     ...input,
     files: input.files.map((f) =>
