@@ -10,7 +10,8 @@
  *      gzipping each skill's files, so the disk's share of the build is visible;
  *   2. no-op rebuild (same output folder, build cache warm) as a fraction of the cold build;
  *   3. the full site build (scripts/build.ts) against a bare Astro build of N trivial pages plus
- *      Pagefind over them;
+ *      Pagefind over them; then, over the warm caches, the site rebuilt with nothing changed and
+ *      with one skill changed;
  *   4. output sizes, and gzipped index.json against gzipped name+description text;
  *   5. the runtime over HTTP on 127.0.0.1: open, search latency over 1,000 queries, install of a
  *      20-file skill with verification;
@@ -460,7 +461,7 @@ interface SizeResult {
   generated: { files: number; bytes: number; seconds: number };
   index: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; runs: number[]; floorRuns: number[]; ok: boolean; writeFloorMs?: number; ratioToWriteFloor?: number; writeFloorRuns?: number[] };
   noop: { wallMs: number; fractionOfCold: number; runs: number[]; cache: unknown };
-  site?: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; oneSkillChangedMs?: number; breakdown: string; floorBreakdown: unknown; runs: number[]; floorRuns: number[] } | { error: string };
+  site?: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; oneSkillChangedMs?: number; noopMs?: number; noopBreakdown?: string; oneSkillChangedBreakdown?: string; breakdown: string; floorBreakdown: unknown; runs: number[]; floorRuns: number[] } | { error: string };
   sizes: ReturnType<typeof outputSizes>;
   runtime?: unknown;
   browser?: unknown;
@@ -563,6 +564,9 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
         }));
         log(`  site run ${r + 1}: bare Astro+Pagefind ${(bares.at(-1)!.wallMs / 1000).toFixed(1)}s (${mb(bares.at(-1)!.maxRssKb)} MB), site ${(sites.at(-1)!.wallMs / 1000).toFixed(1)}s (${mb(sites.at(-1)!.maxRssKb)} MB)`);
       }
+      // No-op: the same tree built again over the warm caches (registry build cache, render cache).
+      const noopSite = await runChild<unknown>([node, join(projectRoot, 'scripts', 'build.ts'), '--root', root, '--out', siteOut], { env });
+      log(`  site, nothing changed: ${(noopSite.wallMs / 1000).toFixed(1)}s`);
       // One skill changed: a line added to one skill's docs, then the site built again over the
       // warm build cache, as a deploy after a one-skill pull request does.
       const changed = firstDeclaration(join(root, 'skills'));
@@ -584,6 +588,9 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
         floorRssMb: mb(median(bares.map((s) => s.maxRssKb))),
         ratioToFloor: round(siteMs / bareMs, 2),
         oneSkillChangedMs: round(oneChanged.wallMs, 0),
+        noopMs: round(noopSite.wallMs, 0),
+        noopBreakdown: noopSite.stdout.split('\n').find((l) => l.startsWith('built ')) ?? '',
+        oneSkillChangedBreakdown: oneChanged.stdout.split('\n').find((l) => l.startsWith('built ')) ?? '',
         breakdown: sites.at(-1)?.stdout.split('\n').find((l) => l.startsWith('built ')) ?? '',
         floorBreakdown: bares.at(-1)?.result,
         runs: sites.map((s) => round(s.wallMs, 0)),
@@ -677,6 +684,7 @@ export function renderMarkdown(results: { machine: ReturnType<typeof machine>; r
     row('  ratio to floor', (s) => (site(s) ? `${site(s)?.ratioToFloor}×` : '–')),
     row('  peak RSS (floor)', (s) => (site(s) ? `${site(s)?.maxRssMb} MB (${site(s)?.floorRssMb} MB)` : '–')),
     row('  one skill changed: site rebuilt, wall (fraction of cold)', (s) => (site(s)?.oneSkillChangedMs ? `${fmtS(site(s)?.oneSkillChangedMs)} (${((site(s)!.oneSkillChangedMs! / site(s)!.wallMs) * 100).toFixed(0)} %)` : '–')),
+    row('  nothing changed: site rebuilt, wall (fraction of cold)', (s) => (site(s)?.noopMs ? `${fmtS(site(s)?.noopMs)} (${((site(s)!.noopMs! / site(s)!.wallMs) * 100).toFixed(0)} %)` : '–')),
     row('index.json raw / gzip', (s) => `${fmtB(s.sizes.indexJson.bytes)} / ${fmtB(s.sizes.indexJson.gzipBytes)}`),
     row('  bytes per skill raw / gzip', (s) => `${s.sizes.indexJson.bytesPerSkill} / ${s.sizes.indexJson.gzipBytesPerSkill}`),
     row('  gzip ratio to name+description floor', (s) => `${s.sizes.indexToFloorGzipRatio}× (floor ${fmtB(s.sizes.nameDescriptionFloor.gzipBytes)})`),

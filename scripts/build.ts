@@ -16,8 +16,9 @@
  *    so a skill's own HTML files can never end up in the search index.
  * 4. The browser runtime is bundled to /runtime/skilldex.js (scripts/bundle-runtime.ts).
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cp, readdir, rename } from 'node:fs/promises';
 import module from 'node:module';
 import path from 'node:path';
@@ -28,6 +29,7 @@ import type { AstroIntegration } from 'astro';
 import type { RegistryConfig } from '../src/core/schemas/config.ts';
 import { buildRegistry, ConfigError, loadConfig } from '../src/pipeline/index.ts';
 import { normaliseSiteUrl, SiteBuildError, skilldexSite, type SiteSettings } from '../src/site/integration/index.ts';
+import type { RenderStats } from '../src/site/render/pool.ts';
 import { bundleBrowserRuntime } from './bundle-runtime.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,6 +53,8 @@ export interface SiteBuildOptions {
 export interface SiteBuildResult {
   skills: number;
   pagesIndexed: number;
+  /** Skill documents rendered for the pages, and how many came from the render cache. */
+  documents?: RenderStats;
   timings: Record<string, number>;
   peakRssMb: Record<string, number>;
 }
@@ -85,7 +89,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
     siteUrl: siteUrlOverride ?? (config.siteUrl === undefined ? undefined : checkSiteUrl(config.siteUrl, 'skilldex.config.json: siteUrl')),
     repository: config.repository,
   };
-  prepareOutDir(outDir, root);
+  const removal = prepareOutDir(outDir, root);
   if (registryGiven !== undefined && !existsSync(path.join(registryGiven, 'index.json'))) {
     throw new SiteBuildError('E_NO_REGISTRY', `${registryGiven} has no index.json; pass a folder written by buildRegistry.`);
   }
@@ -109,9 +113,17 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   // 2. Astro, then Pagefind from the integration's astro:build:done
   let pagesIndexed = 0;
   let pagefindMs = 0;
+  let documents: RenderStats | undefined;
   const integration = skilldexSite(
-    { registryDir, docsDir: path.join(projectRoot, 'docs'), site, ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }) },
-    { onSearchIndexed: ({ pages, ms }) => ((pagesIndexed = pages), (pagefindMs = ms)) },
+    {
+      registryDir,
+      docsDir: path.join(projectRoot, 'docs'),
+      site,
+      // Beside the registry's build cache, so one deletion of .cache/ makes the next build cold.
+      renderCacheDir: path.join(root, '.cache', 'skilldex', 'site-render'),
+      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+    },
+    { onSearchIndexed: ({ pages, ms }) => ((pagesIndexed = pages), (pagefindMs = ms)), onDocumentsRendered: (stats) => (documents = stats) },
   );
   const astroStart = performance.now();
   await runAstro(root, outDir, integration);
@@ -128,10 +140,11 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   // 4. Browser runtime
   await time('runtime', () => bundleBrowserRuntime(path.join(outDir, 'runtime', 'skilldex.js')));
 
-  // A registry without skills has no skills/ folder at all.
-  const skillsDir = path.join(outDir, 'skills');
-  const skills = existsSync(skillsDir) ? readdirSync(skillsDir).filter((n) => n.endsWith('.json')).length : 0;
-  return { skills, pagesIndexed, timings, peakRssMb };
+  await time('old output removed', () => removal);
+
+  // From the index: skills/ also holds versions documents and earlier versions' manifests.
+  const skills = (JSON.parse(readFileSync(path.join(outDir, 'index.json'), 'utf8')) as { totalSkills: number }).totalSkills;
+  return { skills, pagesIndexed, documents, timings, peakRssMb };
 }
 
 async function runAstro(root: string, outDir: string, integration: AstroIntegration): Promise<void> {
@@ -185,9 +198,10 @@ async function moveInto(from: string, to: string): Promise<void> {
 
 /**
  * Empties the output folder, refusing folders that don't look like a previous build: a typo in
- * `--out` must not delete someone's project.
+ * `--out` must not delete someone's project. The previous build's files are deleted while this
+ * build runs (see discard); the promise settles when they are gone.
  */
-function prepareOutDir(outDir: string, root: string): void {
+function prepareOutDir(outDir: string, root: string): Promise<void> {
   const ownership = path.join(projectRoot, '.cache', 'skilldex-outdirs', createHash('sha256').update(outDir).digest('hex').slice(0, 16));
   if (existsSync(outDir)) {
     const entries = readdirSync(outDir);
@@ -196,13 +210,61 @@ function prepareOutDir(outDir: string, root: string): void {
     if (dangerous || (entries.length > 0 && !looksBuilt)) {
       throw new SiteBuildError('E_OUT_DIR', `Refusing to empty ${outDir}: it is not empty and does not look like a Skilldex build. Choose another --out.`);
     }
-    rmSync(outDir, { recursive: true, force: true });
   }
+  mkdirSync(path.dirname(ownership), { recursive: true });
+  const removal = discard(outDir, path.dirname(ownership));
   mkdirSync(outDir, { recursive: true });
   // Remembers (outside the output, which Astro empties) that this folder is ours, so whatever a
   // failed build leaves behind can be replaced by the next one.
-  mkdirSync(path.dirname(ownership), { recursive: true });
   writeFileSync(ownership, `${outDir}\n`);
+  return removal;
+}
+
+/**
+ * Moves `dir` (when it exists) aside into `trashDir` and deletes it in a child process while the
+ * build runs: deleting the previous 10k-skill site (~135k files) on the main thread took seconds
+ * at the start of every rebuild. A child process rather than a worker thread, so a build that
+ * fails exits at once instead of waiting for the deletion. Where `dir` cannot be moved (another
+ * file system), it is deleted at once. What interrupted builds left in `trashDir` is deleted in
+ * the background, without this build waiting for it.
+ */
+function discard(dir: string, trashDir: string): Promise<void> {
+  const own = path.join(trashDir, `old-${process.pid}-${Date.now()}`);
+  let moved = false;
+  if (existsSync(dir)) {
+    try {
+      renameSync(dir, own);
+      moved = true;
+    } catch {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const stale = readdirSync(trashDir)
+    .filter((name) => /^old-\d+-\d+$/.test(name) && !running(Number(name.split('-')[1])))
+    .map((name) => path.join(trashDir, name));
+  if (stale.length > 0) removeInChild(stale).unref();
+  if (!moved) return Promise.resolve();
+  return new Promise((resolve) => {
+    const child = removeInChild([own]);
+    // What is left (a file that could not be deleted) goes with a later build's sweep.
+    child.once('error', () => resolve());
+    child.once('exit', () => resolve());
+  });
+}
+
+function removeInChild(dirs: string[]) {
+  const script = "for (const dir of process.argv.slice(1)) require('node:fs').rmSync(dir, { recursive: true, force: true });";
+  return spawn(process.execPath, ['-e', script, ...dirs], { stdio: 'ignore', detached: true });
+}
+
+/** Whether process `pid` (another build) is still running. */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** `siteUrl` as the site needs it (see normaliseSiteUrl); anything else would break every link, so it stops the build. */
@@ -300,7 +362,7 @@ async function main(argv: string[]): Promise<number> {
     const result = await buildSite({ root: values.root, outDir: values.out, registryDir: values.registry, lenient: values.lenient, siteUrl: values['site-url'], pageSize: values.pageSize });
     const seconds = ((performance.now() - start) / 1000).toFixed(1);
     const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-    console.log(`built ${result.skills} skills into ${path.resolve(values.out)} in ${seconds}s (peak RSS ${rssMb} MB; ${Object.entries(result.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s/${result.peakRssMb[k]} MB`).join(', ')}; ${result.pagesIndexed} pages searchable)`);
+    console.log(`built ${result.skills} skills into ${path.resolve(values.out)} in ${seconds}s (peak RSS ${rssMb} MB; ${Object.entries(result.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s/${result.peakRssMb[k]} MB`).join(', ')}; ${result.pagesIndexed} pages searchable${result.documents ? `; ${result.documents.documents} skill documents, ${result.documents.hits} from the render cache` : ''})`);
     return 0;
   } catch (error) {
     if (error instanceof SiteBuildError) {

@@ -19,6 +19,14 @@
 //
 // The site may live under a sub-path (https://user.github.io/repo/): the page names its base path
 // on <html data-base>, and both the Pagefind bundle and the result URLs sit under it.
+//
+// Pagefind matches a query word by the indexed words it begins (`revi` finds `review`), and when no
+// indexed word begins with it, by the longest indexed word it begins with: in the Japanese index,
+// which holds `Re` (from "Re:") but no `review`, "review" finds the Japanese email skill, and the
+// typo "reviw" finds `re-type` in the English one. Those guesses are dropped here (see
+// dropGuesses), so a query either finds the word or finds nothing, and a query that finds nothing
+// is corrected by one edit to a word of the catalog's names, titles, tags and categories
+// (`search-words.json`, fetched only then): "reviw" shows the results for "review".
 
 const BASE = document.documentElement.dataset.base || '/';
 const BUNDLE = `${BASE}pagefind/`;
@@ -37,6 +45,8 @@ let countsWanted = false;
 
 let loading;
 let latest = 0;
+/** How many language indexes the search merges (Pagefind's entry file names them). */
+let indexCount = 1;
 
 // One shared promise: the first keystroke and the first focus both ask for the index, and a
 // search must not start before every language has been merged.
@@ -46,6 +56,7 @@ function load() {
     await pagefind.options({ basePath: BUNDLE, baseUrl: BASE, excerptLength: 24 });
     await pagefind.init();
     const entry = await (await fetch(`${BUNDLE}pagefind-entry.json`)).json();
+    indexCount = Math.max(1, Object.keys(entry.languages || {}).length);
     const primary = (document.documentElement.lang || 'unknown').toLowerCase();
     const absolute = new URL(BUNDLE, location.href).href;
     for (const language of Object.keys(entry.languages || {})) {
@@ -107,17 +118,23 @@ function currentFilters() {
 }
 
 // Pagefind excerpts are HTML with <mark> around hits. Parse them in an inert document and copy
-// only text and <mark> across, so nothing else from a skill's text can become markup.
+// only text and <mark> across, so nothing else from a skill's text can become markup. Chinese and
+// Japanese text is indexed word by word with nothing between the words, so one matched term can
+// come as several marks in a row (校对 as 校 and 对): marks that touch become one.
 function excerptNodes(html) {
   const doc = new DOMParser().parseFromString(`<p>${html}</p>`, 'text/html');
   const nodes = [];
   for (const node of doc.body.firstChild ? doc.body.firstChild.childNodes : []) {
-    if (node.nodeName === 'MARK') {
+    const text = node.textContent || '';
+    const last = nodes.at(-1);
+    if (node.nodeName === 'MARK' && last && last.nodeName === 'MARK') {
+      last.textContent += text;
+    } else if (node.nodeName === 'MARK') {
       const mark = document.createElement('mark');
-      mark.textContent = node.textContent;
+      mark.textContent = text;
       nodes.push(mark);
-    } else {
-      nodes.push(document.createTextNode(node.textContent || ''));
+    } else if (text) {
+      nodes.push(document.createTextNode(text));
     }
   }
   return nodes;
@@ -126,6 +143,150 @@ function excerptNodes(html) {
 function sameOriginPath(url) {
   const parsed = new URL(url, location.href);
   return parsed.origin === location.origin ? parsed.pathname : BASE;
+}
+
+// Words in scripts written without spaces are cut into words differently when indexed and when
+// typed (校对 is typed as one word and indexed as 校 and 对); Pagefind's matching is left alone there.
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+// Shorter words are not corrected: a four-letter word one edit from a catalog word is more often
+// another real word than a typo (`node` is not `code`, `bash` is not `hash`).
+const MIN_CORRECTED_LENGTH = 5;
+
+/** Lower case without diacritics, as Pagefind compares words (`Café` → `cafe`). */
+function fold(text) {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** The query's words in scripts written with spaces, as Pagefind reads them (punctuation dropped). */
+function spacedWords(query) {
+  return fold(query)
+    .split(/\s+/)
+    .map((word) => word.replace(/[^\p{L}\p{N}_]/gu, ''))
+    .filter((word) => word && !UNSPACED.test(word));
+}
+
+/**
+ * The words Pagefind marked as hits in a result, each in the forms a query word may begin
+ * (`re-type` → `retype`, `re`, `type`). Pagefind's locations count the page's words as its excerpts
+ * do: split at zero-width spaces in Chinese and Japanese pages, at white space elsewhere.
+ */
+function markedForms(fragment) {
+  const text = fragment.raw_content || '';
+  const words = text.includes('\u200B') ? text.split('\u200B') : text.split(/[^\S\uFEFF]+/);
+  return (fragment.locations || []).flatMap((at) => {
+    const parts = fold(words[at] || '').split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
+    return [parts.join(''), ...parts];
+  });
+}
+
+const fragments = new WeakMap();
+/** A result's fragment (text, excerpt, filters), fetched once however often it is asked for. */
+function fragmentOf(result) {
+  if (!fragments.has(result)) fragments.set(result, result.data());
+  return fragments.get(result);
+}
+
+/** The language of the index a result came from: Pagefind names each page by it (`ja_4f1c2d0`). */
+function languageOf(result) {
+  return String(result.id).split('_')[0];
+}
+
+/**
+ * Drops the results of every language whose index only guessed at one of the query's words: its
+ * best result has no marked word that begins with the query word, and its index does not hold
+ * the word itself either (an exact search, which compares stems, so `reviews` still counts as
+ * found where the page says `review`). One result per language is enough to ask: within one
+ * index, Pagefind either finds a word or guesses it, for every page alike.
+ */
+async function dropGuesses(pf, search, query, filters) {
+  const words = spacedWords(query);
+  if (words.length === 0 || search.results.length === 0) return search;
+  const best = new Map();
+  for (const result of search.results) {
+    if (!best.has(languageOf(result))) best.set(languageOf(result), result);
+    if (best.size === indexCount) break;
+  }
+  const unmarked = new Map();
+  await Promise.all(
+    [...best].map(async ([language, result]) => {
+      const forms = markedForms(await fragmentOf(result));
+      for (const word of words) {
+        if (!forms.some((form) => form.startsWith(word))) unmarked.set(word, [...(unmarked.get(word) || []), language]);
+      }
+    }),
+  );
+  const guessed = new Set();
+  for (const [word, languages] of unmarked) {
+    const asked = languages.filter((language) => !guessed.has(language));
+    if (asked.length === 0) continue;
+    const exact = await pf.search(`"${word}"`, { filters: { lang: { any: asked } } });
+    const holding = new Set(exact.results.map(languageOf));
+    for (const language of asked) if (!holding.has(language)) guessed.add(language);
+  }
+  if (guessed.size === 0) return search;
+  if (guessed.size === best.size) return { ...search, results: [], filters: {} };
+  // The filter counts add up every index Pagefind searched; only a search without the dropped
+  // ones counts right. Without counts on screen, leaving their results out is enough.
+  if (countsWanted) return pf.search(query, { filters: { ...filters, lang: { none: [...guessed] } } });
+  return { ...search, results: search.results.filter((result) => !guessed.has(languageOf(result))) };
+}
+
+async function searchPages(pf, query, filters) {
+  const search = await pf.search(query || null, { filters });
+  // The first results' fragments are needed to show them anyway: fetch them while the guesses
+  // are checked, not after.
+  search.results.slice(0, FIRST_SHOWN).forEach(fragmentOf);
+  return dropGuesses(pf, search, query, filters);
+}
+
+let wordsLoading;
+/** The catalog's own words (search-words.json) with how many skills use each, fetched on the first miss. */
+function catalogWords() {
+  wordsLoading ??= fetch(`${BASE}search-words.json`)
+    .then((response) => (response.ok ? response.json() : { words: {} }))
+    .then((file) => file.words || {})
+    .catch(() => {
+      wordsLoading = undefined;
+      return {};
+    });
+  return wordsLoading;
+}
+
+/** Whether `b` is `a` with one letter added, dropped or changed, or two neighbouring letters swapped. */
+function oneEditApart(a, b) {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    return a.slice(i + 1) === b.slice(i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2));
+  }
+  const [shorter, longer] = a.length < b.length ? [a, b] : [b, a];
+  return shorter.slice(i) === longer.slice(i + 1);
+}
+
+/**
+ * A query that found nothing, with each word that finds nothing on its own and is not one of the
+ * catalog's words replaced by the catalog's word one edit away that most skills use; undefined
+ * when no word changes.
+ */
+async function correction(pf, query, filters) {
+  const known = await catalogWords();
+  let changed = false;
+  const terms = [];
+  for (const term of query.split(/\s+/)) {
+    const word = fold(term);
+    let best;
+    if (word.length >= MIN_CORRECTED_LENGTH && !UNSPACED.test(word) && !Object.hasOwn(known, word)) {
+      for (const candidate in known) if (oneEditApart(word, candidate) && (best === undefined || known[candidate] > known[best])) best = candidate;
+    }
+    if (best !== undefined && (await searchPages(pf, term, filters)).results.length === 0) {
+      terms.push(best);
+      changed = true;
+    } else {
+      terms.push(term);
+    }
+  }
+  return changed ? terms.join(' ') : undefined;
 }
 
 async function run() {
@@ -149,26 +310,41 @@ async function run() {
   const pf = await load();
   // Loading the filter index makes every later search count values over all its results.
   if (countsWanted) await pf.filters();
-  const search = await pf.search(query || null, { filters });
+  let search = await searchPages(pf, query, filters);
+  let answered = query;
+  if (search.results.length === 0 && query && id === latest) {
+    const better = await correction(pf, query, filters);
+    const retried = better === undefined ? undefined : await searchPages(pf, better, filters);
+    if (retried && retried.results.length > 0) {
+      search = retried;
+      answered = better;
+    }
+  }
   if (id !== latest) return;
   if (listing) listing.hidden = true;
   section.hidden = false;
   if (countsWanted) showCounts(search.filters || {});
   // The first few results are shown as soon as their fragments arrive; the rest follow. On a
   // common term over 10,000 skills, waiting for all 20 fragments cost a fifth of a second more.
-  const first = await Promise.all(search.results.slice(0, FIRST_SHOWN).map((r) => r.data()));
+  const first = await Promise.all(search.results.slice(0, FIRST_SHOWN).map(fragmentOf));
   if (id !== latest) return;
   // Marks only a complete list: tests (and styles) tell fresh results from stale ones by it.
   delete list.dataset.query;
+  delete list.dataset.answered;
   delete list.dataset.filters;
   list.replaceChildren(...first.map(resultItem));
   root.classList.toggle('has-results', true);
   const n = search.results.length;
-  status.textContent = n === 0 ? 'No skills match.' : `${n} ${n === 1 ? 'skill matches' : 'skills match'}${n > MAX_SHOWN ? `, showing the best ${MAX_SHOWN}` : ''}.`;
-  const rest = await Promise.all(search.results.slice(FIRST_SHOWN, MAX_SHOWN).map((r) => r.data()));
+  const matches = `${n} ${n === 1 ? 'skill matches' : 'skills match'}`;
+  const showing = n > MAX_SHOWN ? `, showing the best ${MAX_SHOWN}` : '';
+  if (n === 0) status.textContent = 'No skills match.';
+  else if (answered !== query) status.textContent = `No skill matches “${query}”; ${matches} “${answered}”${showing}.`;
+  else status.textContent = `${matches}${showing}.`;
+  const rest = await Promise.all(search.results.slice(FIRST_SHOWN, MAX_SHOWN).map(fragmentOf));
   if (id !== latest) return;
   list.append(...rest.map(resultItem));
   list.dataset.query = query;
+  list.dataset.answered = answered;
   list.dataset.filters = JSON.stringify(filters);
 }
 
@@ -194,6 +370,11 @@ let timer;
 function schedule() {
   clearTimeout(timer);
   timer = setTimeout(() => run().catch(report), 150);
+  // While the box waits for the reader to stop typing, Pagefind already fetches and unpacks the
+  // index chunks the query needs (and sets up its word segmenters): on a common word over
+  // 10,000 skills, ~125 ms of the worker's time that came after the debounce (Chromium trace).
+  const query = input.value.trim();
+  if (query && loading) loading.then((pf) => pf.preload(query, { filters: currentFilters() })).catch(() => {});
 }
 
 function report(error) {

@@ -23,7 +23,7 @@ export async function registryConfig(root: string): Promise<RegistryConfig> {
   try {
     return await loadConfig(root);
   } catch (error) {
-    if (error instanceof ConfigError) throw new CliError('E_CONFIG', error.message, { hint: 'fix skilldex.config.json; its schema is schemas/config.schema.json' });
+    if (error instanceof ConfigError) throw new CliError('E_CONFIG', error.message, { hint: error.hint ?? 'fix skilldex.config.json; its schema is schemas/config.schema.json' });
     throw error;
   }
 }

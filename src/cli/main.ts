@@ -1,7 +1,7 @@
 import { type ArgsDef, type CommandDef, parseArgs, renderUsage, runCommand } from 'citty';
 import { cliFailure, EXIT } from './_errors.ts';
 import { err, forStream, printable, style } from './_output.ts';
-import { closest } from './_suggest.ts';
+import { closest } from '../core/suggest.ts';
 import { VERSION } from './_version.ts';
 
 /**

@@ -23,6 +23,7 @@ export interface JsonShape {
   enum?: readonly unknown[];
   pattern?: string;
   minLength?: number;
+  maxLength?: number;
   minimum?: number;
   maximum?: number;
   exclusiveMinimum?: number;
@@ -79,6 +80,7 @@ export function checkJsonShape(value: unknown, shape: JsonShape, limit = 20): st
     if (s.enum !== undefined && !s.enum.includes(v)) return report(path, `expected one of ${s.enum.map((e) => JSON.stringify(e)).join(', ')}`);
     if (typeof v === 'string') {
       if (s.minLength !== undefined && v.length < s.minLength) report(path, `shorter than ${s.minLength}`);
+      if (s.maxLength !== undefined && v.length > s.maxLength) return report(path, `longer than ${s.maxLength}`);
       if (s.pattern !== undefined && !patternOf(s.pattern).test(v)) report(path, `does not match ${s.pattern}`);
     }
     if (typeof v === 'number') {

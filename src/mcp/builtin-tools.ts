@@ -155,7 +155,7 @@ export function builtinTools(options: { allowRun?: boolean; installRoot?: string
     tool({
       name: 'install_skill',
       title: 'Install a skill',
-      description: `Downloads a skill, verifies every file's sha256 and the tree digest, and installs it into an agent's folder (claude: .claude/skills, agents: .agents/skills, cursor, codex, …) or a folder, inside this server's install root${options.installRoot ? '' : ' (none configured: start the server with --install-root <dir> to allow installs)'}.`,
+      description: `Downloads a skill (or, as name@version or name@range, an earlier published version), verifies every file's sha256 and the tree digest, and installs it into an agent's folder (claude: .claude/skills, agents: .agents/skills, cursor, codex, …) or a folder, inside this server's install root${options.installRoot ? '' : ' (none configured: start the server with --install-root <dir> to allow installs)'}.`,
       input: shapes.InstallSkillInput,
       output: shapes.InstallSkillOutput,
       readOnly: false,
@@ -163,7 +163,8 @@ export function builtinTools(options: { allowRun?: boolean; installRoot?: string
         if (!options.installRoot) return toolError('installing is off on this server; start it with --install-root <dir> to allow installs into that folder');
         const manifest = await registry.manifest(args.name);
         const target = await resolveInstallTarget(options.installRoot, args.target, discoveryName(manifest.name, manifest.format));
-        const result = await registry.install(manifest.name, target.dir, target.to ? { to: target.to } : {});
+        // By the name as asked: `pdf@^1` installs the version that range selects (already resolved above, and cached).
+        const result = await registry.install(args.name, target.dir, target.to ? { to: target.to } : {});
         return structured({ ...result });
       },
     }),

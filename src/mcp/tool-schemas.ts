@@ -88,10 +88,10 @@ export const GetSkillScriptPathInput = z.object({
 export const GetSkillScriptPathOutput = z.object({ name: z.string(), script: z.string(), path: z.string() });
 
 export const InstallSkillInput = z.object({
-  name: SkillName,
+  name: z.string().min(1).max(400).describe('Skill name (case-insensitive), as list_skills or search_skills give it; add @version or @range (pdf@1.2.0, pdf@^1.2) for an earlier published version.'),
   target: z.string().min(1).max(1024).describe("An agent (claude for .claude/skills, agents for .agents/skills, cursor, codex, … or the agent's folder itself) or a folder inside the install root."),
 });
-export const InstallSkillOutput = z.object({ name: z.string(), dir: z.string(), digest: z.string(), files: z.number().int(), changed: z.boolean() });
+export const InstallSkillOutput = z.object({ name: z.string(), version: z.string(), dir: z.string(), digest: z.string(), files: z.number().int(), changed: z.boolean() });
 
 export const RunSkillInput = z.object({
   name: SkillName,

@@ -33,6 +33,7 @@ import type { ScanResult } from '../core/schemas/scan.ts';
 import type { DraftManifest, SkillSource, SkillSourceFile } from './model.ts';
 import { sha256HexSync } from './hash.ts';
 import type { Position } from '../core/parse/source-text.ts';
+import type { EncodedWalk } from './history/version-walk.ts';
 
 /** Bump when the shape of a cache entry changes. */
 const FORMAT = 1;
@@ -85,6 +86,22 @@ interface EmitRecord {
   notDiscoverable: { name: string; reason: string }[];
 }
 
+/** What checking an older version's files found: its draft and scan when it parsed, and every diagnostic. */
+export interface OldVersionVerdict {
+  draft?: DraftManifest;
+  scan?: ScanResult;
+  diagnostics: ValidatorDiagnostic[];
+  /** Files whose blobs git does not have (never cached). */
+  missing?: string[];
+}
+
+/** The version records of the skill folders, from the history at one HEAD. */
+interface HistoryRecord {
+  /** HEAD, the skills folder and the skill folders walked. */
+  key: string;
+  walk: EncodedWalk;
+}
+
 interface CacheFile {
   format: number;
   salt: string;
@@ -92,6 +109,11 @@ interface CacheFile {
   startedAt: number;
   skills: Record<string, CachedSkill>;
   emit?: EmitRecord;
+  history?: HistoryRecord;
+  /** The version each declaration blob declares (null: unreadable), by blob id: git objects never change. */
+  declarations?: Record<string, string | null>;
+  /** Older versions checked, by their files' git ids, folder and name (see history/old-versions.ts). */
+  oldVersions?: Record<string, OldVersionVerdict>;
 }
 
 /** Positions registry rules ask a member for: its name, its `calls`, and each call. */
@@ -135,6 +157,11 @@ export class BuildCache {
   #previous: CacheFile | undefined;
   #next: Record<string, CachedSkill> = {};
   #emit: EmitRecord | undefined;
+  #history: HistoryRecord | undefined;
+  #declarations: Record<string, string | null> | undefined;
+  #oldVersions: Record<string, OldVersionVerdict> = {};
+  /** True when the history part of the cache differs from the file's. */
+  #historyChanged = false;
   /** Lookups answered from the cache / computed afresh, for reports and benchmarks. */
   readonly stats = { hits: 0, misses: 0, scanHits: 0, scanMisses: 0, emitSkipped: false };
 
@@ -225,6 +252,41 @@ export class BuildCache {
     }
   }
 
+  /** The walk an earlier build recorded at `key` (HEAD and folders). */
+  history(key: string): EncodedWalk | undefined {
+    const last = this.#previous?.history;
+    if (last?.key !== key || !last.walk) return undefined;
+    this.#history = last;
+    this.#declarations = this.#previous?.declarations;
+    return last.walk;
+  }
+
+  /** Keeps a fresh walk, and the declaration versions it read (the only ones the next walk can reuse). */
+  recordHistory(key: string, walk: EncodedWalk, declarations: Record<string, string | null>): void {
+    this.#history = { key, walk };
+    this.#declarations = declarations;
+    this.#historyChanged = true;
+  }
+
+  /** The version a declaration blob declares, as an earlier build read it (null: unreadable). */
+  declarationVersion(oid: string): string | null | undefined {
+    const known = this.#previous?.declarations;
+    return known && Object.hasOwn(known, oid) ? known[oid] : undefined;
+  }
+
+  /** What an earlier build found checking an older version with this key. */
+  oldVersion(key: string): OldVersionVerdict | undefined {
+    const known = this.#previous?.oldVersions;
+    const verdict = known && Object.hasOwn(known, key) ? known[key] : undefined;
+    if (verdict) this.#oldVersions[key] = verdict;
+    return verdict;
+  }
+
+  recordOldVersion(key: string, verdict: OldVersionVerdict): void {
+    this.#oldVersions[key] = verdict;
+    this.#historyChanged = true;
+  }
+
   /**
    * Writes the cache atomically; a read-only checkout just keeps building without one. A build
    * that changed nothing leaves the file alone: rewriting megabytes would be most of its cost.
@@ -235,9 +297,20 @@ export class BuildCache {
       this.stats.misses === 0 &&
       this.stats.scanMisses === 0 &&
       this.stats.emitSkipped &&
-      Object.keys(this.#next).length === Object.keys(this.#previous.skills).length;
+      !this.#historyChanged &&
+      Object.keys(this.#next).length === Object.keys(this.#previous.skills).length &&
+      Object.keys(this.#oldVersions).length === Object.keys(this.#previous.oldVersions ?? {}).length;
     if (unchanged) return;
-    const data: CacheFile = { format: FORMAT, salt: this.#salt, startedAt: this.startedAt, skills: this.#next, ...(this.#emit ? { emit: this.#emit } : {}) };
+    const data: CacheFile = {
+      format: FORMAT,
+      salt: this.#salt,
+      startedAt: this.startedAt,
+      skills: this.#next,
+      ...(this.#emit ? { emit: this.#emit } : {}),
+      ...(this.#history ? { history: this.#history } : {}),
+      ...(this.#declarations ? { declarations: this.#declarations } : {}),
+      oldVersions: this.#oldVersions,
+    };
     try {
       mkdirSync(dirname(this.file), { recursive: true });
       const tmp = `${this.file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;

@@ -4,6 +4,7 @@ import { RegistryConfig } from '../core/schemas/config.ts';
 import { decodeUtf8, positionAt } from '../core/parse/source-text.ts';
 import { parseJsonFile } from '../core/parse/json-file.ts';
 import { ConfigError } from './config-error.ts';
+import { closest } from '../core/suggest.ts';
 
 export const CONFIG_FILE = 'skilldex.config.json';
 
@@ -31,5 +32,40 @@ export async function loadConfig(root: string): Promise<RegistryConfig> {
     const at = parsed.locate(issue.path as (string | number)[]);
     throw new ConfigError(`${CONFIG_FILE}:${at.line}:${at.column} ${issue.path.join('.') || 'config'}: ${issue.message}`);
   }
+  await checkRuleIds(result.data, parsed.locate);
   return result.data;
+}
+
+/**
+ * A severity set for a rule id that does not exist would silently do nothing (a typo such as
+ * `frontmatter/unknown-fields` keeps the rule at its default), so every id in `rules` and
+ * `scan.rules` must name a rule of the right engine. The rule list is loaded only when the config
+ * overrides something: most commands never pay for it.
+ */
+async function checkRuleIds(config: RegistryConfig, locate: (path: (string | number)[]) => { line: number; column: number }): Promise<void> {
+  const sections = [
+    { path: ['rules'], ids: Object.keys(config.rules), wants: 'validator' as const },
+    { path: ['scan', 'rules'], ids: Object.keys(config.scan.rules), wants: 'scanner' as const },
+  ];
+  if (sections.every((s) => s.ids.length === 0)) return;
+  const { ALL_RULES } = await import('./rules/all-rules.ts');
+  const engineOf = new Map<string, string>(ALL_RULES.map((r) => [r.meta.id, r.meta.engine === 'scanner' ? 'scanner' : 'validator']));
+  for (const { path, ids, wants } of sections) {
+    const other = wants === 'scanner' ? 'rules' : 'scan.rules';
+    for (const id of ids) {
+      const engine = engineOf.get(id);
+      if (engine === wants) continue;
+      const at = locate([...path, id]);
+      const where = `${CONFIG_FILE}:${at.line}:${at.column} ${path.join('.')}`;
+      if (engine) {
+        throw new ConfigError(`${where}: '${id}' is a ${engine === 'scanner' ? 'security scanner' : 'validation'} rule; set its severity under "${other}"`, {
+          hint: wants === 'scanner' ? 'validation rules are listed in docs/rules.md' : 'scanner rules are listed in docs/security.md',
+        });
+      }
+      const suggestion = closest(id, [...engineOf].filter(([, e]) => e === wants).map(([ruleId]) => ruleId));
+      throw new ConfigError(`${where}: no rule '${id}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, {
+        hint: wants === 'scanner' ? 'scanner rule ids are listed in docs/security.md' : 'rule ids are listed in docs/rules.md',
+      });
+    }
+  }
 }

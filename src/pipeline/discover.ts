@@ -15,6 +15,9 @@ export const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;
 /** Never part of a published skill: VCS and OS litter, dependency folders, caches. */
 const IGNORED = new Set(['node_modules', '__pycache__']);
 
+/** Folder entries a skill never publishes: dot-entries (VCS and OS litter) and {@link IGNORED} folders. */
+export const isUnpublishedEntry = (name: string): boolean => name.startsWith('.') || IGNORED.has(name);
+
 /**
  * A `skills` folder (or any folder on the way to it) that is a symbolic link would publish
  * whatever it points at, outside the repository. Reports it and returns true.
@@ -254,7 +257,7 @@ export async function skillFoldersBelow(dir: string, limit = Infinity): Promise<
 async function subfolders(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   // Dirent types come from lstat, so a symlinked folder is not walked into.
-  return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !IGNORED.has(e.name)).map((e) => join(dir, e.name));
+  return entries.filter((e) => e.isDirectory() && !isUnpublishedEntry(e.name)).map((e) => join(dir, e.name));
 }
 
 /**
@@ -311,7 +314,7 @@ export function readSkillSource(root: string, dir: string, declaration: SkillSou
     const entries: ListedEntry[] = [...((stamps ? undefined : listing?.(relDir)) ?? readdirSync(join(absDir, relDir), { withFileTypes: true }))];
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
-      if (entry.name.startsWith('.') || IGNORED.has(entry.name)) continue;
+      if (isUnpublishedEntry(entry.name)) continue;
       const path = relDir ? `${relDir}/${entry.name}` : entry.name;
       const file = `${dir}/${path}`;
       if (entry.isSymbolicLink()) {

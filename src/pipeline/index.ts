@@ -15,6 +15,11 @@ import { INDEX_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './e
 import type { WriteResult } from './emit/write-registry.ts';
 import { checkSigningKeys, signingKeysFromEnv, type SigningKey } from './emit/sign.ts';
 import { gitCommitTimes, headCommitTime, lastCommitTime } from './git-times.ts';
+import { versionKey } from '../core/changelog.ts';
+import { sortDiagnostics } from './diagnostics.ts';
+import { planVersions } from './emit/versions.ts';
+import { checkOldVersions, readOldFiles } from './history/old-versions.ts';
+import { readSkillHistories } from './history/read-history.ts';
 import { skillDirOf, validateRegistry, type RejectedSkill, type ValidateOptions } from './validate.ts';
 
 export { validateRegistry, validateSkillFolder, type ValidationResult, type ValidationProgress, type RejectedSkill } from './validate.ts';
@@ -90,12 +95,26 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
   });
-  const { accepted, rejected, diagnostics } = validation;
-  const hasErrors = diagnostics.some((d) => d.severity === 'error');
-  if (hasErrors && !options.lenient) {
+  const { accepted, rejected } = validation;
+  let diagnostics = validation.diagnostics;
+  const stopped = () => {
     cache?.save();
     return { ok: false, config, manifests: [], diagnostics, rejected, notDiscoverable: [], ...(cache ? { cache: cache.stats } : {}) };
-  }
+  };
+  if (diagnostics.some((d) => d.severity === 'error') && !options.lenient) return stopped();
+
+  // Earlier versions, from git history, checked like current skills (src/pipeline/history/).
+  const histories = await readSkillHistories(
+    options.root,
+    config,
+    accepted.map((s) => ({ dir: s.source.dir, version: s.draft.version, bytes: () => s.source.files.find((f) => f.path === s.source.declaration)?.bytes ?? new Uint8Array() })),
+    cache,
+  );
+  const current = accepted.map((s) => ({ dir: s.source.dir, name: s.draft.name, version: s.draft.version }));
+  const olderChecked = await checkOldVersions(options.root, config, current, histories.records, { ...(cache ? { cache } : {}), scan: options.scan !== false });
+  diagnostics = sortDiagnostics([...diagnostics, ...histories.diagnostics, ...olderChecked.diagnostics]);
+  const hasErrors = diagnostics.some((d) => d.severity === 'error');
+  if (hasErrors && !options.lenient) return stopped();
 
   const envEpoch = Number(process.env.SOURCE_DATE_EPOCH);
   // Unknown (undefined) without SOURCE_DATE_EPOCH: such a time is left out, never shown as 1970.
@@ -106,11 +125,12 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
 
   const dirs = new Set(accepted.map((s) => s.source.dir));
   const diagnosticsByDir = new Map<string, ValidatorDiagnostic[]>();
-  for (const d of diagnostics) {
+  // A manifest carries its own version's warnings; what was left out of history is the build's to report.
+  for (const d of validation.diagnostics) {
     const dir = skillDirOf(d.file, dirs);
     if (dir) diagnosticsByDir.set(dir, [...(diagnosticsByDir.get(dir) ?? []), d]);
   }
-  const published = accepted.map((s) => {
+  const planned = accepted.map((s) => {
     const seconds = lastCommitTime(times, s.source.dir, s.source.files.map((f) => f.path)) ?? fallbackEpoch;
     const manifest: SkillManifest = {
       ...s.draft,
@@ -119,8 +139,11 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
       diagnostics: diagnosticsByDir.get(s.source.dir) ?? [],
       scan: s.scan,
     };
-    return { manifest, files: s.source.files, ...(s.packed ? { packed: s.packed } : {}) };
+    const records = histories.records.get(s.source.dir);
+    const currentRecord = records?.find((r) => versionKey(r.version) === versionKey(s.draft.version));
+    return { plan: planVersions(manifest, s.source.files, olderChecked.byDir.get(s.source.dir) ?? [], currentRecord), files: s.source.files, packed: s.packed };
   });
+  const published = planned.map(({ plan, files }) => ({ manifest: plan.manifest, files }));
 
   const fallback = fallbackEpoch === undefined ? undefined : new Date(fallbackEpoch * 1000).toISOString();
   const latest = published.reduce<string | undefined>((max, p) => (p.manifest.lastModified && (max === undefined || p.manifest.lastModified > max) ? p.manifest.lastModified : max), fallback);
@@ -138,7 +161,7 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   // needs only the small per-skill facts, not every manifest serialised.
   const outDir = resolve(options.outDir);
   const emitKey = cache
-    ? sha256HexSync(JSON.stringify([generatedAt, latest, signingKeys.map((k) => k.kid).sort(), published.map(({ manifest: m }) => [m.name, m.digest, m.sourcePath, m.calledBy, m.lastModified, m.diagnostics, m.scan])]))
+    ? sha256HexSync(JSON.stringify([generatedAt, latest, signingKeys.map((k) => k.kid).sort(), published.map(({ manifest: m }) => [m.name, m.digest, m.sourcePath, m.calledBy, m.lastModified, m.diagnostics, m.scan, m.versions?.digest])]))
     : '';
   const previous = cache?.emitted(outDir, emitKey);
   let index: RegistryIndex;
@@ -150,7 +173,14 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   } else {
     // Loaded only when something is written: a no-op rebuild skips the emitter and its archiver.
     const { writeRegistry } = await import('./emit/write-registry.ts');
-    const written = await writeRegistry(options.outDir, published, config, { generatedAt, updatedAt: latest }, signingKeys);
+    const oldFiles = await readOldFiles(options.root, planned.flatMap(({ plan }) => plan.older), config.limits.maxFileBytes);
+    const withVersions = planned.map(({ plan, files, packed }) => ({
+      manifest: plan.manifest,
+      files,
+      ...(packed ? { packed } : {}),
+      versions: { documentText: plan.documentText, older: plan.older.map(({ manifest }) => ({ manifest, files: oldFiles.get(manifest) ?? [] })) },
+    }));
+    const written = await writeRegistry(options.outDir, withVersions, config, { generatedAt, updatedAt: latest }, signingKeys);
     index = written.index;
     notDiscoverable = written.notDiscoverable;
     const proof = [INDEX_FILE, `${WELL_KNOWN_V2}/index.json`, `${WELL_KNOWN_V1}/index.json`, '.skilldex-build.json', ...(signingKeys.length > 0 ? [SIGNED_INDEX_FILE] : [])];

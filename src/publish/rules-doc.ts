@@ -24,6 +24,7 @@ const GROUPS: readonly { title: string; prefixes: readonly string[]; intro: stri
   { title: 'skill.json and pipelines', prefixes: ['skill-json', 'pipeline'], intro: 'Function skills ([skill-json.md](skill-json.md)).' },
   { title: 'Across the registry', prefixes: ['registry'], intro: 'Checks that compare skills with each other; they run on every build, also in pull-request mode.' },
   { title: 'Security', prefixes: ['security'], intro: 'The static scanner\'s verdict; its own rules are listed in [security.md](security.md).' },
+  { title: 'Earlier versions', prefixes: ['versions'], intro: 'A build publishes every earlier version of a skill from git history ([registry-format.md](registry-format.md#versions)); these report what it had to leave out.' },
   { title: 'Pull requests', prefixes: ['publish'], intro: 'Only in pull-request mode (`skilldex validate --changed-since <ref>` or `--against-index <url>`).' },
   {
     title: 'Security scanner',

@@ -3,9 +3,8 @@ import { discoverSkills, readSkillSource } from '../pipeline/discover.ts';
 import type { SkillSource } from '../pipeline/model.ts';
 import { DiagnosticSink } from '../pipeline/diagnostics.ts';
 import { treeDigestSync } from '../pipeline/hash.ts';
-import { parseFrontmatter } from '../core/parse/frontmatter.ts';
-import { parseJsonFile } from '../core/parse/json-file.ts';
-import { decodeUtf8, type Position } from '../core/parse/source-text.ts';
+import { declaredIdentity } from '../core/parse/declared-identity.ts';
+import type { Position } from '../core/parse/source-text.ts';
 
 /**
  * What identifies a published skill version: its name, its version and the tree digest of its
@@ -28,8 +27,6 @@ export interface SkillSnapshot {
   /** `sha256:<hex>` tree digest of the skill's files. */
   digest: string;
 }
-
-const DEFAULT_VERSION = '1.0.0';
 
 /** Identity of a skill across revisions: its name, or its folder when the name is unreadable. */
 export function skillKey(s: Pick<SkillSnapshot, 'name' | 'dir'>): string {
@@ -54,36 +51,7 @@ export async function snapshotSkills(root: string, skillsDir: string, limits: Li
 /** Pure: the snapshot of one skill source already read from disk. */
 export function snapshotOf(source: SkillSource, limits: Pick<Limits, 'maxFrontmatterBytes' | 'maxDepth' | 'maxAliases'>): SkillSnapshot {
   const digest = treeDigestSync(source.files.map((f) => ({ path: f.path, hex: f.hex })));
-  const file = `${source.dir}/${source.declaration}`;
-  const base = { dir: source.dir, file, digest };
   const declaration = source.files.find((f) => f.path === source.declaration);
-  const decoded = declaration ? decodeUtf8(declaration.bytes) : undefined;
-  const unreadable = { ...base, name: undefined, version: DEFAULT_VERSION, versionDeclared: false, versionAt: { line: 1, column: 1 } };
-  if (!decoded?.ok) return unreadable;
-
-  if (source.declaration === 'SKILL.md') {
-    const fm = parseFrontmatter(decoded.source, limits);
-    if (!fm.data) return unreadable;
-    const metadata = fm.data.metadata && typeof fm.data.metadata === 'object' ? (fm.data.metadata as Record<string, unknown>) : {};
-    // Same precedence as the build's normaliser: `version`, then `metadata.version`.
-    const [version, path] = typeof fm.data.version === 'string' ? [fm.data.version, ['version']] : typeof metadata.version === 'string' ? [metadata.version, ['metadata', 'version']] : [undefined, ['name']];
-    return {
-      ...base,
-      name: typeof fm.data.name === 'string' ? fm.data.name : undefined,
-      version: version ?? DEFAULT_VERSION,
-      versionDeclared: version !== undefined,
-      versionAt: fm.locate(path),
-    };
-  }
-  const json = parseJsonFile(decoded.source, limits);
-  const data = json.data && typeof json.data === 'object' && !Array.isArray(json.data) ? (json.data as Record<string, unknown>) : undefined;
-  if (!data) return unreadable;
-  const version = typeof data.version === 'string' ? data.version : undefined;
-  return {
-    ...base,
-    name: typeof data.name === 'string' ? data.name : undefined,
-    version: version ?? DEFAULT_VERSION,
-    versionDeclared: version !== undefined,
-    versionAt: json.locate(version !== undefined ? ['version'] : ['name']),
-  };
+  const { name, version, versionDeclared, versionAt } = declaredIdentity(source.declaration, declaration?.bytes ?? new Uint8Array(), limits);
+  return { dir: source.dir, file: `${source.dir}/${source.declaration}`, digest, name, version, versionDeclared, versionAt };
 }

@@ -12,6 +12,9 @@ import { functionSignature } from '../core/signature.ts';
 import { checkAssetPath, isAssetPath } from './asset-path.ts';
 import { parseJsonDocument } from './json-document.ts';
 import { type ShapeCheck, structuralShapeCheck } from './shape-check.ts';
+import type { SkillVersion, SkillVersions } from '../core/schemas/versions.ts';
+import { parseSkillSpec } from './skill-spec.ts';
+import { versionKey } from '../core/changelog.ts';
 import { RegistryError } from '../core/errors/registry-error.ts';
 import { checkRegistryPath, type RegistryTransport, type TransportReadOptions } from './transport.ts';
 import { verificationFailure, verifyFile, verifySkillFiles } from './verify.ts';
@@ -125,7 +128,9 @@ export class Registry {
   #byName: Map<string, IndexEntry>;
   #byKebab: Map<string, IndexEntry[]>;
   #search: SearchIndex<IndexEntry> | undefined;
+  /** Manifests by `name` (the current version) or `name@range` as asked for. */
   #manifests = new Map<string, Promise<SkillManifest>>();
+  #versions = new Map<string, Promise<SkillVersions>>();
   #shapes: ShapeCheck;
 
   /** The most bytes read for index.json or one manifest (see {@link DEFAULT_MAX_INDEX_BYTES}). */
@@ -245,17 +250,114 @@ export class Registry {
 
   /**
    * The skill's manifest (`skills/<name>.json`), checked against its schema and against the
-   * index: same name, same tree digest.
+   * index: same name, same tree digest. `name@version` or `name@range` (`pdf@1.2.0`,
+   * `pdf@^1.2`) gives the manifest of the highest published version the range admits, verified
+   * through the versions document the current manifest pins; no match throws `VERSION_NOT_FOUND`
+   * listing the versions there are. Every method that takes a skill name takes this form too.
+   *
+   * @example
+   * await registry.manifest('pdf');       // the current version
+   * await registry.manifest('pdf@^1.2');  // the highest 1.x from 1.2.0 on
    */
   manifest(name: string): Promise<SkillManifest> {
-    const entry = this.entry(name);
-    let pending = this.#manifests.get(entry.name);
+    let skill: string;
+    let range: string | undefined;
+    let entry: IndexEntry;
+    try {
+      ({ name: skill, range } = parseSkillSpec(name));
+      entry = this.entry(skill);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const key = range === undefined ? entry.name : `${entry.name}@${range}`;
+    let pending = this.#manifests.get(key);
     if (!pending) {
-      pending = this.#fetchManifest(entry);
-      this.#manifests.set(entry.name, pending);
-      pending.catch(() => this.#manifests.delete(entry.name));
+      pending = range === undefined ? this.#fetchManifest(entry) : this.#versionManifest(entry, range);
+      this.#manifests.set(key, pending);
+      pending.catch(() => this.#manifests.delete(key));
     }
     return pending;
+  }
+
+  /**
+   * Every published version of a skill, the highest first, from its versions document
+   * (docs/registry-format.md#versions): verified against the digest the current manifest pins,
+   * its shape checked, and refused as a whole when it names another skill, lists a version twice,
+   * or describes the current version differently from the index. A registry built before
+   * versions were published lists the current version only.
+   *
+   * @example
+   * (await registry.versions('pdf')).versions.map((v) => v.version); // ['2.0.0', '1.1.0', '1.0.0']
+   */
+  versions(name: string): Promise<SkillVersions> {
+    let entry: IndexEntry;
+    try {
+      entry = this.entry(parseSkillSpec(name).name);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    let pending = this.#versions.get(entry.name);
+    if (!pending) {
+      pending = this.manifest(entry.name).then((current) => this.#fetchVersions(current));
+      this.#versions.set(entry.name, pending);
+      pending.catch(() => this.#versions.delete(entry.name));
+    }
+    return pending;
+  }
+
+  async #fetchVersions(current: SkillManifest): Promise<SkillVersions> {
+    const pin = current.versions;
+    if (!pin) return { name: current.name, versions: [{ version: current.version, digest: current.digest }] };
+    const where = checkRegistryPath(pin.url);
+    const refuse = (problem: string, details?: unknown) =>
+      new RegistryError('VERSIONS_INVALID', `${where}: ${problem}`, {
+        details,
+        hint: 'no version of this skill was used from it; retry, or report it to the registry maintainers',
+      });
+    if (pin.size > this.maxDocumentBytes) throw refuse(`the manifest pins ${pin.size} bytes, more than this client reads (${this.maxDocumentBytes})`);
+    const bytes = await this.transport.read(where, { maxBytes: pin.size });
+    const actual = `sha256:${await sha256Hex(bytes)}`;
+    if (actual !== pin.digest) throw new RegistryError('VERIFICATION_FAILED', `${where} has digest ${actual}, but ${current.urls.manifest} pins ${pin.digest}`, { hint: 'the versions document was changed after the manifest was built; nothing of it was used. Retry, or report it to the registry maintainers' });
+    const raw = parseJsonDocument(bytes, where, 'VERSIONS_INVALID');
+    const parsed = (this.#shapes.versions ?? structuralShapeCheck.versions)(raw);
+    if (!parsed.ok) throw refuse(`does not match the SkillVersions schema (${parsed.issues.slice(0, 3).join('; ')})`, parsed.issues);
+    const problem = versionsProblem(parsed.value, current);
+    if (problem) throw refuse(problem);
+    return parsed.value;
+  }
+
+  /** The manifest of the version `range` selects: the current one, or an earlier one the versions document pins. */
+  async #versionManifest(entry: IndexEntry, range: string): Promise<SkillManifest> {
+    const current = await this.manifest(entry.name);
+    // The current version by its exact name needs nothing more (also when it is not semver).
+    if (range === current.version) return current;
+    const document = await this.versions(entry.name);
+    const { selectVersion } = await import('./version-range.ts');
+    const listed = document.versions.map((v) => v.version);
+    const available = listed.length > 0 ? `available: ${listed.join(', ')}` : 'no version is published';
+    const selected = selectVersion(listed, range);
+    if (typeof selected === 'object') {
+      throw new RegistryError('VERSION_NOT_FOUND', `'${range}' is not a version or a semver range (${entry.name})`, {
+        hint: `${available}; write ${entry.name}@<version> (1.2.0) or a range (^1.2, ~1.2.3, >=1 <2)`,
+      });
+    }
+    const chosen = document.versions.find((v) => v.version === selected);
+    if (!chosen) {
+      throw new RegistryError('VERSION_NOT_FOUND', `no version of ${entry.name} in ${this.root} matches ${range}`, { details: listed, hint: `${available}; install one with ${entry.name}@<version>` });
+    }
+    // versionsProblem() checked that only the current version comes without a manifest of its own.
+    if (chosen.manifest === undefined || chosen.manifestDigest === undefined) return current;
+    return this.#fetchOlderManifest(entry, chosen, chosen.manifest, chosen.manifestDigest);
+  }
+
+  async #fetchOlderManifest(entry: IndexEntry, version: SkillVersion, where: string, digest: string): Promise<SkillManifest> {
+    const manifest = await this.#readManifest(checkRegistryPath(where), digest, 'the versions document');
+    if (manifest.name !== entry.name || manifest.version !== version.version || manifest.digest !== version.digest) {
+      throw new RegistryError('VERIFICATION_FAILED', `${where} names ${manifest.name} ${manifest.version} ${manifest.digest} but the versions document lists ${entry.name} ${version.version} ${version.digest}`, {
+        hint: 'the versions document and the manifest come from different builds; retry, or report it to the registry maintainers',
+      });
+    }
+    return manifest;
   }
 
   /** Where the skill's manifest is, relative to the root: the index's template filled with the name. */
@@ -265,12 +367,23 @@ export class Registry {
 
   async #fetchManifest(entry: IndexEntry): Promise<SkillManifest> {
     const where = this.manifestPath(entry);
-    const bytes = await this.transport.read(where, { maxBytes: this.maxDocumentBytes });
     // The index pins the manifest's bytes: with a signed index that is the chain index → manifest → files.
+    const manifest = await this.#readManifest(where, entry.manifestDigest, 'the index');
+    if (manifest.name !== entry.name || manifest.digest !== entry.digest) {
+      throw new RegistryError('VERIFICATION_FAILED', `${where} names ${manifest.name} ${manifest.digest} but the index lists ${entry.name} ${entry.digest}`, {
+        hint: 'the index and the manifest come from different builds; retry, or report it to the registry maintainers',
+      });
+    }
+    return manifest;
+  }
+
+  /** Reads a manifest whose bytes `pinnedBy` pins to `digest`, and checks its shape. */
+  async #readManifest(where: string, digest: string, pinnedBy: string): Promise<SkillManifest> {
+    const bytes = await this.transport.read(where, { maxBytes: this.maxDocumentBytes });
     const actual = `sha256:${await sha256Hex(bytes)}`;
-    if (actual !== entry.manifestDigest) {
-      throw new RegistryError('VERIFICATION_FAILED', `${where} has digest ${actual}, but the index pins ${entry.manifestDigest}`, {
-        hint: 'the manifest was changed after the index was built; nothing of this skill was used. Retry, or report it to the registry maintainers',
+    if (actual !== digest) {
+      throw new RegistryError('VERIFICATION_FAILED', `${where} has digest ${actual}, but ${pinnedBy} pins ${digest}`, {
+        hint: `the manifest was changed after ${pinnedBy} was built; nothing of this skill was used. Retry, or report it to the registry maintainers`,
       });
     }
     const raw = parseJsonDocument(bytes, where, 'MANIFEST_INVALID');
@@ -281,13 +394,7 @@ export class Registry {
         hint: 'nothing of this skill was used; if the registry is yours, rebuild it with this version of skilldex, else report it to its maintainers',
       });
     }
-    const manifest = parsed.value;
-    if (manifest.name !== entry.name || manifest.digest !== entry.digest) {
-      throw new RegistryError('VERIFICATION_FAILED', `${where} names ${manifest.name} ${manifest.digest} but the index lists ${entry.name} ${entry.digest}`, {
-        hint: 'the index and the manifest come from different builds; retry, or report it to the registry maintainers',
-      });
-    }
-    return manifest;
+    return parsed.value;
   }
 
   /**
@@ -352,8 +459,9 @@ export class Registry {
     const manifest = await this.manifest(name);
     let skillMd: string | undefined;
     let prompt = manifest.prompt;
-    if (manifest.files.some((file) => file.path === 'SKILL.md')) skillMd = decoder.decode(await this.file(manifest.name, 'SKILL.md'));
-    if (prompt === undefined && manifest.files.some((file) => file.path === 'prompt.md')) prompt = decoder.decode(await this.file(manifest.name, 'prompt.md'));
+    // By `name` as given: `pdf@1.0.0` reads that version's files (its manifest is cached under that spec).
+    if (manifest.files.some((file) => file.path === 'SKILL.md')) skillMd = decoder.decode(await this.file(name, 'SKILL.md'));
+    if (prompt === undefined && manifest.files.some((file) => file.path === 'prompt.md')) prompt = decoder.decode(await this.file(name, 'prompt.md'));
     const body = manifest.format === 'skill-json' || skillMd === undefined ? functionBody(manifest, prompt) : skillMdBody(skillMd);
     return { name: manifest.name, format: manifest.format, mode: manifest.mode, manifest, skillMd, prompt, body, text: renderSkillLoad(manifest.name, body) };
   }
@@ -407,4 +515,31 @@ export class Registry {
       options,
     );
   }
+}
+
+/**
+ * What makes a versions document unusable for `current`, or undefined. Beyond its shape: it names
+ * this skill, lists each version once (by semver precedence: no `v`, no build metadata), describes
+ * the current version exactly as the index does (same tree digest, no manifest of its own), and
+ * pins a manifest for every other version at a path inside the registry.
+ */
+export function versionsProblem(document: SkillVersions, current: Pick<SkillManifest, 'name' | 'version' | 'digest'>): string | undefined {
+  if (document.name !== current.name) return `lists the versions of '${visibleControls(document.name)}', not of '${current.name}'`;
+  const seen = new Set<string>();
+  for (const v of document.versions) {
+    const key = versionKey(v.version);
+    if (seen.has(key)) return `lists version ${v.version} twice`;
+    seen.add(key);
+    if (key === versionKey(current.version)) {
+      if (v.digest !== current.digest || v.manifest !== undefined) return `describes the current version ${current.version} differently from the index`;
+      continue;
+    }
+    if (v.manifest === undefined || v.manifestDigest === undefined) return `pins no manifest for version ${v.version}`;
+    try {
+      checkRegistryPath(v.manifest);
+    } catch {
+      return `version ${v.version}'s manifest path leaves the registry root`;
+    }
+  }
+  return undefined;
 }

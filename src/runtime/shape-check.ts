@@ -3,7 +3,8 @@ import { isSafeSkillPath } from '../core/paths.ts';
 import { isNameTemplate, NAME_PLACEHOLDER } from '../core/url-template.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { RegistryIndex } from '../core/schemas/registry-index.ts';
-import { INDEX_SHAPE, MANIFEST_SHAPE } from './published-shapes.ts';
+import type { SkillVersions } from '../core/schemas/versions.ts';
+import { INDEX_SHAPE, MANIFEST_SHAPE, VERSIONS_SHAPE } from './published-shapes.ts';
 
 /**
  * How the runtime checks the JSON a registry serves before trusting it. The zod schemas in
@@ -16,6 +17,8 @@ import { INDEX_SHAPE, MANIFEST_SHAPE } from './published-shapes.ts';
 export interface ShapeCheck {
   index(raw: unknown): ShapeResult<RegistryIndex>;
   manifest(raw: unknown): ShapeResult<SkillManifest>;
+  /** A skill's versions document; a check without it falls back to {@link structuralShapeCheck}'s. */
+  versions?(raw: unknown): ShapeResult<SkillVersions>;
 }
 
 export type ShapeResult<T> = { ok: true; value: T } | { ok: false; issues: string[] };
@@ -33,8 +36,8 @@ const unsafePaths = (manifest: SkillManifest): string[] =>
 const badTemplates = (index: RegistryIndex): string[] =>
   (['manifest', 'page'] as const).flatMap((key) => (isNameTemplate(index.urls[key]) ? [] : [`urls.${key}: must contain ${NAME_PLACEHOLDER} exactly once`]));
 
-/** The generated index and manifest shapes; small enough for the browser bundle. */
-export const structuralShapeCheck: ShapeCheck = {
+/** The generated index, manifest and versions shapes; small enough for the browser bundle. */
+export const structuralShapeCheck: Required<ShapeCheck> = {
   index(raw) {
     const issues = checkJsonShape(raw, INDEX_SHAPE);
     if (issues.length === 0) issues.push(...badTemplates(raw as RegistryIndex));
@@ -44,5 +47,9 @@ export const structuralShapeCheck: ShapeCheck = {
     const issues = checkJsonShape(raw, MANIFEST_SHAPE);
     if (issues.length === 0) issues.push(...unsafePaths(raw as SkillManifest));
     return issues.length === 0 ? { ok: true, value: raw as SkillManifest } : { ok: false, issues };
+  },
+  versions(raw) {
+    const issues = checkJsonShape(raw, VERSIONS_SHAPE);
+    return issues.length === 0 ? { ok: true, value: raw as SkillVersions } : { ok: false, issues };
   },
 };

@@ -42,9 +42,15 @@ describe('npm run bench -- --quick', () => {
     expect(s.site.error).toBeUndefined();
     for (const x of [s.site.wallMs, s.site.floorMs, s.site.ratioToFloor, s.site.maxRssMb, s.site.floorRssMb]) expect(positive(x), JSON.stringify(s.site)).toBe(true);
     expect(s.site.floorBreakdown.pages).toBe(200);
-    // A site rebuild after one skill changed, over the warm build cache.
+    // Site rebuilds over the warm caches: one skill changed, and nothing changed.
     expect(positive(s.site.oneSkillChangedMs), JSON.stringify(s.site)).toBe(true);
     expect(run.stdout).toMatch(/\| {3}one skill changed: site rebuilt, wall \(fraction of cold\) \| \d+\.\d\d s \(\d+ %\) \|/);
+    expect(positive(s.site.noopMs), JSON.stringify(s.site)).toBe(true);
+    expect(run.stdout).toMatch(/\| {3}nothing changed: site rebuilt, wall \(fraction of cold\) \| \d+\.\d\d s \(\d+ %\) \|/);
+    // Nothing changed: every skill document came from the render cache.
+    const [, documents, hits] = /(\d+) skill documents, (\d+) from the render cache/.exec(s.site.noopBreakdown) ?? [];
+    expect(Number(documents), s.site.noopBreakdown).toBeGreaterThan(200);
+    expect(hits, s.site.noopBreakdown).toBe(documents);
 
     // 4: sizes.
     const z = s.sizes;

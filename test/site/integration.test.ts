@@ -73,6 +73,9 @@ describe('Astro with the site integration', () => {
     }
     expect(indexed).toBe(index.skills.length);
     expect(readdirSync(path.join(outDir, 'pagefind'))).toContain('pagefind.js');
+    // The search box's "did you mean" words: every word of the skills' titles is there.
+    const words = (JSON.parse(readFileSync(path.join(outDir, 'search-words.json'), 'utf8')) as { words: Record<string, number> }).words;
+    for (const skill of index.skills) for (const word of skill.title.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 5)) expect(words[word], word).toBeGreaterThan(0);
     expect(readFileSync(path.join(outDir, 'docs/guide/index.html'), 'utf8')).toContain('src="/team/skills/docs/map.png"');
     expect(readFileSync(path.join(outDir, 'docs/map.png'), 'utf8')).toBe('not really a PNG');
   }, 180_000);

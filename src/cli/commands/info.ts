@@ -5,9 +5,9 @@ import { out, outJson, style, visible } from '../_output.ts';
 import { formatBytes, openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
-  meta: { name: 'info', description: "Show a skill's manifest: signature, entry, actions, files, digest and scan verdict" },
+  meta: { name: 'info', description: "Show a skill's manifest: signature, entry, actions, files, digest, scan verdict and every published version" },
   args: {
-    name: { type: 'positional', description: 'Skill name (case-insensitive) or tool id (skill:<name>:<script>)', required: true },
+    name: { type: 'positional', description: 'Skill name (case-insensitive) or tool id (skill:<name>:<script>), optionally with @version or @range for an earlier version', required: true },
     ...registryArgs,
   },
   async run({ args }) {
@@ -46,7 +46,11 @@ export default defineCommand({
       row('scan', `${verdict} (${m.scan.findings.length} finding${m.scan.findings.length === 1 ? '' : 's'})`);
       for (const f of m.scan.findings) out(`           ${visible(`${f.severity} ${f.rule} ${f.file}:${f.line} ${f.message}`)}`);
     }
-    row('install', `skilldex install ${m.name} --to claude`);
+    // Every published version, the one shown marked; dates are when each first appeared.
+    const { versions } = await registry.versions(m.name);
+    versions.forEach((v, i) => row(i === 0 ? 'versions' : '', `${v.version}${v.date ? `  ${v.date.slice(0, 10)}` : ''}${v.digest === m.digest ? '  ← shown' : ''}`));
+    const asked = String(args.name).includes('@') ? `${m.name}@${m.version}` : m.name;
+    row('install', `skilldex install ${asked} --to claude`);
     return 0;
   },
 });

@@ -2,13 +2,13 @@ import { defineCommand } from 'citty';
 import { CliError } from '../_errors.ts';
 import { err, outJson, out, style, visible } from '../_output.ts';
 import { formatBytes, openRegistryFromArgs, registryArgs } from '../_registry.ts';
-import { closest } from '../_suggest.ts';
+import { closest } from '../../core/suggest.ts';
 import { AGENT_ALIASES, AGENT_SKILL_FOLDERS, agentSkillFolder } from '../../runtime/node/install.ts';
 
 export default defineCommand({
   meta: { name: 'install', description: 'Download, verify (every sha256 and the tree digest) and install a skill into a folder or an agent folder' },
   args: {
-    name: { type: 'positional', description: 'Skill name (case-insensitive)', required: true },
+    name: { type: 'positional', description: 'Skill name (case-insensitive), optionally with @version or @range for an earlier version: pdf@1.2.0, pdf@^1.2', required: true },
     to: { type: 'string', description: 'Agent folder under --dir: claude (.claude/skills), agents (.agents/skills), or any agent the `skills` CLI knows (cursor, codex, gemini-cli, windsurf, …)' },
     dir: { type: 'string', description: 'Base folder (default: the current folder); without --to the skill goes to <dir>/<name>', default: '.' },
     via: { type: 'string', description: 'archive (one .tar.gz, default) or files (one request per file)', default: 'archive' },
@@ -37,9 +37,11 @@ export default defineCommand({
     };
     const result = await registry.install(String(args.name), String(args.dir), { to: args.to, via: args.via, onProgress });
     if (tty && shown > 0) process.stderr.write('\n');
+    // A version asked for is named in the answer: which one a range selected is the point.
+    const label = String(args.name).includes('@') ? `${result.name}@${result.version}` : result.name;
     if (args.json) outJson(result);
-    else if (result.changed) out(`${style.green('installed')} ${visible(`${result.name} → ${result.dir} (${result.files} files, verified ${result.digest})`)}`);
-    else out(visible(`${result.name} is already installed at ${result.dir} (verified ${result.digest})`));
+    else if (result.changed) out(`${style.green('installed')} ${visible(`${label} → ${result.dir} (${result.files} files, verified ${result.digest})`)}`);
+    else out(visible(`${label} is already installed at ${result.dir} (verified ${result.digest})`));
     return 0;
   },
 });

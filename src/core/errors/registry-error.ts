@@ -6,6 +6,8 @@ import { SkilldexError } from './skilldex-error.ts';
  */
 export type RegistryErrorCode =
   | 'SKILL_NOT_FOUND'
+  | 'VERSION_NOT_FOUND'
+  | 'VERSIONS_INVALID'
   | 'VERIFICATION_FAILED'
   | 'INVALID_PATH'
   | 'ASSET_NOT_FOUND'

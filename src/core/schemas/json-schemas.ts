@@ -4,6 +4,7 @@ import { SkillManifest } from './manifest.ts';
 import { DiscoveryIndexV1, DiscoveryIndexV2, RegistryIndex } from './registry-index.ts';
 import { SkillJson } from './skill-json.ts';
 import { SkillMdFrontmatter } from './skill-md.ts';
+import { SkillVersions } from './versions.ts';
 
 /**
  * The published JSON Schemas, generated from the zod definitions (the single source of every
@@ -17,6 +18,7 @@ export function publishedJsonSchemas(): Record<string, unknown> {
     'skill-json.schema.json': z.toJSONSchema(SkillJson, { ...io, target: 'draft-07' }),
     'manifest.schema.json': z.toJSONSchema(SkillManifest, { ...io, io: 'output' }),
     'index.schema.json': z.toJSONSchema(RegistryIndex, { ...io, io: 'output' }),
+    'versions.schema.json': z.toJSONSchema(SkillVersions, { ...io, io: 'output' }),
     'config.schema.json': z.toJSONSchema(RegistryConfig, io),
     'discovery-0.2.0.schema.json': z.toJSONSchema(DiscoveryIndexV2, { ...io, io: 'output' }),
     'discovery-0.1.0.schema.json': z.toJSONSchema(DiscoveryIndexV1, { ...io, io: 'output' }),
@@ -41,7 +43,7 @@ function withoutDocs(schema: unknown): unknown {
 export const RUNTIME_SHAPES_FILE = 'src/runtime/published-shapes.ts';
 
 /**
- * The source of src/runtime/published-shapes.ts: the index and manifest shapes as JSON Schema
+ * The source of src/runtime/published-shapes.ts: the index, manifest and versions shapes as JSON Schema
  * constants, generated from the zod definitions so the browser runtime checks the same shapes
  * as the Node runtime without shipping zod. `npm run schemas` writes it; a test fails when it is stale.
  */
@@ -63,5 +65,7 @@ export function runtimeShapesModule(): string {
     constant('INDEX_SHAPE', 'index.schema.json'),
     '/** A skill manifest (the zod `SkillManifest`). */',
     constant('MANIFEST_SHAPE', 'manifest.schema.json'),
+    '/** A skill\'s versions document (the zod `SkillVersions`). */',
+    constant('VERSIONS_SHAPE', 'versions.schema.json'),
   ].join('\n');
 }

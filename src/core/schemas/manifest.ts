@@ -7,6 +7,7 @@ import { ValidatorDiagnostic } from './diagnostic.ts';
 import { ScanResult } from './scan.ts';
 import { Abp, Resources, SecurityPolicy, Triggers } from './skill-md.ts';
 import { PipelineStep } from './skill-json.ts';
+import { VersionsPin } from './versions-pin.ts';
 
 /**
  * The one internal shape every skill is normalised into, whatever its source format. The build
@@ -135,6 +136,12 @@ export const SkillManifest = z
      */
     lastModified: z.string().optional(),
     urls: SkillUrls,
+    /**
+     * The skill's versions document (docs/registry-format.md#versions), pinned by size and digest:
+     * through it a signed index covers every older version too. Only in the current version's
+     * manifest (since 2.1.0).
+     */
+    versions: VersionsPin.optional(),
     /** Warnings the validator reported for this skill (errors keep a skill out of the registry). */
     diagnostics: z.array(ValidatorDiagnostic),
     scan: ScanResult.optional(),

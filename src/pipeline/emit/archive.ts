@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
-import { agentSkillMarkdown } from '../../core/agent-skill-md.ts';
+import { agentSkillMarkdown, type AgentSkillFields } from '../../core/agent-skill-md.ts';
 import { AGENT_SKILL_NAME, discoveryName, MAX_NAME_LENGTH } from '../../core/names.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { DraftManifest } from '../model.ts';
@@ -71,6 +71,11 @@ export interface PackedSkill {
 export async function packSkill(draft: DraftManifest, files: readonly ArchiveFile[], siteUrl: string | undefined): Promise<PackedSkill> {
   const archive = await createArchive(files);
   if (draft.format !== 'skill-json' || notDiscoverableReason(draft)) return { archive };
+  return { archive, agent: await packAgentForm(draft, files, siteUrl) };
+}
+
+/** A skill.json skill as Agent Skills clients take it: the SKILL.md written for it, and the archive that adds it. */
+export async function packAgentForm(draft: AgentSkillFields, files: readonly ArchiveFile[], siteUrl: string | undefined): Promise<NonNullable<PackedSkill['agent']>> {
   const skillMd = new TextEncoder().encode(agentSkillMarkdown(draft, siteUrl));
-  return { archive, agent: { skillMd, archive: await createArchive([{ path: 'SKILL.md', bytes: skillMd }, ...files]) } };
+  return { skillMd, archive: await createArchive([{ path: 'SKILL.md', bytes: skillMd }, ...files]) };
 }

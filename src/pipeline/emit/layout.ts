@@ -1,3 +1,4 @@
+import { versionKey } from '../../core/changelog.ts';
 import { digestPrefix } from '../../core/digest.ts';
 import { fillName } from '../../core/url-template.ts';
 import type { SkillUrls } from '../../core/schemas/manifest.ts';
@@ -19,6 +20,16 @@ export function skillUrls(name: string, digest: string): SkillUrls {
     archive: `skills/${name}/${d}.tar.gz`,
   };
 }
+
+/**
+ * A skill's versions document, and an earlier version's manifest. Both change in place (a new
+ * build may add versions or re-scan old ones) and are pinned by digest, so they sit one level
+ * below skills/ beside the current manifest, where hosts cache for a minute and revalidate, never
+ * under a digest prefix (docs/hosting.md#caching). The path carries the version without build
+ * metadata (`+` is a space to some object stores), which semver precedence ignores anyway.
+ */
+export const versionsDocumentPath = (name: string): string => `skills/${name}.versions.json`;
+export const versionManifestPath = (name: string, version: string): string => `skills/${name}@${versionKey(version)}.json`;
 
 export const INDEX_FILE = 'index.json';
 export const INDEX_SCHEMA_FILE = 'index.schema.json';

@@ -10,7 +10,8 @@ import type { KeysDocument } from '../../core/schemas/signing.ts';
 import { keyIdOf } from '../../core/signing.ts';
 import { DISCOVERY_SCHEMA_URL, INDEX_FORMAT_VERSION, type DiscoveryIndexV1, type DiscoveryIndexV2, type IndexEntry, type RegistryIndex } from '../../core/schemas/registry-index.ts';
 import { sha256HexSync } from '../hash.ts';
-import { notDiscoverableReason, packSkill, type ArchiveFile, type PackedSkill } from './archive.ts';
+import { createArchive, notDiscoverableReason, packAgentForm, type ArchiveFile, type PackedSkill } from './archive.ts';
+import { jsonText } from './json-text.ts';
 import { INDEX_FILE, INDEX_SCHEMA_FILE, INDEX_URL_TEMPLATES, KEYS_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
 import { signIndex, type SigningKey } from './sign.ts';
 
@@ -20,6 +21,8 @@ export interface PublishedSkill {
   files: readonly ArchiveFile[];
   /** Its archives, when they were packed already (on a worker thread, as the skill was read). */
   packed?: PackedSkill;
+  /** Its versions document (pinned by `manifest.versions`) and each earlier version with its files. */
+  versions?: { documentText: string; older: readonly { manifest: SkillManifest; files: readonly ArchiveFile[] }[] };
 }
 
 export interface WriteResult {
@@ -37,8 +40,7 @@ const WRITE_CONCURRENCY = 16;
 /** Remembers what the last build wrote, so stale files can be removed and nothing else. */
 const STATE_FILE = '.skilldex-build.json';
 
-/** Stable, human-diffable JSON: two-space indent and a final newline. */
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+const json = jsonText;
 
 /**
  * Writes the static registry into `outDir`: index.json and its schema, per-skill manifests,
@@ -149,16 +151,26 @@ type Emitted =
   | { entry: IndexEntry; reason: string }
   | { entry: IndexEntry; discovery: DiscoveryIndexV2['skills'][number]; legacy: DiscoveryIndexV1['skills'][number] };
 
-/** Writes one skill's files, archive and manifest, and its discovery artifacts. */
-async function emitSkill({ manifest: m, files, packed }: PublishedSkill, config: RegistryConfig, { put, mirror }: { put: Put; mirror: Mirror }, outDir: string): Promise<Emitted> {
+/**
+ * Writes one version's content-addressed files and archive; returns the archive's bytes. An
+ * archive packed already is taken as is; one the last build wrote is content-addressed, so it is reused.
+ */
+async function emitContent(m: SkillManifest, files: readonly ArchiveFile[], put: Put, outDir: string, packed?: Uint8Array): Promise<Uint8Array> {
   for (const f of files) await put(`${m.urls.files}${f.path}`, f.bytes, true);
+  const archive = packed ?? (exists(join(outDir, m.urls.archive)) ? new Uint8Array(await readFile(join(outDir, m.urls.archive))) : await createArchive(files));
+  await put(m.urls.archive, archive, true);
+  return archive;
+}
+
+/** Writes one skill's files, archive and manifest, its earlier versions and versions document, and its discovery artifacts. */
+async function emitSkill({ manifest: m, files, packed, versions }: PublishedSkill, config: RegistryConfig, { put, mirror }: { put: Put; mirror: Mirror }, outDir: string): Promise<Emitted> {
+  for (const older of versions?.older ?? []) {
+    await emitContent(older.manifest, older.files, put, outDir);
+    await put(older.manifest.urls.manifest, json(older.manifest));
+  }
+  if (versions && m.versions) await put(m.versions.url, versions.documentText);
   const archivePath = m.urls.archive;
-  // Packed already, or packed here (once); an archive the last build wrote is content-addressed, so it is reused.
-  let packing: Promise<PackedSkill> | undefined;
-  const pack = (): Promise<PackedSkill> => (packing ??= packed ? Promise.resolve(packed) : packSkill(m, files, config.siteUrl));
-  const reused = packed ? undefined : exists(join(outDir, archivePath)) ? new Uint8Array(await readFile(join(outDir, archivePath))) : undefined;
-  const archive = reused ?? (await pack()).archive;
-  await put(archivePath, archive, true);
+  const archive = await emitContent(m, files, put, outDir, packed?.archive);
   const manifestText = json(m);
   await put(m.urls.manifest, manifestText);
   // The index pins each manifest by digest, so a signed index covers index → manifest → files.
@@ -171,7 +183,7 @@ async function emitSkill({ manifest: m, files, packed }: PublishedSkill, config:
   let agentFiles: readonly ArchiveFile[] = files;
   let discovery: DiscoveryIndexV2['skills'][number];
   if (m.format === 'skill-json') {
-    const agent = (await pack()).agent as NonNullable<PackedSkill['agent']>;
+    const agent = packed?.agent ?? (await packAgentForm(m, files, config.siteUrl));
     agentFiles = [{ path: 'SKILL.md', bytes: agent.skillMd }, ...files];
     const archiveName = archivePath.split('/').pop() as string;
     await put(`${WELL_KNOWN_V2}/${wkName}/${archiveName}`, agent.archive);

@@ -1,6 +1,7 @@
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import type { ScanResult } from '../../core/schemas/scan.ts';
-import type { ScanOptions } from '../../scanner/scan.ts';
+import type { ScanPool } from '../../scanner/pool.ts';
+import type { ScanInput, ScanOptions } from '../../scanner/scan.ts';
 import { imitationCandidates, type BuildCache } from '../cache.ts';
 import { sha256HexSync } from '../hash.ts';
 import * as fileRules from '../rules/files.ts';
@@ -28,43 +29,70 @@ export function buildScanOptions(config: RegistryConfig): ScanOptions {
   return { rules: { ...config.scan.rules, ...Object.fromEntries(LEFT_TO_THE_VALIDATOR.map((id) => [id, 'off' as const])) } };
 }
 
+/** Below this many skills left to scan, worker threads cost more to start than they save. */
+const POOL_MIN_SCANS = 32;
+
 /**
  * The scan phase. A cold build scans each skill as it reads it, on the worker threads of the read
  * phase, before every name is known; here each result is checked against the names the skill
  * could imitate (typosquatting needs them), and the few skills that imitate one are scanned
- * again with those names, as are skills whose scan the cache lacks. Results are keyed in the
- * build cache by the skill's tree digest and the names it could imitate.
+ * again with those names, as are skills whose scan the cache lacks (and earlier versions, which
+ * the read phase does not see): on a scan pool when there are many, inline otherwise. Results are
+ * keyed in the build cache by the skill's tree digest and the names it could imitate.
  *
  * @returns every target's scan result (before the registry's allowlist), in the targets' order
  */
 export async function scanAll(targets: readonly ScanTarget[], config: RegistryConfig, cache: BuildCache | undefined, onProgress?: (done: number, total: number) => void): Promise<ScanResult[]> {
   // Loaded on demand: `validate --no-scan` and the runtime never pay for the scanner, and a
   // rebuild whose every scan is cached never loads its rules.
-  let scanner: Promise<typeof import('../../scanner/index.ts')> | undefined;
   const { imitatedNames } = await import('../../scanner/rules/typosquat.ts');
   const { confusableSkeleton } = await import('../../scanner/unicode.ts');
   const options = buildScanOptions(config);
   // Only the names the typosquatting rule could match are passed: same verdicts and evidence,
   // without comparing every pair of skills (quadratic: minutes at 10,000 skills).
   const candidatesOf = imitationCandidates(targets.map((t) => t.name), confusableSkeleton);
-  const results: ScanResult[] = [];
-  onProgress?.(0, targets.length);
-  for (const t of targets) {
+  const plans = targets.map((t) => {
     const knownNames = candidatesOf(t.name);
     const entry = cache?.recorded(t.source.dir);
     const key = entry ? sha256HexSync(JSON.stringify([t.name, t.digest, knownNames])) : '';
-    let result: ScanResult;
-    if (cache && entry?.scan?.key === key) {
-      cache.stats.scanHits++;
-      result = entry.scan.result;
-    } else {
-      // A scan without the names equals the full one unless the name imitates another skill.
-      const early = imitatedNames(t.name, knownNames).length === 0 ? t.earlyScan : undefined;
-      result = early ?? (await (scanner ??= import('../../scanner/index.ts'))).scanSkill({ name: t.name, files: t.source.files, knownNames }, options);
-      if (entry) cache?.recordScan(entry, key, result);
-    }
-    results.push(result);
-    onProgress?.(results.length, targets.length);
+    const cached = cache && entry?.scan?.key === key ? entry.scan.result : undefined;
+    // A scan without the names equals the full one unless the name imitates another skill.
+    const early = cached ?? (imitatedNames(t.name, knownNames).length === 0 ? t.earlyScan : undefined);
+    return { t, knownNames, entry, key, cached, early };
+  });
+  const left = plans.filter((p) => !p.early).length;
+  const pool = left >= POOL_MIN_SCANS ? await tryCreateScanPool() : undefined;
+  let scanner: Promise<typeof import('../../scanner/index.ts')> | undefined;
+  const scanHere = async (input: ScanInput) => (await (scanner ??= import('../../scanner/index.ts'))).scanSkill(input, options);
+  let done = 0;
+  onProgress?.(0, targets.length);
+  try {
+    return await Promise.all(
+      plans.map(async ({ t, knownNames, entry, key, cached, early }): Promise<ScanResult> => {
+        let result: ScanResult;
+        if (cached) {
+          (cache as BuildCache).stats.scanHits++;
+          result = cached;
+        } else {
+          const input: ScanInput = { name: t.name, files: t.source.files, knownNames };
+          // A worker that failed is not a verdict: the skill is scanned again here.
+          result = early ?? (pool ? await pool.scan(input, options).catch(() => scanHere(input)) : await scanHere(input));
+          if (entry) cache?.recordScan(entry, key, result);
+        }
+        onProgress?.(++done, targets.length);
+        return result;
+      }),
+    );
+  } finally {
+    await pool?.close();
   }
-  return results;
+}
+
+/** A scan pool, or none where threads cannot start (every skill is then scanned inline). */
+async function tryCreateScanPool(): Promise<ScanPool | undefined> {
+  try {
+    return (await import('../../scanner/pool.ts')).createScanPool();
+  } catch {
+    return undefined;
+  }
 }

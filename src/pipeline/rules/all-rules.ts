@@ -22,6 +22,7 @@ import {
 } from './skill-md/frontmatter.ts';
 import { codeOutsideScripts, entryMissing, legacyPermissions, requiredField, resourceEscape, resourceMissing } from './skill-md/package.ts';
 import { textControlChars } from './text.ts';
+import { versionsHistoryIncomplete, versionsVersionRejected } from './versions.ts';
 
 /**
  * The one list of rules: every rule Skilldex reports, each a module in the one rule shape
@@ -60,6 +61,8 @@ export const ALL_RULES = [
   internalCheckFailed,
   // Across the registry, in the order they run (their engine runs them from this family list)
   ...REGISTRY_RULES,
+  // Earlier versions, from git history (docs/registry-format.md#versions)
+  versionsHistoryIncomplete, versionsVersionRejected,
   // Security scan
   securityBlocked, securityFinding,
   // Pull requests

@@ -29,6 +29,8 @@ export interface InstallOptions {
 
 export interface InstallResult {
   name: string;
+  /** The version installed. */
+  version: string;
   dir: string;
   digest: string;
   files: number;
@@ -72,7 +74,7 @@ export class NodeRegistry extends Registry {
         return files;
       }
     }
-    return this.files(manifest.name, { onProgress: options.onProgress });
+    return this.files(name, { onProgress: options.onProgress });
   }
 
   /**
@@ -81,20 +83,23 @@ export class NodeRegistry extends Registry {
    * file's sha256, no extra or missing file, the tree digest — before anything is written, and the
    * folder is replaced atomically. A skill.json function goes into its kebab-case folder with a
    * generated SKILL.md beside its files, so Agent Skills clients (Claude Code, …) discover it.
+   * `name@version` or `name@range` installs an earlier version, verified through the versions
+   * document (see `manifest`), into the same folder.
    *
    * @example
    * await registry.install('pdf', process.cwd(), { to: 'claude' });
-   * // { name: 'pdf', dir: '/project/.claude/skills/pdf', files: 3, changed: true, … }
+   * // { name: 'pdf', version: '2.0.0', dir: '/project/.claude/skills/pdf', files: 3, changed: true, … }
+   * await registry.install('pdf@^1', process.cwd(), { to: 'claude' }); // the highest 1.x
    */
   async install(name: string, dir: string = process.cwd(), options: InstallOptions = {}): Promise<InstallResult> {
     const manifest = await this.manifest(name);
     const dest = installDestination(dir, discoveryName(manifest.name, manifest.format), options.to);
-    const files = await this.verifiedFiles(manifest.name, options);
+    const files = await this.verifiedFiles(name, options);
     const generated = this.#generatedFiles(manifest);
     const { changed } = await writeSkillDir(manifest, files, dest, { generated }).catch((error: unknown) => {
       throw fsError(error, dest);
     });
-    return { name: manifest.name, dir: dest, digest: manifest.digest, files: files.size + generated.size, changed };
+    return { name: manifest.name, version: manifest.version, dir: dest, digest: manifest.digest, files: files.size + generated.size, changed };
   }
 
   /**
@@ -123,7 +128,7 @@ export class NodeRegistry extends Registry {
       try {
         await verifyInstalled(manifest, dest);
       } catch {
-        const files = await this.verifiedFiles(manifest.name);
+        const files = await this.verifiedFiles(name);
         try {
           await writeSkillDir(manifest, files, dest, { readOnly: true });
         } catch (error) {
@@ -158,7 +163,7 @@ export class NodeRegistry extends Registry {
         throw new RegistryError('NOT_INSTALLED', `${base} is not a verified copy of ${manifest.name} ${manifest.version}`, { cause: error, hint: `reinstall it: skilldex install ${manifest.name}` });
       }
     } else {
-      base = await this.runnableDir(manifest.name);
+      base = await this.runnableDir(name);
     }
     return containedPath(base, relPath);
   }

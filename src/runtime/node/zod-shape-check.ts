@@ -1,6 +1,7 @@
 import { visibleControls } from '../../core/control-chars.ts';
 import { SkillManifest } from '../../core/schemas/manifest.ts';
 import { RegistryIndex } from '../../core/schemas/registry-index.ts';
+import { SkillVersions } from '../../core/schemas/versions.ts';
 import type { ShapeCheck } from '../shape-check.ts';
 
 const issuesOf = (error: { issues: { path: PropertyKey[]; message: string }[] }): string[] =>
@@ -14,6 +15,10 @@ export const zodShapeCheck: ShapeCheck = {
   },
   manifest(raw) {
     const parsed = SkillManifest.safeParse(raw);
+    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, issues: issuesOf(parsed.error) };
+  },
+  versions(raw) {
+    const parsed = SkillVersions.safeParse(raw);
     return parsed.success ? { ok: true, value: parsed.data } : { ok: false, issues: issuesOf(parsed.error) };
   },
 };

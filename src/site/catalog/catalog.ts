@@ -176,9 +176,21 @@ function compareText(a: string, b: string): number {
   return la < lb ? -1 : la > lb ? 1 : a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Reads one skill's manifest from the staged registry. */
+/**
+ * The last manifests read, for the pages of one skill that follow each other (its page, each of
+ * its Markdown files' pages): a few, so memory stays flat however many skills there are.
+ */
+const recentManifests = new Map<string, SkillManifest>();
+const RECENT_MANIFESTS = 32;
+
+/** Reads one skill's manifest from the staged registry. Pages only read it: it may be shared. */
 export function loadManifest(entry: CatalogEntry): SkillManifest {
-  return JSON.parse(readFileSync(path.join(registryDir(), entry.urls.manifest), 'utf8')) as SkillManifest;
+  let manifest = recentManifests.get(entry.urls.manifest);
+  if (manifest) return manifest;
+  manifest = JSON.parse(readFileSync(path.join(registryDir(), entry.urls.manifest), 'utf8')) as SkillManifest;
+  recentManifests.set(entry.urls.manifest, manifest);
+  if (recentManifests.size > RECENT_MANIFESTS) recentManifests.delete(recentManifests.keys().next().value!);
+  return manifest;
 }
 
 /** A skill's Markdown files are rendered up to this size; a larger one keeps only its raw file. */

@@ -1,12 +1,13 @@
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 import rehypeHighlight from 'rehype-highlight';
-import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
+import rehypeSanitize, { defaultSchema, type Options as Schema } from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Transformer } from 'unified';
 import { resolveSegments } from '../../core/paths.ts';
+import { skillDocPath } from './doc-paths.ts';
 import { ruleAnchor, slugify } from './text.ts';
 
 /**
@@ -41,11 +42,12 @@ export interface RenderOptions {
   docDir?: string;
   /**
    * A skill's document pages: a relative link to one of its Markdown files (`references/guide.md`)
-   * goes to that file's rendered page (`markdownPage(name, path)`), and `SKILL.md` to the skill's
-   * page, rather than to the raw file. Maps a skill-relative path to its page URL, or undefined
-   * when the file has none.
+   * goes to that file's rendered page (`skillDocPath(skillPath, path)`), and `SKILL.md` to the
+   * skill's page, rather than to the raw file. `files` are the skill-relative paths that have a
+   * page; `skillPath` is the skill's page. Plain data, so a render can be keyed and cached by its
+   * options (src/site/render/).
    */
-  skillPage?: (path: string) => string | undefined;
+  skillPages?: { skillPath: string; files: readonly string[] };
   /**
    * Trusted documents only (our own docs/security.md): give headings ids so `/security/#rule`
    * links land. Skill documents keep the sanitiser's `user-content-` prefixed ids.
@@ -59,11 +61,55 @@ export interface RenderOptions {
   demoteHeadings?: number;
 }
 
-const schema = {
+const schema: Schema = {
   ...defaultSchema,
   // Only web and mail links; the GitHub schema also allows irc/xmpp, which no skill needs.
   protocols: { ...defaultSchema.protocols, href: ['http', 'https', 'mailto'], src: ['http', 'https'] },
 };
+
+/**
+ * Everything {@link renderMarkdown} can output for a skill document (no `headingIds`), as a
+ * sanitiser schema: the schema above, plus exactly what runs after the sanitiser adds —
+ * `rehypeSkillLinks` (`rel` and the `remote-image` class on links, `loading` on images, the
+ * region name of code blocks, headings pushed down) and highlight.js (classes on `code` and
+ * `span`). Ids stay `user-content-` prefixed, as the sanitiser leaves them, and images only show
+ * the skill's own files. HTML that this schema keeps unchanged
+ * is HTML the renderer could have produced, which is how a cached render is checked before it is
+ * used (src/site/render/).
+ */
+export const renderedHtmlSchema: Schema = (() => {
+  const prefixed = new Set(schema.clobber ?? []);
+  const prefix = new RegExp(`^${schema.clobberPrefix ?? ''}`);
+  const attributes: NonNullable<Schema['attributes']> = {};
+  for (const [tag, list] of Object.entries(schema.attributes ?? {})) {
+    attributes[tag] = list.map((a) => (typeof a === 'string' && prefixed.has(a) ? [a, prefix] : a));
+  }
+  // Adds allowed values to a tag's attribute (the sanitiser reads one definition per attribute).
+  const allow = (tag: string, name: string, ...values: (string | RegExp)[]) => {
+    const list = (attributes[tag] ??= []);
+    const at = list.findIndex((a) => (typeof a === 'string' ? a : a[0]) === name);
+    const before = at < 0 ? [] : typeof list[at] === 'string' ? [] : (list[at] as unknown[]).slice(1);
+    const merged = [name, ...before, ...values] as [string, ...(string | RegExp)[]];
+    if (at < 0) list.push(merged);
+    else list[at] = merged;
+  };
+  allow('a', 'rel', 'nofollow', 'noopener', 'noreferrer');
+  allow('a', 'className', 'remote-image');
+  allow('img', 'loading', 'lazy');
+  // The footnotes' `<h2 class="sr-only">`, pushed down by `demoteHeadings`.
+  for (const level of [3, 4, 5, 6]) allow(`h${level}`, 'className', 'sr-only');
+  allow('pre', 'role', 'region');
+  allow('pre', 'ariaLabel', /^Code block \d+$/);
+  // Images: only the skill's own files (remote ones became links), so a site path.
+  attributes.img = (attributes.img ?? []).filter((a) => a !== 'src');
+  allow('img', 'src', /^\/(?!\/)/);
+  // highlight.js: `hljs` beside `language-x` on the block; on spans `hljs-keyword`, `title
+  // function_`, or an embedded language's name (`javascript` inside HTML).
+  allow('code', 'className', 'hljs');
+  allow('span', 'className', 'remote-image', /^hljs-/, /^[a-z]+_+$/, /^[a-z][a-z0-9-]*$/);
+  // The ids arrive prefixed already; the prefix is checked above instead of added again.
+  return { ...schema, attributes, clobber: [], clobberPrefix: '' };
+})();
 
 /**
  * One processor for every document: building it (plugins attached, highlight.js grammars
@@ -178,9 +224,9 @@ function rewriteRelative(url: string, options: RenderOptions): string | null {
   const segments = resolveSegments(options.docDir ? options.docDir.split('/').filter(Boolean) : [], pathPart);
   if (!segments) return null;
   const last = segments[segments.length - 1]!;
-  if (options.skillPage && /\.md$/i.test(last)) {
-    const page = options.skillPage(segments.join('/'));
-    if (page !== undefined) return `${page}${suffix}`;
+  if (options.skillPages && /\.md$/i.test(last)) {
+    const target = segments.join('/');
+    if (options.skillPages.files.includes(target)) return `${skillDocPath(options.skillPages.skillPath, target)}${suffix}`;
   }
   if (options.markdownPages && /\.md$/i.test(last)) {
     // Pages exist for docs/*.md only, one level: a Markdown file in a sub-folder has none.

@@ -1,3 +1,4 @@
+import { skillDocPath } from './doc-paths.ts';
 import { BASE_PATH, PAGE_SIZE } from './site-config.ts';
 import type { Catalog, CatalogEntry, FacetName, FacetValue } from './catalog.ts';
 
@@ -61,8 +62,7 @@ export function skillPath(name: string): string {
  * `/skills/<name>/docs/references/guide/`. SKILL.md is the skill's own page.
  */
 export function markdownPagePath(name: string, file: string): string {
-  if (file === 'SKILL.md') return skillPath(name);
-  return `${skillPath(name)}docs/${file.replace(/\.md$/i, '').split('/').map(encodeURIComponent).join('/')}/`;
+  return skillDocPath(skillPath(name), file);
 }
 
 
@@ -70,12 +70,20 @@ export function pageCount(total: number): number {
   return Math.max(1, Math.ceil(total / PAGE_SIZE));
 }
 
+/** A facet value's names by most recently updated, computed once rather than for each of its pages. */
+const updatedOrder = new WeakMap<FacetValue, string[]>();
+
 /** Names in a listing, in order. */
 export function listingNames(catalog: Catalog, scope: ListingScope | undefined, sort: SortKey): string[] {
   if (!scope) return catalog.sorted[sort];
   if (sort === 'name') return scope.value.names;
-  const members = new Set(scope.value.names);
-  return catalog.sorted.updated.filter((n) => members.has(n));
+  let names = updatedOrder.get(scope.value);
+  if (!names) {
+    const members = new Set(scope.value.names);
+    names = catalog.sorted.updated.filter((n) => members.has(n));
+    updatedOrder.set(scope.value, names);
+  }
+  return names;
 }
 
 export interface ListingPage {

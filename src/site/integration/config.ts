@@ -23,6 +23,11 @@ export const SiteBuildConfig = z.object({
   /** The project's Markdown documentation, one page per `*.md` under `/docs/<slug>/`. */
   docsDir: z.string().min(1),
   site: SiteSettings.default({ title: 'Skilldex' }),
+  /**
+   * Where rendered skill documents are cached between builds (src/site/render/); default:
+   * `skilldex-render/` in Astro's cache folder. Kept outside the published site.
+   */
+  renderCacheDir: z.string().min(1).optional(),
   /** Cards per listing page: enough to scan, small enough that a 10k-skill registry stays light. */
   pageSize: z.number().int().min(1).max(1000).default(24),
 });

@@ -4,17 +4,23 @@
  * - sets Astro's `site` and `base` from `site.siteUrl`, so a site served under a sub-path
  *   (`https://user.github.io/repo/`) links and loads everything under that path;
  * - gives the pages its checked options as the `virtual:skilldex/config` module;
+ * - while Astro builds, renders the skills' Markdown documents on worker threads through the
+ *   render cache (src/site/render/), for the pages to assemble;
  * - when Astro has written the pages (`astro:build:done`), indexes the skill pages with Pagefind
- *   and copies the files beside the docs pages (their images) to /docs/.
+ *   and writes the search box's word list (search-words.json), and copies the files beside the
+ *   docs pages (their images) to /docs/.
  * scripts/build.ts builds the registry first and runs Astro with it.
  */
 import type { AstroIntegration } from 'astro';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRenderPool, defaultRenderPoolSize, type RenderPool, type RenderStats } from '../render/pool.ts';
+import { provideRenderPool } from '../render/skill-documents.ts';
 import { basePathOf, SiteBuildConfig, type SiteBuildConfigInput } from './config.ts';
 import { writeBadges } from './badges.ts';
 import { copyDocAssets } from './doc-assets.ts';
 import { indexSkillPages } from './pagefind.ts';
+import { writeSearchWords } from './search-words.ts';
 import { SiteBuildError } from './site-build-error.ts';
 import { virtualConfigPlugin } from './virtual-config.ts';
 
@@ -27,17 +33,22 @@ export interface SearchIndexed {
   ms: number;
 }
 
+/** Pages in flight per render worker. */
+const RENDER_AHEAD = 4;
+
 /**
  * @example
  * await build({ root, integrations: [skilldexSite({ registryDir: 'dist-registry', docsDir: 'docs', site: { title: 'Skills' } })] });
  */
-export function skilldexSite(options: SiteBuildConfigInput, events: { onSearchIndexed?: (result: SearchIndexed) => void } = {}): AstroIntegration {
+export function skilldexSite(options: SiteBuildConfigInput, events: { onSearchIndexed?: (result: SearchIndexed) => void; onDocumentsRendered?: (stats: RenderStats) => void } = {}): AstroIntegration {
   const parsed = SiteBuildConfig.safeParse(options);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(options)'}: ${issue.message}`);
     throw new SiteBuildError('E_SITE_OPTIONS', `the site integration's options are not usable:\n  ${issues.join('\n  ')}`);
   }
   const config = parsed.data;
+  let renderCacheDir = config.renderCacheDir;
+  let pool: RenderPool | undefined;
   return {
     name: 'skilldex-site',
     hooks: {
@@ -46,7 +57,24 @@ export function skilldexSite(options: SiteBuildConfigInput, events: { onSearchIn
           ...(config.site.siteUrl ? { site: config.site.siteUrl } : {}),
           base: basePathOf(config.site),
           vite: { plugins: [virtualConfigPlugin(config)] },
+          // Pages await their documents from the render workers; with several pages in flight the
+          // main thread assembles one while the workers render the next ones.
+          build: { concurrency: RENDER_AHEAD * defaultRenderPoolSize() },
         });
+      },
+      'astro:config:done': ({ config: astroConfig }) => {
+        renderCacheDir ??= path.join(fileURLToPath(astroConfig.cacheDir), 'skilldex-render');
+      },
+      // The workers load the renderer while Vite bundles the pages.
+      'astro:build:start': () => {
+        pool = createRenderPool({ cacheDir: renderCacheDir });
+        provideRenderPool(pool);
+      },
+      'astro:build:generated': async () => {
+        provideRenderPool(undefined);
+        const stats = await pool?.close({ prune: true });
+        pool = undefined;
+        if (stats) events.onDocumentsRendered?.(stats);
       },
       'astro:build:done': async ({ dir }) => {
         const outDir = fileURLToPath(dir);
@@ -55,6 +83,7 @@ export function skilldexSite(options: SiteBuildConfigInput, events: { onSearchIn
         events.onSearchIndexed?.({ pages, ms: Math.round(performance.now() - start) });
         copyDocAssets(config.docsDir, path.join(outDir, 'docs'));
         writeBadges(config.registryDir, outDir);
+        writeSearchWords(config.registryDir, outDir);
       },
     },
   };

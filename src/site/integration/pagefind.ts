@@ -3,6 +3,18 @@ import path from 'node:path';
 import { SiteBuildError } from './site-build-error.ts';
 
 /**
+ * What of a skill page is searched. The page marks its own parts (`data-pagefind-body` on the
+ * article; the install, schema, file, verification and badge panels are `data-pagefind-ignore`):
+ * the description, the docs and prompt as prose, and the title, name, category, tags and
+ * compatibility note (docs/catalog-search.md). Code
+ * blocks are left out here because the skill's own Markdown renders them: they are commands and
+ * example data (JSON, YAML, program text), whose keys and keywords (`true`, `count`, `import`)
+ * would make every skill match a common word; inline code in the prose (a tool's or a library's
+ * name) stays searchable.
+ */
+const EXCLUDED = ['pre'];
+
+/**
  * Indexes the skill pages (only those: listings and docs would crowd the results) of the built
  * site in `outDir` with Pagefind's Node API and returns how many pages it indexed. The API
  * returns its errors rather than throwing them, so each step's list is checked.
@@ -22,7 +34,7 @@ export async function indexSkillPages(outDir: string): Promise<number> {
   process.once('beforeExit', onIdle);
   const answer = <T>(call: Promise<T>): Promise<T> => Promise.race([call, died]);
   try {
-    const { index, errors } = await answer(pagefind.createIndex({}));
+    const { index, errors } = await answer(pagefind.createIndex({ excludeSelectors: EXCLUDED }));
     if (!index || errors.length) return fail('createIndex', errors);
     const added = await answer(index.addDirectory({ path: outDir, glob: 'skills/*/index.html' }));
     if (added.errors.length) fail('addDirectory', added.errors);

@@ -15,12 +15,13 @@ import { parseFrontmatter } from '../../../src/core/parse/frontmatter.ts';
 import { sourceFromString } from '../../../src/core/parse/source-text.ts';
 import { anchorOf } from '../../../src/core/rule.ts';
 import { RegistryConfig } from '../../../src/core/schemas/config.ts';
-import { validateRegistry, type ValidationResult } from '../../../src/pipeline/index.ts';
+import { buildRegistry, validateRegistry, type ValidationResult } from '../../../src/pipeline/index.ts';
 import { ALL_RULES } from '../../../src/pipeline/rules/all-rules.ts';
 import type { SkillMdContext } from '../../../src/pipeline/rules/rule.ts';
 import { resourceMissing } from '../../../src/pipeline/rules/skill-md/package.ts';
 import { mixedChangeDiagnostic, versionDiagnostics } from '../../../src/publish/changes.ts';
 import { scanSkill } from '../../../src/scanner/index.ts';
+import { GitRepo, skillMd } from '../../helpers/git-repo.ts';
 import { INVALID } from './_cases.ts';
 import { REPO } from './_harness.ts';
 
@@ -109,6 +110,23 @@ describe('every rule has a fixture that triggers it', () => {
     const result = scanSkill({ name: 'cap', files: [{ path: 'scripts/x.sh', bytes: new TextEncoder().encode(text) }] });
     expect(result.findings.filter((f) => f.rule === 'scan/truncated')).toHaveLength(1);
     triggered.set('scan/truncated', 'a scan in this test');
+  });
+
+  it('the history reader and the earlier versions\' gate report the versions rules on a real repository', async () => {
+    const repo = new GitRepo('rule-modules');
+    repo.write('skills/tidy/SKILL.md', skillMd('tidy', '1.0.0').replace(/description: .*/, `description: ${'x'.repeat(1100)}`)).commit('tidy 1.0.0', '2026-01-01T10:00:00Z');
+    repo.write('skills/tidy/SKILL.md', skillMd('tidy', '1.1.0')).commit('tidy 1.1.0', '2026-01-02T10:00:00Z');
+    const shallow = await mkdtemp(join(tmpdir(), 'skilldex-rule-modules-shallow-'));
+    repo.git('clone', '-q', '--depth', '1', `file://${repo.root}`, shallow);
+    const reported: string[] = [];
+    for (const root of [repo.root, shallow]) {
+      const result = await buildRegistry({ root, outDir: join(root, 'out'), cache: false, signingKeys: [] });
+      reported.push(...result.diagnostics.filter((d) => d.rule.startsWith('versions/')).map((d) => d.rule));
+    }
+    expect(reported).toEqual(['versions/version-rejected', 'versions/history-incomplete']);
+    for (const rule of reported) triggered.set(rule, 'a git repository built in this test');
+    await rm(repo.root, { recursive: true, force: true });
+    await rm(shallow, { recursive: true, force: true });
   });
 
   it('covers every rule of the list', () => {

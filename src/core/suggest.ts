@@ -1,5 +1,5 @@
 /**
- * "Did you mean" for commands and flags: the known word closest to what was typed, by edit
+ * "Did you mean" for commands, flags, agents and rule ids: the known word closest to what was typed, by edit
  * distance where swapping two neighbouring letters counts as one edit (`serach` → `search`).
  */
 

@@ -1,0 +1,99 @@
+/**
+ * Rebuilding a site after one skill changed, as a deploy after a one-skill pull request does:
+ * `node scripts/build.ts` twice over the same root, with the render cache (src/site/render/)
+ * between them. The changed skill's pages show the new text; every other skill's files are byte
+ * for byte what the first build wrote, rendered from the cache, even after a cache entry was
+ * tampered with.
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateRegistry, type GeneratedRegistry } from '../../scripts/generate-registry.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+let work: string;
+let registry: GeneratedRegistry;
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), 'skilldex-site-rebuild-'));
+  registry = await generateRegistry({ count: 12, seed: 16, out: path.join(work, 'root') });
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function build(out: string) {
+  const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.ts'), '--root', registry.root, '--out', out], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600' },
+  });
+  expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+  const counts = /(\d+) skill documents, (\d+) from the render cache/.exec(run.stdout);
+  expect(counts, run.stdout).not.toBeNull();
+  return { documents: Number(counts![1]), hits: Number(counts![2]) };
+}
+
+/** Every file under `dir`, path → sha256. */
+function snapshot(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    files.set(path.relative(dir, file), createHash('sha256').update(readFileSync(file)).digest('hex'));
+  }
+  return files;
+}
+
+describe('a site rebuilt after one skill changed', () => {
+  // Two site builds; minutes on a busy two-core machine.
+  it("shows the new text on that skill's pages and leaves every other skill's files identical", { timeout: 600_000 }, () => {
+    const out = path.join(work, 'site');
+    const cold = build(out);
+    expect(cold.hits).toBe(0);
+    expect(cold.documents).toBeGreaterThan(registry.count);
+    const before = snapshot(out);
+
+    // One skill with reference files gets a new line in SKILL.md and in one of its references.
+    const changed = registry.skills.find((s) => s.kind === 'skill-md' && readdirSync(path.join(registry.root, s.dir)).includes('references'))!;
+    expect(changed, 'the generated registry has a SKILL.md skill with references').toBeDefined();
+    const reference = readdirSync(path.join(registry.root, changed.dir, 'references')).find((f) => f.endsWith('.md'))!;
+    appendFileSync(path.join(registry.root, changed.dir, 'SKILL.md'), '\nA sentence added after the first build.\n');
+    appendFileSync(path.join(registry.root, changed.dir, 'references', reference), '\nA reference line added after the first build.\n');
+
+    // The cached render of another skill's documentation is rewritten to carry a script, with a
+    // consistent digest.
+    const other = registry.skills.find((s) => s.name !== changed.name && s.kind === 'skill-md')!;
+    const otherPage = readFileSync(path.join(out, 'skills', other.name, 'index.html'), 'utf8');
+    const cacheDir = path.join(registry.root, '.cache/skilldex/site-render');
+    const victim = readdirSync(cacheDir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => path.join(e.parentPath, e.name))
+      .find((file) => otherPage.includes((JSON.parse(readFileSync(file, 'utf8')) as { html: string }).html))!;
+    expect(victim, "the other skill's documentation is in the cache").toBeDefined();
+    const entry = JSON.parse(readFileSync(victim, 'utf8')) as { html: string };
+    const html = `${entry.html}<script>window.__owned = 1</script>`;
+    writeFileSync(victim, JSON.stringify({ ...entry, html, sha256: createHash('sha256').update(html).digest('hex') }));
+
+    const warm = build(out);
+    expect(warm.documents).toBe(cold.documents);
+    // Every document of the changed skill is rendered afresh (its files moved to a new digest's
+    // folder, which their links name), and so is the tampered entry; nothing else is.
+    const changedDocuments = readdirSync(path.join(registry.root, changed.dir), { recursive: true }).filter((f) => String(f).endsWith('.md')).length;
+    expect(warm.hits).toBe(cold.documents - changedDocuments - 1);
+    const after = snapshot(out);
+
+    const page = readFileSync(path.join(out, 'skills', changed.name, 'index.html'), 'utf8');
+    expect(page).toContain('A sentence added after the first build.');
+    const docPage = readFileSync(path.join(out, 'skills', changed.name, 'docs/references', reference.replace(/\.md$/, ''), 'index.html'), 'utf8');
+    expect(docPage).toContain('A reference line added after the first build.');
+
+    const otherSkills = [...before.keys()].filter((f) => f.startsWith('skills/') && !f.startsWith(`skills/${changed.name}/`) && !f.startsWith(`skills/${changed.name}.`));
+    expect(otherSkills.length).toBeGreaterThan(registry.count * 3);
+    for (const file of otherSkills) expect(after.get(file), file).toBe(before.get(file));
+    for (const [file] of after) {
+      if (file.endsWith('.html')) expect(readFileSync(path.join(out, file), 'utf8'), file).not.toContain('__owned');
+    }
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * skilldex.config.json's rule severities name real rules of the right engine: a typo would
+ * otherwise leave the rule at its default without a word.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/pipeline/index.ts';
+import { runSkilldex } from '../helpers/cli.ts';
+
+let root: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'skilldex-config-'));
+  await mkdir(join(root, 'skills', 'hello'), { recursive: true });
+  await writeFile(join(root, 'skills', 'hello', 'SKILL.md'), '---\nname: hello\ndescription: Says hello to whoever asks for a greeting.\n---\n\nSay hello.\n');
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+const withConfig = async (text: string) => {
+  await writeFile(join(root, 'skilldex.config.json'), text);
+  return loadConfig(root).then(
+    (config) => ({ config, error: undefined }),
+    (error: unknown) => ({ config: undefined, error: error as ConfigError }),
+  );
+};
+
+describe('rule ids in skilldex.config.json', () => {
+  it('accepts validator, pull-request and scanner ids where they belong', async () => {
+    const { config, error } = await withConfig('{\n  "rules": { "body/empty": "off", "publish/mixed-change": "error" },\n  "scan": { "rules": { "exec/download-pipe-shell": "critical" } }\n}\n');
+    expect(error).toBeUndefined();
+    expect(config?.rules).toEqual({ 'body/empty': 'off', 'publish/mixed-change': 'error' });
+  });
+
+  it('refuses an id that names no rule, with its line and the closest id', async () => {
+    const { error } = await withConfig('{\n  "rules": {\n    "frontmatter/unknown-fields": "error"\n  }\n}\n');
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error?.message).toMatch(/^skilldex\.config\.json:3:\d+ rules: no rule 'frontmatter\/unknown-fields'; did you mean 'frontmatter\/unknown-field'\?$/);
+    expect(error?.hint).toContain('docs/rules.md');
+  });
+
+  it('refuses a scanner rule under "rules" and a validator rule under "scan.rules", saying where each goes', async () => {
+    const scanner = await withConfig('{ "rules": { "exec/download-pipe-shell": "off" } }');
+    expect(scanner.error?.message).toContain(`rules: 'exec/download-pipe-shell' is a security scanner rule; set its severity under "scan.rules"`);
+    const validator = await withConfig('{ "scan": { "rules": { "name/length": "off" } } }');
+    expect(validator.error?.message).toContain(`scan.rules: 'name/length' is a validation rule; set its severity under "rules"`);
+  });
+
+  it('reaches the CLI as one error line with a hint, exit 1, no stack trace', async () => {
+    await writeFile(join(root, 'skilldex.config.json'), '{ "scan": { "rules": { "secret/literal-key": "off" } } }');
+    const result = await runSkilldex(root, ['validate']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^error skilldex\.config\.json:1:\d+ scan\.rules: no rule 'secret\/literal-key'/m);
+    expect(result.stderr).toContain('hint: scanner rule ids are listed in docs/security.md');
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
+});
