@@ -1,5 +1,6 @@
 /** A scan worker (see pool.ts): runs `scanSkill` on each request and answers with the result. */
-import { serveRequests, type ScanRequest } from './pool.ts';
+import { serveRequests } from '../core-node/worker-pool.ts';
+import type { ScanRequest } from './pool.ts';
 
 serveRequests(
   () => import('./scan.ts'),

@@ -1,7 +1,7 @@
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import type { ScanResult } from '../../core/schemas/scan.ts';
 import { join, posix } from 'node:path';
-import { createWorkerPool, defaultPoolSize, PoolUnavailableError, type WorkerPool } from '../../scanner/pool.ts';
+import { createWorkerPool, defaultPoolSize, PoolUnavailableError, type WorkerPool } from '../../core-node/worker-pool.ts';
 import type { ScanOptions } from '../../scanner/scan.ts';
 import { siblingModule } from '../../core/module-file.ts';
 import { cacheEntryOf, filesReadOnDemand, locateFrom, sourceFromCache, type BuildCache, type CachedSkill } from '../cache.ts';
@@ -138,7 +138,7 @@ function readSkillOf(root: string, prepared: PreparedSkill, file: string): ReadS
 /** A pool, or none where threads cannot start (every skill is then prepared inline, as a small build is). */
 function tryCreatePool(size: number): WorkerPool<PrepareRequest, PreparedSkill> | undefined {
   try {
-    return createWorkerPool<PrepareRequest, PreparedSkill>(siblingModule(import.meta.url, './worker'), size);
+    return createWorkerPool<PrepareRequest, PreparedSkill>(siblingModule(import.meta.url, './worker'), { size });
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@
  * A build worker (src/scanner/pool.ts runs it): the per-skill phase (./prepare.ts) for each
  * request. The files' bytes and archives move to the main thread instead of being copied.
  */
-import { serveRequests, Transferring } from '../../scanner/pool.ts';
+import { serveRequests, Transferring } from '../../core-node/worker-pool.ts';
 import type { PrepareRequest, PreparedSkill } from './prepare.ts';
 
 /**
