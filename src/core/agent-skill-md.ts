@@ -11,6 +11,15 @@ import type { SkillManifest } from './schemas/manifest.ts';
 const SHELL_SAFE_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:\/[A-Za-z0-9._~\/-]*)?$/;
 
 /**
+ * What the Agent Skills form reads of a manifest: fields a skill's draft already has (the build
+ * writes it on a worker thread, before the registry-wide fields are known).
+ */
+export type AgentSkillFields = Pick<
+  SkillManifest,
+  'name' | 'format' | 'description' | 'license' | 'mode' | 'version' | 'category' | 'title' | 'inputSchema' | 'outputSchema' | 'timeoutMs' | 'retry' | 'prompt' | 'pipeline'
+>;
+
+/**
  * The SKILL.md that represents a skill.json function skill to Agent Skills clients (discovery
  * indexes, `npx skills add`, `skilldex install`). Its name is the kebab-case form of the function
  * name; its body carries the signature, the schemas and prompt.md, so an agent can use the
@@ -20,7 +29,7 @@ const SHELL_SAFE_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:\/[A-Za-z0-9._
  * @example
  * agentSkillMarkdown(manifest, 'https://skills.example.org/'); // "---\nname: code-review\n…"
  */
-export function agentSkillMarkdown(m: SkillManifest, registryUrl: string | undefined): string {
+export function agentSkillMarkdown(m: AgentSkillFields, registryUrl: string | undefined): string {
   const frontmatter = stringify(
     {
       name: discoveryName(m.name, m.format),

@@ -327,25 +327,32 @@ export class BuildCache {
  * (the emitter, a rescan), and checked against the recorded digest when they are.
  */
 export function sourceFromCache(root: string, entry: CachedSkill): SkillSource {
-  const absDir = join(root, entry.dir);
-  const files: SkillSourceFile[] = entry.files.flatMap((f) => {
-    if (f.hex === undefined) return [];
+  const files = entry.files.flatMap((f) => (f.hex === undefined ? [] : [{ path: f.path, size: f.size, hex: f.hex }]));
+  return { dir: entry.dir, absDir: join(root, entry.dir), folderName: entry.dir.slice(entry.dir.lastIndexOf('/') + 1), declaration: entry.declaration, files: filesReadOnDemand(root, entry.dir, files) };
+}
+
+/**
+ * Files whose bytes stay on disk until asked for, then are read once and checked against their
+ * digest: bytes that changed since they were hashed abort the build instead of being published
+ * or scanned under the old digest.
+ */
+export function filesReadOnDemand(root: string, dir: string, files: readonly Omit<SkillSourceFile, 'bytes'>[]): SkillSourceFile[] {
+  const absDir = join(root, dir);
+  return files.map(({ path, size, hex }) => {
     let bytes: Uint8Array | undefined;
-    const hex = f.hex;
-    const file = { path: f.path, size: f.size, hex } as SkillSourceFile;
+    const file = { path, size, hex } as SkillSourceFile;
     Object.defineProperty(file, 'bytes', {
       enumerable: true,
       get(): Uint8Array {
         if (bytes) return bytes;
-        const read = new Uint8Array(readFileSync(join(absDir, f.path)));
-        if (sha256HexSync(read) !== hex) throw new Error(`${entry.dir}/${f.path} changed while the registry was being built; run the build again`);
+        const read = new Uint8Array(readFileSync(join(absDir, path)));
+        if (sha256HexSync(read) !== hex) throw new Error(`${dir}/${path} changed while the registry was being built; run the build again`);
         bytes = read;
         return bytes;
       },
     });
-    return [file];
+    return file;
   });
-  return { dir: entry.dir, absDir, folderName: entry.dir.slice(entry.dir.lastIndexOf('/') + 1), declaration: entry.declaration, files };
 }
 
 /**
@@ -381,15 +388,19 @@ export function imitationCandidates(names: readonly string[], skeleton: (name: s
   };
 }
 
+/**
+ * The positions registry-wide rules may report at (rules/registry.ts asks only for a member's
+ * name, its `calls` and each call), taken while the declaration's parse is at hand: they are all
+ * of `locate` that the cache, or the main thread after a worker parsed the skill, keeps.
+ */
+export function positionsOf(draft: DraftManifest, locate: (path: readonly (string | number)[]) => Position): Record<string, Position> {
+  const paths: (string | number)[][] = [['name'], ['calls'], ...draft.calls.map((_, i) => ['calls', i])];
+  return Object.fromEntries(paths.map((p) => [positionKey(p), locate(p)]));
+}
+
 /** The cache entry for a skill just read and checked. */
-export function cacheEntryOf(source: SkillSource, stamps: SourceStamps, diagnostics: ValidatorDiagnostic[], draft: DraftManifest | undefined, locate: (path: readonly (string | number)[]) => Position): CachedSkill {
+export function cacheEntryOf(source: SkillSource, stamps: SourceStamps, diagnostics: ValidatorDiagnostic[], draft: DraftManifest | undefined, positions: Record<string, Position> | undefined): CachedSkill {
   const hexOf = new Map(source.files.map((f) => [f.path, f.hex]));
-  let positions: Record<string, Position> | undefined;
-  if (draft) {
-    // Registry rules report at these paths only (rules/registry.ts); keep their positions.
-    const paths: (string | number)[][] = [['name'], ['calls'], ...draft.calls.map((_, i) => ['calls', i])];
-    positions = Object.fromEntries(paths.map((p) => [positionKey(p), locate(p)]));
-  }
   return {
     dir: source.dir,
     declaration: source.declaration,

@@ -48,8 +48,44 @@ export interface FoundSkill {
   listing?: Listing;
 }
 
-/** A folder's entries by path inside the skill, as `readdirSync(…, { withFileTypes: true })` gave them. */
-export type Listing = (relDir: string) => Dirent[] | undefined;
+/**
+ * What reading a folder needs of each entry: its name and kind, as a Dirent from
+ * `readdirSync(…, { withFileTypes: true })` gives them, or a {@link PlainListing} rebuilt on a worker thread.
+ */
+export interface ListedEntry {
+  name: string;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/** A folder's entries by path inside the skill (`''` is the skill folder). */
+export type Listing = (relDir: string) => readonly ListedEntry[] | undefined;
+
+/**
+ * A {@link Listing} as plain data, to hand to a worker thread (a Dirent loses its methods on the
+ * way): each listed folder's entries as `[name, kind]`, kind `f`ile, `d`irectory, `l`ink or `o`ther.
+ */
+export type PlainListing = Record<string, [string, 'f' | 'd' | 'l' | 'o'][]>;
+
+/** The folders of `listing` that reading a skill visits, as plain data. */
+export function plainListing(listing: Listing): PlainListing {
+  const out: PlainListing = {};
+  const visit = (relDir: string) => {
+    const entries = listing(relDir);
+    if (!entries) return;
+    out[relDir] = entries.map((e) => [e.name, e.isSymbolicLink() ? 'l' : e.isDirectory() ? 'd' : e.isFile() ? 'f' : 'o']);
+    for (const e of entries) if (e.isDirectory() && !e.name.startsWith('.') && !IGNORED.has(e.name)) visit(relDir ? `${relDir}/${e.name}` : e.name);
+  };
+  visit('');
+  return out;
+}
+
+/** A {@link Listing} answering from plain data. */
+export function listingFrom(plain: PlainListing): Listing {
+  return (relDir) =>
+    plain[relDir]?.map(([name, kind]) => ({ name, isFile: () => kind === 'f', isDirectory: () => kind === 'd', isSymbolicLink: () => kind === 'l' }));
+}
 
 interface Candidate {
   /** Path below the skills folder, `/`-separated. */
@@ -263,7 +299,7 @@ function readAll(fd: number, size: number): Uint8Array {
  * file count and total size are enforced. With `stamps`, the lstat facts of every folder and
  * file read are recorded for the build cache (src/pipeline/cache.ts), at no extra file reads.
  */
-export async function readSkillSource(root: string, dir: string, declaration: SkillSource['declaration'], limits: Limits, sink: DiagnosticSink, stamps?: SourceStamps, listing?: Listing): Promise<SkillSource> {
+export function readSkillSource(root: string, dir: string, declaration: SkillSource['declaration'], limits: Limits, sink: DiagnosticSink, stamps?: SourceStamps, listing?: Listing): SkillSource {
   const absDir = join(root, dir);
   const files: SkillSourceFile[] = [];
   let total = 0;
@@ -275,7 +311,7 @@ export async function readSkillSource(root: string, dir: string, declaration: Sk
     if (stamps) stamps.dirs.push(stampOf(relDir, lstatSync(join(absDir, relDir))));
     // Discovery's listing serves only without stamps: the build cache needs each folder stat'ed
     // before it is listed, so that an entry added in between is caught by the folder's mtime.
-    const entries = (stamps ? undefined : listing?.(relDir)) ?? readdirSync(join(absDir, relDir), { withFileTypes: true });
+    const entries: ListedEntry[] = [...((stamps ? undefined : listing?.(relDir)) ?? readdirSync(join(absDir, relDir), { withFileTypes: true }))];
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (isUnpublishedEntry(entry.name)) continue;

@@ -55,6 +55,8 @@ export interface BuildOptions {
   cache?: string | false;
   /** Progress of validation and scanning, for a progress display. */
   onProgress?: ValidateOptions['onProgress'];
+  /** Worker threads that read, check, scan and pack the skills (see {@link ValidateOptions.workers}); the output is the same either way. */
+  workers?: ValidateOptions['workers'];
 }
 
 export interface BuildResult {
@@ -82,11 +84,16 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   const signingKeys = options.signingKeys ?? (await signingKeysFromEnv());
   checkSigningKeys(signingKeys, config.signing.keys);
   const cache = options.cache === false ? undefined : BuildCache.open(options.cache ?? defaultCacheFile(options.root), config, `scan=${options.scan !== false}`);
+  // git runs beside validation: two processes whose start-up the build would otherwise wait for.
+  const gitTimes = gitCommitTimes(options.root, config.skillsDir);
+  const gitHead = headCommitTime(options.root);
   const validation = await validateRegistry(options.root, {
     config,
+    emit: true,
     ...(options.scan === false ? { scan: false } : {}),
     ...(cache ? { cache } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
   });
   const { accepted, rejected } = validation;
   let diagnostics = validation.diagnostics;
@@ -112,7 +119,7 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   const envEpoch = Number(process.env.SOURCE_DATE_EPOCH);
   // Unknown (undefined) without SOURCE_DATE_EPOCH: such a time is left out, never shown as 1970.
   const fallbackEpoch = options.sourceDateEpoch ?? (Number.isFinite(envEpoch) && process.env.SOURCE_DATE_EPOCH ? envEpoch : undefined);
-  const times = await gitCommitTimes(options.root, config.skillsDir);
+  const times = await gitTimes;
   const callers = new Map<string, string[]>();
   for (const s of accepted) for (const callee of s.draft.calls) callers.set(callee, [...(callers.get(callee) ?? []), s.draft.name]);
 
@@ -134,7 +141,7 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
     };
     const records = histories.records.get(s.source.dir);
     const currentRecord = records?.find((r) => versionKey(r.version) === versionKey(s.draft.version));
-    return { plan: planVersions(manifest, s.source.files, olderChecked.byDir.get(s.source.dir) ?? [], currentRecord), files: s.source.files };
+    return { plan: planVersions(manifest, s.source.files, olderChecked.byDir.get(s.source.dir) ?? [], currentRecord), files: s.source.files, packed: s.packed };
   });
   const published = planned.map(({ plan, files }) => ({ manifest: plan.manifest, files }));
 
@@ -143,7 +150,7 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   // generatedAt must only grow (clients that verify the signature refuse an older index as a
   // rollback). The newest skill alone would go back in time when that skill is removed, so the
   // HEAD commit counts too.
-  const head = await headCommitTime(options.root);
+  const head = await gitHead;
   const headIso = head === undefined ? undefined : new Date(head * 1000).toISOString();
   const later = (a: string | undefined, b: string | undefined) => (a === undefined || (b !== undefined && b > a) ? b : a);
   const generatedAt = process.env.SOURCE_DATE_EPOCH ? fallback : later(latest, headIso);
@@ -167,9 +174,10 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
     // Loaded only when something is written: a no-op rebuild skips the emitter and its archiver.
     const { writeRegistry } = await import('./emit/write-registry.ts');
     const oldFiles = await readOldFiles(options.root, planned.flatMap(({ plan }) => plan.older), config.limits.maxFileBytes);
-    const withVersions = planned.map(({ plan, files }) => ({
+    const withVersions = planned.map(({ plan, files, packed }) => ({
       manifest: plan.manifest,
       files,
+      ...(packed ? { packed } : {}),
       versions: { documentText: plan.documentText, older: plan.older.map(({ manifest }) => ({ manifest, files: oldFiles.get(manifest) ?? [] })) },
     }));
     const written = await writeRegistry(options.outDir, withVersions, config, { generatedAt, updatedAt: latest }, signingKeys);

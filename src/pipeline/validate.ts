@@ -7,8 +7,8 @@ import { discoverSkillFolder, discoverSkills, type FoundSkill } from './discover
 import { DiagnosticSink, sortDiagnostics } from './diagnostics.ts';
 import { checkRegistry } from './rules/check-registry.ts';
 import { blockedMembers, gateScans, partition, type RejectedSkill, type ValidatedSkill } from './phases/decide.ts';
-import { cacheHits, readSkills, type ReadSkill } from './phases/read.ts';
-import { Scanner } from './phases/scan.ts';
+import { readSkills, type ReadOptions } from './phases/read.ts';
+import { buildScanOptions, scanAll } from './phases/scan.ts';
 
 export { skillDirOf, type RejectedSkill, type ValidatedSkill } from './phases/decide.ts';
 
@@ -32,6 +32,17 @@ export interface ValidateOptions {
   cache?: BuildCache;
   /** Called as skills are checked and scanned, for a progress display; never for the result. */
   onProgress?: (progress: ValidationProgress) => void;
+  /**
+   * Worker threads that read, check and scan the skills: a number, or false for none (everything
+   * on the calling thread). Default: one per core, at most four, when there are enough skills to
+   * repay starting them. The result is the same either way.
+   */
+  workers?: ReadOptions['workers'];
+  /**
+   * Keep every skill's file bytes and pack its archives while it is read, for a build that
+   * writes them next (buildRegistry sets it). Without it, bytes are read again only if asked for.
+   */
+  emit?: boolean;
 }
 
 export interface ValidationProgress {
@@ -82,30 +93,23 @@ async function validateFound(
 ): Promise<ValidationResult> {
   const { cache, onProgress } = options;
   const scanning = options.scan !== false;
-  const hits = cacheHits(root, found, cache);
-  const scanner = scanning ? new Scanner(config, cache, hits.filter((h) => !h).length) : undefined;
+  const read = await readSkills(root, found, config, {
+    ...(cache ? { cache } : {}),
+    ...(scanning ? { scan: buildScanOptions(config) } : {}),
+    ...(options.emit ? { emit: true } : {}),
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    onProgress: (done, total) => onProgress?.({ phase: 'validating', done, total }),
+  });
   const members: ValidatedSkill[] = [];
-  let read: ReadSkill[];
-  try {
-    read = await readSkills(root, found, config, {
-      ...(cache ? { cache } : {}),
-      hits,
-      onProgress: (done, total) => onProgress?.({ phase: 'validating', done, total }),
-      onParsed: (skill) => {
-        sink.diagnostics.push(...skill.diagnostics);
-        if (!skill.draft) return;
-        const member: ValidatedSkill = { draft: skill.draft, file: skill.file, locate: skill.locate, source: skill.source, scan: { verdict: 'pass', rulesVersion: '', findings: [] } };
-        members.push(member);
-        if (!skill.cached) scanner?.start({ name: member.draft.name, digest: member.draft.digest, source: member.source });
-      },
-    });
-    if (scanner) {
-      const targets = members.map((m) => ({ name: m.draft.name, digest: m.draft.digest, source: m.source }));
-      const results = await scanner.scanAll(targets, (done, total) => onProgress?.({ phase: 'scanning', done, total }));
-      gateScans(members, results, config, sink);
-    }
-  } finally {
-    await scanner?.close();
+  for (const skill of read) {
+    sink.diagnostics.push(...skill.diagnostics);
+    if (!skill.draft) continue;
+    members.push({ draft: skill.draft, file: skill.file, locate: skill.locate, source: skill.source, scan: { verdict: 'pass', rulesVersion: '', findings: [] }, ...(skill.packed ? { packed: skill.packed } : {}) });
+  }
+  if (scanning) {
+    const targets = read.flatMap((r) => (r.draft ? [{ name: r.draft.name, digest: r.draft.digest, source: r.source, ...(r.earlyScan ? { earlyScan: r.earlyScan } : {}) }] : []));
+    const results = await scanAll(targets, config, cache, (done, total) => onProgress?.({ phase: 'scanning', done, total }));
+    gateScans(members, results, config, sink);
   }
   const sources = read.map((r) => r.source);
   const registryRejects = checkRegistry(members, sink, blockedMembers(members, sink.diagnostics, new Set(sources.map((s) => s.dir))));

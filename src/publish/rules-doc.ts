@@ -22,6 +22,7 @@ const GROUPS: readonly { title: string; prefixes: readonly string[]; intro: stri
   { title: 'Extended package', prefixes: ['package'], intro: 'SKILL.md files that use the extended fields ([extended-package.md](extended-package.md)).' },
   { title: 'Input and output schemas', prefixes: ['schema'], intro: 'The JSON Schemas a skill declares (`input`/`output` in skill.json, `input_schema`/`output_schema` in SKILL.md).' },
   { title: 'skill.json and pipelines', prefixes: ['skill-json', 'pipeline'], intro: 'Function skills ([skill-json.md](skill-json.md)).' },
+  { title: 'Checks that could not run', prefixes: ['internal'], intro: 'A skill whose files could not be read to the end (one was removed or replaced while it was being read) or whose checks stopped on an error is held back with this error, which says what failed; every other skill is checked as usual.' },
   { title: 'Across the registry', prefixes: ['registry'], intro: 'Checks that compare skills with each other; they run on every build, also in pull-request mode.' },
   { title: 'Security', prefixes: ['security'], intro: 'The static scanner\'s verdict; its own rules are listed in [security.md](security.md).' },
   { title: 'Earlier versions', prefixes: ['versions'], intro: 'A build publishes every earlier version of a skill from git history ([registry-format.md](registry-format.md#versions)); these report what it had to leave out.' },

@@ -42,7 +42,7 @@ export async function snapshotSkills(root: string, skillsDir: string, limits: Li
   const found = await discoverSkills(root, skillsDir, sink);
   const out: SkillSnapshot[] = [];
   for (const { dir, declaration } of found) {
-    const source = await readSkillSource(root, dir, declaration, limits, sink);
+    const source = readSkillSource(root, dir, declaration, limits, sink);
     out.push(snapshotOf(source, limits));
   }
   return out;

@@ -2,7 +2,7 @@ import { linkSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { dirname, join } from 'node:path';
-import { AGENT_SKILL_NAME, discoveryName, MAX_NAME_LENGTH, nameKey } from '../../core/names.ts';
+import { discoveryName, nameKey } from '../../core/names.ts';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import { publishedJsonSchemas } from '../../core/schemas/json-schemas.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
@@ -10,8 +10,7 @@ import type { KeysDocument } from '../../core/schemas/signing.ts';
 import { keyIdOf } from '../../core/signing.ts';
 import { DISCOVERY_SCHEMA_URL, INDEX_FORMAT_VERSION, type DiscoveryIndexV1, type DiscoveryIndexV2, type IndexEntry, type RegistryIndex } from '../../core/schemas/registry-index.ts';
 import { sha256HexSync } from '../hash.ts';
-import { agentSkillMarkdown } from '../../core/agent-skill-md.ts';
-import { createArchive, type ArchiveFile } from './archive.ts';
+import { createArchive, notDiscoverableReason, packAgentForm, type ArchiveFile, type PackedSkill } from './archive.ts';
 import { jsonText } from './json-text.ts';
 import { INDEX_FILE, INDEX_SCHEMA_FILE, INDEX_URL_TEMPLATES, KEYS_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
 import { signIndex, type SigningKey } from './sign.ts';
@@ -20,6 +19,8 @@ export interface PublishedSkill {
   manifest: SkillManifest;
   /** The skill's files, by path inside the skill. */
   files: readonly ArchiveFile[];
+  /** Its archives, when they were packed already (on a worker thread, as the skill was read). */
+  packed?: PackedSkill;
   /** Its versions document (pinned by `manifest.versions`) and each earlier version with its files. */
   versions?: { documentText: string; older: readonly { manifest: SkillManifest; files: readonly ArchiveFile[] }[] };
 }
@@ -150,23 +151,26 @@ type Emitted =
   | { entry: IndexEntry; reason: string }
   | { entry: IndexEntry; discovery: DiscoveryIndexV2['skills'][number]; legacy: DiscoveryIndexV1['skills'][number] };
 
-/** Writes one version's content-addressed files and archive; returns the archive's bytes. */
-async function emitContent(m: SkillManifest, files: readonly ArchiveFile[], put: Put, outDir: string): Promise<Uint8Array> {
+/**
+ * Writes one version's content-addressed files and archive; returns the archive's bytes. An
+ * archive packed already is taken as is; one the last build wrote is content-addressed, so it is reused.
+ */
+async function emitContent(m: SkillManifest, files: readonly ArchiveFile[], put: Put, outDir: string, packed?: Uint8Array): Promise<Uint8Array> {
   for (const f of files) await put(`${m.urls.files}${f.path}`, f.bytes, true);
-  const archive = exists(join(outDir, m.urls.archive)) ? new Uint8Array(await readFile(join(outDir, m.urls.archive))) : await createArchive(files);
+  const archive = packed ?? (exists(join(outDir, m.urls.archive)) ? new Uint8Array(await readFile(join(outDir, m.urls.archive))) : await createArchive(files));
   await put(m.urls.archive, archive, true);
   return archive;
 }
 
 /** Writes one skill's files, archive and manifest, its earlier versions and versions document, and its discovery artifacts. */
-async function emitSkill({ manifest: m, files, versions }: PublishedSkill, config: RegistryConfig, { put, mirror }: { put: Put; mirror: Mirror }, outDir: string): Promise<Emitted> {
+async function emitSkill({ manifest: m, files, packed, versions }: PublishedSkill, config: RegistryConfig, { put, mirror }: { put: Put; mirror: Mirror }, outDir: string): Promise<Emitted> {
   for (const older of versions?.older ?? []) {
     await emitContent(older.manifest, older.files, put, outDir);
     await put(older.manifest.urls.manifest, json(older.manifest));
   }
   if (versions && m.versions) await put(m.versions.url, versions.documentText);
   const archivePath = m.urls.archive;
-  const archive = await emitContent(m, files, put, outDir);
+  const archive = await emitContent(m, files, put, outDir, packed?.archive);
   const manifestText = json(m);
   await put(m.urls.manifest, manifestText);
   // The index pins each manifest by digest, so a signed index covers index → manifest → files.
@@ -174,17 +178,16 @@ async function emitSkill({ manifest: m, files, versions }: PublishedSkill, confi
 
   // Discovery indexes: Agent Skills clients need a valid kebab name and a SKILL.md at the root.
   const wkName = discoveryName(m.name, m.format);
-  const reason = !AGENT_SKILL_NAME.test(wkName) || wkName.length > MAX_NAME_LENGTH ? `name '${wkName}' is not a valid Agent Skills name` : m.description.length > 1024 ? 'description is longer than 1024 characters' : undefined;
+  const reason = notDiscoverableReason(m);
   if (reason) return { entry, reason };
   let agentFiles: readonly ArchiveFile[] = files;
   let discovery: DiscoveryIndexV2['skills'][number];
   if (m.format === 'skill-json') {
-    const skillMd = new TextEncoder().encode(agentSkillMarkdown(m, config.siteUrl));
-    agentFiles = [{ path: 'SKILL.md', bytes: skillMd }, ...files];
+    const agent = packed?.agent ?? (await packAgentForm(m, files, config.siteUrl));
+    agentFiles = [{ path: 'SKILL.md', bytes: agent.skillMd }, ...files];
     const archiveName = archivePath.split('/').pop() as string;
-    const agentArchive = await createArchive(agentFiles);
-    await put(`${WELL_KNOWN_V2}/${wkName}/${archiveName}`, agentArchive);
-    discovery = { name: wkName, type: 'archive', description: m.description, url: `${wkName}/${archiveName}`, digest: `sha256:${sha256HexSync(agentArchive)}` };
+    await put(`${WELL_KNOWN_V2}/${wkName}/${archiveName}`, agent.archive);
+    discovery = { name: wkName, type: 'archive', description: m.description, url: `${wkName}/${archiveName}`, digest: `sha256:${sha256HexSync(agent.archive)}` };
   } else if (files.length === 1) {
     const only = files[0] as ArchiveFile;
     discovery = { name: wkName, type: 'skill-md', description: m.description, url: `../../${m.urls.files}SKILL.md`, digest: `sha256:${sha256HexSync(only.bytes)}` };

@@ -174,14 +174,13 @@ async function checkUncached(root: string, config: RegistryConfig, unchecked: { 
 
 /** Scans parsed versions and applies the registry's scan gate to each (its allowlist, then `scan.blockOn`). */
 async function scanMembers(config: RegistryConfig, members: readonly (ValidatedSkill & { sink: DiagnosticSink })[]): Promise<void> {
-  const [{ Scanner }, { gateScans }] = await Promise.all([import('../phases/scan.ts'), import('../phases/decide.ts')]);
-  const scanner = new Scanner(config, undefined, members.length);
-  try {
-    const results = await scanner.scanAll(members.map((m) => ({ name: m.draft.name, digest: m.draft.digest, source: m.source })));
-    for (const [i, member] of members.entries()) gateScans([member], [results[i] as ScanResult], config, member.sink);
-  } finally {
-    await scanner.close();
-  }
+  const [{ scanAll }, { gateScans }] = await Promise.all([import('../phases/scan.ts'), import('../phases/decide.ts')]);
+  const results = await scanAll(
+    members.map((m) => ({ name: m.draft.name, digest: m.draft.digest, source: m.source })),
+    config,
+    undefined,
+  );
+  for (const [i, member] of members.entries()) gateScans([member], [results[i] as ScanResult], config, member.sink);
 }
 
 /**

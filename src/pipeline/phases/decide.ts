@@ -4,6 +4,7 @@ import type { ScanResult } from '../../core/schemas/scan.ts';
 import { applyAllowlist } from '../../scanner/allowlist.ts';
 import { anchorOf } from '../../core/rule.ts';
 import { reaches } from '../../scanner/verdict.ts';
+import type { PackedSkill } from '../emit/archive.ts';
 import type { SkillSource } from '../model.ts';
 import { START, type DiagnosticSink } from '../diagnostics.ts';
 import type { RegistryMember } from '../rules/rule.ts';
@@ -13,6 +14,8 @@ import { securityBlocked, securityFinding } from '../rules/security.ts';
 export interface ValidatedSkill extends RegistryMember {
   source: SkillSource;
   scan: ScanResult;
+  /** Its archives, when they were packed as it was read (a build's emit needs them). */
+  packed?: PackedSkill;
 }
 
 export interface RejectedSkill {

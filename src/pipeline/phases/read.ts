@@ -1,13 +1,16 @@
-import pLimit from 'p-limit';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
-import { cacheEntryOf, locateFrom, sourceFromCache, type BuildCache, type CachedSkill, type SourceStamps } from '../cache.ts';
-import { readSkillSource, type FoundSkill } from '../discover.ts';
+import type { ScanResult } from '../../core/schemas/scan.ts';
+import { join, posix } from 'node:path';
+import { createWorkerPool, defaultPoolSize, PoolUnavailableError, type WorkerPool } from '../../core-node/worker-pool.ts';
+import type { ScanOptions } from '../../scanner/scan.ts';
+import { siblingModule } from '../../core/module-file.ts';
+import { cacheEntryOf, filesReadOnDemand, locateFrom, sourceFromCache, type BuildCache, type CachedSkill } from '../cache.ts';
+import { plainListing, type FoundSkill } from '../discover.ts';
+import type { PackedSkill } from '../emit/archive.ts';
 import type { SkillSource } from '../model.ts';
-import { DiagnosticSink } from '../diagnostics.ts';
 import type { ParsedSkill } from './parse.ts';
-
-/** Skill folders read at once. */
-const READ_CONCURRENCY = 16;
+import { checkFailed } from '../rules/internal.ts';
+import type { PrepareRequest, PreparedSkill } from './prepare.ts';
 
 /** A found skill folder, read and parsed. */
 export interface ReadSkill extends ParsedSkill {
@@ -16,6 +19,10 @@ export interface ReadSkill extends ParsedSkill {
   file: string;
   /** True when the build cache stood in for reading and parsing. */
   cached: boolean;
+  /** The scan without the other skills' names, when the skill was scanned as it was read. */
+  earlyScan?: ScanResult;
+  /** Its archives, when the build packed them as it read the skill. */
+  packed?: PackedSkill;
 }
 
 type Found = readonly FoundSkill[];
@@ -25,59 +32,114 @@ export function cacheHits(root: string, found: Found, cache: BuildCache | undefi
   return found.map(({ dir, declaration }) => cache?.lookup(root, dir, declaration));
 }
 
+/**
+ * Below this many folders to read, worker threads cost more to start (each loads the parser and
+ * the rules) than they save.
+ */
+export const POOL_MIN_SKILLS = 32;
+
 export interface ReadOptions {
   cache?: BuildCache;
   /** {@link cacheHits} for `found`, when the caller needed them first. */
   hits?: readonly (CachedSkill | undefined)[];
-  /** Called once per folder as soon as it is parsed, in discovery order (e.g. to start its scan early). */
-  onParsed?: (skill: ReadSkill) => void;
+  /** Scan each skill as it is read, with these options (the scan without the other skills' names). */
+  scan?: ScanOptions;
+  /** Keep every skill's bytes and pack its archives: the build is going to write them. */
+  emit?: boolean;
+  /**
+   * Worker threads for the per-skill phase: a number of them, or false to read and check every
+   * skill on the calling thread. Default: one per core (at most four) when at least
+   * {@link POOL_MIN_SKILLS} folders are to be read. The results are the same either way.
+   */
+  workers?: number | false;
   onProgress?: (done: number, total: number) => void;
 }
 
 /**
- * The read and parse phases over every found folder, results in discovery order. The build cache
- * wraps exactly this: an unchanged folder's diagnostics and draft are taken from the cache and
- * nothing in it is read. Reading is I/O-bound, so several folders are read at once, each
- * reporting into its own sink, and parsed one by one in discovery order, so results do not depend
- * on timing.
+ * The read and parse phases over every found folder (./prepare.ts), results in discovery order.
+ * The build cache wraps exactly this: an unchanged folder's diagnostics and draft are taken from
+ * the cache and nothing in it is read. The other folders are prepared on worker threads, all at
+ * once, and taken in discovery order, so results do not depend on timing; or, for a few
+ * folders, one after another on this thread.
  */
 export async function readSkills(
   root: string,
   found: Found,
   config: RegistryConfig,
-  { cache, onParsed, onProgress, hits = cacheHits(root, found, cache) }: ReadOptions = {},
+  { cache, scan, emit = false, workers, onProgress, hits = cacheHits(root, found, cache) }: ReadOptions = {},
 ): Promise<ReadSkill[]> {
-  const limit = pLimit(READ_CONCURRENCY);
-  const reads = found.map(({ dir, declaration, listing }, i) =>
-    hits[i]
-      ? undefined
-      : limit(async () => {
-          const sink = new DiagnosticSink(config.rules);
-          const stamps: SourceStamps | undefined = cache ? { dirs: [], files: [] } : undefined;
-          return { sink, stamps, source: await readSkillSource(root, dir, declaration, config.limits, sink, stamps, listing) };
-        }),
-  );
-  // The parser and every per-skill rule (YAML, JSON Schema, ...) load at the first folder that
-  // missed the cache: a no-op rebuild never parses.
-  let parseSkill: typeof import('./parse.ts').parseSkill | undefined;
+  const misses = hits.filter((h) => !h).length;
+  const size = workers === false ? 0 : (workers ?? (misses >= POOL_MIN_SKILLS ? defaultPoolSize() : 0));
+  const pool = size > 0 ? tryCreatePool(size) : undefined;
+  // The parser, the rules and the scanner load at the first folder prepared on this thread: a
+  // no-op rebuild, or a build whose every folder a worker prepares, never loads them here.
+  let prepareHere: typeof import('./prepare.ts').prepareSkill | undefined;
+  const inline = async (request: PrepareRequest, listing: FoundSkill['listing']) => (prepareHere ??= (await import('./prepare.ts')).prepareSkill)(request, listing);
+
+  const requestFor = ({ dir, declaration }: FoundSkill): PrepareRequest => ({ root, dir, declaration, config, stamps: cache !== undefined, ...(scan ? { scan } : {}), pack: emit, keepBytes: emit });
+  // Every miss is queued on the pool at once (the pool runs as many as it has workers).
+  let closing = false;
+  const pending = pool
+    ? found.map((skill, i) => {
+        if (hits[i]) return undefined;
+        const request = requestFor(skill);
+        return pool.run({ ...request, ...(skill.listing && !request.stamps ? { listing: plainListing(skill.listing) } : {}) }).catch(async (error: unknown): Promise<PreparedSkill> => {
+          // A pool that could not run it at all (no worker could start): it is prepared here.
+          if (error instanceof PoolUnavailableError && !closing) return inline(request, skill.listing);
+          // A worker that died while on this skill: the skill is held back, with the reason.
+          const source = { dir: skill.dir, absDir: join(root, skill.dir), folderName: posix.basename(skill.dir), declaration: skill.declaration, files: [] };
+          return { source, diagnostics: checkFailed(config, source, `${error instanceof Error ? error.message : String(error)} while checking it`) };
+        });
+      })
+    : [];
+
   const out: ReadSkill[] = [];
-  for (const [i, { dir, declaration }] of found.entries()) {
-    onProgress?.(i, found.length);
-    const file = `${dir}/${declaration}`;
-    const hit = hits[i];
-    let skill: ReadSkill;
-    if (hit) {
-      cache?.record(hit);
-      skill = { source: sourceFromCache(root, hit), file, cached: true, diagnostics: hit.diagnostics, ...(hit.draft ? { draft: hit.draft } : {}), locate: locateFrom(hit.positions) };
-    } else {
-      const { sink, stamps, source } = await (reads[i] as NonNullable<(typeof reads)[number]>);
-      parseSkill ??= (await import('./parse.ts')).parseSkill;
-      skill = { source, file, cached: false, ...parseSkill(source, config, sink) };
-      if (cache && stamps) cache.record(cacheEntryOf(source, stamps, skill.diagnostics, skill.draft, skill.locate));
+  try {
+    for (const [i, skill] of found.entries()) {
+      onProgress?.(i, found.length);
+      const file = `${skill.dir}/${skill.declaration}`;
+      const hit = hits[i];
+      let read: ReadSkill;
+      if (hit) {
+        cache?.record(hit);
+        read = { source: sourceFromCache(root, hit), file, cached: true, diagnostics: hit.diagnostics, ...(hit.draft ? { draft: hit.draft } : {}), locate: locateFrom(hit.positions) };
+      } else {
+        const prepared = (await pending[i]) ?? (await inline(requestFor(skill), skill.listing));
+        read = readSkillOf(root, prepared, file);
+        if (cache && prepared.stamps) cache.record(cacheEntryOf(read.source, prepared.stamps, prepared.diagnostics, prepared.draft, prepared.positions));
+      }
+      out.push(read);
     }
-    out.push(skill);
-    onParsed?.(skill);
+  } finally {
+    closing = true;
+    await pool?.close();
   }
   onProgress?.(found.length, found.length);
   return out;
+}
+
+/** What the per-skill phase prepared, as the rest of validation takes it. */
+function readSkillOf(root: string, prepared: PreparedSkill, file: string): ReadSkill {
+  const { source, diagnostics, draft, positions, scan, packed } = prepared;
+  // Bytes not handed back stay on disk until someone asks (a rescan), checked against their digest.
+  const files = source.files.every((f) => f.bytes) ? (source.files as SkillSource['files']) : filesReadOnDemand(root, source.dir, source.files);
+  return {
+    source: { ...source, files },
+    file,
+    cached: false,
+    diagnostics,
+    ...(draft ? { draft } : {}),
+    locate: locateFrom(positions),
+    ...(scan ? { earlyScan: scan } : {}),
+    ...(packed ? { packed } : {}),
+  };
+}
+
+/** A pool, or none where threads cannot start (every skill is then prepared inline, as a small build is). */
+function tryCreatePool(size: number): WorkerPool<PrepareRequest, PreparedSkill> | undefined {
+  try {
+    return createWorkerPool<PrepareRequest, PreparedSkill>(siblingModule(import.meta.url, './worker'), { size });
+  } catch {
+    return undefined;
+  }
 }

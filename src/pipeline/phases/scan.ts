@@ -1,7 +1,7 @@
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import type { ScanResult } from '../../core/schemas/scan.ts';
+import type { ScanPool } from '../../scanner/pool.ts';
 import type { ScanInput, ScanOptions } from '../../scanner/scan.ts';
-import { createScanPool, type ScanPool } from '../../scanner/pool.ts';
 import { imitationCandidates, type BuildCache } from '../cache.ts';
 import { sha256HexSync } from '../hash.ts';
 import * as fileRules from '../rules/files.ts';
@@ -14,92 +14,84 @@ import type { ReadSkill } from './read.ts';
  */
 export const LEFT_TO_THE_VALIDATOR: readonly string[] = Object.values(fileRules).flatMap((v) => (typeof v === 'object' && 'covers' in v.meta ? (v.meta.covers ?? []) : []));
 
-/** Below this many skills to scan, worker threads cost more to start than they save. */
-const POOL_MIN_SCANS = 32;
-
 /** A skill that parsed, on its way to being scanned. */
 export interface ScanTarget {
   name: string;
   /** The skill's tree digest: with the names it could imitate, the scan's cache key. */
   digest: string;
   source: ReadSkill['source'];
+  /** Its scan without the other skills' names, if the read phase made one (./prepare.ts). */
+  earlyScan?: ScanResult;
 }
 
+/** The options of the build's scan: the registry's overrides, with the problems the validator reports itself left to it. */
+export function buildScanOptions(config: RegistryConfig): ScanOptions {
+  return { rules: { ...config.scan.rules, ...Object.fromEntries(LEFT_TO_THE_VALIDATOR.map((id) => [id, 'off' as const])) } };
+}
+
+/** Below this many skills left to scan, worker threads cost more to start than they save. */
+const POOL_MIN_SCANS = 32;
+
 /**
- * The scan phase. A large cold build scans on worker threads while the read phase is still
- * parsing the next skills ({@link Scanner.start}); a handful of skills is scanned inline
- * (starting workers would cost more). Results are keyed in the build cache by the skill's tree
- * digest and the names it could imitate.
+ * The scan phase. A cold build scans each skill as it reads it, on the worker threads of the read
+ * phase, before every name is known; here each result is checked against the names the skill
+ * could imitate (typosquatting needs them), and the few skills that imitate one are scanned
+ * again with those names, as are skills whose scan the cache lacks (and earlier versions, which
+ * the read phase does not see): on a scan pool when there are many, inline otherwise. Results are
+ * keyed in the build cache by the skill's tree digest and the names it could imitate.
+ *
+ * @returns every target's scan result (before the registry's allowlist), in the targets' order
  */
-export class Scanner {
-  readonly #cache: BuildCache | undefined;
-  readonly #pool: ScanPool | undefined;
-  /** Scans started early, without the names (typosquatting is checked once every name is known). */
-  readonly #started = new Map<ReadSkill['source'], Promise<ScanResult | undefined>>();
-  /** The build's scan leaves the problems the validator reports itself to the validator. */
-  readonly #options: ScanOptions;
-
-  constructor(config: RegistryConfig, cache: BuildCache | undefined, uncached: number) {
-    this.#cache = cache;
-    this.#pool = uncached >= POOL_MIN_SCANS ? tryCreateScanPool() : undefined;
-    this.#options = { rules: { ...config.scan.rules, ...Object.fromEntries(LEFT_TO_THE_VALIDATOR.map((id) => [id, 'off' as const])) } };
-  }
-
-  /** Starts scanning a freshly parsed skill on the pool, if there is one. */
-  start(target: ScanTarget): void {
-    // A failed worker is not a verdict: the skill is scanned again inline later.
-    if (this.#pool) this.#started.set(target.source, this.#pool.scan(scanInput(target), this.#options).catch(() => undefined));
-  }
-
-  /** Every target's scan result (before the registry's allowlist), in the targets' order. */
-  async scanAll(targets: readonly ScanTarget[], onProgress?: (done: number, total: number) => void): Promise<ScanResult[]> {
-    // Loaded on demand: `validate --no-scan` and the runtime never pay for the scanner, and a
-    // rebuild whose every scan is cached never loads its rules.
-    let scanner: Promise<typeof import('../../scanner/index.ts')> | undefined;
-    const { imitatedNames } = await import('../../scanner/rules/typosquat.ts');
-    const { confusableSkeleton } = await import('../../scanner/unicode.ts');
-    // Only the names the typosquatting rule could match are passed: same verdicts and evidence,
-    // without comparing every pair of skills (quadratic: minutes at 10,000 skills).
-    const candidatesOf = imitationCandidates(targets.map((t) => t.name), confusableSkeleton);
-    const cache = this.#cache;
-    let scanned = 0;
-    onProgress?.(0, targets.length);
-    return Promise.all(
-      targets.map(async (t): Promise<ScanResult> => {
-        const knownNames = candidatesOf(t.name);
-        const entry = cache?.recorded(t.source.dir);
-        const key = entry ? sha256HexSync(JSON.stringify([t.name, t.digest, knownNames])) : '';
-        if (cache && entry?.scan?.key === key) {
-          cache.stats.scanHits++;
-          onProgress?.(++scanned, targets.length);
-          return entry.scan.result;
+export async function scanAll(targets: readonly ScanTarget[], config: RegistryConfig, cache: BuildCache | undefined, onProgress?: (done: number, total: number) => void): Promise<ScanResult[]> {
+  // Loaded on demand: `validate --no-scan` and the runtime never pay for the scanner, and a
+  // rebuild whose every scan is cached never loads its rules.
+  const { imitatedNames } = await import('../../scanner/rules/typosquat.ts');
+  const { confusableSkeleton } = await import('../../scanner/unicode.ts');
+  const options = buildScanOptions(config);
+  // Only the names the typosquatting rule could match are passed: same verdicts and evidence,
+  // without comparing every pair of skills (quadratic: minutes at 10,000 skills).
+  const candidatesOf = imitationCandidates(targets.map((t) => t.name), confusableSkeleton);
+  const plans = targets.map((t) => {
+    const knownNames = candidatesOf(t.name);
+    const entry = cache?.recorded(t.source.dir);
+    const key = entry ? sha256HexSync(JSON.stringify([t.name, t.digest, knownNames])) : '';
+    const cached = cache && entry?.scan?.key === key ? entry.scan.result : undefined;
+    // A scan without the names equals the full one unless the name imitates another skill.
+    const early = cached ?? (imitatedNames(t.name, knownNames).length === 0 ? t.earlyScan : undefined);
+    return { t, knownNames, entry, key, cached, early };
+  });
+  const left = plans.filter((p) => !p.early).length;
+  const pool = left >= POOL_MIN_SCANS ? await tryCreateScanPool() : undefined;
+  let scanner: Promise<typeof import('../../scanner/index.ts')> | undefined;
+  const scanHere = async (input: ScanInput) => (await (scanner ??= import('../../scanner/index.ts'))).scanSkill(input, options);
+  let done = 0;
+  onProgress?.(0, targets.length);
+  try {
+    return await Promise.all(
+      plans.map(async ({ t, knownNames, entry, key, cached, early }): Promise<ScanResult> => {
+        let result: ScanResult;
+        if (cached) {
+          (cache as BuildCache).stats.scanHits++;
+          result = cached;
+        } else {
+          const input: ScanInput = { name: t.name, files: t.source.files, knownNames };
+          // A worker that failed is not a verdict: the skill is scanned again here.
+          result = early ?? (pool ? await pool.scan(input, options).catch(() => scanHere(input)) : await scanHere(input));
+          if (entry) cache?.recordScan(entry, key, result);
         }
-        // A scan without the names equals the full one unless the name imitates another skill.
-        const early = imitatedNames(t.name, knownNames).length === 0 ? await this.#started.get(t.source) : undefined;
-        const input = scanInput(t, knownNames);
-        const result = early ?? (this.#pool ? await this.#pool.scan(input, this.#options).catch(() => undefined) : undefined) ?? (await (scanner ??= import('../../scanner/index.ts'))).scanSkill(input, this.#options);
-        if (entry) cache?.recordScan(entry, key, result);
-        onProgress?.(++scanned, targets.length);
+        onProgress?.(++done, targets.length);
         return result;
       }),
     );
-  }
-
-  async close(): Promise<void> {
-    await this.#pool?.close();
+  } finally {
+    await pool?.close();
   }
 }
 
-const scanInput = (t: ScanTarget, knownNames?: readonly string[]): ScanInput => ({
-  name: t.name,
-  files: t.source.files.map((f) => ({ path: f.path, bytes: f.bytes })),
-  ...(knownNames ? { knownNames } : {}),
-});
-
-/** A pool, or none where threads cannot start (every skill is then scanned inline, as a small build is). */
-function tryCreateScanPool(): ScanPool | undefined {
+/** A scan pool, or none where threads cannot start (every skill is then scanned inline). */
+async function tryCreateScanPool(): Promise<ScanPool | undefined> {
   try {
-    return createScanPool();
+    return (await import('../../scanner/pool.ts')).createScanPool();
   } catch {
     return undefined;
   }

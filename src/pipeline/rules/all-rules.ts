@@ -6,6 +6,7 @@ import {
   filesBidi, filesEncoding, filesExecutableBinary, filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany,
   filesUnicodeTag, filesZeroWidth,
 } from './files.ts';
+import { internalCheckFailed } from './internal.ts';
 import { descriptionLength, descriptionRequired, nameCharset, nameFolderMismatch, nameHyphens, nameLength, nameRequired } from './names.ts';
 import { pipelineDuplicateStep, pipelineNotComposite, pipelineTemplate, pipelineUndeclaredCall } from './pipeline.ts';
 import { publishMixedChange, publishVersionLowered, publishVersionNotBumped } from './publish.ts';
@@ -56,6 +57,8 @@ export const ALL_RULES = [
   // skill.json function skills
   skillJsonSyntax, skillJsonTooDeep, skillJsonForbiddenKey, skillJsonMetaSchema, skillJsonBodyMissing,
   pipelineUndeclaredCall, pipelineDuplicateStep, pipelineTemplate, pipelineNotComposite,
+  // A skill whose checks could not run to the end
+  internalCheckFailed,
   // Across the registry, in the order they run (their engine runs them from this family list)
   ...REGISTRY_RULES,
   // Earlier versions, from git history (docs/registry-format.md#versions)

@@ -16,6 +16,9 @@ import { sourceFromString } from '../../../src/core/parse/source-text.ts';
 import { anchorOf } from '../../../src/core/rule.ts';
 import { RegistryConfig } from '../../../src/core/schemas/config.ts';
 import { buildRegistry, validateRegistry, type ValidationResult } from '../../../src/pipeline/index.ts';
+import { discoverSkills } from '../../../src/pipeline/discover.ts';
+import { DiagnosticSink } from '../../../src/pipeline/diagnostics.ts';
+import { readSkills } from '../../../src/pipeline/phases/read.ts';
 import { ALL_RULES } from '../../../src/pipeline/rules/all-rules.ts';
 import type { SkillMdContext } from '../../../src/pipeline/rules/rule.ts';
 import { resourceMissing } from '../../../src/pipeline/rules/skill-md/package.ts';
@@ -127,6 +130,19 @@ describe('every rule has a fixture that triggers it', () => {
     for (const rule of reported) triggered.set(rule, 'a git repository built in this test');
     await rm(repo.root, { recursive: true, force: true });
     await rm(shallow, { recursive: true, force: true });
+  });
+
+  it('the read phase reports internal/check-failed for a skill whose file vanished after discovery listed it', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'skilldex-rule-modules-vanished-'));
+    await mkdir(join(root, 'skills', 'gone'), { recursive: true });
+    await writeFile(join(root, 'skills', 'gone', 'SKILL.md'), skillMd('gone', '1.0.0'));
+    const config = RegistryConfig.parse({});
+    const found = await discoverSkills(root, 'skills', new DiagnosticSink(config.rules));
+    await rm(join(root, 'skills', 'gone', 'SKILL.md'));
+    const [read] = await readSkills(root, found, config, { workers: false });
+    expect(read?.diagnostics.map((d) => d.rule)).toEqual(['internal/check-failed']);
+    triggered.set('internal/check-failed', 'a skill folder changed in this test (test/pipeline/prepare-workers.test.ts runs it on workers too)');
+    await rm(root, { recursive: true, force: true });
   });
 
   it('covers every rule of the list', () => {

@@ -49,7 +49,8 @@ describe.each([...VALID.map((c) => ['valid', c.fixture, c] as const), ...INVALID
 describe('rule list coverage', () => {
   // The security gate's rules depend on the scanner's verdicts: test/pipeline/scan-findings.test.ts covers them with the real CLI.
   // The versions rules depend on git history, not on a folder: test/pipeline/history/ covers them on real repositories.
-  const ids = ALL_RULES.filter((r) => r.meta.engine === 'validator').map((r) => r.meta.id).filter((id) => id !== 'security/blocked' && id !== 'security/finding' && !id.startsWith('versions/'));
+  // internal/check-failed needs a skill that changes while it is read: test/pipeline/prepare-workers.test.ts and ./rule-modules.test.ts cover it.
+  const ids = ALL_RULES.filter((r) => r.meta.engine === 'validator').map((r) => r.meta.id).filter((id) => id !== 'security/blocked' && id !== 'security/finding' && !id.startsWith('versions/') && id !== 'internal/check-failed');
 
   it.each(ids)('%s has a valid fixture and an invalid fixture that triggers it', (id) => {
     expect(VALID.filter((c) => c.covers.includes(id)).map((c) => c.fixture), 'valid fixtures').not.toEqual([]);

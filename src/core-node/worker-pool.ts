@@ -1,0 +1,211 @@
+/**
+ * Worker threads for CPU-bound work, in Node (not browser-safe, hence not src/core/): one pool
+ * that the scanner (src/scanner/pool.ts), the build's per-skill phase
+ * (src/pipeline/phases/worker.ts) and the site's document renderer (src/site/render/pool.ts)
+ * each start over their own worker module. A worker module calls {@link serveRequests}; the
+ * pool hands it one request at a time and the results are what calling the same functions on
+ * the main thread gives: the workers run those very functions.
+ */
+import module from 'node:module';
+import { availableParallelism } from 'node:os';
+import { parentPort, Worker, workerData, type Transferable } from 'node:worker_threads';
+
+export interface WorkerPool<Request, Reply> {
+  /**
+   * Runs one request on the next free worker. Rejects with a {@link WorkerStoppedError} when the
+   * worker died while running it, and with a {@link PoolUnavailableError} when the pool is closed
+   * or no worker is left to run it; never waits forever.
+   */
+  run(request: Request, transfer?: readonly Transferable[]): Promise<Reply>;
+  /** Stops the workers; pending requests are rejected. */
+  close(): Promise<void>;
+}
+
+/** The worker running a request died before answering (a crash, or it ran out of memory). */
+export class WorkerStoppedError extends Error {
+  override name = 'WorkerStoppedError';
+}
+
+/** The pool could not run a request at all: closed, or every worker failed to start. */
+export class PoolUnavailableError extends Error {
+  override name = 'PoolUnavailableError';
+}
+
+/** What the main thread posts to a worker, and what the worker answers (see {@link serveRequests}). */
+interface Envelope<Request> {
+  id: number;
+  request: Request;
+}
+type ReplyEnvelope<Reply> = { id: number; reply: Reply } | { id: number; error: string };
+
+interface Job<Request, Reply> extends Envelope<Request> {
+  transfer: readonly Transferable[];
+  resolve(reply: Reply): void;
+  reject(error: Error): void;
+}
+
+interface BootstrapData {
+  compileCacheDir: string | undefined;
+  module: string;
+  /** What every worker of the pool is started with (see {@link serveRequests}). */
+  data: unknown;
+}
+
+export interface WorkerPoolOptions {
+  /** Workers to start (default {@link defaultPoolSize}). */
+  size?: number;
+  /** Plain data each worker's `load` receives (structured-cloned once per worker). */
+  data?: unknown;
+}
+
+/**
+ * What a worker thread runs first, as plain JavaScript. Node's compile cache is per thread, and a
+ * worker started on a TypeScript module type-strips that module and its imports before any of its
+ * code could turn the cache on: loading the stripper alone cost each worker ~0.7 s of CPU on every
+ * build. So the cache is turned on here, then the worker module is imported.
+ */
+const BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+if (workerData.compileCacheDir) require('node:module').enableCompileCache?.(workerData.compileCacheDir);
+import(workerData.module);
+`;
+
+/** One worker per core, at most four: past that the build is bound by reading files. */
+export function defaultPoolSize(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+/**
+ * Starts `size` workers of the module at `workerUrl`, which must call {@link serveRequests}.
+ * A worker that dies while running a request fails that request only and is replaced, so one
+ * skill that crashes a worker never stops the others; a worker that dies before it ever started
+ * is not replaced, and once none is left every queued request is rejected.
+ */
+export function createWorkerPool<Request, Reply>(workerUrl: URL, { size = defaultPoolSize(), data }: WorkerPoolOptions = {}): WorkerPool<Request, Reply> {
+  const queue: Job<Request, Reply>[] = [];
+  const idle: Worker[] = [];
+  const running = new Map<Worker, Job<Request, Reply>>();
+  const workers = new Set<Worker>();
+  let nextId = 0;
+  let closed = false;
+
+  const dispatch = () => {
+    while (idle.length > 0 && queue.length > 0) {
+      const worker = idle.pop() as Worker;
+      const job = queue.shift() as Job<Request, Reply>;
+      running.set(worker, job);
+      // A busy worker keeps the process alive (the caller awaits it); an idle one must not.
+      worker.ref();
+      worker.postMessage({ id: job.id, request: job.request } satisfies Envelope<Request>, job.transfer);
+    }
+  };
+
+  const failQueued = () => {
+    for (const job of queue.splice(0)) job.reject(new PoolUnavailableError('every worker thread stopped'));
+  };
+
+  const start = (): void => {
+    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { compileCacheDir: module.getCompileCacheDir?.(), module: workerUrl.href, data } satisfies BootstrapData });
+    let online = false;
+    let stopped: Error | undefined;
+    workers.add(worker);
+    worker.unref();
+    worker.on('online', () => {
+      online = true;
+    });
+    worker.on('message', (message: ReplyEnvelope<Reply>) => {
+      const job = running.get(worker);
+      running.delete(worker);
+      worker.unref();
+      idle.push(worker);
+      if (job && job.id === message.id) {
+        if ('reply' in message) job.resolve(message.reply);
+        else job.reject(new Error(message.error));
+      }
+      dispatch();
+    });
+    worker.on('error', (error) => {
+      stopped = error;
+    });
+    worker.on('exit', (code) => {
+      workers.delete(worker);
+      const at = idle.indexOf(worker);
+      if (at >= 0) idle.splice(at, 1);
+      const job = running.get(worker);
+      running.delete(worker);
+      job?.reject(new WorkerStoppedError(`the worker thread stopped (${stopped ? stopped.message : `exit code ${code}`})`));
+      if (closed) return;
+      if (online) start();
+      if (workers.size === 0) failQueued();
+      else dispatch();
+    });
+    idle.push(worker);
+  };
+  for (let i = 0; i < size; i++) start();
+
+  return {
+    run(request, transfer = []) {
+      if (closed || workers.size === 0) return Promise.reject(new PoolUnavailableError(closed ? 'the worker pool is closed' : 'every worker thread stopped'));
+      return new Promise<Reply>((resolve, reject) => {
+        queue.push({ id: nextId++, request, transfer, resolve, reject });
+        dispatch();
+      });
+    },
+    async close() {
+      closed = true;
+      for (const job of [...queue.splice(0), ...running.values()]) job.reject(new PoolUnavailableError('the worker pool is closed'));
+      running.clear();
+      await Promise.all([...workers].map((w) => w.terminate()));
+    },
+  };
+}
+
+/** A reply whose buffers move to the main thread instead of being copied (they are unusable here afterwards). */
+export class Transferring<Reply> {
+  readonly reply: Reply;
+  readonly transfer: Transferable[];
+  constructor(reply: Reply, transfer: Transferable[]) {
+    this.reply = reply;
+    this.transfer = transfer;
+  }
+}
+
+/**
+ * The loop of a worker module: loads `handlers` (given the pool's {@link WorkerPoolOptions.data}), then answers each request with `handle`'s
+ * result, or with the message of what it threw. `handle` may wrap its reply in {@link Transferring}.
+ *
+ * The compile cache is flushed to disk once the handlers are loaded and again after the first
+ * request (which may load more modules on demand): a terminated worker never writes its cache,
+ * and without it every build type-stripped and compiled them again.
+ */
+export function serveRequests<Request, Reply, Handlers, Data = undefined>(
+  load: (data: Data) => Promise<Handlers>,
+  handle: (handlers: Handlers, request: Request) => Reply | Transferring<Reply> | Promise<Reply | Transferring<Reply>>,
+): void {
+  const port = parentPort;
+  if (!port) throw new Error('a worker module runs only as a worker thread');
+  const flush = () => {
+    if (module.getCompileCacheDir?.()) module.flushCompileCache?.();
+  };
+  const loading = load((workerData as BootstrapData).data as Data).then((handlers) => {
+    flush();
+    return handlers;
+  });
+  let answered = 0;
+  port.on('message', async ({ id, request }: Envelope<Request>) => {
+    let answer: ReplyEnvelope<Reply>;
+    let transfer: Transferable[] = [];
+    try {
+      const out = await handle(await loading, request);
+      if (out instanceof Transferring) {
+        answer = { id, reply: out.reply };
+        transfer = out.transfer;
+      } else answer = { id, reply: out };
+    } catch (error) {
+      answer = { id, error: error instanceof Error ? error.message : String(error) };
+    }
+    port.postMessage(answer, transfer);
+    if (++answered === 1) flush();
+  });
+}
+
