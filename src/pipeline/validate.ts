@@ -94,7 +94,7 @@ async function validateFound(
       onParsed: (skill) => {
         sink.diagnostics.push(...skill.diagnostics);
         if (!skill.draft) return;
-        const member: ValidatedSkill = { draft: skill.draft, file: skill.file, locate: skill.locate, source: skill.source, scan: { verdict: 'pass', rulesVersion: '', findings: [] } };
+        const member: ValidatedSkill = { draft: skill.draft, file: skill.file, locate: skill.locate, source: skill.source, scan: { verdict: 'pass', rulesVersion: '', findings: [] }, ...(skill.references ? { references: skill.references } : {}) };
         members.push(member);
         if (!skill.cached) scanner?.start({ name: member.draft.name, digest: member.draft.digest, source: member.source });
       },

@@ -5,6 +5,7 @@ import { applyAllowlist } from '../../scanner/allowlist.ts';
 import { anchorOf } from '../../core/rule.ts';
 import { reaches } from '../../scanner/verdict.ts';
 import type { SkillSource } from '../model.ts';
+import type { TextReferences } from '../references.ts';
 import { START, type DiagnosticSink } from '../diagnostics.ts';
 import type { RegistryMember } from '../rules/rule.ts';
 import { securityBlocked, securityFinding } from '../rules/security.ts';
@@ -13,6 +14,8 @@ import { securityBlocked, securityFinding } from '../rules/security.ts';
 export interface ValidatedSkill extends RegistryMember {
   source: SkillSource;
   scan: ScanResult;
+  /** The tool ids and links its Markdown holds (none for an earlier version, which nothing refers to). */
+  references?: TextReferences;
 }
 
 export interface RejectedSkill {

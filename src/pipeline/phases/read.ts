@@ -5,6 +5,7 @@ import { readSkillSource, type FoundSkill } from '../discover.ts';
 import type { SkillSource } from '../model.ts';
 import { DiagnosticSink } from '../diagnostics.ts';
 import type { ParsedSkill } from './parse.ts';
+import { textReferences, type TextReferences } from '../references.ts';
 
 /** Skill folders read at once. */
 const READ_CONCURRENCY = 16;
@@ -16,6 +17,8 @@ export interface ReadSkill extends ParsedSkill {
   file: string;
   /** True when the build cache stood in for reading and parsing. */
   cached: boolean;
+  /** The tool ids and links its Markdown holds, when it parsed (for "Used by"). */
+  references?: TextReferences;
 }
 
 type Found = readonly FoundSkill[];
@@ -68,12 +71,13 @@ export async function readSkills(
     let skill: ReadSkill;
     if (hit) {
       cache?.record(hit);
-      skill = { source: sourceFromCache(root, hit), file, cached: true, diagnostics: hit.diagnostics, ...(hit.draft ? { draft: hit.draft } : {}), locate: locateFrom(hit.positions) };
+      skill = { source: sourceFromCache(root, hit), file, cached: true, diagnostics: hit.diagnostics, ...(hit.draft ? { draft: hit.draft } : {}), locate: locateFrom(hit.positions), ...(hit.references ? { references: hit.references } : {}) };
     } else {
       const { sink, stamps, source } = await (reads[i] as NonNullable<(typeof reads)[number]>);
       parseSkill ??= (await import('./parse.ts')).parseSkill;
-      skill = { source, file, cached: false, ...parseSkill(source, config, sink) };
-      if (cache && stamps) cache.record(cacheEntryOf(source, stamps, skill.diagnostics, skill.draft, skill.locate));
+      const parsed = parseSkill(source, config, sink);
+      skill = { source, file, cached: false, ...parsed, ...(parsed.draft ? { references: textReferences(source, parsed.draft.name, config.skillsDir) } : {}) };
+      if (cache && stamps) cache.record(cacheEntryOf(source, stamps, skill.diagnostics, skill.draft, skill.locate, skill.references));
     }
     out.push(skill);
     onParsed?.(skill);
