@@ -211,7 +211,7 @@ describe('skilldex agent commands', () => {
 
   it('reads the published files it claims to (sanity of the served registry)', async () => {
     const index = JSON.parse(await (await fetch(`${server.url}index.json`)).text());
-    expect(index.version).toBe('2.1.0');
+    expect(index.version).toBe('2.2.0');
     expect(await readFile(join(REPO_ROOT, 'bin/skilldex.mjs'), 'utf8')).toContain('main');
   });
 });

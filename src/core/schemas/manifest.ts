@@ -70,7 +70,7 @@ export type ReferenceKind = z.infer<typeof ReferenceKind>;
 /** A skill that refers to this one, and every way it does, in {@link ReferenceKind} order. */
 export const SkillUser = z.object({
   name: SkillName,
-  kinds: z.array(ReferenceKind).min(1),
+  kinds: z.array(ReferenceKind),
 });
 export type SkillUser = z.infer<typeof SkillUser>;
 
