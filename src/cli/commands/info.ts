@@ -6,7 +6,7 @@ import { out, outJson, style, visible } from '../_output.ts';
 import { formatBytes, openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
-  meta: { name: 'info', description: "Show a skill's manifest: signature, entry, actions, files, digest, scan verdict and every published version" },
+  meta: { name: 'info', description: "Show a skill's manifest: signature, entry, actions, the skills that use it, files, digest, scan verdict and every published version" },
   args: {
     name: { type: 'positional', description: 'Skill name (case-insensitive) or tool id (skill:<name>:<script>), optionally with @version or @range for an earlier version', required: true },
     ...registryArgs,
