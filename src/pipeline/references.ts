@@ -102,9 +102,11 @@ export function linkDestinations(path: string, text: string): string[] {
     const line = withoutCodeSpans(lineOf(file, i));
     const definition = /^ {0,3}\[[^\]]{1,999}\]:[ \t]*(\S+)/.exec(line);
     if (definition) out.push(unbracket(definition[1] as string));
-    for (let at = line.indexOf(']('); at !== -1; at = line.indexOf('](', at + 2)) {
-      const destination = destinationAt(line, at + 2);
+    // The search resumes after each destination, so every character is read once.
+    for (let at = line.indexOf(']('); at !== -1; ) {
+      const { destination, end } = destinationAt(line, at + 2);
       if (destination) out.push(destination);
+      at = line.indexOf('](', end);
     }
   }
   return out;
@@ -113,8 +115,11 @@ export function linkDestinations(path: string, text: string): string[] {
 /** `<dest>` → `dest`. */
 const unbracket = (d: string): string => (d.startsWith('<') ? d.slice(1, d.indexOf('>') === -1 ? undefined : d.indexOf('>')) : d);
 
-/** The link destination starting at `from` (after `](`): `<…>`, or up to a space or `)`. */
-function destinationAt(line: string, from: number): string | undefined {
+/**
+ * The link destination starting at `from` (after `](`): `<…>`, or up to a space or `)`; none when
+ * empty or longer than {@link MAX_DESTINATION}. `end` is where it stopped reading.
+ */
+function destinationAt(line: string, from: number): { destination?: string; end: number } {
   let i = from;
   while (line[i] === ' ' || line[i] === '\t') i++;
   const angled = line[i] === '<';
@@ -125,7 +130,7 @@ function destinationAt(line: string, from: number): string | undefined {
     if (angled ? c === '>' : c === ' ' || c === '\t' || c === ')') break;
     end++;
   }
-  return end > start && end - start <= MAX_DESTINATION ? line.slice(start, end) : undefined;
+  return end > start && end - start <= MAX_DESTINATION ? { destination: line.slice(start, end), end } : { end: Math.max(end, from) };
 }
 
 /**

@@ -92,6 +92,16 @@ describe('reading hostile Markdown', () => {
     }
   });
 
+  it('reads a file of nothing but link and tool id openings in linear time', () => {
+    const started = performance.now();
+    for (const unit of ['](', '[a](', 'skill:', 'skill:a:', '`', '[x]: ']) {
+      const text = unit.repeat(Math.floor(MAX_MARKDOWN_CHARS / unit.length));
+      linkDestinations('SKILL.md', text);
+      toolIdNames(text);
+    }
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
   it('reads a bounded prefix of each Markdown file', () => {
     const text = `${'a'.repeat(MAX_MARKDOWN_CHARS)}\nskill:late:x [late](../late/SKILL.md)\n`;
     const source: SkillSource = {
