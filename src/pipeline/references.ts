@@ -45,7 +45,7 @@ const MARKDOWN = new Set(['md', 'markdown']);
  * so not inside a code block or a code span.
  *
  * @example
- * textReferences(source, 'conventional-commits', 'skills') // { toolIds: ['semver-tool'], links: ['skills/productivity/date-calc/SKILL.md'] }
+ * textReferences(source, 'conventional-commits', 'skills') // { toolIds: ['semver-tool'], links: ['skills/dev/semver-tool/SKILL.md'] }
  */
 export function textReferences(source: SkillSource, name: string, skillsDir: string): TextReferences {
   const toolIds = new Set<string>();
