@@ -34,9 +34,10 @@ import type { DraftManifest, SkillSource, SkillSourceFile } from './model.ts';
 import { sha256HexSync } from './hash.ts';
 import type { Position } from '../core/parse/source-text.ts';
 import type { EncodedWalk } from './history/version-walk.ts';
+import type { TextReferences } from './references.ts';
 
 /** Bump when the shape of a cache entry changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** Files modified this close to the recording build are re-read next time (timestamp granularity). */
 const RACY_WINDOW_MS = 2000;
@@ -74,6 +75,8 @@ export interface CachedSkill {
   draft?: DraftManifest;
   /** Positions in the declaration that registry-wide rules may report at, keyed by path. */
   positions?: Record<string, Position>;
+  /** The tool ids and links its Markdown holds (references.ts), when it parsed. */
+  references?: TextReferences;
   scan?: { key: string; result: ScanResult };
 }
 
@@ -399,7 +402,7 @@ export function positionsOf(draft: DraftManifest, locate: (path: readonly (strin
 }
 
 /** The cache entry for a skill just read and checked. */
-export function cacheEntryOf(source: SkillSource, stamps: SourceStamps, diagnostics: ValidatorDiagnostic[], draft: DraftManifest | undefined, positions: Record<string, Position> | undefined): CachedSkill {
+export function cacheEntryOf(source: SkillSource, stamps: SourceStamps, diagnostics: ValidatorDiagnostic[], draft: DraftManifest | undefined, positions: Record<string, Position> | undefined, references?: TextReferences): CachedSkill {
   const hexOf = new Map(source.files.map((f) => [f.path, f.hex]));
   return {
     dir: source.dir,
@@ -409,6 +412,7 @@ export function cacheEntryOf(source: SkillSource, stamps: SourceStamps, diagnost
     diagnostics,
     ...(draft ? { draft } : {}),
     ...(positions ? { positions } : {}),
+    ...(references ? { references } : {}),
   };
 }
 

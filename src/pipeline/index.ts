@@ -20,6 +20,7 @@ import { sortDiagnostics } from './diagnostics.ts';
 import { planVersions } from './emit/versions.ts';
 import { checkOldVersions, readOldFiles } from './history/old-versions.ts';
 import { readSkillHistories } from './history/read-history.ts';
+import { usersOf } from './references.ts';
 import { skillDirOf, validateRegistry, type RejectedSkill, type ValidateOptions } from './validate.ts';
 
 export { validateRegistry, validateSkillFolder, type ValidationResult, type ValidationProgress, type RejectedSkill } from './validate.ts';
@@ -120,8 +121,7 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   // Unknown (undefined) without SOURCE_DATE_EPOCH: such a time is left out, never shown as 1970.
   const fallbackEpoch = options.sourceDateEpoch ?? (Number.isFinite(envEpoch) && process.env.SOURCE_DATE_EPOCH ? envEpoch : undefined);
   const times = await gitTimes;
-  const callers = new Map<string, string[]>();
-  for (const s of accepted) for (const callee of s.draft.calls) callers.set(callee, [...(callers.get(callee) ?? []), s.draft.name]);
+  const users = usersOf(accepted.map((s) => ({ draft: s.draft, dir: s.source.dir, text: s.references ?? { toolIds: [], links: [] } })));
 
   const dirs = new Set(accepted.map((s) => s.source.dir));
   const diagnosticsByDir = new Map<string, ValidatorDiagnostic[]>();
@@ -132,9 +132,11 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   }
   const planned = accepted.map((s) => {
     const seconds = lastCommitTime(times, s.source.dir, s.source.files.map((f) => f.path)) ?? fallbackEpoch;
+    const usedBy = users.get(s.draft.name) ?? [];
     const manifest: SkillManifest = {
       ...s.draft,
-      calledBy: (callers.get(s.draft.name) ?? []).sort(),
+      calledBy: usedBy.filter((u) => u.kinds.includes('calls')).map((u) => u.name),
+      usedBy,
       ...(seconds === undefined ? {} : { lastModified: new Date(seconds * 1000).toISOString() }),
       diagnostics: diagnosticsByDir.get(s.source.dir) ?? [],
       scan: s.scan,
@@ -161,7 +163,7 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   // needs only the small per-skill facts, not every manifest serialised.
   const outDir = resolve(options.outDir);
   const emitKey = cache
-    ? sha256HexSync(JSON.stringify([generatedAt, latest, signingKeys.map((k) => k.kid).sort(), published.map(({ manifest: m }) => [m.name, m.digest, m.sourcePath, m.calledBy, m.lastModified, m.diagnostics, m.scan, m.versions?.digest])]))
+    ? sha256HexSync(JSON.stringify([generatedAt, latest, signingKeys.map((k) => k.kid).sort(), published.map(({ manifest: m }) => [m.name, m.digest, m.sourcePath, m.calledBy, m.usedBy, m.lastModified, m.diagnostics, m.scan, m.versions?.digest])]))
     : '';
   const previous = cache?.emitted(outDir, emitKey);
   let index: RegistryIndex;

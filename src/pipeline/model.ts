@@ -28,8 +28,8 @@ export interface SkillSourceFile {
   hex: string;
 }
 
-/** The manifest before registry-wide facts (calledBy, lastModified, scan, diagnostics) are known. */
-export type DraftManifest = Omit<SkillManifest, 'calledBy' | 'lastModified' | 'diagnostics' | 'scan'>;
+/** The manifest before registry-wide facts (calledBy, usedBy, lastModified, scan, diagnostics) are known. */
+export type DraftManifest = Omit<SkillManifest, 'calledBy' | 'usedBy' | 'lastModified' | 'diagnostics' | 'scan'>;
 
 /** Executable code by extension: what `package/code-outside-scripts` looks for, and what `skilldex migrate` moves under scripts/. */
 export const CODE_EXTENSIONS: ReadonlySet<string> = new Set(['py', 'sh', 'bash', 'zsh', 'js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'rb', 'pl', 'php', 'ps1', 'bat', 'cmd', 'exe', 'so', 'dll', 'dylib']);

@@ -104,7 +104,7 @@ async function validateFound(
   for (const skill of read) {
     sink.diagnostics.push(...skill.diagnostics);
     if (!skill.draft) continue;
-    members.push({ draft: skill.draft, file: skill.file, locate: skill.locate, source: skill.source, scan: { verdict: 'pass', rulesVersion: '', findings: [] }, ...(skill.packed ? { packed: skill.packed } : {}) });
+    members.push({ draft: skill.draft, file: skill.file, locate: skill.locate, source: skill.source, scan: { verdict: 'pass', rulesVersion: '', findings: [] }, ...(skill.packed ? { packed: skill.packed } : {}), ...(skill.references ? { references: skill.references } : {}) });
   }
   if (scanning) {
     const targets = read.flatMap((r) => (r.draft ? [{ name: r.draft.name, digest: r.draft.digest, source: r.source, ...(r.earlyScan ? { earlyScan: r.earlyScan } : {}) }] : []));

@@ -87,6 +87,8 @@ describe('skilldex agent commands', () => {
   it('info --json prints the manifest; unknown names exit 1 with a hint', async () => {
     const info = await skilldex(['info', 'text_report', '--json']);
     expect(JSON.parse(info.stdout)).toMatchObject({ name: 'text_report', mode: 'composite', calls: ['text_stats', 'keyword_extract'] });
+    // Every skill that refers to it, and how: a tool id and a link in conventional-commits' SKILL.md.
+    expect((await skilldex(['info', 'semver-tool'])).stdout).toContain('used by    conventional-commits (uses its tools, links to its docs)\n');
     const missing = await skilldex(['info', 'semvr-tool']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("no skill named 'semvr-tool'");
@@ -211,7 +213,7 @@ describe('skilldex agent commands', () => {
 
   it('reads the published files it claims to (sanity of the served registry)', async () => {
     const index = JSON.parse(await (await fetch(`${server.url}index.json`)).text());
-    expect(index.version).toBe('2.1.0');
+    expect(index.version).toBe('2.2.0');
     expect(await readFile(join(REPO_ROOT, 'bin/skilldex.mjs'), 'utf8')).toContain('main');
   });
 });

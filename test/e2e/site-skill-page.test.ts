@@ -110,3 +110,25 @@ describe("a skill's Markdown files", () => {
     expect(sitemap).toContain('<loc>/skills/action-items/docs/references/patterns/</loc>');
   });
 });
+
+describe('skill page used by', () => {
+  /** The "Used by" list as `name: how` lines, with each name's link. */
+  function usedBy(name: string): { line: string; href: string | undefined }[] {
+    const list = /<section aria-labelledby="used-by"[\s\S]*?<ul class="used-by">([\s\S]*?)<\/ul>/.exec(page(name))?.[1];
+    expect(list, `no Used by on ${name}`).toBeDefined();
+    return [...list!.matchAll(/<li[^>]*>([\s\S]*?)<\/li>/g)].map((m) => ({
+      line: m[1]!.replace(/<\/code>[\s\S]*?<span[^>]*>/, ': ').replace(/<[^>]*>/g, '').trim(),
+      href: /href="([^"]*)"/.exec(m[1]!)?.[1],
+    }));
+  }
+
+  it('lists every skill that refers to this one, linked, with how it refers', () => {
+    // A tool id and a relative link in another skill's SKILL.md, not only composite calls.
+    expect(usedBy('semver-tool')).toEqual([{ line: 'conventional-commits: uses its tools, links to its docs', href: '/skills/conventional-commits/' }]);
+    expect(usedBy('text_stats')).toEqual([{ line: 'text_report: calls it, runs it in a pipeline step', href: '/skills/text_report/' }]);
+  });
+
+  it('has no Used by section when nothing refers to the skill', () => {
+    expect(page('conventional-commits')).not.toContain('id="used-by"');
+  });
+});

@@ -408,7 +408,7 @@ describe('catalog site', () => {
     await page.close();
   });
 
-  it('links composite pipelines, callers and callees', async () => {
+  it('links composite pipelines, callees and, under Used by, callers', async () => {
     const composite = index.skills.find((s) => s.mode === 'composite');
     expect(composite, 'an example composite skill').toBeDefined();
     const m = manifest(composite!.name);
@@ -419,7 +419,10 @@ describe('catalog site', () => {
     const callee = m.calls[0]!;
     await page.locator(`.skill-links a[href="/skills/${callee}/"]`).first().click();
     await page.waitForURL(`**/skills/${callee}/`);
-    expect(await page.locator(`.skill-links a[href="/skills/${m.name}/"]`).count()).toBe(1);
+    // The callee's Used by links back, saying how.
+    const back = page.locator(`.used-by li:has(a[href="/skills/${m.name}/"])`);
+    expect(await back.count()).toBe(1);
+    expect(await back.textContent()).toContain('calls it');
     await page.close();
   });
 

@@ -1,11 +1,12 @@
 import { defineCommand } from 'citty';
 import { abpToolSignature } from '../../core/abp-schema.ts';
 import { functionSignature } from '../../core/signature.ts';
+import { REFERENCE_LABELS, skillUsers } from '../../core/used-by.ts';
 import { out, outJson, style, visible } from '../_output.ts';
 import { formatBytes, openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
-  meta: { name: 'info', description: "Show a skill's manifest: signature, entry, actions, files, digest, scan verdict and every published version" },
+  meta: { name: 'info', description: "Show a skill's manifest: signature, entry, actions, the skills that use it, files, digest, scan verdict and every published version" },
   args: {
     name: { type: 'positional', description: 'Skill name (case-insensitive) or tool id (skill:<name>:<script>), optionally with @version or @range for an earlier version', required: true },
     ...registryArgs,
@@ -37,7 +38,8 @@ export default defineCommand({
     (m.abp?.tools ?? []).forEach((tool, i) => row(i === 0 ? 'abp tools' : '', abpToolSignature(tool)));
     if (m.pipeline?.length) row('pipeline', m.pipeline.map((s) => `${s.step}:${s.skill}`).join(' → '));
     row('calls', m.calls.join(', '));
-    row('called by', m.calledBy.join(', '));
+    // Every skill that refers to this one (calls, pipeline steps, dependencies, tool ids, links), one a line.
+    skillUsers(m).forEach((u, i) => row(i === 0 ? 'used by' : '', `${u.name} (${u.kinds.map((k) => REFERENCE_LABELS[k]).join(', ')})`));
     row('limits', `timeout ${m.timeoutMs} ms · retry ${m.retry}`);
     row('files', `${m.files.length} (${formatBytes(m.files.reduce((n, f) => n + f.size, 0))})`);
     row('digest', m.digest);

@@ -58,6 +58,22 @@ export type SkillFile = z.infer<typeof SkillFile>;
 export const SkillName = z.string().regex(PUBLISHED_NAME, 'must be 1–64 letters, digits, - or _, starting with a letter or digit');
 export type SkillName = z.infer<typeof SkillName>;
 
+/**
+ * How one skill refers to another: `calls` (skill.json `calls`, any mode), `pipeline-step` (a
+ * composite pipeline step runs it), `dependency` (a SKILL.md `requires`, `dependencies` or
+ * `depends_on` field, top-level or under `metadata`), `tool-id` (its `skill:<name>:<tool>` id in
+ * the other skill's Markdown) or `link` (a relative Markdown link to its folder or one of its files).
+ */
+export const ReferenceKind = z.enum(['calls', 'pipeline-step', 'dependency', 'tool-id', 'link']);
+export type ReferenceKind = z.infer<typeof ReferenceKind>;
+
+/** A skill that refers to this one, and every way it does, in {@link ReferenceKind} order. */
+export const SkillUser = z.object({
+  name: SkillName,
+  kinds: z.array(ReferenceKind),
+});
+export type SkillUser = z.infer<typeof SkillUser>;
+
 export const SkillAction = z.object({ name: z.string(), description: z.string().optional() });
 export type SkillAction = z.infer<typeof SkillAction>;
 
@@ -109,6 +125,11 @@ export const SkillManifest = z
     calls: z.array(SkillName),
     /** Skills whose `calls` name this one; filled in across the registry. */
     calledBy: z.array(SkillName),
+    /**
+     * Every skill that refers to this one, by name, and how; filled in across the registry (since
+     * 2.2.0). Empty in an earlier version's manifest: callers name a skill without a version.
+     */
+    usedBy: z.array(SkillUser).optional(),
     pipeline: z.array(PipelineStep).optional(),
     outputMapping: z.record(z.string(), z.unknown()).optional(),
     /** Milliseconds. From skill.json `timeout`, `security.timeout_ms`, or the script protocol's default of 300 s. */

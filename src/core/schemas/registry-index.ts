@@ -14,7 +14,7 @@ import { isNameTemplate, NAME_PLACEHOLDER } from '../url-template.ts';
  * (file lists, per-file URLs, scan findings) is in the manifest, which a client fetches before it
  * uses a skill anyway. Format history is in docs/registry-format.md#format-versions.
  */
-export const INDEX_FORMAT_VERSION = '2.1.0';
+export const INDEX_FORMAT_VERSION = '2.2.0';
 
 export const IndexEntry = z
   .object({

@@ -63,6 +63,7 @@ export function planVersions(current: SkillManifest, currentFiles: readonly { pa
       urls: { ...skillUrls(draft.name, draft.digest), manifest: versionManifestPath(draft.name, record.version) },
       // Callers name a skill without a version, so they reach the current one, never this.
       calledBy: [],
+      usedBy: [],
       lastModified: iso(record.lastTime),
       diagnostics,
       scan,

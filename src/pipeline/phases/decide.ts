@@ -6,6 +6,7 @@ import { anchorOf } from '../../core/rule.ts';
 import { reaches } from '../../scanner/verdict.ts';
 import type { PackedSkill } from '../emit/archive.ts';
 import type { SkillSource } from '../model.ts';
+import type { TextReferences } from '../references.ts';
 import { START, type DiagnosticSink } from '../diagnostics.ts';
 import type { RegistryMember } from '../rules/rule.ts';
 import { securityBlocked, securityFinding } from '../rules/security.ts';
@@ -16,6 +17,8 @@ export interface ValidatedSkill extends RegistryMember {
   scan: ScanResult;
   /** Its archives, when they were packed as it was read (a build's emit needs them). */
   packed?: PackedSkill;
+  /** The tool ids and links its Markdown holds (none for an earlier version, which nothing refers to). */
+  references?: TextReferences;
 }
 
 export interface RejectedSkill {

@@ -9,6 +9,7 @@ import { listingFrom, readSkillSource, type Listing, type PlainListing } from '.
 import { DiagnosticSink } from '../diagnostics.ts';
 import type { PackedSkill } from '../emit/archive.ts';
 import type { DraftManifest, SkillSource, SkillSourceFile } from '../model.ts';
+import { textReferences, type TextReferences } from '../references.ts';
 import { checkFailed } from '../rules/internal.ts';
 import { parseSkill } from './parse.ts';
 
@@ -45,6 +46,8 @@ export interface PreparedSkill {
   stamps?: SourceStamps;
   scan?: ScanResult;
   packed?: PackedSkill;
+  /** The tool ids and links its Markdown holds, for "Used by" (../references.ts). */
+  references?: TextReferences;
 }
 
 // Loaded at the first skill that needs them: `validate --no-scan` never loads the scanner, and
@@ -77,6 +80,7 @@ export async function prepareSkill(request: PrepareRequest, listing: Listing | u
     if (!draft) return prepared;
     prepared.draft = draft;
     prepared.positions = positionsOf(draft, locate);
+    prepared.references = textReferences(source, draft.name, config.skillsDir);
     if (request.scan) {
       const { scanSkill } = await (scanner ??= import('../../scanner/scan.ts'));
       prepared.scan = scanSkill({ name: draft.name, files: source.files }, request.scan);

@@ -11,6 +11,7 @@ import type { SkillSource } from '../model.ts';
 import type { ParsedSkill } from './parse.ts';
 import { checkFailed } from '../rules/internal.ts';
 import type { PrepareRequest, PreparedSkill } from './prepare.ts';
+import type { TextReferences } from '../references.ts';
 
 /** A found skill folder, read and parsed. */
 export interface ReadSkill extends ParsedSkill {
@@ -23,6 +24,8 @@ export interface ReadSkill extends ParsedSkill {
   earlyScan?: ScanResult;
   /** Its archives, when the build packed them as it read the skill. */
   packed?: PackedSkill;
+  /** The tool ids and links its Markdown holds, when it parsed (for "Used by"). */
+  references?: TextReferences;
 }
 
 type Found = readonly FoundSkill[];
@@ -102,11 +105,11 @@ export async function readSkills(
       let read: ReadSkill;
       if (hit) {
         cache?.record(hit);
-        read = { source: sourceFromCache(root, hit), file, cached: true, diagnostics: hit.diagnostics, ...(hit.draft ? { draft: hit.draft } : {}), locate: locateFrom(hit.positions) };
+        read = { source: sourceFromCache(root, hit), file, cached: true, diagnostics: hit.diagnostics, ...(hit.draft ? { draft: hit.draft } : {}), locate: locateFrom(hit.positions), ...(hit.references ? { references: hit.references } : {}) };
       } else {
         const prepared = (await pending[i]) ?? (await inline(requestFor(skill), skill.listing));
         read = readSkillOf(root, prepared, file);
-        if (cache && prepared.stamps) cache.record(cacheEntryOf(read.source, prepared.stamps, prepared.diagnostics, prepared.draft, prepared.positions));
+        if (cache && prepared.stamps) cache.record(cacheEntryOf(read.source, prepared.stamps, prepared.diagnostics, prepared.draft, prepared.positions, prepared.references));
       }
       out.push(read);
     }
@@ -120,7 +123,7 @@ export async function readSkills(
 
 /** What the per-skill phase prepared, as the rest of validation takes it. */
 function readSkillOf(root: string, prepared: PreparedSkill, file: string): ReadSkill {
-  const { source, diagnostics, draft, positions, scan, packed } = prepared;
+  const { source, diagnostics, draft, positions, scan, packed, references } = prepared;
   // Bytes not handed back stay on disk until someone asks (a rescan), checked against their digest.
   const files = source.files.every((f) => f.bytes) ? (source.files as SkillSource['files']) : filesReadOnDemand(root, source.dir, source.files);
   return {
@@ -132,6 +135,7 @@ function readSkillOf(root: string, prepared: PreparedSkill, file: string): ReadS
     locate: locateFrom(positions),
     ...(scan ? { earlyScan: scan } : {}),
     ...(packed ? { packed } : {}),
+    ...(references ? { references } : {}),
   };
 }
 

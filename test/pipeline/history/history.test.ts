@@ -63,7 +63,7 @@ describe('versions from git history', () => {
       ['1.0.0', '2026-01-02T10:00:00.000Z', 'skills/tidy@1.0.0.json'],
     ]);
     const old = readJson<SkillManifest>(outDir, 'skills/tidy@1.0.0.json');
-    expect(old).toMatchObject({ name: 'tidy', version: '1.0.0', calledBy: [], lastModified: '2026-01-05T10:00:00.000Z', urls: { manifest: 'skills/tidy@1.0.0.json' } });
+    expect(old).toMatchObject({ name: 'tidy', version: '1.0.0', calledBy: [], usedBy: [], lastModified: '2026-01-05T10:00:00.000Z', urls: { manifest: 'skills/tidy@1.0.0.json' } });
     expect(readFileSync(join(outDir, old.urls.files, 'references/notes.md'), 'utf8')).toBe('Notes.\n');
     expect(existsSync(join(outDir, old.urls.archive))).toBe(true);
     // The index stays one entry per skill: the current version.

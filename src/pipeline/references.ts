@@ -1,0 +1,278 @@
+import { ReferenceKind, type SkillUser } from '../core/schemas/manifest.ts';
+import { resolveSegments } from '../core/paths.ts';
+import { createTextFile, lineOf } from '../scanner/document.ts';
+import { extensionOf } from '../scanner/magic.ts';
+import type { DraftManifest, SkillSource } from './model.ts';
+
+/**
+ * "Used by": every way one skill of the registry refers to another. Two steps, so the build
+ * cache can stand in for the first:
+ *
+ * - {@link textReferences}, per skill while it is parsed: the tool ids and relative links its
+ *   Markdown holds. Skill text is hostile, so this only reads bounded prefixes of the Markdown
+ *   files, scans each line once with no backtracking pattern, and resolves links as strings:
+ *   nothing is read from disk, followed or run.
+ * - {@link usersOf}, across the registry: those references plus `calls`, pipeline steps and
+ *   dependency fields, kept only when they name another skill that is in the registry.
+ */
+
+/** The tool ids and links a skill's Markdown holds (see {@link textReferences}). */
+export interface TextReferences {
+  /** Skill names from `skill:<name>:<tool>` ids, sorted, without the skill's own. */
+  toolIds: string[];
+  /**
+   * Link targets in other skills' folders: paths from the registry root (`skills/dev/semver-tool/SKILL.md`),
+   * sorted, resolved like a browser resolves a relative URL and kept only below the skills folder.
+   */
+  links: string[];
+}
+
+/** Markdown read per file; a longer file's tail is not looked at (an ordinary SKILL.md is under 20 kB). */
+export const MAX_MARKDOWN_CHARS = 256 * 1024;
+/** Markdown read per skill over all its files. */
+export const MAX_SKILL_MARKDOWN_CHARS = 1024 * 1024;
+/** Distinct names, and distinct link targets, kept per skill. */
+export const MAX_REFERENCES = 256;
+/** A link destination longer than this is not a path to a skill's file. */
+const MAX_DESTINATION = 1024;
+
+const MARKDOWN = new Set(['md', 'markdown']);
+
+/**
+ * Tool ids and links in a skill's Markdown files (SKILL.md, prompt.md, references/…), in path
+ * order. A tool id counts anywhere, code blocks included: that is where an instruction to run
+ * `skill:<name>:<tool>` is usually written. A link counts only where Markdown makes it a link,
+ * so not inside a code block or a code span.
+ *
+ * @example
+ * textReferences(source, 'conventional-commits', 'skills') // { toolIds: ['semver-tool'], links: ['skills/dev/semver-tool/SKILL.md'] }
+ */
+export function textReferences(source: SkillSource, name: string, skillsDir: string): TextReferences {
+  const toolIds = new Set<string>();
+  const links = new Set<string>();
+  const root = skillsDir.replace(/\/+$/, '');
+  const own = `${source.dir}/`;
+  let budget = MAX_SKILL_MARKDOWN_CHARS;
+  const decoder = new TextDecoder();
+  for (const file of [...source.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    if (budget <= 0) break;
+    if (!MARKDOWN.has(extensionOf(file.path))) continue;
+    // Decoding only the prefix keeps a huge file from costing its whole size.
+    const take = Math.min(budget, MAX_MARKDOWN_CHARS);
+    const text = decoder.decode(file.bytes.subarray(0, take * 4)).slice(0, take);
+    budget -= text.length;
+    for (const n of toolIdNames(text)) if (n !== name && toolIds.size < MAX_REFERENCES) toolIds.add(n);
+    const base = [...source.dir.split('/'), ...file.path.split('/').slice(0, -1)];
+    for (const destination of linkDestinations(file.path, text)) {
+      const target = resolveLink(destination, base, root);
+      if (target && !target.startsWith(own) && target !== source.dir && links.size < MAX_REFERENCES) links.add(target);
+    }
+  }
+  return { toolIds: [...toolIds].sort(), links: [...links].sort() };
+}
+
+const isNameChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 /* - */ || c === 95; /* _ */
+const isToolChar = (c: number): boolean => isNameChar(c) || c === 46; /* . */
+
+/** The `<name>` of every `skill:<name>:<tool>` in `text` that is not the tail of a longer word. */
+export function toolIdNames(text: string): string[] {
+  const names: string[] = [];
+  for (let at = text.indexOf('skill:'); at !== -1; at = text.indexOf('skill:', at + 6)) {
+    if (at > 0 && isNameChar(text.charCodeAt(at - 1))) continue;
+    let end = at + 6;
+    while (end < text.length && end - at - 6 <= 64 && isNameChar(text.charCodeAt(end))) end++;
+    const length = end - at - 6;
+    if (length === 0 || length > 64 || text.charCodeAt(end) !== 58 /* : */ || !isToolChar(text.charCodeAt(end + 1))) continue;
+    names.push(text.slice(at + 6, end));
+  }
+  return names;
+}
+
+/**
+ * The destinations of the inline links (`[text](dest)`, images too) and link reference
+ * definitions (`[label]: dest`) of a Markdown text, skipping YAML frontmatter, fenced code blocks
+ * and code spans. Each line is scanned once.
+ */
+export function linkDestinations(path: string, text: string): string[] {
+  const file = createTextFile(path, text);
+  const out: string[] = [];
+  for (let i = file.frontmatterLines; i < file.lineStarts.length; i++) {
+    if (file.fenced[i]) continue;
+    const line = withoutCodeSpans(lineOf(file, i));
+    const definition = /^ {0,3}\[[^\]]{1,999}\]:[ \t]*(\S+)/.exec(line);
+    if (definition) out.push(unbracket(definition[1] as string));
+    // The search resumes after each destination, so every character is read once.
+    for (let at = line.indexOf(']('); at !== -1; ) {
+      const { destination, end } = destinationAt(line, at + 2);
+      if (destination) out.push(destination);
+      at = line.indexOf('](', end);
+    }
+  }
+  return out;
+}
+
+/** `<dest>` → `dest`. */
+const unbracket = (d: string): string => (d.startsWith('<') ? d.slice(1, d.indexOf('>') === -1 ? undefined : d.indexOf('>')) : d);
+
+/**
+ * The link destination starting at `from` (after `](`): `<…>`, or up to a space or `)`; none when
+ * empty or longer than {@link MAX_DESTINATION}. `end` is where it stopped reading.
+ */
+function destinationAt(line: string, from: number): { destination?: string; end: number } {
+  let i = from;
+  while (line[i] === ' ' || line[i] === '\t') i++;
+  const angled = line[i] === '<';
+  const start = angled ? i + 1 : i;
+  let end = start;
+  while (end < line.length && end - start <= MAX_DESTINATION) {
+    const c = line[end];
+    if (angled ? c === '>' : c === ' ' || c === '\t' || c === ')') break;
+    end++;
+  }
+  return end > start && end - start <= MAX_DESTINATION ? { destination: line.slice(start, end), end } : { end: Math.max(end, from) };
+}
+
+/**
+ * The line with its code spans blanked out. Backtick runs are paired in one pass: an opening run
+ * closes at the next run of the same length (CommonMark), found through a pointer per length
+ * that only moves forward, so a line of unmatched runs stays linear.
+ */
+export function withoutCodeSpans(line: string): string {
+  if (!line.includes('`')) return line;
+  const runs: { start: number; length: number }[] = [];
+  for (let i = 0; i < line.length; ) {
+    if (line[i] !== '`') {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (line[i] === '`') i++;
+    runs.push({ start, length: i - start });
+  }
+  const byLength = new Map<number, number[]>();
+  for (const [k, r] of runs.entries()) {
+    const list = byLength.get(r.length);
+    if (list) list.push(k);
+    else byLength.set(r.length, [k]);
+  }
+  const cursor = new Map<number, number>();
+  let out = '';
+  let copied = 0;
+  for (let k = 0; k < runs.length; ) {
+    const open = runs[k] as (typeof runs)[number];
+    const same = byLength.get(open.length) as number[];
+    let c = cursor.get(open.length) ?? 0;
+    while (c < same.length && (same[c] as number) <= k) c++;
+    cursor.set(open.length, c);
+    if (c === same.length) {
+      k++;
+      continue;
+    }
+    const close = runs[same[c] as number] as (typeof runs)[number];
+    out += line.slice(copied, open.start);
+    copied = close.start + close.length;
+    k = (same[c] as number) + 1;
+  }
+  return out + line.slice(copied);
+}
+
+/**
+ * A link destination resolved against the linking file's folder (`base`, from the registry
+ * root), when it stays below the skills folder `root`; undefined for URLs, absolute paths,
+ * anchors, and anything that climbs out.
+ */
+export function resolveLink(destination: string, base: readonly string[], root: string): string | undefined {
+  const cut = destination.search(/[?#]/);
+  let path = cut === -1 ? destination : destination.slice(0, cut);
+  if (path === '' || path.startsWith('/') || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) return undefined;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // Not percent-encoding after all: use it as written.
+  }
+  if (/[\\\0]/.test(path)) return undefined;
+  const resolved = resolveSegments(base, path)?.join('/');
+  return resolved?.startsWith(`${root}/`) ? resolved : undefined;
+}
+
+/** The dependency fields of a SKILL.md, top-level or under `metadata`: names separated by spaces or commas, or a list. */
+export const DEPENDENCY_FIELDS = ['requires', 'dependencies', 'depends_on'] as const;
+
+/** Names a skill declares it depends on (at most {@link MAX_REFERENCES}). */
+export function declaredDependencies(draft: Pick<DraftManifest, 'extra' | 'metadata'>): string[] {
+  const names = new Set<string>();
+  for (const holder of [draft.extra, draft.metadata]) {
+    for (const field of DEPENDENCY_FIELDS) {
+      const value = holder && Object.hasOwn(holder, field) ? holder[field] : undefined;
+      const items = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+      for (const item of items.slice(0, MAX_REFERENCES)) {
+        for (const token of item.slice(0, 4096).split(/[\s,]+/)) if (token && names.size < MAX_REFERENCES) names.add(token);
+      }
+    }
+  }
+  return [...names];
+}
+
+/** What {@link usersOf} needs of each skill in the registry. */
+export interface ReferringSkill {
+  draft: Pick<DraftManifest, 'name' | 'calls' | 'pipeline' | 'extra' | 'metadata' | 'files'>;
+  /** Folder from the registry root. */
+  dir: string;
+  text: TextReferences;
+}
+
+/**
+ * For each skill, the other skills that refer to it and how: sorted by name, each pair once with
+ * its kinds in a fixed order. Names that are not in the registry, and a skill's references to
+ * itself, do not count. A link counts when it points at the other skill's folder or at a file or
+ * folder it publishes.
+ *
+ * @example
+ * usersOf(skills).get('semver-tool') // [{ name: 'conventional-commits', kinds: ['tool-id', 'link'] }]
+ */
+export function usersOf(skills: readonly ReferringSkill[]): Map<string, SkillUser[]> {
+  const byName = new Map(skills.map((s) => [s.draft.name, s]));
+  const byDir = new Map(skills.map((s) => [s.dir, s]));
+  const published = new Map<ReferringSkill, Set<string>>();
+  /** The skill a link target lies in (the deepest, for nested skills), when the target exists there. */
+  const linkedSkill = (target: string): ReferringSkill | undefined => {
+    for (let cut = target.length; cut > 0; cut = target.lastIndexOf('/', cut - 1)) {
+      const owner = byDir.get(target.slice(0, cut));
+      if (!owner) continue;
+      let paths = published.get(owner);
+      if (!paths) {
+        paths = new Set(['']);
+        for (const f of owner.draft.files) for (let end = f.path.length; end > 0; end = f.path.lastIndexOf('/', end - 1)) paths.add(f.path.slice(0, end));
+        published.set(owner, paths);
+      }
+      return paths.has(target.slice(cut + 1)) ? owner : undefined;
+    }
+    return undefined;
+  };
+  const kinds = new Map<string, Map<string, Set<ReferenceKind>>>();
+  const add = (user: string, target: string | undefined, kind: ReferenceKind) => {
+    if (target === undefined || target === user || !byName.has(target)) return;
+    let users = kinds.get(target);
+    if (!users) kinds.set(target, (users = new Map()));
+    let set = users.get(user);
+    if (!set) users.set(user, (set = new Set()));
+    set.add(kind);
+  };
+  for (const s of skills) {
+    const user = s.draft.name;
+    for (const callee of s.draft.calls) add(user, callee, 'calls');
+    for (const step of s.draft.pipeline ?? []) add(user, step.skill, 'pipeline-step');
+    for (const dependency of declaredDependencies(s.draft)) add(user, dependency, 'dependency');
+    for (const name of s.text.toolIds) add(user, name, 'tool-id');
+    for (const target of s.text.links) add(user, linkedSkill(target)?.draft.name, 'link');
+  }
+  const out = new Map<string, SkillUser[]>();
+  for (const [target, users] of kinds) {
+    const list = [...users]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, set]) => ({ name, kinds: ReferenceKind.options.filter((k) => set.has(k)) }));
+    out.set(target, list);
+  }
+  return out;
+}
