@@ -139,7 +139,8 @@ describe('scripts/build.ts', () => {
     const skillPage = readFileSync(path.join(out, 'skills/code_review/index.html'), 'utf8');
     expect(skillPage).toContain('<link rel="canonical" href="https://skills.example.org/reg/skills/code_review/">');
     expect(skillPage).toContain('<meta property="og:url" content="https://skills.example.org/reg/skills/code_review/">');
-  });
+    // Two site builds.
+  }, 180_000);
 
   it('refuses a site URL that is not an absolute http(s) URL, with a hint', () => {
     const run = build(['--root', work, '--out', path.join(work, 'out-bad-url'), '--registry', path.join(work, 'registry'), '--site-url', 'skills.example.org']);
