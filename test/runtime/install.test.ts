@@ -158,6 +158,36 @@ describe('install', () => {
     }
   });
 
+  it('never deletes a folder or file that is not an earlier install of the skill, unless forced', async () => {
+    const registry = await openRegistry(server.url, { cacheDir: await tempDir('cache') });
+    const project = await tempDir('project');
+    // A project folder that happens to share the skill's name, and a file that does.
+    await mkdir(join(project, 'json-toolkit', '.git'), { recursive: true });
+    await writeFile(join(project, 'json-toolkit', 'notes.txt'), 'mine\n');
+    const folder = await errorOf(registry.install('json-toolkit', project));
+    expect(folder.code).toBe('INSTALL_FAILED');
+    expect(folder.message).toContain('is not an installed copy of');
+    expect(folder.hint).toContain('--force');
+    expect(await listTree(join(project, 'json-toolkit'))).toEqual(['notes.txt']);
+    await mkdir(join(project, 'other'));
+    await writeFile(join(project, 'other', 'semver-tool'), 'a file\n');
+    expect((await errorOf(registry.install('semver-tool', join(project, 'other')))).code).toBe('INSTALL_FAILED');
+    expect(await readFile(join(project, 'other', 'semver-tool'), 'utf8')).toBe('a file\n');
+    // A folder whose SKILL.md declares another skill is not this one's install either.
+    await mkdir(join(project, 'third', 'semver-tool'), { recursive: true });
+    await writeFile(join(project, 'third', 'semver-tool', 'SKILL.md'), '---\nname: date-calc\ndescription: x\n---\n');
+    expect((await errorOf(registry.install('semver-tool', join(project, 'third')))).code).toBe('INSTALL_FAILED');
+
+    // An earlier install of the same skill, edited, is replaced by a verified copy: that is an update.
+    const first = await registry.install('semver-tool', project);
+    await writeFile(join(first.dir, 'SKILL.md'), `${await readFile(join(first.dir, 'SKILL.md'), 'utf8')}\nedited\n`);
+    expect((await registry.install('semver-tool', project)).changed).toBe(true);
+    expect(await readFile(join(first.dir, 'SKILL.md'), 'utf8')).not.toContain('edited');
+    // Forced, the user's folder goes.
+    expect((await registry.install('json-toolkit', project, { force: true })).changed).toBe(true);
+    expect(await listTree(join(project, 'json-toolkit'))).not.toContain('notes.txt');
+  });
+
   it('rejects unknown --to targets', async () => {
     const registry = await openRegistry(server.url, { cacheDir: await tempDir('cache') });
     const error = await errorOf(registry.install('semver-tool', await tempDir('project'), { to: 'notepad' }));

@@ -12,6 +12,7 @@ export default defineCommand({
     to: { type: 'string', description: 'Agent folder under --dir: claude (.claude/skills), agents (.agents/skills), vscode or copilot (GitHub Copilot), or any agent the `skills` CLI knows (cursor, codex, gemini-cli, windsurf, …)' },
     dir: { type: 'string', description: 'Base folder (default: the current folder); without --to the skill goes to <dir>/<name>', default: '.' },
     via: { type: 'string', description: 'archive (one .tar.gz, default) or files (one request per file)', default: 'archive' },
+    force: { type: 'boolean', description: 'Replace what is at the destination even when it is not an earlier install of this skill (it is deleted)', default: false },
     ...registryArgs,
   },
   async run({ args }) {
@@ -35,12 +36,12 @@ export default defineCommand({
       if (tty) process.stderr.write(`\r${line}`);
       else if (total && received === total && total > 256 * 1024) err(line);
     };
-    const result = await registry.install(String(args.name), String(args.dir), { to: args.to, via: args.via, onProgress });
+    const result = await registry.install(String(args.name), String(args.dir), { to: args.to, via: args.via, onProgress, force: args.force === true });
     if (tty && shown > 0) process.stderr.write('\n');
     // A version asked for is named in the answer: which one a range selected is the point.
     const label = String(args.name).includes('@') ? `${result.name}@${result.version}` : result.name;
     if (args.json) outJson(result);
-    else if (result.changed) out(`${style.green('installed')} ${visible(`${label} → ${result.dir} (${result.files} files, verified ${result.digest})`)}`);
+    else if (result.changed) out(`${style.green('installed')} ${visible(`${label} → ${result.dir} (${result.files} ${result.files === 1 ? 'file' : 'files'}, verified ${result.digest})`)}`);
     else out(visible(`${label} is already installed at ${result.dir} (verified ${result.digest})`));
     return 0;
   },

@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { declaredIdentity } from '../../core/parse/declared-identity.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { RegistryError } from '../../core/errors/registry-error.ts';
 import { verifySkillFiles } from '../verify.ts';
@@ -125,6 +126,40 @@ export function installDestination(dir: string, folderName: string, to?: string)
     });
   }
   return containedPath(resolve(dir, folder), folderName);
+}
+
+/** A declaration larger than this is not a skill this client installed (the build's limit is 64 KiB of frontmatter). */
+const MAX_DECLARATION_BYTES = 1024 * 1024;
+/** Published files looked for in an earlier install: enough to recognise one, bounded for a hostile manifest. */
+const MAX_FILES_COMPARED = 64;
+
+/**
+ * Whether `install` may replace what is at `dest`: nothing, or an earlier install of the same
+ * skill — a folder whose own SKILL.md or skill.json declares one of `names`, or that still holds
+ * one of the skill's published files byte for byte (an install whose declaration was edited).
+ * Anything else (a project folder that shares the skill's name, a file, a link) is the user's: it
+ * is never deleted unless they ask (`--force`), so neither a registry's choice of names (`src`,
+ * `docs`) nor an agent's choice of target can wipe a project.
+ */
+export async function isReplaceable(dest: string, names: readonly string[], files: SkillManifest['files']): Promise<boolean> {
+  const info = await lstat(dest).catch(() => undefined);
+  if (!info) return true;
+  if (!info.isDirectory()) return false;
+  const regularFile = async (path: string, maxBytes: number): Promise<Buffer | undefined> => {
+    const stat = await lstat(path).catch(() => undefined);
+    return stat?.isFile() && stat.size <= maxBytes ? readFile(path) : undefined;
+  };
+  const wanted = new Set(names.map((n) => n.toLowerCase()));
+  for (const declaration of ['SKILL.md', 'skill.json'] as const) {
+    const bytes = await regularFile(join(dest, declaration), MAX_DECLARATION_BYTES);
+    const declared = bytes && declaredIdentity(declaration, bytes, { maxFrontmatterBytes: 64 * 1024, maxDepth: 64, maxAliases: 100 }).name;
+    if (declared !== undefined && wanted.has(declared.toLowerCase())) return true;
+  }
+  for (const file of files.slice(0, MAX_FILES_COMPARED)) {
+    const bytes = await regularFile(containedPath(dest, file.path), file.size);
+    if (bytes?.length === file.size && `sha256:${createHash('sha256').update(bytes).digest('hex')}` === file.digest) return true;
+  }
+  return false;
 }
 
 /** Every regular file under `dir`, by `/`-separated relative path. Symlinks count as unexpected files. */

@@ -13,7 +13,7 @@ import { verifySkillFiles } from '../verify.ts';
 import { archiveSizeBound, readSkillArchive } from './archive.ts';
 import { containedPath } from './contained-path.ts';
 import { fsError } from './fs-error.ts';
-import { installDestination, verifyInstalled, writeSkillDir } from './install.ts';
+import { installDestination, isReplaceable, verifyInstalled, writeSkillDir } from './install.ts';
 import { type RunOptions, runSkill } from './run.ts';
 import { type AbpCallOptions, type AbpToolResult, callAbpTool } from './abp-tool.ts';
 import { zodShapeCheck } from './zod-shape-check.ts';
@@ -25,6 +25,8 @@ export interface InstallOptions {
   via?: 'archive' | 'files';
   /** Download progress in bytes. */
   onProgress?: TransportReadOptions['onProgress'];
+  /** Replace what is at the destination even when it is not an earlier install of this skill. */
+  force?: boolean;
 }
 
 export interface InstallResult {
@@ -93,7 +95,13 @@ export class NodeRegistry extends Registry {
    */
   async install(name: string, dir: string = process.cwd(), options: InstallOptions = {}): Promise<InstallResult> {
     const manifest = await this.manifest(name);
-    const dest = installDestination(dir, discoveryName(manifest.name, manifest.format), options.to);
+    const folder = discoveryName(manifest.name, manifest.format);
+    const dest = installDestination(dir, folder, options.to);
+    if (!options.force && !(await isReplaceable(dest, [manifest.name, folder], manifest.files))) {
+      throw new RegistryError('INSTALL_FAILED', `'${dest}' already exists and is not an installed copy of '${manifest.name}'; nothing was changed`, {
+        hint: 'move it away or install into another folder (--dir); --force replaces it, deleting what is there',
+      });
+    }
     const files = await this.verifiedFiles(name, options);
     const generated = this.#generatedFiles(manifest);
     const { changed } = await writeSkillDir(manifest, files, dest, { generated }).catch((error: unknown) => {
