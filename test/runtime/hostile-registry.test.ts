@@ -1,5 +1,6 @@
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkRegistryPath, SkilldexError } from '../../src/runtime/index.ts';
 import { openRegistry } from '../../src/runtime/node/index.ts';
@@ -42,6 +43,36 @@ describe('hostile manifests', () => {
     expect(await codeOf(registry.install('semver-tool', project, { via: 'files' }))).toBe('MANIFEST_INVALID');
     expect(await codeOf(registry.install('semver-tool', project, { via: 'archive' }))).toBe('MANIFEST_INVALID');
     expect(await readdir(project)).toEqual([]);
+  });
+
+  it('refuses a manifest that declares more than a client unpacks, before downloading anything', async () => {
+    const registry = await registryWith('semver-tool', (m) => (m.files[0].size = 2 ** 40));
+    const project = await tempDir('project');
+    for (const via of ['archive', 'files'] as const) {
+      const error = await registry.install('semver-tool', project, { via }).then(() => undefined, (e: unknown) => e as SkilldexError);
+      expect(error?.code, via).toBe('VERIFICATION_FAILED');
+      expect(error?.message, via).toMatch(/its manifest declares 10995116\d{5} bytes of files/);
+      expect(error?.message, via).toContain('at most 268435456 bytes');
+    }
+    expect(await readdir(project)).toEqual([]);
+  });
+
+  it('stops a gzip bomb at the size the manifest declares, without blocking the event loop', async () => {
+    const copy = await tempDir('hostile');
+    await cp(built, copy, { recursive: true });
+    const manifest = JSON.parse(await readFile(join(copy, 'skills', 'semver-tool.json'), 'utf8')) as { urls: { archive: string } };
+    // 8 MiB of zeros gzip to 8 KiB: small enough to download, far past the declared files' bound.
+    await writeFile(join(copy, manifest.urls.archive), gzipSync(Buffer.alloc(8 * 1024 * 1024), { level: 9 }));
+    const registry = await openRegistry(copy, { cacheDir: await tempDir('cache') });
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 1);
+    const started = performance.now();
+    const error = await registry.install('semver-tool', await tempDir('project'), { via: 'archive' }).then(() => undefined, (e: unknown) => e as SkilldexError);
+    clearInterval(ticker);
+    expect(error?.code).toBe('VERIFICATION_FAILED');
+    expect(error?.message).toMatch(/inflates past \d+ bytes, more than the files its manifest declares/);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(ticks).toBeGreaterThan(0);
   });
 
   it('will not run an entry outside the skill folder', async () => {

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import tar from 'tar-stream';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { RegistryError } from '../../core/errors/registry-error.ts';
@@ -13,11 +14,30 @@ import { RegistryError } from '../../core/errors/registry-error.ts';
  * @example
  * archiveSizeBound(manifest); // { tar: 12800, gzip: 13836 }
  */
+/**
+ * The most a client unpacks for one skill, whatever its manifest declares: a registry's own limit
+ * is 20 MiB by default, and a hostile manifest could otherwise declare petabytes and have a small
+ * gzip bomb inflate into all the memory there is.
+ */
+export const MAX_SKILL_BYTES = 256 * 1024 * 1024;
+
+/** Refuses, before any download, a skill whose files together declare more than {@link MAX_SKILL_BYTES}. */
+export function checkDeclaredSize(manifest: Pick<SkillManifest, 'name' | 'files'>): void {
+  const total = manifest.files.reduce((sum, file) => sum + file.size, 0);
+  if (total > MAX_SKILL_BYTES) {
+    throw new RegistryError('VERIFICATION_FAILED', `${manifest.name}: its manifest declares ${total} bytes of files; this client installs at most ${MAX_SKILL_BYTES} bytes (256 MiB) of one skill`, {
+      hint: 'a skill this large is almost certainly a forged manifest; nothing was downloaded',
+    });
+  }
+}
+
 export function archiveSizeBound(manifest: Pick<SkillManifest, 'files'>): { tar: number; gzip: number } {
   let tarBytes = 10240;
   for (const file of manifest.files) tarBytes += Math.ceil(file.size / 512) * 512 + 512 + 1024 + 512 * file.path.split('/').length;
   return { tar: tarBytes, gzip: tarBytes + Math.ceil(tarBytes / 1000) + 1024 };
 }
+
+const inflate = promisify(gunzip);
 
 /**
  * Reads a skill archive (`.tar.gz`, files at the root) into memory, nothing on disk. Only regular
@@ -27,11 +47,16 @@ export function archiveSizeBound(manifest: Pick<SkillManifest, 'files'>): { tar:
  * @example
  * const files = await readSkillArchive(bytes); // Map { 'SKILL.md' => Uint8Array, … }
  */
-export async function readSkillArchive(gz: Uint8Array, name = 'archive', maxTarBytes = 256 * 1024 * 1024): Promise<Map<string, Uint8Array>> {
+export async function readSkillArchive(gz: Uint8Array, name = 'archive', maxTarBytes = MAX_SKILL_BYTES): Promise<Map<string, Uint8Array>> {
+  // Inflated on libuv's thread pool, not the event loop: an MCP server keeps answering meanwhile.
+  const limit = Math.min(maxTarBytes, MAX_SKILL_BYTES + 64 * 1024 * 1024);
   let tarBytes: Buffer;
   try {
-    tarBytes = gunzipSync(gz, { maxOutputLength: maxTarBytes });
+    tarBytes = await inflate(gz, { maxOutputLength: limit });
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new RegistryError('VERIFICATION_FAILED', `${name}: the archive inflates past ${limit} bytes, more than the files its manifest declares`, { cause: error, hint: 'the archive does not match its manifest; nothing was written' });
+    }
     throw new RegistryError('VERIFICATION_FAILED', `${name}: the archive is not valid gzip (${(error as Error).message})`, { cause: error });
   }
   const files = new Map<string, Uint8Array>();

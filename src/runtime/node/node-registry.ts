@@ -10,7 +10,7 @@ import { RegistryError } from '../../core/errors/registry-error.ts';
 import { parseToolId, scriptFile } from '../tool-id.ts';
 import { checkRegistryPath, type RegistryTransport, type TransportReadOptions } from '../transport.ts';
 import { verifySkillFiles } from '../verify.ts';
-import { archiveSizeBound, readSkillArchive } from './archive.ts';
+import { archiveSizeBound, checkDeclaredSize, readSkillArchive } from './archive.ts';
 import { containedPath } from './contained-path.ts';
 import { fsError } from './fs-error.ts';
 import { installDestination, isReplaceable, verifyInstalled, writeSkillDir } from './install.ts';
@@ -63,6 +63,7 @@ export class NodeRegistry extends Registry {
    */
   async verifiedFiles(name: string, options: InstallOptions = {}): Promise<Map<string, Uint8Array>> {
     const manifest = await this.manifest(name);
+    checkDeclaredSize(manifest);
     if (options.via !== 'files') {
       let archive: Uint8Array | undefined;
       try {
