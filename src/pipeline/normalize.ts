@@ -26,6 +26,30 @@ function toolsOf(name: string, src: SkillSource): string[] {
     .map((f) => `skill:${name}:${f.path.slice(8).replace(/\.[^.]+$/, '')}`);
 }
 
+/**
+ * `allowed-tools` is a space-separated list, but a tool's pattern may hold spaces of its own:
+ * `Bash(git diff:*) Read` is two tools, `Bash(git diff:*)` and `Read`. Spaces split only outside
+ * parentheses.
+ *
+ * @example
+ * splitAllowedTools('Bash(git diff:*) Bash(git log:*) Read'); // ['Bash(git diff:*)', 'Bash(git log:*)', 'Read']
+ */
+export function splitAllowedTools(text: string): string[] {
+  const tools: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of text) {
+    if (ch === '(') depth += 1;
+    else if (ch === ')' && depth > 0) depth -= 1;
+    if (depth === 0 && /\s/.test(ch)) {
+      if (current) tools.push(current);
+      current = '';
+    } else current += ch;
+  }
+  if (current) tools.push(current);
+  return tools;
+}
+
 function firstHeading(markdown: string): string | undefined {
   const match = /^#[ \t]+(.+?)[ \t#]*$/m.exec(markdown);
   return match?.[1]?.trim() || undefined;
@@ -82,7 +106,7 @@ export function manifestFromSkillMd(src: SkillSource, parsed: ParsedSkillMd): Dr
     ...optional('author', fm.author ?? metaString('author')),
     ...optional('license', fm.license),
     ...optional('compatibility', fm.compatibility),
-    ...(allowed !== undefined ? { allowedTools: typeof allowed === 'string' ? allowed.split(/\s+/).filter(Boolean) : allowed } : {}),
+    ...(allowed !== undefined ? { allowedTools: typeof allowed === 'string' ? splitAllowedTools(allowed) : allowed } : {}),
     sourcePath,
     sourceFile: 'SKILL.md',
     hasSkillMd: true,
