@@ -351,7 +351,7 @@ describe('deeply nested JSON', () => {
 
 describe('terminal escapes', () => {
   const ESC = '\u001b';
-  const hostile = `Formats dates.${ESC}]0;owned${ESC}\\${ESC}]52;c;cm0gLXJmIH4=\u0007${ESC}[2J\rHidden`;
+  const hostile = `Formats dates.${ESC}]0;owned${ESC}\\${ESC}]52;c;cm0gLXJmIH4=\u0007${ESC}[2J\rHidden \u202etxt.exe\u202c`;
 
   it('shows control characters from a registry instead of printing them, in every human-readable command', async () => {
     const skill: ForgedSkill = {
@@ -368,11 +368,11 @@ describe('terminal escapes', () => {
     for (const args of commands) {
       const run = await skilldex([...args, '--registry', url]);
       expect(run.code, args.join(' ')).toBe(0);
-      expect(run.stdout, args.join(' ')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+      expect(run.stdout, args.join(' ')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/);
       expect(run.stdout, args.join(' ')).toContain('␛]');
     }
     const info = await skilldex(['info', 'escapes', '--registry', url]);
-    expect(info.stdout).toContain('Formats dates.␛]0;owned␛\\␛]52;c;cm0gLXJmIH4=␇␛[2J␍Hidden');
+    expect(info.stdout).toContain('Formats dates.␛]0;owned␛\\␛]52;c;cm0gLXJmIH4=␇␛[2J␍Hidden \\u202etxt.exe\\u202c');
     // --json and piped raw content stay exact: JSON escapes them, a pipe gets the bytes.
     expect(JSON.parse((await skilldex(['search', 'dates', '--json', '--registry', url])).stdout).matched_skills[0].description).toBe(hostile);
     expect((await skilldex(['assets', 'escapes', 'references/notes.md', '--registry', url])).stdout).toBe(`see ${ESC}[31mred\n`);
