@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { NodeRegistry } from '../runtime/node/node-registry.ts';
 import { visibleControls } from '../core/control-chars.ts';
 import { PUBLIC_KEY_PATTERN } from '../core/public-key.ts';
@@ -35,7 +37,19 @@ export function openRegistryFromArgs(args: RegistryArgValues): Promise<NodeRegis
   for (const key of trust ?? []) {
     if (!PUBLIC_KEY_PATTERN.test(key)) throw new CliError('E_USAGE', `--trust ${JSON.stringify(visibleControls(key))} is not a public key`, { hint: 'give the key as skilldex keygen prints it: ed25519: followed by 43 characters', exitCode: EXIT.usage });
   }
-  return openRegistry(args.registry || process.env.SKILLDEX_REGISTRY, {
+  const where = args.registry || process.env.SKILLDEX_REGISTRY;
+  // A mistyped registry is a usage error (exit 2), found before anything is read: another scheme
+  // (ftp://, s3://) would otherwise be taken for a folder name.
+  if (where && !/^(https?|file):/i.test(where)) {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(where)) {
+      throw new CliError('E_USAGE', `--registry ${JSON.stringify(visibleControls(where))} is neither an http(s) URL nor a folder`, { hint: 'give https://… (or http:// on your own machine), or the folder `skilldex build` wrote', exitCode: EXIT.usage });
+    }
+    const folder = where.endsWith('index.json') ? resolve(where, '..') : where;
+    if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new CliError('E_USAGE', `registry folder ${visibleControls(resolve(folder))} does not exist`, { hint: 'give an http(s) URL or the folder `skilldex build` wrote', exitCode: EXIT.usage });
+    }
+  }
+  return openRegistry(where, {
     ...(args['cache-dir'] ? { cacheDir: args['cache-dir'] } : {}),
     ...(trust ? { trust } : {}),
     trustOnFirstUse: args['trust-on-first-use'] === true,

@@ -212,7 +212,7 @@ describe('skilldex mcp over stdio (SDK client, real CLI process, registry over H
 });
 
 describe('skilldex mcp usage errors', () => {
-  it('exits 2 on bad flags and 1 on a missing registry, with a hint and no stack', async () => {
+  it('exits 2 on bad flags and on a missing registry folder, with a hint and no stack', async () => {
     const badPort = await runSkilldex(REPO, ['mcp', '--registry', registry.url, '--http', 'eighty']);
     expect(badPort.status).toBe(2);
     expect(badPort.stderr).toMatch(/--http must be a whole number from 0 to 65535, not 'eighty'\nhint: see 'skilldex mcp --help'/);
@@ -221,8 +221,11 @@ describe('skilldex mcp usage errors', () => {
     const unknownFlag = await runSkilldex(REPO, ['mcp', '--registry', registry.url, '--alow-run']);
     expect(unknownFlag.status).toBe(2);
     const missing = await runSkilldex(REPO, ['mcp', '--registry', '/nonexistent/registry']);
-    expect(missing.status).toBe(1);
-    expect(missing.stderr).toMatch(/registry folder \/nonexistent\/registry does not exist \[NO_REGISTRY\]\nhint: /);
-    for (const result of [badPort, hostWithoutHttp, unknownFlag, missing]) expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/registry folder \/nonexistent\/registry does not exist\nhint: /);
+    const scheme = await runSkilldex(REPO, ['mcp', '--registry', 'ftp://registry.example/']);
+    expect(scheme.status).toBe(2);
+    expect(scheme.stderr).toContain('is neither an http(s) URL nor a folder');
+    for (const result of [badPort, hostWithoutHttp, unknownFlag, missing, scheme]) expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });
