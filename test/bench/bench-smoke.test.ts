@@ -16,7 +16,7 @@ const positive = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && 
 
 describe('npm run bench -- --quick', () => {
   it('runs every measurement and writes results.json and results.md', () => {
-    const run = spawnSync(process.execPath, [join(repo, 'scripts', 'bench.ts'), '--quick', '--out', out], { cwd: repo, encoding: 'utf8', timeout: 300_000 });
+    const run = spawnSync(process.execPath, [join(repo, 'scripts', 'bench.ts'), '--quick', '--out', out], { cwd: repo, encoding: 'utf8', timeout: 480_000 });
     expect(run.status, `${run.stderr}\n${run.stdout}`).toBe(0);
     expect(run.stdout).toContain('| measure | N = 200 |');
     expect(existsSync(join(out, 'results.md'))).toBe(true);
@@ -92,5 +92,5 @@ describe('npm run bench -- --quick', () => {
     expect(audit.axe.pages).toBe(1);
     expect(run.stdout).toMatch(/\| Lighthouse \/, mobile: performance \/ accessibility \/ best practices \/ SEO \| \d+ \/ \d+ \/ \d+ \/ \d+ \|/);
     expect(run.stdout).toMatch(/\| 200-skill corpus \([\d,]+ files, [\d.]+ MB\): `skilldex validate --no-scan` \| [\d.]+ s \([\d.]+× skills-ref\) \|/);
-  }, 320_000);
+  }, 500_000);
 });
