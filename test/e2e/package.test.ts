@@ -133,10 +133,9 @@ describe('the npm tarball', () => {
     const leaked = Object.keys(manifest.devDependencies).filter((dev) => existsSync(join(consumer, 'node_modules', dev)));
     expect(leaked).toEqual([]);
     const { packages, bytes } = await footprint(join(consumer, 'node_modules'));
-    // Measured at 138 packages and 29.5 MB: 45 packages and 24.3 MB for the CLI and runtime, and
-    // the rest brought by @modelcontextprotocol/sdk (its HTTP stack: express, hono, cors, …) for
-    // `skilldex mcp`. Before the package build the tarball pulled 136 packages and 46.5 MB, Astro
-    // among them.
+    // Measured at 132 packages and 33.2 MB, 98 packages and 26.5 MB of them the official MCP SDK
+    // (`skilldex mcp`) with its HTTP stack. Before the package build the tarball pulled 136 packages
+    // and 46.5 MB, Astro among them.
     expect(packages).toBeLessThan(160);
     expect(bytes).toBeLessThan(40 * 1024 * 1024);
   });
