@@ -134,6 +134,15 @@ describe('catalog search', () => {
     await page.close();
   });
 
+  it('suggests in its placeholder only terms of this catalog, each of which finds a skill', async () => {
+    const page = await open('/');
+    const placeholder = (await page.locator('#search-input').getAttribute('placeholder')) ?? '';
+    const terms = placeholder.replace(/^e\.g\. /, '').split(', ');
+    expect(terms.some((t) => /\p{Script=Han}/u.test(t)), placeholder).toBe(true);
+    for (const term of terms) expect((await search(page, term)).length, term).toBeGreaterThan(0);
+    await page.close();
+  });
+
   it('logged no console errors', () => {
     expect(problems).toEqual([]);
   });
