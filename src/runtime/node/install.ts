@@ -136,14 +136,16 @@ const MAX_FILES_COMPARED = 64;
 /**
  * Whether `install` may replace what is at `dest`: nothing, or an earlier install of the same
  * skill — a folder whose own SKILL.md or skill.json declares one of `names`, or that still holds
- * one of the skill's published files byte for byte (an install whose declaration was edited).
- * Anything else (a project folder that shares the skill's name, a file, a link) is the user's: it
- * is never deleted unless they ask (`--force`), so neither a registry's choice of names (`src`,
- * `docs`) nor an agent's choice of target can wipe a project.
+ * one of the skill's published files byte for byte (an install whose declaration was edited) —
+ * or a symbolic link, which is replaced itself without following it. Anything else (a project
+ * folder that shares the skill's name, a file) is the user's: it is never deleted unless they ask
+ * (`--force`), so neither a registry's choice of names (`src`, `docs`) nor an agent's choice of
+ * target can wipe a project.
  */
 export async function isReplaceable(dest: string, names: readonly string[], files: SkillManifest['files']): Promise<boolean> {
   const info = await lstat(dest).catch(() => undefined);
-  if (!info) return true;
+  // A link is replaced itself, its target never touched: nothing of the user's is lost.
+  if (!info || info.isSymbolicLink()) return true;
   if (!info.isDirectory()) return false;
   const regularFile = async (path: string, maxBytes: number): Promise<Buffer | undefined> => {
     const stat = await lstat(path).catch(() => undefined);
