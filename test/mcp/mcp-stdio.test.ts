@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -112,6 +112,13 @@ describe('skilldex mcp over stdio (SDK client, real CLI process, registry over H
       expect(textOf(refused)).toMatch(/outside the install root \[INSTALL_FAILED\]/);
     }
     expect(existsSync(join(installRoot, '..', 'escape'))).toBe(false);
+    // A folder of the user's that shares the skill's name is never deleted by an agent's install.
+    await mkdir(join(installRoot, 'project', 'semver-tool'), { recursive: true });
+    await writeFile(join(installRoot, 'project', 'semver-tool', 'precious.txt'), 'mine\n');
+    const clash = await call(open, 'install_skill', { name: 'semver-tool', target: 'project' });
+    expect(clash.isError).toBe(true);
+    expect(textOf(clash)).toMatch(/is not an installed copy of 'semver-tool'; nothing was changed \[INSTALL_FAILED\]/);
+    expect(await readFile(join(installRoot, 'project', 'semver-tool', 'precious.txt'), 'utf8')).toBe('mine\n');
   });
 
   it('run_skill runs a protocol script and reports the outcome as structured content', async () => {
