@@ -28,6 +28,11 @@ function entryPath(run: EntryRun): string | Attempt {
   if (!entry) return failed('INTERNAL_ERROR', `${run.manifest.name} has mode '${run.manifest.mode}' but no entry to run`);
   const abs = resolve(run.skillDir, entry.path.replace(/^\.\//, ''));
   if (!abs.startsWith(run.skillDir + sep)) return failed('PERMISSION_DENIED', `${run.manifest.name}: entry '${entry.path}' is outside the skill folder`);
+  // Only a verified file runs: an entry the manifest does not list would start an interpreter on nothing.
+  const relativePath = abs.slice(run.skillDir.length + 1).split(sep).join('/');
+  if (!run.manifest.files.some((file) => file.path === relativePath)) {
+    return failed('VERIFICATION_FAILED', `${run.manifest.name}: entry '${entry.path}' is not one of the skill's files`, { hint: 'the registry published an inconsistent manifest; rebuild it, or report it to its maintainers' });
+  }
   return skillPath(run.sandbox, run.skillDir, abs);
 }
 
