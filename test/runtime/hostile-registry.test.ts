@@ -81,6 +81,13 @@ describe('hostile manifests', () => {
     expect(outcome.error?.code).toBe('PERMISSION_DENIED');
   });
 
+  it('will not run an entry that is not one of the verified files', async () => {
+    const registry = await registryWith('semver-tool', (m) => (m.entry.path = 'scripts/missing.sh'));
+    const outcome = await registry.run('semver-tool', { version: '1.0.0' }, { action: 'parse' });
+    expect(outcome.error?.code).toBe('VERIFICATION_FAILED');
+    expect(outcome.error?.message).toContain("entry 'scripts/missing.sh' is not one of the skill's files");
+  });
+
   it('blocks a skill the scanner failed unless allowUnsafe, and warns on warn', async () => {
     const finding = { rule: 'exec/download-pipe-shell', severity: 'critical', file: 'scripts/semver.sh', line: 3, column: 1, evidence: 'curl … | sh', message: 'downloads and runs code', docs: '/security/#exec' };
     const failed = await registryWith('semver-tool', (m) => (m.scan = { verdict: 'fail', rulesVersion: '1', findings: [finding] }));
