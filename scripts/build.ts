@@ -8,7 +8,7 @@
  * (`https://user.github.io/repo/`) puts every link, asset and search bundle under that path.
  *
  * 1. buildRegistry() validates, scans and emits the registry into a staging folder
- *    (`<root>/.cache/skilldex/registry`); any error diagnostic stops the build here.
+ *    (a folder of its own under `<root>/.cache/skilldex/`); any error diagnostic stops the build here.
  *    `--registry` skips this step and publishes an already-built registry folder instead.
  * 2. Astro renders the site with the site integration (src/site/integration/), which hands the
  *    pages the registry folder and settings, then indexes the skill pages with Pagefind.
@@ -18,7 +18,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cp, readdir, rename } from 'node:fs/promises';
 import module from 'node:module';
 import path from 'node:path';
@@ -95,46 +95,52 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   }
 
   // 1. Registry
-  const registryDir = registryGiven ?? path.join(root, '.cache', 'skilldex', 'registry');
-  if (registryGiven === undefined) {
-    rmSync(registryDir, { recursive: true, force: true });
-    mkdirSync(registryDir, { recursive: true });
-    // The override reaches the registry too: index.json's `registry.url` and the generated
-    // SKILL.md of skill.json skills name the deployed site.
-    await time('registry', () => stageRegistry(root, registryDir, options.lenient ?? false, siteUrlOverride ? { ...config, siteUrl: siteUrlOverride } : config, log));
-  }
-  if (!site.siteUrl) {
-    log(
-      'warning: no siteUrl: the feed, the sitemap and OpenGraph tags need absolute URLs, so they get site-relative ones, and skill pages show a <site-url> placeholder in their install commands.\n' +
-        '  hint: set "siteUrl" in skilldex.config.json (e.g. "https://skills.example.org/"), or pass --site-url <url> or SKILLDEX_SITE_URL; see docs/hosting.md',
-    );
-  }
-
-  // 2. Astro, then Pagefind from the integration's astro:build:done
+  // A staging folder of this build's own: two builds of one checkout at once (two output folders,
+  // a sub-path and a root build) must not empty or move each other's registry.
+  const stagingParent = path.join(root, '.cache', 'skilldex');
+  if (registryGiven === undefined) mkdirSync(stagingParent, { recursive: true });
+  const registryDir = registryGiven ?? mkdtempSync(path.join(stagingParent, 'registry-'));
   let pagesIndexed = 0;
   let pagefindMs = 0;
   let documents: RenderStats | undefined;
-  const integration = skilldexSite(
-    {
-      registryDir,
-      docsDir: path.join(projectRoot, 'docs'),
-      site,
-      // Beside the registry's build cache, so one deletion of .cache/ makes the next build cold.
-      renderCacheDir: path.join(root, '.cache', 'skilldex', 'site-render'),
-      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
-    },
-    { onSearchIndexed: ({ pages, ms }) => ((pagesIndexed = pages), (pagefindMs = ms)), onDocumentsRendered: (stats) => (documents = stats) },
-  );
-  const astroStart = performance.now();
-  await runAstro(root, outDir, integration);
-  record('astro', performance.now() - astroStart - pagefindMs);
-  record('pagefind', pagefindMs);
+  try {
+    if (registryGiven === undefined) {
+      // The override reaches the registry too: index.json's `registry.url` and the generated
+      // SKILL.md of skill.json skills name the deployed site.
+      await time('registry', () => stageRegistry(root, registryDir, options.lenient ?? false, siteUrlOverride ? { ...config, siteUrl: siteUrlOverride } : config, log));
+    }
+    if (!site.siteUrl) {
+      log(
+        'warning: no siteUrl: the feed, the sitemap and OpenGraph tags need absolute URLs, so they get site-relative ones, and skill pages show a <site-url> placeholder in their install commands.\n' +
+          '  hint: set "siteUrl" in skilldex.config.json (e.g. "https://skills.example.org/"), or pass --site-url <url> or SKILLDEX_SITE_URL; see docs/hosting.md',
+      );
+    }
 
-  // 3. Registry files next to the pages. The staged registry is this build's own scratch (the
-  // next build empties it), so it is moved, not copied: copying ~100k files took 26 s at 10k
-  // skills. A registry passed with --registry belongs to the caller and is copied.
-  await time('registry files', () => (registryGiven ? cp(registryDir, outDir, { recursive: true, force: true, errorOnExist: false }) : moveInto(registryDir, outDir)));
-  // buildRegistry's list of what it wrote serves its next build in the staging folder, not readers.
+    // 2. Astro, then Pagefind from the integration's astro:build:done
+    const integration = skilldexSite(
+      {
+        registryDir,
+        docsDir: path.join(projectRoot, 'docs'),
+        site,
+        // Beside the registry's build cache, so one deletion of .cache/ makes the next build cold.
+        renderCacheDir: path.join(root, '.cache', 'skilldex', 'site-render'),
+        ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+      },
+      { onSearchIndexed: ({ pages, ms }) => ((pagesIndexed = pages), (pagefindMs = ms)), onDocumentsRendered: (stats) => (documents = stats) },
+    );
+    const astroStart = performance.now();
+    await runAstro(root, outDir, integration);
+    record('astro', performance.now() - astroStart - pagefindMs);
+    record('pagefind', pagefindMs);
+
+    // 3. Registry files next to the pages. The staged registry is this build's own scratch, so it
+    // is moved, not copied: copying ~100k files took 26 s at 10k skills. A registry passed with --registry belongs to the caller and is copied.
+    await time('registry files', () => (registryGiven ? cp(registryDir, outDir, { recursive: true, force: true, errorOnExist: false }) : moveInto(registryDir, outDir)));
+  } finally {
+    // Moved into the output on success; on a failure, nothing of it should stay behind.
+    if (registryGiven === undefined) rmSync(registryDir, { recursive: true, force: true });
+  }
+  // buildRegistry's list of what it wrote is for a rebuild in the same folder, not for readers.
   rmSync(path.join(outDir, '.skilldex-build.json'), { force: true });
 
   // 4. Browser runtime
