@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { declaredIdentity } from '../../core/parse/declared-identity.ts';
+import { RegistryConfig } from '../../core/schemas/config.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { RegistryError } from '../../core/errors/registry-error.ts';
 import { verifySkillFiles } from '../verify.ts';
@@ -154,7 +155,7 @@ export async function isReplaceable(dest: string, names: readonly string[], file
   const wanted = new Set(names.map((n) => n.toLowerCase()));
   for (const declaration of ['SKILL.md', 'skill.json'] as const) {
     const bytes = await regularFile(join(dest, declaration), MAX_DECLARATION_BYTES);
-    const declared = bytes && declaredIdentity(declaration, bytes, { maxFrontmatterBytes: 64 * 1024, maxDepth: 64, maxAliases: 100 }).name;
+    const declared = bytes && declaredIdentity(declaration, bytes, RegistryConfig.parse({}).limits).name;
     if (declared !== undefined && wanted.has(declared.toLowerCase())) return true;
   }
   for (const file of files.slice(0, MAX_FILES_COMPARED)) {
