@@ -85,7 +85,7 @@ describe('earlier versions', () => {
   it('runs only the current version, and says how to use an earlier one', async () => {
     const registry = await openRegistry(server.url, { cacheDir: await tempDir('versions-cache') });
     const outcome = await registry.run('tidy@1.0.0', {});
-    expect(outcome.error).toMatchObject({ code: 'SKILL_NOT_FOUND', message: "run runs the current version of a skill; 'tidy@1.0.0' names another" });
+    expect(outcome.error).toMatchObject({ code: 'INVALID_PARAM', message: "run runs the current version of a skill; 'tidy@1.0.0' names another" });
     expect((await registry.run('tidy', {})).status).toBe('success');
   });
 

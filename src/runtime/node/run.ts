@@ -106,7 +106,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
     // An earlier version is installed to be used (`skilldex install name@1.0.0`); run takes the current one.
     const at = name.indexOf('@');
     if (at > 0 && host.find(name.slice(0, at))) {
-      return errorOutcome({ code: 'SKILL_NOT_FOUND', message: `run runs the current version of a skill; '${name}' names another`, details: { hint: `run ${name.slice(0, at)}, or install '${name}' and run its scripts from the installed folder` } });
+      return errorOutcome({ code: 'INVALID_PARAM', message: `run runs the current version of a skill; '${name}' names another`, details: { hint: `run ${name.slice(0, at)}, or install '${name}' and run its scripts from the installed folder` } });
     }
     if (!host.find(name)) return errorOutcome({ code: 'SKILL_NOT_FOUND', message: stack.length > 0 ? `${stack.at(-1)} calls '${name}', which is not in the registry` : `no skill named '${name}' in the registry` });
     manifest = await host.manifest(name);
