@@ -15,7 +15,7 @@
  * check a build made with a `siteUrl` such as `https://user.github.io/repo/`.
  */
 import { createReadStream, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -62,6 +62,21 @@ const CONTENT_TYPES: Record<string, string> = {
 const RAW_FILE = /^\/(?:skills\/[^/]+\/[0-9a-f]{16}(?:\/|\.tar\.gz$)|\.well-known\/skills\/[^/]+\/.)/;
 /** What registry clients fetch, from any origin: the same paths public/_headers opens up. */
 const CROSS_ORIGIN = /^\/(index\.json$|index\.schema\.json$|schemas\/|skills\/|\.well-known\/|runtime\/)/;
+
+/**
+ * The path a built site was made for, read from the favicon link every page's layout writes
+ * (`<base>favicon.svg`); undefined when the page has none (not one of our builds). Serving a site
+ * under another path breaks every link in it, and nothing else would say so.
+ */
+export function builtBase(indexHtml: string): string | undefined {
+  const href = /<link rel="icon" href="([^"]*)favicon\.svg"/.exec(indexHtml)?.[1];
+  if (href === undefined) return undefined;
+  try {
+    return new URL(href, 'http://site.invalid/').pathname;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface PreviewServer {
   url: string;
@@ -204,6 +219,14 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     const preview = await startPreview(options);
     console.log(`serving ${path.resolve(options.dir)} at ${preview.url}`);
+    const made = builtBase(await readFile(path.join(options.dir, 'index.html'), 'utf8'));
+    const served = new URL(preview.url).pathname;
+    if (made !== undefined && made !== served) {
+      console.warn(
+        `warning: this site was built for ${made} but is served under ${served}: its links point outside ${served}\n` +
+          `  hint: ${made === '/' ? `rebuild with a site URL ending in ${served} (docs/hosting.md)` : `serve it with --base ${made}, or rebuild with a site URL ending in ${served} (docs/hosting.md)`}`,
+      );
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =

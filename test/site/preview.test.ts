@@ -1,10 +1,10 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPreview, type PreviewServer } from '../../scripts/preview.ts';
+import { builtBase, startPreview, type PreviewServer } from '../../scripts/preview.ts';
 
 let dir: string;
 let server: PreviewServer;
@@ -157,5 +157,39 @@ describe('npm run preview, from the command line', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('usage: npm run preview');
     expect(unknown.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('warns when a site built for one path is served under another', async () => {
+    const site = mkdtempSync(path.join(tmpdir(), 'skilldex-preview-base-'));
+    // Until the first warning (or the serving line plus a moment), then stop the server.
+    const run = (args: string[]) =>
+      new Promise<string>((resolve) => {
+        const child = spawn(process.execPath, [script, '--dir', site, '--port', '0', ...args]);
+        let output = '';
+        const done = () => { child.kill(); resolve(output); };
+        const timer = setTimeout(done, 15_000);
+        child.stdout.on('data', (chunk) => { output += chunk; if (/serving/.test(output)) setTimeout(() => { clearTimeout(timer); done(); }, 500); });
+        child.stderr.on('data', (chunk) => { output += chunk; });
+      });
+    try {
+      writeFileSync(path.join(site, 'index.html'), '<link rel="icon" href="/repo/favicon.svg" type="image/svg+xml"><h1>home</h1>');
+      const under = await run(['--base', '/sub/']);
+      expect(under).toContain('warning: this site was built for /repo/ but is served under /sub/');
+      expect(under).toContain('serve it with --base /repo/');
+      expect(await run(['--base', '/repo/'])).not.toContain('warning');
+      writeFileSync(path.join(site, 'index.html'), '<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+      expect(await run(['--base', '/sub/'])).toContain('rebuild with a site URL ending in /sub/');
+      expect(await run([])).not.toContain('warning');
+    } finally {
+      rmSync(site, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('builtBase', () => {
+  it('reads the path a page was built for from its favicon link', () => {
+    expect(builtBase('<link rel="icon" href="/a/b/favicon.svg" type="image/svg+xml">')).toBe('/a/b/');
+    expect(builtBase('<link rel="icon" href="https://x.example/site/favicon.svg">')).toBe('/site/');
+    expect(builtBase('<h1>not ours</h1>')).toBeUndefined();
   });
 });
