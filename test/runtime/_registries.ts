@@ -1,13 +1,25 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterAll } from 'vitest';
 import { buildRegistry } from '../../src/pipeline/index.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 export const FIXTURE_ROOT = resolve(import.meta.dirname, '../fixtures/runtime');
 
-/** A fresh temporary folder. */
-export const tempDir = (prefix: string): Promise<string> => mkdtemp(join(tmpdir(), `skilldex-test-${prefix}-`));
+const created: string[] = [];
+// Registered when a test file imports this module, so it runs after that file's own hooks (vitest
+// runs after-hooks in reverse): every folder a file made is gone once its servers are closed.
+afterAll(async () => {
+  await Promise.all(created.splice(0).map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 3 })));
+});
+
+/** A fresh temporary folder, removed when the test file that made it is done. */
+export async function tempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `skilldex-test-${prefix}-`));
+  created.push(dir);
+  return dir;
+}
 
 /** Builds a registry from a repository root (real buildRegistry) into a temp folder. */
 export async function buildInto(root: string, prefix: string): Promise<string> {

@@ -23,6 +23,11 @@ export interface LogCommit {
   /** The subject; for a merge, the first line of its body when it has one (GitHub puts the pull request's title there). */
   subject: string;
   changes: CommitChange[];
+  /**
+   * For a merge whose message is only git's own ("Merge branch 'x'", no body), the commits it
+   * brought in, newest first: their subjects say what changed, the merge's says nothing.
+   */
+  brought?: LogCommit[];
 }
 
 export type GitHead =
@@ -93,6 +98,11 @@ export async function readHead(root: string): Promise<GitHead> {
   }
 }
 
+/** What every `git log` here prints, in the shape {@link parseRawLog} reads. */
+const LOG_ARGS = ['log', '--no-renames', '--no-ext-diff', '--no-textconv', '--no-color', '--raw', '-z', '--no-abbrev', '--relative', '--format=%x1e%H%x1f%P%x1f%ct%x1f%B'];
+/** How many untitled merges have the commits they brought in read (see {@link LogCommit.brought}). */
+export const MAX_UNTITLED_MERGES = 200;
+
 /**
  * The first-parent history of `skillsDir` (relative to `root`) up to `head`, newest first: the
  * commits the registry's branch was built from, each with the files it changed relative to its
@@ -100,11 +110,16 @@ export async function readHead(root: string): Promise<GitHead> {
  */
 export async function readGitLog(root: string, skillsDir: string, head: string): Promise<{ commits: LogCommit[] } | { unreadable: string }> {
   try {
-    const out = await runGit(root, [
-      'log', '--first-parent', '--no-renames', '--no-ext-diff', '--no-textconv', '--no-color', '--raw', '-z', '--no-abbrev', '--relative',
-      '--format=%x1e%H%x1f%P%x1f%ct%x1f%B', head, '--', skillsDir,
-    ]);
-    return { commits: parseRawLog(out) };
+    const out = await runGit(root, [...LOG_ARGS, '--first-parent', head, '--', skillsDir]);
+    const commits = parseRawLog(out);
+    // One more `git log` per untitled merge, newest first and bounded: a long history of local
+    // merges must not cost thousands of processes. Merges past the bound show no subjects.
+    let budget = MAX_UNTITLED_MERGES;
+    for (const commit of commits) {
+      if (!commit.brought || budget-- <= 0) continue;
+      commit.brought = parseRawLog(await runGit(root, [...LOG_ARGS, '--no-merges', `${commit.id}^1..${commit.id}`, '--', skillsDir]));
+    }
+    return { commits };
   } catch (error) {
     return { unreadable: reasonOf(error) };
   }
@@ -140,7 +155,7 @@ export function parseRawLog(out: Buffer): LogCommit[] {
       const [subject = '', ...body] = rest.join('\x1f').trim().split(/\n[ \t]*\n/);
       const merge = parents.trim().split(' ').length > 1;
       const bodyLine = body.join('\n').split('\n').find((line) => line.trim() !== '');
-      current = { id, time: Number(time), subject: oneLine(merge && bodyLine ? bodyLine : subject), changes: [] };
+      current = { id, time: Number(time), subject: oneLine(merge && bodyLine ? bodyLine : subject), changes: [], ...(merge && !bodyLine ? { brought: [] } : {}) };
       commits.push(current);
       at = end + 1;
     } else if (byte === 0x3a /* : */) {

@@ -60,12 +60,19 @@ function folderOf(path: string, skillsDir: string, dirs: ReadonlySet<string>): s
   return dirs.has(inner) ? inner : undefined;
 }
 
+/** One commit as one folder saw it: the changes below the folder and what the commit says of them. */
+export interface FolderEvent {
+  commit: LogCommit;
+  changes: LogCommit['changes'];
+  subjects: string[];
+}
+
 /**
  * Per skill folder, the changes of every commit that touched it, oldest commit first, and the
  * declaration blobs met on the way (what {@link VersionOf} will be asked about).
  */
-export function changesByFolder(commits: readonly LogCommit[], skillsDir: string, dirs: ReadonlySet<string>): { byFolder: Map<string, { commit: LogCommit; changes: LogCommit['changes'] }[]>; declarations: { declaration: VersionRecord['declaration']; oid: string }[] } {
-  const byFolder = new Map<string, { commit: LogCommit; changes: LogCommit['changes'] }[]>();
+export function changesByFolder(commits: readonly LogCommit[], skillsDir: string, dirs: ReadonlySet<string>): { byFolder: Map<string, FolderEvent[]>; declarations: { declaration: VersionRecord['declaration']; oid: string }[] } {
+  const byFolder = new Map<string, FolderEvent[]>();
   const declarations: { declaration: VersionRecord['declaration']; oid: string }[] = [];
   for (let i = commits.length - 1; i >= 0; i--) {
     const commit = commits[i] as LogCommit;
@@ -81,11 +88,23 @@ export function changesByFolder(commits: readonly LogCommit[], skillsDir: string
     }
     for (const [dir, changes] of touched) {
       const list = byFolder.get(dir) ?? [];
-      list.push({ commit, changes });
+      list.push({ commit, changes, subjects: subjectsFor(commit, dir, skillsDir, dirs) });
       byFolder.set(dir, list);
     }
   }
   return { byFolder, declarations };
+}
+
+/**
+ * What a commit says it changed in one folder: its subject, or for an untitled merge the
+ * subjects of the commits it brought in that touched the folder, oldest first.
+ */
+function subjectsFor(commit: LogCommit, dir: string, skillsDir: string, dirs: ReadonlySet<string>): string[] {
+  if (!commit.brought) return [commit.subject];
+  return commit.brought
+    .filter((c) => c.changes.some((change) => folderOf(change.path, skillsDir, dirs) === dir))
+    .map((c) => c.subject)
+    .reverse();
 }
 
 /** The declaring file of a state, like discovery: exactly one of SKILL.md and skill.json, as a regular file. */
@@ -105,11 +124,11 @@ const filesOf = (state: ReadonlyMap<string, { mode: string; oid: string }>): Tre
  * earliest run, files from the latest. Commits where the declaration is missing or unreadable
  * belong to no version. Records come in order of their last commit.
  */
-export function versionRecords(events: readonly { commit: LogCommit; changes: LogCommit['changes'] }[], versionOf: VersionOf): VersionRecord[] {
+export function versionRecords(events: readonly FolderEvent[], versionOf: VersionOf): VersionRecord[] {
   const state = new Map<string, { mode: string; oid: string }>();
   const runs: VersionRecord[] = [];
   let open: VersionRecord | undefined;
-  for (const { commit, changes } of events) {
+  for (const { commit, changes, subjects } of events) {
     const touchesDeclaration = changes.some((c) => (DECLARATIONS as readonly string[]).includes(c.path));
     // Only a commit that touches the declaration can end a version; only then is the state before it kept.
     const before = touchesDeclaration && open ? filesOf(state) : undefined;
@@ -131,7 +150,7 @@ export function versionRecords(events: readonly { commit: LogCommit; changes: Lo
     if (!open) continue;
     open.lastCommit = commit.id;
     open.lastTime = commit.time;
-    open.subjects.push(commit.subject);
+    open.subjects.push(...subjects);
   }
   if (open) runs.push({ ...open, files: filesOf(state) });
   return mergeRuns(runs);

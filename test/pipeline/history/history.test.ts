@@ -89,6 +89,28 @@ describe('versions from git history', () => {
     ]);
   });
 
+  it('names a local merge without a body by the commits it brought in that touched the skill', async () => {
+    const repo = new GitRepo('local-merge');
+    repo.write('skills/tidy/SKILL.md', skillMd('tidy', '1.0.0')).write('skills/other/SKILL.md', skillMd('other', '1.0.0')).commit('Add tidy and other', '2026-01-02T10:00:00Z');
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.write('skills/tidy/SKILL.md', skillMd('tidy', '1.1.0')).commit('tidy: bump to 1.1.0', '2026-01-03T10:00:00Z');
+    repo.write('skills/other/notes.md', 'Notes.\n').commit('other: notes', '2026-01-04T10:00:00Z');
+    repo.write('skills/tidy/extra.md', 'Extra.\n').commit('tidy: extra notes', '2026-01-05T10:00:00Z');
+    repo.git('checkout', '-q', 'main');
+    repo.write('README.md', 'Registry.\n').commit('Readme', '2026-01-06T10:00:00Z');
+    execFileSync('git', ['merge', '-q', '--no-ff', '--no-edit', 'feature'], {
+      cwd: repo.root,
+      env: { ...process.env, GIT_AUTHOR_DATE: '2026-01-07T10:00:00Z', GIT_COMMITTER_DATE: '2026-01-07T10:00:00Z' },
+    });
+    const { records } = await readSkillHistories(repo.root, config, current(repo.root, ['skills/tidy', 'skills/other']));
+    expect(records.get('skills/tidy')?.map((r) => [r.version, r.subjects])).toEqual([
+      ['1.0.0', ['Add tidy and other']],
+      ['1.1.0', ['tidy: bump to 1.1.0', 'tidy: extra notes']],
+    ]);
+    expect(records.get('skills/other')?.flatMap((r) => r.subjects)).toEqual(['Add tidy and other', 'other: notes']);
+    expect(JSON.stringify([...records.values()])).not.toContain("Merge branch");
+  });
+
   it('reads the history of a registry that is a folder inside a larger repository', async () => {
     const repo = new GitRepo('subfolder');
     repo.write('registry/skills/tidy/SKILL.md', skillMd('tidy', '1.0.0')).write('skills/tidy/SKILL.md', skillMd('tidy', '9.0.0')).commit('Add tidy, and a decoy outside the registry', '2026-01-02T10:00:00Z');
