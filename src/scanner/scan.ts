@@ -6,7 +6,6 @@ import { quotedContext } from './context.ts';
 import { directiveFor, parseDirectives, type ScanDirective } from './directives.ts';
 import { createTextFile, positionAt, type SkillTextFile } from './document.ts';
 import { BINARY_EXTENSIONS, extensionOf, TEXT_EXTENSIONS } from './magic.ts';
-import { anchorOf } from '../core/rule.ts';
 import { SEVERITY_RANK, type Hit, type ScannerRule } from './rule.ts';
 import { disguisedExecutable, executableBinary, magicMismatch, symlinkEntry, undecodableFile } from './rules/file-type.ts';
 import { imitatedNames, typosquat } from './rules/typosquat.ts';
@@ -158,7 +157,7 @@ function createCollector(overrides: Readonly<Record<string, RiskSeverity | 'off'
     column,
     evidence: makeVisible(evidence, 200),
     message: `${rule.meta.docs.description}.${detail ? ` ${detail}` : ''} Fix: ${rule.meta.hint}`,
-    docs: `/security/#${anchorOf(rule.meta.id)}`,
+    docs: rule.meta.docs.url,
   });
 
   const add: Add = (rule, hit, file, text) => {

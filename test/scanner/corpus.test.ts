@@ -38,7 +38,7 @@ describe('malicious corpus', () => {
     // At its default severity: not lowered by context.
     expect(hit!.severity).toBe(rule.severity);
     expect(result.verdict).not.toBe('pass');
-    expect(hit!.docs).toBe(`/security/#${want.rule.replace(/[^a-z0-9]+/g, '-')}`);
+    expect(hit!.docs).toBe(`docs/security.md#${want.rule.replace(/[^a-z0-9]+/g, '-')}`);
     expect(hit!.evidence.length).toBeLessThanOrEqual(200);
     expect(hit!.message).toMatch(/Fix: /);
   });

@@ -48,5 +48,5 @@ export const isRisk = (severity: Severity): boolean => severity !== 'error' && s
 /** Where the rules reference lives, so a validator hint can point at the rule's row (`docs/rules.md#<anchor>`). */
 const RULES_DOC = 'docs/rules.md';
 
-/** The documentation link of a diagnostic's rule: its own (`/security/#…` for a finding), else its row in docs/rules.md. */
+/** The documentation link of a diagnostic's rule: its own (`docs/security.md#…` for a finding), else its row in docs/rules.md. */
 export const docsLink = (d: Pick<Diagnostic, 'rule' | 'docs'>): string => d.docs ?? `${RULES_DOC}#${anchorOf(d.rule)}`;

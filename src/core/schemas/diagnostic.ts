@@ -52,7 +52,7 @@ export const Diagnostic = z.object({
   /** The matched excerpt, with hidden characters made visible (e.g. `<U+202E>`); scan findings carry it. */
   evidence: z.string().optional(),
   message: z.string(),
-  /** Documentation anchor of the rule, e.g. `/security/#exec-download-pipe-shell`; scan findings carry it. */
+  /** Where the rule is documented, e.g. `docs/security.md#exec-download-pipe-shell`; scan findings carry it. */
   docs: z.string().optional(),
   /** What to do about it. */
   hint: z.string().optional(),
