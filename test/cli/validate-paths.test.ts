@@ -43,6 +43,16 @@ function expectUsageError(result: { status: number; stdout: string; stderr: stri
 }
 
 describe('skilldex validate PATH (spawned)', () => {
+  it('shows a duplicate name\'s other place in the same frame as the file, openable from the current folder', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { 'one/pdf-tools/SKILL.md': skillMd('pdf-tools'), 'two/pdf-tools/SKILL.md': skillMd('pdf-tools') });
+    const result = await runSkilldex(cwd, ['validate', '--no-scan']);
+    expect(result.status, result.stdout).toBe(1);
+    const main = /^(\S+):2:7 {2}registry\/duplicate-name/m.exec(result.stdout)?.[1];
+    const other = /^ {4}(\S+):2:7 {2}'pdf-tools' is declared here/m.exec(result.stdout)?.[1];
+    expect([main, other].sort()).toEqual(['one/pdf-tools/SKILL.md', 'two/pdf-tools/SKILL.md']);
+  });
+
   it('checks one skill folder outside any registry, with paths relative to the current folder', async () => {
     const cwd = await tempDir();
     await writeTree(cwd, { 'drafts/pdf-tools/SKILL.md': skillMd('pdf-tool') });

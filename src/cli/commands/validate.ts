@@ -94,7 +94,8 @@ export default defineCommand({
           });
         }
         const report = target.kind === 'registry' ? narrow(result, own, target, base) : { result, diagnostics: own };
-        diagnostics.push(...report.diagnostics.map((d) => ({ ...d, file: shown(d.file) })));
+        // Related places (the other skill of a duplicate name…) are in the same frame as the file.
+        diagnostics.push(...report.diagnostics.map((d) => ({ ...d, file: shown(d.file), ...(d.related ? { related: d.related.map((r) => ({ ...r, file: shown(r.file) })) } : {}) })));
         accepted.push(...report.result.accepted.map((s) => s.draft.name));
         rejected.push(...report.result.rejected.map((r) => ({ dir: shown(r.dir), ...(r.name !== undefined ? { name: r.name } : {}) })));
       }
