@@ -38,6 +38,8 @@ export function archiveSizeBound(manifest: Pick<SkillManifest, 'files'>): { tar:
 }
 
 const inflate = promisify(gunzip);
+/** Every refusal of an archive: what it means for the user, and that nothing reached their disk. */
+const NOT_WRITTEN = "the archive does not match what its manifest publishes (a broken or forged registry); nothing was written. Report it to the registry's maintainers";
 
 /**
  * Reads a skill archive (`.tar.gz`, files at the root) into memory, nothing on disk. Only regular
@@ -55,9 +57,9 @@ export async function readSkillArchive(gz: Uint8Array, name = 'archive', maxTarB
     tarBytes = await inflate(gz, { maxOutputLength: limit });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new RegistryError('VERIFICATION_FAILED', `${name}: the archive inflates past ${limit} bytes, more than the files its manifest declares`, { cause: error, hint: 'the archive does not match its manifest; nothing was written' });
+      throw new RegistryError('VERIFICATION_FAILED', `${name}: the archive inflates past ${limit} bytes, more than the files its manifest declares`, { cause: error, hint: NOT_WRITTEN });
     }
-    throw new RegistryError('VERIFICATION_FAILED', `${name}: the archive is not valid gzip (${(error as Error).message})`, { cause: error });
+    throw new RegistryError('VERIFICATION_FAILED', `${name}: the archive is not valid gzip (${(error as Error).message})`, { cause: error, hint: NOT_WRITTEN });
   }
   const files = new Map<string, Uint8Array>();
   const extract = tar.extract();
@@ -70,12 +72,12 @@ export async function readSkillArchive(gz: Uint8Array, name = 'archive', maxTarB
       }
       if (type !== 'file' && type !== 'contiguous-file') {
         entry.resume();
-        throw new RegistryError('VERIFICATION_FAILED', `${name}: archive entry ${JSON.stringify(path)} is a ${type}; only regular files are allowed`);
+        throw new RegistryError('VERIFICATION_FAILED', `${name}: archive entry ${JSON.stringify(path)} is a ${type}; only regular files are allowed`, { hint: NOT_WRITTEN });
       }
       const chunks: Buffer[] = [];
       for await (const chunk of entry) chunks.push(chunk as Buffer);
       const key = path.replace(/^\.\//, '');
-      if (files.has(key)) throw new RegistryError('VERIFICATION_FAILED', `${name}: archive holds ${JSON.stringify(key)} twice`);
+      if (files.has(key)) throw new RegistryError('VERIFICATION_FAILED', `${name}: archive holds ${JSON.stringify(key)} twice`, { hint: NOT_WRITTEN });
       files.set(key, new Uint8Array(Buffer.concat(chunks)));
     }
   })();
@@ -85,7 +87,7 @@ export async function readSkillArchive(gz: Uint8Array, name = 'archive', maxTarB
   } catch (error) {
     extract.destroy();
     if (error instanceof RegistryError) throw error;
-    throw new RegistryError('VERIFICATION_FAILED', `${name}: the archive is not a valid tar (${(error as Error).message})`, { cause: error });
+    throw new RegistryError('VERIFICATION_FAILED', `${name}: the archive is not a valid tar (${(error as Error).message})`, { cause: error, hint: NOT_WRITTEN });
   }
   return files;
 }
