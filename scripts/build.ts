@@ -15,7 +15,8 @@
  *    pages the registry folder and settings, then indexes the skill pages with Pagefind. Pagefind
  *    takes only `skills/<name>/index.html`, the pages Astro writes: a skill's own files sit a
  *    level deeper (`skills/<name>/<digest>/`), so they can never end up in the search index.
- * 3. The browser runtime is bundled to /runtime/skilldex.js (scripts/bundle-runtime.ts).
+ * 3. The browser runtime is bundled to /runtime/skilldex.js (scripts/bundle-runtime.ts), beside
+ *    steps 1 and 2.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -95,6 +96,12 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
     throw new SiteBuildError('E_NO_REGISTRY', `${registryGiven} has no index.json; pass a folder written by buildRegistry.`);
   }
 
+  // The browser runtime (step 3) needs nothing of the rest: esbuild bundles it on threads of its
+  // own while the registry and the pages are built.
+  const runtime = time('runtime', () => bundleBrowserRuntime(path.join(outDir, 'runtime', 'skilldex.js')));
+  // Awaited below; a failure must not count as unhandled while the rest runs.
+  runtime.catch(() => {});
+
   // 1. Registry, emitted where it is published. It used to be staged in a folder of its own
   // and moved next to the pages afterwards: at 10k skills that was ~20k renames plus the removal
   // of 10k emptied folders (27 s on a busy disk), for files that can go to their place at once.
@@ -158,7 +165,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   rmSync(path.join(outDir, '.skilldex-build.json'), { force: true });
 
   // 3. Browser runtime
-  await time('runtime', () => bundleBrowserRuntime(path.join(outDir, 'runtime', 'skilldex.js')));
+  await runtime;
 
   await time('old output removed', () => removal);
 

@@ -93,11 +93,14 @@ export function skilldexSite(options: SiteBuildConfigInput, events: SiteBuildEve
       'astro:build:done': async ({ dir }) => {
         const outDir = fileURLToPath(dir);
         const start = performance.now();
-        const pages = await indexSkillPages(outDir);
+        // The other files are written while Pagefind indexes (20k badges at 10k skills took
+        // seconds): none of them is a page it takes.
+        const pages = await indexSkillPages(outDir, () => {
+          copyDocAssets(config.docsDir, path.join(outDir, 'docs'));
+          writeBadges(config.registryDir, outDir);
+          writeSearchWords(config.registryDir, outDir);
+        });
         events.onSearchIndexed?.({ pages, ms: Math.round(performance.now() - start) });
-        copyDocAssets(config.docsDir, path.join(outDir, 'docs'));
-        writeBadges(config.registryDir, outDir);
-        writeSearchWords(config.registryDir, outDir);
       },
     },
   };
