@@ -147,14 +147,17 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
     },
   );
   const astroStart = performance.now();
+  const astro = runAstro(root, outDir, integration);
+  astro.catch(() => {});
   try {
-    await runAstro(root, outDir, integration);
+    // A registry that fails stops the build at once, with its own error, not once Vite has
+    // bundled the pages (Astro would then fail too, with a less helpful message).
+    await Promise.all([registryReady, astro]);
   } catch (error) {
-    // Astro reports a failed registry as its own error; the registry's says what to fix.
-    await registryReady;
+    // Astro failed first: the registry build still writes into the output folder; let it finish.
+    await registryReady?.catch(() => {});
     throw error;
   }
-  await registryReady;
   // Astro's part includes bundling, which ran beside the registry build.
   record('astro', performance.now() - astroStart - pagefindMs);
   record('pagefind', pagefindMs);
