@@ -12,7 +12,7 @@
  * scripts/build.ts builds the registry while Vite bundles the pages (`registryReady`), and runs
  * Astro with it.
  */
-import type { AstroIntegration, ViteUserConfig } from 'astro';
+import type { AstroIntegration } from 'astro';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRenderPool, defaultRenderPoolSize, type RenderPool, type RenderStats } from '../render/pool.ts';
@@ -23,11 +23,9 @@ import { copyDocAssets } from './doc-assets.ts';
 import { indexSkillPages } from './pagefind.ts';
 import { writeSearchWords } from './search-words.ts';
 import { SiteBuildError } from './site-build-error.ts';
-import { virtualConfigPlugin } from './virtual-config.ts';
+import { virtualConfigPlugin, type VitePlugin } from './virtual-config.ts';
 
 export { SiteBuildError } from './site-build-error.ts';
-
-type VitePlugin = NonNullable<ViteUserConfig['plugins']>[number];
 export { normaliseSiteUrl, type SiteBuildConfigInput, type SiteSettings } from './config.ts';
 
 export interface SearchIndexed {
