@@ -7,19 +7,21 @@
  * workflow passes the URL GitHub Pages will serve the site at. A URL with a path
  * (`https://user.github.io/repo/`) puts every link, asset and search bundle under that path.
  *
- * 1. buildRegistry() validates, scans and emits the registry into a staging folder
- *    (a folder of its own under `<root>/.cache/skilldex/`); any error diagnostic stops the build here.
- *    `--registry` skips this step and publishes an already-built registry folder instead.
+ * 1. buildRegistry() validates, scans and emits the registry straight into the output folder,
+ *    while Vite bundles the pages (step 2); any error diagnostic stops the build. `--registry`
+ *    skips this step and publishes an already-built registry folder instead (copied in after
+ *    step 2).
  * 2. Astro renders the site with the site integration (src/site/integration/), which hands the
- *    pages the registry folder and settings, then indexes the skill pages with Pagefind.
- * 3. The registry files are moved next to the pages (copied, for `--registry`), after indexing,
- *    so a skill's own HTML files can never end up in the search index.
- * 4. The browser runtime is bundled to /runtime/skilldex.js (scripts/bundle-runtime.ts).
+ *    pages the registry folder and settings, then indexes the skill pages with Pagefind. Pagefind
+ *    takes only `skills/<name>/index.html`, the pages Astro writes: a skill's own files sit a
+ *    level deeper (`skills/<name>/<digest>/`), so they can never end up in the search index.
+ * 3. The browser runtime is bundled to /runtime/skilldex.js (scripts/bundle-runtime.ts), beside
+ *    steps 1 and 2.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { cp, readdir, rename } from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import module from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -94,57 +96,79 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
     throw new SiteBuildError('E_NO_REGISTRY', `${registryGiven} has no index.json; pass a folder written by buildRegistry.`);
   }
 
-  // 1. Registry
-  // A staging folder of this build's own: two builds of one checkout at once (two output folders,
-  // a sub-path and a root build) must not empty or move each other's registry.
-  const stagingParent = path.join(root, '.cache', 'skilldex');
-  if (registryGiven === undefined) mkdirSync(stagingParent, { recursive: true });
-  const registryDir = registryGiven ?? mkdtempSync(path.join(stagingParent, 'registry-'));
+  // The browser runtime (step 3) needs nothing of the rest: esbuild bundles it on threads of its
+  // own while the registry and the pages are built.
+  const runtime = time('runtime', () => bundleBrowserRuntime(path.join(outDir, 'runtime', 'skilldex.js')));
+  // Awaited below; a failure must not count as unhandled while the rest runs.
+  runtime.catch(() => {});
+
+  // 1. Registry, emitted where it is published. It used to be staged in a folder of its own
+  // and moved next to the pages afterwards: at 10k skills that was ~20k renames plus the removal
+  // of 10k emptied folders (27 s on a busy disk), for files that can go to their place at once.
+  // The output folder is this build's own (prepareOutDir), so two builds of one checkout into
+  // two folders never touch each other's registry.
+  const registryDir = registryGiven ?? outDir;
   let pagesIndexed = 0;
   let pagefindMs = 0;
   let documents: RenderStats | undefined;
-  try {
-    if (registryGiven === undefined) {
-      // The override reaches the registry too: index.json's `registry.url` and the generated
-      // SKILL.md of skill.json skills name the deployed site.
-      await time('registry', () => stageRegistry(root, registryDir, options.lenient ?? false, siteUrlOverride ? { ...config, siteUrl: siteUrlOverride } : config, log));
-    }
-    if (!site.siteUrl) {
-      log(
-        'warning: no siteUrl: the feed, the sitemap and OpenGraph tags need absolute URLs, so they get site-relative ones, and skill pages show a <site-url> placeholder in their install commands.\n' +
-          '  hint: set "siteUrl" in skilldex.config.json (e.g. "https://skills.example.org/"), or pass --site-url <url> or SKILLDEX_SITE_URL; see docs/hosting.md',
-      );
-    }
-
-    // 2. Astro, then Pagefind from the integration's astro:build:done
-    const integration = skilldexSite(
-      {
-        registryDir,
-        docsDir: path.join(projectRoot, 'docs'),
-        site,
-        // Beside the registry's build cache, so one deletion of .cache/ makes the next build cold.
-        renderCacheDir: path.join(root, '.cache', 'skilldex', 'site-render'),
-        ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
-      },
-      { onSearchIndexed: ({ pages, ms }) => ((pagesIndexed = pages), (pagefindMs = ms)), onDocumentsRendered: (stats) => (documents = stats) },
+  // The registry is built while Vite bundles the pages, which need it only once they are
+  // generated (the integration holds generation until `registryReady` settles): Vite's
+  // bundling is mostly one thread, and the registry build leaves its main thread idle while its
+  // workers read and check.
+  const registryReady =
+    registryGiven === undefined
+      ? // The override reaches the registry too: index.json's `registry.url` and the generated
+        // SKILL.md of skill.json skills name the deployed site.
+        time('registry', () => stageRegistry(root, registryDir, options.lenient ?? false, siteUrlOverride ? { ...config, siteUrl: siteUrlOverride } : config, log))
+      : undefined;
+  // Awaited below; a failure here must not count as unhandled while Astro is still bundling.
+  registryReady?.catch(() => {});
+  if (!site.siteUrl) {
+    log(
+      'warning: no siteUrl: the feed, the sitemap and OpenGraph tags need absolute URLs, so they get site-relative ones, and skill pages show a <site-url> placeholder in their install commands.\n' +
+        '  hint: set "siteUrl" in skilldex.config.json (e.g. "https://skills.example.org/"), or pass --site-url <url> or SKILLDEX_SITE_URL; see docs/hosting.md',
     );
-    const astroStart = performance.now();
-    await runAstro(root, outDir, integration);
-    record('astro', performance.now() - astroStart - pagefindMs);
-    record('pagefind', pagefindMs);
-
-    // 3. Registry files next to the pages. The staged registry is this build's own scratch, so it
-    // is moved, not copied: copying ~100k files took 26 s at 10k skills. A registry passed with --registry belongs to the caller and is copied.
-    await time('registry files', () => (registryGiven ? cp(registryDir, outDir, { recursive: true, force: true, errorOnExist: false }) : moveInto(registryDir, outDir)));
-  } finally {
-    // Moved into the output on success; on a failure, nothing of it should stay behind.
-    if (registryGiven === undefined) rmSync(registryDir, { recursive: true, force: true });
   }
+
+  // 2. Astro, then Pagefind from the integration's astro:build:done
+  const integration = skilldexSite(
+    {
+      registryDir,
+      docsDir: path.join(projectRoot, 'docs'),
+      site,
+      // Beside the registry's build cache, so one deletion of .cache/ makes the next build cold.
+      renderCacheDir: path.join(root, '.cache', 'skilldex', 'site-render'),
+      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+    },
+    {
+      ...(registryReady ? { registryReady } : {}),
+      onSearchIndexed: ({ pages, ms }) => ((pagesIndexed = pages), (pagefindMs = ms)),
+      onDocumentsRendered: (stats) => (documents = stats),
+    },
+  );
+  const astroStart = performance.now();
+  const astro = runAstro(root, outDir, integration);
+  astro.catch(() => {});
+  try {
+    // A registry that fails stops the build at once, with its own error, not once Vite has
+    // bundled the pages (Astro would then fail too, with a less helpful message).
+    await Promise.all([registryReady, astro]);
+  } catch (error) {
+    // Astro failed first: the registry build still writes into the output folder; let it finish.
+    await registryReady?.catch(() => {});
+    throw error;
+  }
+  // Astro's part includes bundling, which ran beside the registry build.
+  record('astro', performance.now() - astroStart - pagefindMs);
+  record('pagefind', pagefindMs);
+
+  // A registry passed with --registry belongs to the caller: it is copied next to the pages.
+  if (registryGiven) await time('registry files', () => cp(registryGiven, outDir, { recursive: true, force: true, errorOnExist: false }));
   // buildRegistry's list of what it wrote is for a rebuild in the same folder, not for readers.
   rmSync(path.join(outDir, '.skilldex-build.json'), { force: true });
 
-  // 4. Browser runtime
-  await time('runtime', () => bundleBrowserRuntime(path.join(outDir, 'runtime', 'skilldex.js')));
+  // 3. Browser runtime
+  await runtime;
 
   await time('old output removed', () => removal);
 
@@ -173,32 +197,13 @@ async function runAstro(root: string, outDir: string, integration: AstroIntegrat
       cacheDir: path.join(root, '.cache', 'skilldex', 'astro'),
       logLevel: 'warn',
       integrations: [integration],
+      // The output folder is this build's own and starts empty (prepareOutDir); the registry is
+      // being written into it while Vite bundles, so Astro must not empty it.
+      vite: { build: { emptyOutDir: false } },
     });
   } finally {
     process.chdir(previousCwd);
     rmSync(workDir, { recursive: true, force: true });
-  }
-}
-
-/**
- * Moves every entry of `from` into `to`, merging folders both hold (the registry's `skills/` and
- * the pages' `skills/`); a file replaces the page-side file of the same name, as a copy would.
- * Across file systems, where rename cannot work, the entry is copied.
- */
-async function moveInto(from: string, to: string): Promise<void> {
-  for (const entry of await readdir(from, { withFileTypes: true })) {
-    const source = path.join(from, entry.name);
-    const target = path.join(to, entry.name);
-    if (entry.isDirectory() && existsSync(target)) {
-      await moveInto(source, target);
-      continue;
-    }
-    try {
-      await rename(source, target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-      await cp(source, target, { recursive: true, force: true, errorOnExist: false });
-    }
   }
 }
 

@@ -38,7 +38,15 @@ describe('Astro with the site integration', () => {
   it('renders the registry it is given under the base path of its siteUrl, indexes the skill pages and publishes the docs files', async () => {
     const registryDir = path.join(work, 'registry');
     mkdirSync(registryDir);
-    const index = writeFixtureRegistry(registryDir);
+    // As scripts/build.ts does, the registry is still being built when Astro starts: the pages
+    // are generated only once it is ready.
+    let index: ReturnType<typeof writeFixtureRegistry> | undefined;
+    const registryReady = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        index = writeFixtureRegistry(registryDir);
+        resolve();
+      }, 500),
+    );
     const docsDir = path.join(work, 'docs');
     mkdirSync(docsDir);
     writeFileSync(path.join(docsDir, 'guide.md'), '# The guide\n\nRead this first.\n\n![map](map.png)\n');
@@ -47,20 +55,10 @@ describe('Astro with the site integration', () => {
     let indexed = -1;
     const integration = skilldexSite(
       { registryDir, docsDir, site: { title: 'Integration Registry', siteUrl: 'https://example.org/team/skills/' }, pageSize: 2 },
-      { onSearchIndexed: ({ pages }) => (indexed = pages) },
+      { registryReady, onSearchIndexed: ({ pages }) => (indexed = pages) },
     );
-    // As scripts/build.ts does: Astro keeps its prerender chunks under the working directory.
-    const cwd = process.cwd();
-    const scratch = path.join(repoRoot, '.cache', 'skilldex-astro', `test-${createHash('sha256').update(work).digest('hex').slice(0, 12)}`);
-    mkdirSync(scratch, { recursive: true });
-    process.chdir(scratch);
-    try {
-      const { build } = await import('astro');
-      await build({ root: repoRoot, outDir, cacheDir: path.join(work, 'astro-cache'), logLevel: 'error', integrations: [integration] });
-    } finally {
-      process.chdir(cwd);
-      rmSync(scratch, { recursive: true, force: true });
-    }
+    await buildWith(integration, outDir);
+    if (!index) throw new Error('the registry was never written');
 
     const home = readFileSync(path.join(outDir, 'index.html'), 'utf8');
     expect(home).toContain('<title>Integration Registry</title>');
@@ -80,6 +78,38 @@ describe('Astro with the site integration', () => {
     expect(readFileSync(path.join(outDir, 'docs/map.png'), 'utf8')).toBe('not really a PNG');
   }, 180_000);
 });
+
+describe('registryReady', () => {
+  it('holds page generation until the registry is ready: a registry that fails fails the build, and no page is written', async () => {
+    const registryDir = path.join(work, 'registry-failing');
+    mkdirSync(registryDir);
+    // The registry is all there: a page written anyway would show that generation did not wait.
+    writeFixtureRegistry(registryDir);
+    const outDir = path.join(work, 'out-failing');
+    const failure = new SiteBuildError('E_REGISTRY', 'The registry has 1 error (listed above)');
+    const registryReady = new Promise<void>((_, reject) => setTimeout(() => reject(failure), 500));
+    registryReady.catch(() => {});
+    const integration = skilldexSite({ registryDir, docsDir: path.join(work, 'no-docs'), site: { title: 'Failing' } }, { registryReady });
+    await expect(buildWith(integration, outDir)).rejects.toThrow('The registry has 1 error');
+    expect(existsSync(path.join(outDir, 'index.html'))).toBe(false);
+    expect(existsSync(path.join(outDir, 'skills'))).toBe(false);
+  }, 180_000);
+});
+
+/** Astro's build() with `integration`, as scripts/build.ts runs it: its prerender chunks under a working directory of its own. */
+async function buildWith(integration: ReturnType<typeof skilldexSite>, outDir: string): Promise<void> {
+  const cwd = process.cwd();
+  const scratch = path.join(repoRoot, '.cache', 'skilldex-astro', `test-${createHash('sha256').update(outDir).digest('hex').slice(0, 12)}`);
+  mkdirSync(scratch, { recursive: true });
+  process.chdir(scratch);
+  try {
+    const { build } = await import('astro');
+    await build({ root: repoRoot, outDir, cacheDir: path.join(work, 'astro-cache'), logLevel: 'error', integrations: [integration] });
+  } finally {
+    process.chdir(cwd);
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
 
 describe('indexSkillPages', () => {
   it('reports a Pagefind process that dies instead of exiting without a word', () => {

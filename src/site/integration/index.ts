@@ -9,7 +9,8 @@
  * - when Astro has written the pages (`astro:build:done`), indexes the skill pages with Pagefind
  *   and writes the search box's word list (search-words.json), and copies the files beside the
  *   docs pages (their images) to /docs/.
- * scripts/build.ts builds the registry first and runs Astro with it.
+ * scripts/build.ts builds the registry while Vite bundles the pages (`registryReady`), and runs
+ * Astro with it.
  */
 import type { AstroIntegration } from 'astro';
 import path from 'node:path';
@@ -22,7 +23,7 @@ import { copyDocAssets } from './doc-assets.ts';
 import { indexSkillPages } from './pagefind.ts';
 import { writeSearchWords } from './search-words.ts';
 import { SiteBuildError } from './site-build-error.ts';
-import { virtualConfigPlugin } from './virtual-config.ts';
+import { virtualConfigPlugin, type VitePlugin } from './virtual-config.ts';
 
 export { SiteBuildError } from './site-build-error.ts';
 export { normaliseSiteUrl, type SiteBuildConfigInput, type SiteSettings } from './config.ts';
@@ -36,11 +37,22 @@ export interface SearchIndexed {
 /** Pages in flight per render worker. */
 const RENDER_AHEAD = 4;
 
+export interface SiteBuildEvents {
+  /**
+   * Settles when `registryDir` holds the built registry. Vite bundles the pages without it (they
+   * read the registry only when they are generated), so a caller may still be building it: page
+   * generation waits for this promise, and a rejection fails the Astro build with its error.
+   */
+  registryReady?: Promise<unknown>;
+  onSearchIndexed?: (result: SearchIndexed) => void;
+  onDocumentsRendered?: (stats: RenderStats) => void;
+}
+
 /**
  * @example
  * await build({ root, integrations: [skilldexSite({ registryDir: 'dist-registry', docsDir: 'docs', site: { title: 'Skills' } })] });
  */
-export function skilldexSite(options: SiteBuildConfigInput, events: { onSearchIndexed?: (result: SearchIndexed) => void; onDocumentsRendered?: (stats: RenderStats) => void } = {}): AstroIntegration {
+export function skilldexSite(options: SiteBuildConfigInput, events: SiteBuildEvents = {}): AstroIntegration {
   const parsed = SiteBuildConfig.safeParse(options);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(options)'}: ${issue.message}`);
@@ -56,7 +68,7 @@ export function skilldexSite(options: SiteBuildConfigInput, events: { onSearchIn
         updateConfig({
           ...(config.site.siteUrl ? { site: config.site.siteUrl } : {}),
           base: basePathOf(config.site),
-          vite: { plugins: [virtualConfigPlugin(config)] },
+          vite: { plugins: [virtualConfigPlugin(config), ...(events.registryReady ? [awaitBeforeGenerating(events.registryReady)] : [])] },
           // Pages await their documents from the render workers; with several pages in flight the
           // main thread assembles one while the workers render the next ones.
           build: { concurrency: RENDER_AHEAD * defaultRenderPoolSize() },
@@ -79,11 +91,32 @@ export function skilldexSite(options: SiteBuildConfigInput, events: { onSearchIn
       'astro:build:done': async ({ dir }) => {
         const outDir = fileURLToPath(dir);
         const start = performance.now();
-        const pages = await indexSkillPages(outDir);
+        // The other files are written while Pagefind indexes (20k badges at 10k skills took
+        // seconds): none of them is a page it takes.
+        const pages = await indexSkillPages(outDir, () => {
+          copyDocAssets(config.docsDir, path.join(outDir, 'docs'));
+          writeBadges(config.registryDir, outDir);
+          writeSearchWords(config.registryDir, outDir);
+        });
         events.onSearchIndexed?.({ pages, ms: Math.round(performance.now() - start) });
-        copyDocAssets(config.docsDir, path.join(outDir, 'docs'));
-        writeBadges(config.registryDir, outDir);
-        writeSearchWords(config.registryDir, outDir);
+      },
+    },
+  };
+}
+
+/**
+ * A Vite plugin that holds Astro's page generation until `ready` settles. Astro generates the
+ * pages in a `buildApp` hook of order `post` (after every environment is bundled); Vite runs those
+ * hooks one after another in plugin order, and a plugin given through the integration's Vite
+ * config comes before Astro's own. A rejection stops the build with that error.
+ */
+function awaitBeforeGenerating(ready: Promise<unknown>): VitePlugin {
+  return {
+    name: 'skilldex:await-registry',
+    buildApp: {
+      order: 'post',
+      async handler() {
+        await ready;
       },
     },
   };

@@ -18,8 +18,11 @@ const EXCLUDED = ['pre'];
  * Indexes the skill pages (only those: listings and docs would crowd the results) of the built
  * site in `outDir` with Pagefind's Node API and returns how many pages it indexed. The API
  * returns its errors rather than throwing them, so each step's list is checked.
+ *
+ * Pagefind indexes in a process of its own, on one core; `meanwhile` runs on this thread once
+ * Pagefind has the pages to read, for work that writes no page it takes (skills/<name>/index.html).
  */
-export async function indexSkillPages(outDir: string): Promise<number> {
+export async function indexSkillPages(outDir: string, meanwhile: () => void = () => {}): Promise<number> {
   const pagefind = await import('pagefind');
   const fail = (step: string, errors: string[]): never => {
     throw new SiteBuildError('E_PAGEFIND', `Pagefind ${step} failed:\n  ${errors.join('\n  ')}`);
@@ -36,7 +39,14 @@ export async function indexSkillPages(outDir: string): Promise<number> {
   try {
     const { index, errors } = await answer(pagefind.createIndex({ excludeSelectors: EXCLUDED }));
     if (!index || errors.length) return fail('createIndex', errors);
-    const added = await answer(index.addDirectory({ path: outDir, glob: 'skills/*/index.html' }));
+    const adding = answer(index.addDirectory({ path: outDir, glob: 'skills/*/index.html' }));
+    try {
+      meanwhile();
+    } catch (error) {
+      await adding.catch(() => {});
+      throw error;
+    }
+    const added = await adding;
     if (added.errors.length) fail('addDirectory', added.errors);
     const written = await answer(index.writeFiles({ outputPath: path.join(outDir, 'pagefind') }));
     if (written.errors.length) fail('writeFiles', written.errors);

@@ -5,7 +5,7 @@ export const VIRTUAL_CONFIG_ID = 'virtual:skilldex/config';
 // Vite's convention: a leading NUL keeps other plugins from treating the id as a file.
 const RESOLVED_ID = `\0${VIRTUAL_CONFIG_ID}`;
 
-type VitePlugin = NonNullable<ViteUserConfig['plugins']>[number];
+export type VitePlugin = NonNullable<ViteUserConfig['plugins']>[number];
 
 /**
  * A Vite plugin serving `virtual:skilldex/config` (typed in ./virtual-modules.d.ts): the checked
