@@ -43,6 +43,13 @@ export interface ValidateOptions {
    * writes them next (buildRegistry sets it). Without it, bytes are read again only if asked for.
    */
   emit?: boolean;
+  /**
+   * The caller only reports diagnostics and which skills pass (`skilldex validate`): drafts come
+   * without their instructions (the SKILL.md body) and without the tool ids and links a build's
+   * "Used by" needs, so worker threads neither collect them nor post every body back. Every
+   * rule runs and every diagnostic is the same. A build (`emit`) and the build cache ignore it.
+   */
+  reportOnly?: boolean;
 }
 
 export interface ValidationProgress {
@@ -97,6 +104,7 @@ async function validateFound(
     ...(cache ? { cache } : {}),
     ...(scanning ? { scan: buildScanOptions(config) } : {}),
     ...(options.emit ? { emit: true } : {}),
+    ...(options.reportOnly ? { reportOnly: true } : {}),
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
     onProgress: (done, total) => onProgress?.({ phase: 'validating', done, total }),
   });

@@ -50,3 +50,23 @@ describe('validateRegistry with the scan pool', () => {
     }
   });
 });
+
+describe('validateRegistry for a report only (skilldex validate)', () => {
+  it('gives the same diagnostics and verdicts, on worker threads and inline, with drafts that carry no body and no references', async () => {
+    for (const workers of [undefined, false] as const) {
+      const report = await validateRegistry(reg.root, { reportOnly: true, ...(workers === false ? { workers } : {}) });
+      expect(report.diagnostics).toEqual(result.diagnostics);
+      expect(report.rejected).toEqual(result.rejected);
+      expect(report.accepted.map((s) => [s.draft.name, s.scan])).toEqual(result.accepted.map((s) => [s.draft.name, s.scan]));
+      for (const [i, s] of report.accepted.entries()) {
+        expect(s.draft.instructions, s.draft.name).toBeUndefined();
+        expect(s.references, s.draft.name).toBeUndefined();
+        const { instructions: _, ...whole } = result.accepted[i]!.draft;
+        expect(s.draft).toEqual(whole);
+      }
+      // What was left out: every SKILL.md body, and the references a build's "Used by" reads.
+      expect(result.accepted.filter((s) => s.draft.instructions !== undefined).length).toBeGreaterThan(20);
+      expect(result.accepted.every((s) => s.references !== undefined)).toBe(true);
+    }
+  }, 120_000);
+});

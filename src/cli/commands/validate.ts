@@ -66,7 +66,8 @@ export default defineCommand({
     let check: PullRequestCheck | undefined;
     try {
       for (const target of targets) {
-        const options = { scan: args.scan, onProgress };
+        // The report lists diagnostics and names skills: drafts need not carry their bodies.
+        const options = { scan: args.scan, reportOnly: true, onProgress };
         const unitRoot = target.kind === 'registry' ? target.root : dirname(target.dir);
         const result =
           target.kind === 'registry' ? await validateRegistry(target.root, { ...options, config: target.config })
