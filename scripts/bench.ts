@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: Skilldex at scale, measured against floors taken in the same run.
  *
- *   node scripts/bench.ts [--sizes 1000,10000|none] [--runs 3] [--quick] [--out bench] [--no-site] [--no-browser] [--no-once]
+ *   node scripts/bench.ts [--sizes 1000,10000|none] [--runs 3] [--quick] [--out bench] [--no-site] [--no-browser] [--no-once] [--only startup,corpus]
  *
  * For each size N it generates a synthetic registry (scripts/generate-registry.ts, fixed seed)
  * and measures, each in a fresh child process so peak RSS belongs to one measurement:
@@ -725,6 +725,7 @@ async function main(): Promise<void> {
       browser: { type: 'boolean', default: true },
       'no-browser': { type: 'boolean', default: false },
       'no-once': { type: 'boolean', default: false },
+      only: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -739,7 +740,7 @@ async function main(): Promise<void> {
     process.exit(0); // Astro, Pagefind and Chromium may leave handles open.
   }
   if (values.help) {
-    console.log('Usage: node scripts/bench.ts [--sizes 1000,10000] [--runs 3] [--site-runs n] [--quick] [--out bench] [--no-site] [--no-browser] [--no-once]  (--sizes none: only the once-per-run figures)');
+    console.log('Usage: node scripts/bench.ts [--sizes 1000,10000] [--runs 3] [--site-runs n] [--quick] [--out bench] [--no-site] [--no-browser] [--no-once] [--only startup,corpus]  (--sizes none: only the once-per-run figures; --only: just these once-per-run modules)');
     return;
   }
   const sizes = values.quick ? [200] : values.sizes.split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
@@ -761,9 +762,12 @@ async function main(): Promise<void> {
   }
   // Figures measured once per run (start-up, the corpus), after the sizes so they do not warm the disk for them.
   const modules: Record<string, unknown> = {};
+  const only = values.only?.split(',').map((s) => s.trim());
+  const unknown = only?.filter((name) => !MODULES.some((m) => m.name === name));
+  if (unknown?.length) throw new Error(`--only: no figures module named ${unknown.join(', ')} (there are ${MODULES.map((m) => m.name).join(', ')})`);
   if (!values['no-once']) {
     for (const m of MODULES) {
-      if (!m.once) continue;
+      if (!m.once || (only && !only.includes(m.name))) continue;
       try {
         modules[m.name] = await m.once({ runs, quick: values.quick, work, log });
       } catch (error) {

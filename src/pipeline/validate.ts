@@ -43,6 +43,21 @@ export interface ValidateOptions {
    * writes them next (buildRegistry sets it). Without it, bytes are read again only if asked for.
    */
   emit?: boolean;
+  /**
+   * The caller only reports diagnostics and which skills pass (`skilldex validate`): drafts come
+   * without their instructions (the SKILL.md body) and without the tool ids and links a build's
+   * "Used by" needs, so worker threads neither collect them nor post every body back. Every
+   * rule runs and every diagnostic is the same. A build (`emit`) and the build cache ignore it.
+   */
+  reportOnly?: boolean;
+  /**
+   * Folders (relative to the root, `/`-separated) the caller reports on, as `skilldex validate
+   * <folder>` inside a registry does: every skill is read and checked (registry-wide rules need
+   * them all), but only the skills in or around these folders and the skills they call, directly
+   * or not, are scanned. Their diagnostics are exactly those of a whole run; other skills' scans
+   * are skipped, so what the result says of them is incomplete.
+   */
+  only?: readonly string[];
 }
 
 export interface ValidationProgress {
@@ -79,6 +94,33 @@ export async function validateSkillFolder(dir: string, options: ValidateOptions 
   return validateFound(dirname(abs), config, sink, found, options);
 }
 
+/** `inner` is `outer` or lies inside it (`/`-separated paths relative to one root; '' is the root). */
+export const within = (inner: string, outer: string): boolean => outer === '' || inner === outer || inner.startsWith(`${outer}/`);
+
+/**
+ * The skills a report on `paths` depends on for its diagnostics: those in or around the paths,
+ * and every skill they call, directly or not (a caller is rejected with its callee, and a call
+ * cycle through a reported skill runs only through skills it calls). By name, every skill that
+ * bears a called name, as the registry rules resolve calls by name.
+ */
+function reportedAndCalled(members: readonly ValidatedSkill[], paths: readonly string[]): Set<ValidatedSkill> {
+  const byName = new Map<string, ValidatedSkill[]>();
+  for (const m of members) byName.set(m.draft.name, [...(byName.get(m.draft.name) ?? []), m]);
+  const out = new Set(members.filter((m) => paths.some((p) => within(m.source.dir, p) || within(p, m.source.dir))));
+  const queue = [...out];
+  for (let m = queue.pop(); m; m = queue.pop()) {
+    for (const callee of m.draft.calls) {
+      for (const c of (callee === undefined ? undefined : byName.get(callee)) ?? []) {
+        if (!out.has(c)) {
+          out.add(c);
+          queue.push(c);
+        }
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * The phases, in the order their inputs exist: read and parse each folder (the build cache stands
  * in for both), scan what parsed, gate on the scan verdicts, run the registry-wide rules (last,
@@ -91,12 +133,14 @@ async function validateFound(
   found: readonly FoundSkill[],
   options: ValidateOptions,
 ): Promise<ValidationResult> {
-  const { cache, onProgress } = options;
+  const { cache, onProgress, only } = options;
   const scanning = options.scan !== false;
   const read = await readSkills(root, found, config, {
     ...(cache ? { cache } : {}),
-    ...(scanning ? { scan: buildScanOptions(config) } : {}),
+    // Scanned as they are read unless only some will be: which ones is known once all have parsed.
+    ...(scanning && !only ? { scan: buildScanOptions(config) } : {}),
     ...(options.emit ? { emit: true } : {}),
+    ...(options.reportOnly ? { reportOnly: true } : {}),
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
     onProgress: (done, total) => onProgress?.({ phase: 'validating', done, total }),
   });
@@ -108,8 +152,12 @@ async function validateFound(
   }
   if (scanning) {
     const targets = read.flatMap((r) => (r.draft ? [{ name: r.draft.name, digest: r.draft.digest, source: r.source, ...(r.earlyScan ? { earlyScan: r.earlyScan } : {}) }] : []));
-    const results = await scanAll(targets, config, cache, (done, total) => onProgress?.({ phase: 'scanning', done, total }));
-    gateScans(members, results, config, sink);
+    // Typosquatting compares each scanned name with every skill's, scanned or not.
+    const names = targets.map((t) => t.name);
+    const scanned = only ? reportedAndCalled(members, only) : undefined;
+    const chosen = scanned ? members.flatMap((m, i) => (scanned.has(m) ? [i] : [])) : members.map((_, i) => i);
+    const results = await scanAll(chosen.map((i) => targets[i] as (typeof targets)[number]), config, cache, (done, total) => onProgress?.({ phase: 'scanning', done, total }), names);
+    gateScans(chosen.map((i) => members[i] as ValidatedSkill), results, config, sink);
   }
   const sources = read.map((r) => r.source);
   const registryRejects = checkRegistry(members, sink, blockedMembers(members, sink.diagnostics, new Set(sources.map((s) => s.dir))));

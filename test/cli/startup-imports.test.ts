@@ -43,6 +43,17 @@ describe('what a short command loads', () => {
     expect(heavy).toEqual([]);
   });
 
+  it('skilldex validate <a skill without JSON Schemas> does not load the schema checker (ajv)', () => {
+    // Outside the registry, so it is checked alone; its SKILL.md declares no input or output schema.
+    const skill = join(dir, 'plain', 'conventional-commits');
+    cpSync(join(repo, 'skills', 'dev', 'conventional-commits'), skill, { recursive: true });
+    const loaded = loadedBy(['validate', skill]);
+    expect(loaded.some((u) => u.endsWith('src/pipeline/rules/check-skill.ts'))).toBe(true);
+    expect(loaded.filter((u) => /node_modules\/ajv\/|src\/core\/json-schema\.ts/.test(u))).toEqual([]);
+    // A skill with schemas loads it (it is needed to check them).
+    expect(loadedBy(['validate', join(repo, 'skills', 'code', 'code-review')]).some((u) => u.endsWith('src/core/json-schema.ts'))).toBe(true);
+  }, 120_000);
+
   it('a no-op rebuild loads neither the parser, the scanner rules, the emitter nor signing', () => {
     // The example skills, copied and dated a day back: the build cache does not trust a folder
     // changed within two seconds of the build that recorded it (a write could be in progress).

@@ -3,7 +3,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { defineCommand } from 'citty';
 import { RegistryConfig } from '../../core/schemas/config.ts';
 import type { ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
-import { validateRegistry, validateSkillFolder, type ValidationResult } from '../../pipeline/validate.ts';
+import { validateRegistry, validateSkillFolder, within, type ValidationResult } from '../../pipeline/validate.ts';
 import { DECLARATIONS, folderKind } from '../../pipeline/discover.ts';
 import { GitError } from '../../publish/git-error.ts';
 import type { PullRequestCheck } from '../../publish/pull-request.ts';
@@ -66,10 +66,13 @@ export default defineCommand({
     let check: PullRequestCheck | undefined;
     try {
       for (const target of targets) {
-        const options = { scan: args.scan, onProgress };
+        // The report lists diagnostics and names skills: drafts need not carry their bodies.
+        const options = { scan: args.scan, reportOnly: true, onProgress };
         const unitRoot = target.kind === 'registry' ? target.root : dirname(target.dir);
         const result =
-          target.kind === 'registry' ? await validateRegistry(target.root, { ...options, config: target.config })
+          // Named folders of a registry: only they and the skills they call need scanning (a
+          // pull-request check reports on every changed skill, so it scans them all).
+          target.kind === 'registry' ? await validateRegistry(target.root, { ...options, config: target.config, ...(target.select && !pullRequest ? { only: target.select.map((s) => s.path) } : {}) })
           : target.kind === 'skill' ? await validateSkillFolder(target.dir, options)
           : await validateRegistry(unitRoot, { ...options, config: RegistryConfig.parse({ skillsDir: basename(target.dir) }) });
         const shown = (file: string) => displayPath(base, join(unitRoot, file));
@@ -135,9 +138,6 @@ export default defineCommand({
 });
 
 const skillCount = (result: ValidationResult) => result.accepted.length + result.rejected.length;
-
-/** `inner` is `outer` or lies inside it (`/`-separated paths relative to one root; '' is the root). */
-const within = (inner: string, outer: string) => outer === '' || inner === outer || inner.startsWith(`${outer}/`);
 
 /**
  * Decides what each path is. A path inside the skills folder of the registry at `--root` (default:

@@ -29,6 +29,13 @@ export interface PrepareRequest {
   pack: boolean;
   /** Hand back the files' bytes (the build writes them; validation does not need them once checked). */
   keepBytes: boolean;
+  /**
+   * The caller only reports what the checks found (`skilldex validate`): the draft comes back
+   * without its instructions (the SKILL.md body: most of what a worker would post back, 16 KB a
+   * skill over a corpus of real collections, copied twice on the way), and the tool ids and links
+   * that only a build's "Used by" needs are not collected (a fifth of a `--no-scan` validate).
+   */
+  reportOnly: boolean;
 }
 
 /** A file as the per-skill phase hands it back: its bytes only when asked to keep them. */
@@ -66,7 +73,7 @@ let archiver: Promise<typeof import('../emit/archive.ts')> | undefined;
  * and no draft, so it is held back and every other skill is checked as usual.
  *
  * @example
- * const skill = await prepareSkill({ root, dir: 'skills/pdf', declaration: 'SKILL.md', config, stamps: false, pack: false, keepBytes: true });
+ * const skill = await prepareSkill({ root, dir: 'skills/pdf', declaration: 'SKILL.md', config, stamps: false, pack: false, keepBytes: true, reportOnly: false });
  */
 export async function prepareSkill(request: PrepareRequest, listing: Listing | undefined = request.listing && listingFrom(request.listing)): Promise<PreparedSkill> {
   const { root, dir, declaration, config } = request;
@@ -78,9 +85,9 @@ export async function prepareSkill(request: PrepareRequest, listing: Listing | u
     const { diagnostics, draft, locate } = parseSkill(source, config, sink);
     const prepared: PreparedSkill = { source: request.keepBytes ? source : withoutBytes(source), diagnostics, ...(stamps ? { stamps } : {}) };
     if (!draft) return prepared;
-    prepared.draft = draft;
+    prepared.draft = request.reportOnly ? withoutInstructions(draft) : draft;
     prepared.positions = positionsOf(draft, locate);
-    prepared.references = textReferences(source, draft.name, config.skillsDir);
+    if (!request.reportOnly) prepared.references = textReferences(source, draft.name, config.skillsDir);
     if (request.scan) {
       const { scanSkill } = await (scanner ??= import('../../scanner/scan.ts'));
       prepared.scan = scanSkill({ name: draft.name, files: source.files }, request.scan);
@@ -95,5 +102,7 @@ export async function prepareSkill(request: PrepareRequest, listing: Listing | u
     return { source: withoutBytes(read), diagnostics: [...sink.diagnostics, ...checkFailed(config, read, error instanceof Error ? error.message : String(error))] };
   }
 }
+
+const withoutInstructions = ({ instructions: _, ...draft }: DraftManifest): DraftManifest => draft;
 
 const withoutBytes = (source: SkillSource): PreparedSkill['source'] => ({ ...source, files: source.files.map(({ path, size, hex }) => ({ path, size, hex })) });

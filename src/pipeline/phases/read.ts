@@ -50,6 +50,11 @@ export interface ReadOptions {
   /** Keep every skill's bytes and pack its archives: the build is going to write them. */
   emit?: boolean;
   /**
+   * Prepare only what a report needs (see {@link PrepareRequest.reportOnly}); a build (`emit`)
+   * and the build cache always get every skill whole.
+   */
+  reportOnly?: boolean;
+  /**
    * Worker threads for the per-skill phase: a number of them, or false to read and check every
    * skill on the calling thread. Default: one per core (at most four) when at least
    * {@link POOL_MIN_SKILLS} folders are to be read. The results are the same either way.
@@ -69,7 +74,7 @@ export async function readSkills(
   root: string,
   found: Found,
   config: RegistryConfig,
-  { cache, scan, emit = false, workers, onProgress, hits = cacheHits(root, found, cache) }: ReadOptions = {},
+  { cache, scan, emit = false, reportOnly = false, workers, onProgress, hits = cacheHits(root, found, cache) }: ReadOptions = {},
 ): Promise<ReadSkill[]> {
   const misses = hits.filter((h) => !h).length;
   const size = workers === false ? 0 : (workers ?? (misses >= POOL_MIN_SKILLS ? defaultPoolSize() : 0));
@@ -79,7 +84,7 @@ export async function readSkills(
   let prepareHere: typeof import('./prepare.ts').prepareSkill | undefined;
   const inline = async (request: PrepareRequest, listing: FoundSkill['listing']) => (prepareHere ??= (await import('./prepare.ts')).prepareSkill)(request, listing);
 
-  const requestFor = ({ dir, declaration }: FoundSkill): PrepareRequest => ({ root, dir, declaration, config, stamps: cache !== undefined, ...(scan ? { scan } : {}), pack: emit, keepBytes: emit });
+  const requestFor = ({ dir, declaration }: FoundSkill): PrepareRequest => ({ root, dir, declaration, config, stamps: cache !== undefined, ...(scan ? { scan } : {}), pack: emit, keepBytes: emit, reportOnly: reportOnly && !emit && cache === undefined });
   // Every miss is queued on the pool at once (the pool runs as many as it has workers).
   let closing = false;
   const pending = pool

@@ -42,7 +42,14 @@ const POOL_MIN_SCANS = 32;
  *
  * @returns every target's scan result (before the registry's allowlist), in the targets' order
  */
-export async function scanAll(targets: readonly ScanTarget[], config: RegistryConfig, cache: BuildCache | undefined, onProgress?: (done: number, total: number) => void): Promise<ScanResult[]> {
+export async function scanAll(
+  targets: readonly ScanTarget[],
+  config: RegistryConfig,
+  cache: BuildCache | undefined,
+  onProgress?: (done: number, total: number) => void,
+  /** Every skill's name, when only some skills are scanned; default: the targets' names. */
+  names: readonly string[] = targets.map((t) => t.name),
+): Promise<ScanResult[]> {
   // Loaded on demand: `validate --no-scan` and the runtime never pay for the scanner, and a
   // rebuild whose every scan is cached never loads its rules.
   const { imitatedNames } = await import('../../scanner/rules/typosquat.ts');
@@ -50,7 +57,7 @@ export async function scanAll(targets: readonly ScanTarget[], config: RegistryCo
   const options = buildScanOptions(config);
   // Only the names the typosquatting rule could match are passed: same verdicts and evidence,
   // without comparing every pair of skills (quadratic: minutes at 10,000 skills).
-  const candidatesOf = imitationCandidates(targets.map((t) => t.name), confusableSkeleton);
+  const candidatesOf = imitationCandidates(names, confusableSkeleton);
   const plans = targets.map((t) => {
     const knownNames = candidatesOf(t.name);
     const entry = cache?.recorded(t.source.dir);

@@ -1,4 +1,6 @@
-import { schemaProblems } from '../../core/json-schema.ts';
+import { createRequire } from 'node:module';
+import type { SchemaProblem } from '../../core/json-schema.ts';
+import { moduleExtension } from '../../core/module-file.ts';
 import { oncePer } from '../../core/once-per.ts';
 import { PUBLISHED_NAME } from '../../core/names.ts';
 import { parseFrontmatter, type Frontmatter, type FrontmatterRuleId, type ParseProblem } from '../../core/parse/frontmatter.ts';
@@ -95,6 +97,16 @@ export function checkSkillFiles(src: SkillSource, config: RegistryConfig, sink: 
   const ctx: FilesContext = { src, config, executable, decoded, hiddenRuns };
   run(FILE_RULES, ctx, { sink, src, file: `${src.dir}/${src.declaration}`, locate: () => START, skill: src.folderName, errors: new Set() });
 }
+
+/**
+ * The JSON Schema checker, loaded at the first schema to check: ajv is 86 modules, most skills
+ * (every plain SKILL.md) declare no schema, and `skilldex validate` of such a skill, or each
+ * worker thread of a large validate, need not load it. The checks run synchronously (the parse
+ * phase is pure and has no await), hence `require`, which loads this ES module in place.
+ */
+let jsonSchema: { schemaProblems(schema: unknown): SchemaProblem[] } | undefined;
+const schemaProblems = (schema: unknown): SchemaProblem[] =>
+  (jsonSchema ??= createRequire(import.meta.url)(`../../core/json-schema${moduleExtension(import.meta.url)}`) as typeof jsonSchema & object).schemaProblems(schema);
 
 /** The problems of each JSON Schema a declaration gives for its input and output. */
 const schemasOf = (data: Record<string, unknown>, fields: readonly string[]): DeclarationContext['schemas'] =>

@@ -2,7 +2,12 @@ import { positionAt } from '../../../core/parse/source-text.ts';
 import { estimateTokens } from '../../../core/tokens.ts';
 import { defineRule, type FilePlace, type SkillMdContext } from '../rule.ts';
 
-const lineCount = (body: string): number => body.replace(/\r?\n$/, '').split('\n').length;
+/** Lines of the body, a final line break not starting another: counted, not split (bodies run to thousands of lines). */
+function lineCount(body: string): number {
+  let breaks = 0;
+  for (let at = body.indexOf('\n'); at !== -1; at = body.indexOf('\n', at + 1)) breaks++;
+  return body.endsWith('\n') ? breaks : breaks + 1;
+}
 const isEmpty = (ctx: SkillMdContext): boolean => ctx.fm.body.trim() === '';
 /** Body rules point at the first line of the body, not at a frontmatter path. */
 const atBody = (ctx: SkillMdContext): FilePlace => ({ file: 'SKILL.md', ...positionAt(ctx.source, ctx.fm.bodyOffset) });
