@@ -43,6 +43,8 @@ export interface ValidateOptions {
    * writes them next (buildRegistry sets it). Without it, bytes are read again only if asked for.
    */
   emit?: boolean;
+  /** Called with each skill as soon as it is read, in discovery order (see {@link ReadOptions.onRead}). */
+  onRead?: ReadOptions['onRead'];
 }
 
 export interface ValidationProgress {
@@ -97,6 +99,7 @@ async function validateFound(
     ...(cache ? { cache } : {}),
     ...(scanning ? { scan: buildScanOptions(config) } : {}),
     ...(options.emit ? { emit: true } : {}),
+    ...(options.onRead ? { onRead: options.onRead } : {}),
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
     onProgress: (done, total) => onProgress?.({ phase: 'validating', done, total }),
   });
