@@ -123,7 +123,8 @@ export class OutputFolder {
   }
 }
 
-function exists(path: string): boolean {
+/** True when something is at `path`. */
+export function exists(path: string): boolean {
   try {
     statSync(path);
     return true;

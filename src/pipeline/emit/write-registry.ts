@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { join } from 'node:path';
@@ -12,7 +11,7 @@ import { DISCOVERY_SCHEMA_URL, INDEX_FORMAT_VERSION, type DiscoveryIndexV1, type
 import { sha256HexSync } from '../hash.ts';
 import { createArchive, notDiscoverableReason, packAgentForm, type ArchiveFile, type PackedSkill } from './archive.ts';
 import { jsonText } from './json-text.ts';
-import { OutputFolder } from './output-folder.ts';
+import { exists, OutputFolder } from './output-folder.ts';
 import { INDEX_FILE, INDEX_SCHEMA_FILE, INDEX_URL_TEMPLATES, KEYS_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
 import { signIndex, type SigningKey } from './sign.ts';
 
@@ -207,14 +206,5 @@ function assertDistinctDiscoveryNames(skills: readonly PublishedSkill[]): void {
     const other = seen.get(key);
     if (other !== undefined) throw new Error(`internal: '${m.name}' and '${other}' would be published under one discovery name '${key}'`);
     seen.set(key, m.name);
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
