@@ -117,6 +117,8 @@ interface CacheFile {
   declarations?: Record<string, string | null>;
   /** Older versions checked, by their files' git ids, folder and name (see history/old-versions.ts). */
   oldVersions?: Record<string, OldVersionVerdict>;
+  /** The hash of the skill names, in order, that the scans were keyed with (see phases/scan.ts). */
+  scanNames?: string;
 }
 
 /** Positions registry rules ask a member for: its name, its `calls`, and each call. */
@@ -163,6 +165,7 @@ export class BuildCache {
   #history: HistoryRecord | undefined;
   #declarations: Record<string, string | null> | undefined;
   #oldVersions: Record<string, OldVersionVerdict> = {};
+  #scanNames: string | undefined;
   /** True when the history part of the cache differs from the file's. */
   #historyChanged = false;
   /** Lookups answered from the cache / computed afresh, for reports and benchmarks. */
@@ -233,6 +236,15 @@ export class BuildCache {
     this.stats.scanMisses++;
   }
 
+  /** True when the previous build keyed its scans with this list of names (its hash). */
+  sameScanNames(key: string): boolean {
+    return this.#previous?.scanNames === key;
+  }
+
+  recordScanNames(key: string): void {
+    this.#scanNames = key;
+  }
+
   /** True when `outDir` still holds exactly what a build with `key` wrote there. */
   emitted(outDir: string, key: string): EmitRecord | undefined {
     const last = this.#previous?.emit;
@@ -301,6 +313,7 @@ export class BuildCache {
       this.stats.scanMisses === 0 &&
       this.stats.emitSkipped &&
       !this.#historyChanged &&
+      this.#scanNames === this.#previous.scanNames &&
       Object.keys(this.#next).length === Object.keys(this.#previous.skills).length &&
       Object.keys(this.#oldVersions).length === Object.keys(this.#previous.oldVersions ?? {}).length;
     if (unchanged) return;
@@ -313,6 +326,7 @@ export class BuildCache {
       ...(this.#history ? { history: this.#history } : {}),
       ...(this.#declarations ? { declarations: this.#declarations } : {}),
       oldVersions: this.#oldVersions,
+      ...(this.#scanNames ? { scanNames: this.#scanNames } : {}),
     };
     try {
       mkdirSync(dirname(this.file), { recursive: true });

@@ -2,7 +2,7 @@
  * The registry build: discover → parse → validate → emit. Every export here is public API of
  * the build side (used by the CLI, the site build and the benchmarks).
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
@@ -13,6 +13,8 @@ import { loadConfig } from './config.ts';
 import { sha256HexSync } from './hash.ts';
 import { INDEX_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './emit/layout.ts';
 import type { WriteResult } from './emit/write-registry.ts';
+import { OutputFolder } from './emit/output-folder.ts';
+import type { ReadSkill } from './phases/read.ts';
 import { checkSigningKeys, signingKeysFromEnv, type SigningKey } from './emit/sign.ts';
 import { gitCommitTimes, headCommitTime, lastCommitTime } from './git-times.ts';
 import { versionKey } from '../core/changelog.ts';
@@ -85,6 +87,26 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   const signingKeys = options.signingKeys ?? (await signingKeysFromEnv());
   checkSigningKeys(signingKeys, config.signing.keys);
   const cache = options.cache === false ? undefined : BuildCache.open(options.cache ?? defaultCacheFile(options.root), config, `scan=${options.scan !== false}`);
+  // Each skill's content-addressed files and archive are written as soon as it is read, while the
+  // workers read the next ones, instead of all after validation; the folder takes back what ends
+  // up unpublished, and everything when the build stops (./emit/output-folder.ts).
+  const folder = new OutputFolder(options.outDir);
+  try {
+    return await build(options, config, signingKeys, cache, folder);
+  } catch (error) {
+    folder.undo();
+    throw error;
+  }
+}
+
+/** A skill's content-addressed files and archive, written as soon as it is read (when it was packed: no error of its own). */
+function writeEarly(folder: OutputFolder, { draft, packed, source }: ReadSkill): void {
+  if (!draft || !packed) return;
+  for (const f of source.files) folder.putEarly(`${draft.urls.files}${f.path}`, f.bytes);
+  folder.putEarly(draft.urls.archive, packed.archive);
+}
+
+async function build(options: BuildOptions, config: RegistryConfig, signingKeys: readonly SigningKey[], cache: BuildCache | undefined, folder: OutputFolder): Promise<BuildResult> {
   // git runs beside validation: two processes whose start-up the build would otherwise wait for.
   const gitTimes = gitCommitTimes(options.root, config.skillsDir);
   const gitHead = headCommitTime(options.root);
@@ -95,10 +117,12 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
     ...(cache ? { cache } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    onRead: (skill) => writeEarly(folder, skill),
   });
   const { accepted, rejected } = validation;
   let diagnostics = validation.diagnostics;
   const stopped = () => {
+    folder.undo();
     cache?.save();
     return { ok: false, config, manifests: [], diagnostics, rejected, notDiscoverable: [], ...(cache ? { cache: cache.stats } : {}) };
   };
@@ -156,7 +180,6 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   const headIso = head === undefined ? undefined : new Date(head * 1000).toISOString();
   const later = (a: string | undefined, b: string | undefined) => (a === undefined || (b !== undefined && b > a) ? b : a);
   const generatedAt = process.env.SOURCE_DATE_EPOCH ? fallback : later(latest, headIso);
-  await mkdir(options.outDir, { recursive: true });
   // What writeRegistry's output depends on: when the output folder still holds what this exact
   // input produced, rewriting it changes nothing. A draft is a function of the skill's files
   // (its digest), its folder, the config and the build code (the cache's salt), so the key
@@ -182,7 +205,7 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
       ...(packed ? { packed } : {}),
       versions: { documentText: plan.documentText, older: plan.older.map(({ manifest }) => ({ manifest, files: oldFiles.get(manifest) ?? [] })) },
     }));
-    const written = await writeRegistry(options.outDir, withVersions, config, { generatedAt, updatedAt: latest }, signingKeys);
+    const written = await writeRegistry(options.outDir, withVersions, config, { generatedAt, updatedAt: latest }, signingKeys, folder);
     index = written.index;
     notDiscoverable = written.notDiscoverable;
     const proof = [INDEX_FILE, `${WELL_KNOWN_V2}/index.json`, `${WELL_KNOWN_V1}/index.json`, '.skilldex-build.json', ...(signingKeys.length > 0 ? [SIGNED_INDEX_FILE] : [])];

@@ -58,6 +58,8 @@ export interface ValidateOptions {
    * are skipped, so what the result says of them is incomplete.
    */
   only?: readonly string[];
+  /** Called with each skill as soon as it is read, in discovery order (see {@link ReadOptions.onRead}). */
+  onRead?: ReadOptions['onRead'];
 }
 
 export interface ValidationProgress {
@@ -141,6 +143,7 @@ async function validateFound(
     ...(scanning && !only ? { scan: buildScanOptions(config) } : {}),
     ...(options.emit ? { emit: true } : {}),
     ...(options.reportOnly ? { reportOnly: true } : {}),
+    ...(options.onRead ? { onRead: options.onRead } : {}),
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
     onProgress: (done, total) => onProgress?.({ phase: 'validating', done, total }),
   });

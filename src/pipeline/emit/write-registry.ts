@@ -1,7 +1,6 @@
-import { linkSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { discoveryName, nameKey } from '../../core/names.ts';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import { publishedJsonSchemas } from '../../core/schemas/json-schemas.ts';
@@ -12,6 +11,7 @@ import { DISCOVERY_SCHEMA_URL, INDEX_FORMAT_VERSION, type DiscoveryIndexV1, type
 import { sha256HexSync } from '../hash.ts';
 import { createArchive, notDiscoverableReason, packAgentForm, type ArchiveFile, type PackedSkill } from './archive.ts';
 import { jsonText } from './json-text.ts';
+import { exists, OutputFolder } from './output-folder.ts';
 import { INDEX_FILE, INDEX_SCHEMA_FILE, INDEX_URL_TEMPLATES, KEYS_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
 import { signIndex, type SigningKey } from './sign.ts';
 
@@ -37,15 +37,13 @@ export interface WriteResult {
 /** Skills written at once. */
 const WRITE_CONCURRENCY = 16;
 
-/** Remembers what the last build wrote, so stale files can be removed and nothing else. */
-const STATE_FILE = '.skilldex-build.json';
-
 const json = jsonText;
 
 /**
  * Writes the static registry into `outDir`: index.json and its schema, per-skill manifests,
  * content-addressed raw files and archives, and both discovery indexes. Content-addressed files
- * that already exist are not rewritten (they cannot differ), which keeps rebuilds cheap.
+ * that already exist are not rewritten (they cannot differ), which keeps rebuilds cheap. `into`
+ * is the folder when the build wrote into it already (its content-addressed files, as it read them).
  */
 export async function writeRegistry(
   outDir: string,
@@ -53,48 +51,15 @@ export async function writeRegistry(
   config: RegistryConfig,
   times: { generatedAt?: string; updatedAt?: string },
   signingKeys: readonly SigningKey[] = [],
+  into?: OutputFolder,
 ): Promise<WriteResult> {
   assertDistinctDiscoveryNames(skills);
-  const written = new Set<string>();
-  const previous = await readState(outDir);
-  const previouslyWritten = new Set(previous);
-  // The writes are synchronous: thousands of small files, where a promise's thread-pool round trip
-  // per mkdir, stat, unlink, link and write cost more than the write itself (a cold build at 1,000
-  // skills sat idle for 1.6 s waiting on them). Archives are still compressed on the thread pool.
-  const made = new Set<string>();
-  const ensureDir = (abs: string) => {
-    const dir = dirname(abs);
-    if (made.has(dir)) return;
-    mkdirSync(dir, { recursive: true });
-    made.add(dir);
-  };
-  const put: Put = async (rel, data, immutable = false) => {
-    written.add(rel);
-    const abs = join(outDir, rel);
-    // A content-addressed file the last build wrote cannot differ; only those are checked.
-    if (immutable && previouslyWritten.has(rel) && exists(abs)) return;
-    ensureDir(abs);
-    writeFileSync(abs, data);
-  };
+  const folder = into ?? new OutputFolder(outDir);
   // The 0.1.0 mirror repeats every file of every skill under a fixed path. Where the bytes are a
   // content-addressed file already written, the mirror is a hard link to it: a third of the
-  // build's output is then never written. A mirror path is always unlinked first, so a write or
-  // link there can never reach the immutable file a previous build linked it to.
-  const mirror: Mirror = async (rel, bytes, sameAs) => {
-    written.add(rel);
-    const abs = join(outDir, rel);
-    ensureDir(abs);
-    rmSync(abs, { force: true });
-    if (sameAs) {
-      try {
-        linkSync(join(outDir, sameAs), abs);
-        return;
-      } catch {
-        // No hard links on this file system: a copy serves the same bytes.
-      }
-    }
-    writeFileSync(abs, bytes);
-  };
+  // build's output is then never written.
+  const put: Put = (rel, data, immutable) => folder.put(rel, data, immutable);
+  const mirror: Mirror = (rel, bytes, sameAs) => folder.mirror(rel, bytes, sameAs);
 
   const entries: IndexEntry[] = [];
   const discovery: DiscoveryIndexV2 = { $schema: DISCOVERY_SCHEMA_URL, skills: [] };
@@ -128,25 +93,21 @@ export async function writeRegistry(
     discovery: { [`${WELL_KNOWN_V2}/index.json`]: `sha256:${sha256HexSync(discoveryText)}`, [`${WELL_KNOWN_V1}/index.json`]: `sha256:${sha256HexSync(legacyText)}` },
   };
   const indexText = json(index);
-  await put(INDEX_FILE, indexText);
+  put(INDEX_FILE, indexText);
   const schemas = publishedJsonSchemas();
-  await put(INDEX_SCHEMA_FILE, json(schemas['index.schema.json']));
-  for (const [name, schema] of Object.entries(schemas)) await put(`schemas/${name}`, json(schema));
-  await put(`${WELL_KNOWN_V2}/index.json`, discoveryText);
-  await put(`${WELL_KNOWN_V1}/index.json`, legacyText);
-  if (config.signing.keys.length > 0) await put(KEYS_FILE, json(await keysDocument(config.signing.keys)));
-  if (signingKeys.length > 0) await put(SIGNED_INDEX_FILE, json(await signIndex(new TextEncoder().encode(indexText), signingKeys)));
+  put(INDEX_SCHEMA_FILE, json(schemas['index.schema.json']));
+  for (const [name, schema] of Object.entries(schemas)) put(`schemas/${name}`, json(schema));
+  put(`${WELL_KNOWN_V2}/index.json`, discoveryText);
+  put(`${WELL_KNOWN_V1}/index.json`, legacyText);
+  if (config.signing.keys.length > 0) put(KEYS_FILE, json(await keysDocument(config.signing.keys)));
+  if (signingKeys.length > 0) put(SIGNED_INDEX_FILE, json(await signIndex(new TextEncoder().encode(indexText), signingKeys)));
 
-  // Remove what the previous build wrote and this one did not.
-  for (const rel of previous) if (!written.has(rel)) rmSync(join(outDir, rel), { force: true });
-  const list = [...written].sort();
-  await writeFile(join(outDir, STATE_FILE), json(list));
-  return { index, discovery, notDiscoverable, written: list };
+  return { index, discovery, notDiscoverable, written: folder.finish() };
 }
 
-type Put = (rel: string, data: string | Uint8Array, immutable?: boolean) => Promise<void>;
+type Put = (rel: string, data: string | Uint8Array, immutable?: boolean) => void;
 /** Writes a 0.1.0 mirror file, as a hard link to `sameAs` (relative to the output) when given. */
-type Mirror = (rel: string, bytes: Uint8Array, sameAs?: string) => Promise<void>;
+type Mirror = (rel: string, bytes: Uint8Array, sameAs?: string) => void;
 type Emitted =
   | { entry: IndexEntry; reason: string }
   | { entry: IndexEntry; discovery: DiscoveryIndexV2['skills'][number]; legacy: DiscoveryIndexV1['skills'][number] };
@@ -156,9 +117,9 @@ type Emitted =
  * archive packed already is taken as is; one the last build wrote is content-addressed, so it is reused.
  */
 async function emitContent(m: SkillManifest, files: readonly ArchiveFile[], put: Put, outDir: string, packed?: Uint8Array): Promise<Uint8Array> {
-  for (const f of files) await put(`${m.urls.files}${f.path}`, f.bytes, true);
+  for (const f of files) put(`${m.urls.files}${f.path}`, f.bytes, true);
   const archive = packed ?? (exists(join(outDir, m.urls.archive)) ? new Uint8Array(await readFile(join(outDir, m.urls.archive))) : await createArchive(files));
-  await put(m.urls.archive, archive, true);
+  put(m.urls.archive, archive, true);
   return archive;
 }
 
@@ -166,13 +127,13 @@ async function emitContent(m: SkillManifest, files: readonly ArchiveFile[], put:
 async function emitSkill({ manifest: m, files, packed, versions }: PublishedSkill, config: RegistryConfig, { put, mirror }: { put: Put; mirror: Mirror }, outDir: string): Promise<Emitted> {
   for (const older of versions?.older ?? []) {
     await emitContent(older.manifest, older.files, put, outDir);
-    await put(older.manifest.urls.manifest, json(older.manifest));
+    put(older.manifest.urls.manifest, json(older.manifest));
   }
-  if (versions && m.versions) await put(m.versions.url, versions.documentText);
+  if (versions && m.versions) put(m.versions.url, versions.documentText);
   const archivePath = m.urls.archive;
   const archive = await emitContent(m, files, put, outDir, packed?.archive);
   const manifestText = json(m);
-  await put(m.urls.manifest, manifestText);
+  put(m.urls.manifest, manifestText);
   // The index pins each manifest by digest, so a signed index covers index → manifest → files.
   const entry = indexEntry(m, `sha256:${sha256HexSync(manifestText)}`);
 
@@ -186,7 +147,7 @@ async function emitSkill({ manifest: m, files, packed, versions }: PublishedSkil
     const agent = packed?.agent ?? (await packAgentForm(m, files, config.siteUrl));
     agentFiles = [{ path: 'SKILL.md', bytes: agent.skillMd }, ...files];
     const archiveName = archivePath.split('/').pop() as string;
-    await put(`${WELL_KNOWN_V2}/${wkName}/${archiveName}`, agent.archive);
+    put(`${WELL_KNOWN_V2}/${wkName}/${archiveName}`, agent.archive);
     discovery = { name: wkName, type: 'archive', description: m.description, url: `${wkName}/${archiveName}`, digest: `sha256:${sha256HexSync(agent.archive)}` };
   } else if (files.length === 1) {
     const only = files[0] as ArchiveFile;
@@ -195,7 +156,7 @@ async function emitSkill({ manifest: m, files, packed, versions }: PublishedSkil
     discovery = { name: wkName, type: 'archive', description: m.description, url: `../../${archivePath}`, digest: `sha256:${sha256HexSync(archive)}` };
   }
   const published = new Set(files);
-  for (const f of agentFiles) await mirror(`${WELL_KNOWN_V1}/${wkName}/${f.path}`, f.bytes, published.has(f) ? `${m.urls.files}${f.path}` : undefined);
+  for (const f of agentFiles) mirror(`${WELL_KNOWN_V1}/${wkName}/${f.path}`, f.bytes, published.has(f) ? `${m.urls.files}${f.path}` : undefined);
   return { entry, discovery, legacy: { name: wkName, description: m.description, files: agentFiles.map((f) => f.path) } };
 }
 
@@ -245,23 +206,5 @@ function assertDistinctDiscoveryNames(skills: readonly PublishedSkill[]): void {
     const other = seen.get(key);
     if (other !== undefined) throw new Error(`internal: '${m.name}' and '${other}' would be published under one discovery name '${key}'`);
     seen.set(key, m.name);
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function readState(outDir: string): Promise<string[]> {
-  try {
-    const list = JSON.parse(await readFile(join(outDir, STATE_FILE), 'utf8')) as unknown;
-    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string' && !x.includes('..')) : [];
-  } catch {
-    return [];
   }
 }

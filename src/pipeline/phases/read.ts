@@ -61,6 +61,11 @@ export interface ReadOptions {
    */
   workers?: number | false;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Called with each skill as soon as it is read, in discovery order, while the workers read the
+   * next ones: a build writes its content-addressed files meanwhile.
+   */
+  onRead?: (skill: ReadSkill) => void;
 }
 
 /**
@@ -74,7 +79,7 @@ export async function readSkills(
   root: string,
   found: Found,
   config: RegistryConfig,
-  { cache, scan, emit = false, reportOnly = false, workers, onProgress, hits = cacheHits(root, found, cache) }: ReadOptions = {},
+  { cache, scan, emit = false, reportOnly = false, workers, onProgress, onRead, hits = cacheHits(root, found, cache) }: ReadOptions = {},
 ): Promise<ReadSkill[]> {
   const misses = hits.filter((h) => !h).length;
   const size = workers === false ? 0 : (workers ?? (misses >= POOL_MIN_SKILLS ? defaultPoolSize() : 0));
@@ -116,6 +121,7 @@ export async function readSkills(
         read = readSkillOf(root, prepared, file);
         if (cache && prepared.stamps) cache.record(cacheEntryOf(read.source, prepared.stamps, prepared.diagnostics, prepared.draft, prepared.positions, prepared.references));
       }
+      onRead?.(read);
       out.push(read);
     }
   } finally {

@@ -52,21 +52,35 @@ export async function scanAll(
 ): Promise<ScanResult[]> {
   // Loaded on demand: `validate --no-scan` and the runtime never pay for the scanner, and a
   // rebuild whose every scan is cached never loads its rules.
-  const { imitatedNames } = await import('../../scanner/rules/typosquat.ts');
-  const { confusableSkeleton } = await import('../../scanner/unicode.ts');
-  const options = buildScanOptions(config);
+  let typosquat: { imitatedNames: typeof import('../../scanner/rules/typosquat.ts').imitatedNames; candidatesOf: (name: string) => string[] } | undefined;
   // Only the names the typosquatting rule could match are passed: same verdicts and evidence,
   // without comparing every pair of skills (quadratic: minutes at 10,000 skills).
-  const candidatesOf = imitationCandidates(names, confusableSkeleton);
-  const plans = targets.map((t) => {
-    const knownNames = candidatesOf(t.name);
+  const loadTyposquat = async () => {
+    const { imitatedNames } = await import('../../scanner/rules/typosquat.ts');
+    const { confusableSkeleton } = await import('../../scanner/unicode.ts');
+    return { imitatedNames, candidatesOf: imitationCandidates(names, confusableSkeleton) };
+  };
+  // The names each skill could imitate depend on the list of names alone: when it is the list the
+  // cache's scans were keyed with, an unchanged skill's scan is reused without working them out.
+  const namesKey = sha256HexSync(JSON.stringify(names));
+  const sameNames = cache?.sameScanNames(namesKey) ?? false;
+  cache?.recordScanNames(namesKey);
+  const options = buildScanOptions(config);
+  const plans = [];
+  for (const t of targets) {
     const entry = cache?.recorded(t.source.dir);
+    if (sameNames && entry?.scan) {
+      plans.push({ t, knownNames: [], entry, key: entry.scan.key, cached: entry.scan.result, early: entry.scan.result });
+      continue;
+    }
+    const { imitatedNames, candidatesOf } = (typosquat ??= await loadTyposquat());
+    const knownNames = candidatesOf(t.name);
     const key = entry ? sha256HexSync(JSON.stringify([t.name, t.digest, knownNames])) : '';
     const cached = cache && entry?.scan?.key === key ? entry.scan.result : undefined;
     // A scan without the names equals the full one unless the name imitates another skill.
     const early = cached ?? (imitatedNames(t.name, knownNames).length === 0 ? t.earlyScan : undefined);
-    return { t, knownNames, entry, key, cached, early };
-  });
+    plans.push({ t, knownNames, entry, key, cached, early });
+  }
   const left = plans.filter((p) => !p.early).length;
   const pool = left >= POOL_MIN_SCANS ? await tryCreateScanPool() : undefined;
   let scanner: Promise<typeof import('../../scanner/index.ts')> | undefined;
