@@ -160,19 +160,9 @@ export function createWorkerPool<Request, Reply>(workerUrl: URL, { size = defaul
   };
 }
 
-/** A reply whose buffers move to the main thread instead of being copied (they are unusable here afterwards). */
-export class Transferring<Reply> {
-  readonly reply: Reply;
-  readonly transfer: Transferable[];
-  constructor(reply: Reply, transfer: Transferable[]) {
-    this.reply = reply;
-    this.transfer = transfer;
-  }
-}
-
 /**
  * The loop of a worker module: loads `handlers` (given the pool's {@link WorkerPoolOptions.data}), then answers each request with `handle`'s
- * result, or with the message of what it threw. `handle` may wrap its reply in {@link Transferring}.
+ * result, or with the message of what it threw.
  *
  * The compile cache is flushed to disk once the handlers are loaded and again after the first
  * request (which may load more modules on demand): a terminated worker never writes its cache,
@@ -180,7 +170,7 @@ export class Transferring<Reply> {
  */
 export function serveRequests<Request, Reply, Handlers, Data = undefined>(
   load: (data: Data) => Promise<Handlers>,
-  handle: (handlers: Handlers, request: Request) => Reply | Transferring<Reply> | Promise<Reply | Transferring<Reply>>,
+  handle: (handlers: Handlers, request: Request) => Reply | Promise<Reply>,
 ): void {
   const port = parentPort;
   if (!port) throw new Error('a worker module runs only as a worker thread');
@@ -194,17 +184,12 @@ export function serveRequests<Request, Reply, Handlers, Data = undefined>(
   let answered = 0;
   port.on('message', async ({ id, request }: Envelope<Request>) => {
     let answer: ReplyEnvelope<Reply>;
-    let transfer: Transferable[] = [];
     try {
-      const out = await handle(await loading, request);
-      if (out instanceof Transferring) {
-        answer = { id, reply: out.reply };
-        transfer = out.transfer;
-      } else answer = { id, reply: out };
+      answer = { id, reply: await handle(await loading, request) };
     } catch (error) {
       answer = { id, error: error instanceof Error ? error.message : String(error) };
     }
-    port.postMessage(answer, transfer);
+    port.postMessage(answer);
     if (++answered === 1) flush();
   });
 }
