@@ -102,8 +102,9 @@ interface Candidate {
  * One synchronous walk: the tree is mostly small folders, and a promise per folder cost more
  * than the listing itself (a glob library took 370 ms over 2,000 skills, this ~40 ms).
  */
-function listCandidates(base: string, listings: Map<string, Dirent[]>): Candidate[] {
+function listCandidates(base: string, listings: Map<string, Dirent[]>, onDeclaration?: (count: number) => void): Candidate[] {
   const out: Candidate[] = [];
+  let declarations = 0;
   const visit = (rel: string, depth: number): void => {
     let entries: Dirent[];
     try {
@@ -117,7 +118,9 @@ function listCandidates(base: string, listings: Map<string, Dirent[]>): Candidat
       const name = dirent.name;
       if (name.startsWith('.') || name === 'node_modules') continue;
       const path = rel ? `${rel}/${name}` : name;
-      if (depth <= 2 || (DECLARATIONS as readonly string[]).includes(name)) out.push({ path, name, dirent });
+      const isDeclaration = (DECLARATIONS as readonly string[]).includes(name);
+      if (depth <= 2 || isDeclaration) out.push({ path, name, dirent });
+      if (isDeclaration) onDeclaration?.(++declarations);
       if (dirent.isDirectory()) visit(path, depth + 1);
     }
   };
@@ -127,13 +130,15 @@ function listCandidates(base: string, listings: Map<string, Dirent[]>): Candidat
 
 /**
  * Finds skill folders: `skills/<name>/` or one category level deeper, `skills/<category>/<name>/`.
- * Dot-folders and node_modules are skipped. Symlinks are never followed.
+ * Dot-folders and node_modules are skipped. Symlinks are never followed. `onDeclaration` hears
+ * of each `SKILL.md` or `skill.json` as the walk meets it (with the count so far), before the
+ * folders are sorted out: a caller can start work that will be needed once there are many.
  */
-export async function discoverSkills(root: string, skillsDir: string, sink: DiagnosticSink): Promise<FoundSkill[]> {
+export async function discoverSkills(root: string, skillsDir: string, sink: DiagnosticSink, onDeclaration?: (count: number) => void): Promise<FoundSkill[]> {
   const base = join(root, skillsDir);
   if (await reportLinkedSkillsRoot(root, skillsDir, sink)) return [];
   const listings = new Map<string, Dirent[]>();
-  const entries = listCandidates(base, listings);
+  const entries = listCandidates(base, listings, onDeclaration);
   const found: string[] = [];
   const problems: { entry: (typeof entries)[number]; rel: string }[] = [];
   for (const entry of entries) {

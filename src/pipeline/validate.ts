@@ -7,7 +7,7 @@ import { discoverSkillFolder, discoverSkills, type FoundSkill } from './discover
 import { DiagnosticSink, sortDiagnostics } from './diagnostics.ts';
 import { checkRegistry } from './rules/check-registry.ts';
 import { blockedMembers, gateScans, partition, type RejectedSkill, type ValidatedSkill } from './phases/decide.ts';
-import { readSkills, type ReadOptions } from './phases/read.ts';
+import { POOL_MIN_SKILLS, readSkills, startReadPool, type ReadOptions, type ReadPool } from './phases/read.ts';
 import { buildScanOptions, scanAll } from './phases/scan.ts';
 
 export { skillDirOf, type RejectedSkill, type ValidatedSkill } from './phases/decide.ts';
@@ -38,6 +38,8 @@ export interface ValidateOptions {
    * repay starting them. The result is the same either way.
    */
   workers?: ReadOptions['workers'];
+  /** Workers already started for this validation (validateRegistry starts them during discovery). */
+  pool?: ReadPool;
   /**
    * Keep every skill's file bytes and pack its archives while it is read, for a build that
    * writes them next (buildRegistry sets it). Without it, bytes are read again only if asked for.
@@ -75,8 +77,20 @@ export interface ValidationProgress {
 export async function validateRegistry(root: string, options: ValidateOptions = {}): Promise<ValidationResult> {
   const config = options.config ?? (await loadConfig(root));
   const sink = new DiagnosticSink(config.rules);
-  const found = await discoverSkills(root, config.skillsDir, sink);
-  return validateFound(root, config, sink, found, options);
+  // Without a build cache every folder is read: the worker threads start as soon as discovery has
+  // met enough skills to repay them, and load their modules while it walks the rest.
+  let pool: ReadPool | undefined;
+  const early = options.cache || options.workers === false ? undefined : (count: number) => {
+    if (count === POOL_MIN_SKILLS) pool = startReadPool(options.workers);
+  };
+  let found: FoundSkill[];
+  try {
+    found = await discoverSkills(root, config.skillsDir, sink, early);
+  } catch (error) {
+    await (pool as ReadPool | undefined)?.pool?.close();
+    throw error;
+  }
+  return validateFound(root, config, sink, found, { ...options, ...(pool ? { pool } : {}) });
 }
 
 /**
@@ -145,6 +159,7 @@ async function validateFound(
     ...(options.reportOnly ? { reportOnly: true } : {}),
     ...(options.onRead ? { onRead: options.onRead } : {}),
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    ...(options.pool ? { pool: options.pool } : {}),
     onProgress: (done, total) => onProgress?.({ phase: 'validating', done, total }),
   });
   const members: ValidatedSkill[] = [];

@@ -60,6 +60,8 @@ export interface ReadOptions {
    * {@link POOL_MIN_SKILLS} folders are to be read. The results are the same either way.
    */
   workers?: number | false;
+  /** Workers already started for this read ({@link startReadPool}); it closes them when done. */
+  pool?: ReadPool;
   onProgress?: (done: number, total: number) => void;
   /**
    * Called with each skill as soon as it is read, in discovery order, while the workers read the
@@ -71,40 +73,64 @@ export interface ReadOptions {
 /**
  * The read and parse phases over every found folder (./prepare.ts), results in discovery order.
  * The build cache wraps exactly this: an unchanged folder's diagnostics and draft are taken from
- * the cache and nothing in it is read. The other folders are prepared on worker threads, all at
- * once, and taken in discovery order, so results do not depend on timing; or, for a few
- * folders, one after another on this thread.
+ * the cache and nothing in it is read. The other folders are shared between worker threads and
+ * this thread, which takes the next folder whenever it has nothing else to do; results are taken
+ * in discovery order, so they do not depend on who prepared what or when. A few folders are
+ * prepared one after another on this thread alone.
  */
 export async function readSkills(
   root: string,
   found: Found,
   config: RegistryConfig,
-  { cache, scan, emit = false, reportOnly = false, workers, onProgress, onRead, hits = cacheHits(root, found, cache) }: ReadOptions = {},
+  { cache, scan, emit = false, reportOnly = false, workers, pool: started, onProgress, onRead, hits = cacheHits(root, found, cache) }: ReadOptions = {},
 ): Promise<ReadSkill[]> {
-  const misses = hits.filter((h) => !h).length;
-  const size = workers === false ? 0 : (workers ?? (misses >= POOL_MIN_SKILLS ? defaultPoolSize() : 0));
-  const pool = size > 0 ? tryCreatePool(size) : undefined;
+  const misses = found.flatMap((_, i) => (hits[i] ? [] : [i]));
+  const { pool, size } = started ?? startReadPool(misses.length >= POOL_MIN_SKILLS ? workers : false);
   // The parser, the rules and the scanner load at the first folder prepared on this thread: a
-  // no-op rebuild, or a build whose every folder a worker prepares, never loads them here.
+  // no-op rebuild never loads them here.
   let prepareHere: typeof import('./prepare.ts').prepareSkill | undefined;
   const inline = async (request: PrepareRequest, listing: FoundSkill['listing']) => (prepareHere ??= (await import('./prepare.ts')).prepareSkill)(request, listing);
-
   const requestFor = ({ dir, declaration }: FoundSkill): PrepareRequest => ({ root, dir, declaration, config, stamps: cache !== undefined, ...(scan ? { scan } : {}), pack: emit, keepBytes: emit, reportOnly: reportOnly && !emit && cache === undefined });
-  // Every miss is queued on the pool at once (the pool runs as many as it has workers).
+
+  // Each miss is claimed once, by the pool or by this thread, in discovery order.
+  const settle = new Map<number, (prepared: PreparedSkill) => void>();
+  const slots = new Map(misses.map((i) => [i, new Promise<PreparedSkill>((resolve) => settle.set(i, resolve))]));
+  let claimed = 0;
+  const claim = (): number | undefined => misses[claimed++];
+  // A skill whose preparation failed outside its own checks (its worker died) is held back, with the reason.
+  const heldBack = (skill: FoundSkill, error: unknown): PreparedSkill => {
+    const source = { dir: skill.dir, absDir: join(root, skill.dir), folderName: posix.basename(skill.dir), declaration: skill.declaration, files: [] };
+    return { source, diagnostics: checkFailed(config, source, `${error instanceof Error ? error.message : String(error)} while checking it`) };
+  };
   let closing = false;
-  const pending = pool
-    ? found.map((skill, i) => {
-        if (hits[i]) return undefined;
-        const request = requestFor(skill);
-        return pool.run({ ...request, ...(skill.listing && !request.stamps ? { listing: plainListing(skill.listing) } : {}) }).catch(async (error: unknown): Promise<PreparedSkill> => {
-          // A pool that could not run it at all (no worker could start): it is prepared here.
-          if (error instanceof PoolUnavailableError && !closing) return inline(request, skill.listing);
-          // A worker that died while on this skill: the skill is held back, with the reason.
-          const source = { dir: skill.dir, absDir: join(root, skill.dir), folderName: posix.basename(skill.dir), declaration: skill.declaration, files: [] };
-          return { source, diagnostics: checkFailed(config, source, `${error instanceof Error ? error.message : String(error)} while checking it`) };
-        });
-      })
-    : [];
+  const onPool = (i: number) => {
+    const skill = found[i] as FoundSkill;
+    const request = requestFor(skill);
+    return (pool as NonNullable<ReadPool['pool']>).run({ ...request, ...(skill.listing && !request.stamps ? { listing: plainListing(skill.listing) } : {}) }).catch(async (error: unknown): Promise<PreparedSkill> => {
+      // A pool that could not run it at all (no worker could start): it is prepared here.
+      if (error instanceof PoolUnavailableError && !closing) return inline(request, skill.listing).catch((e: unknown) => heldBack(skill, e));
+      return heldBack(skill, error);
+    });
+  };
+  // Two requests in flight per worker, so a worker never waits for this thread to finish the
+  // folder it is preparing before it gets its next one.
+  const feed = (): void => {
+    const i = claim();
+    if (i === undefined) return;
+    void onPool(i).then((prepared) => {
+      settle.get(i)?.(prepared);
+      feed();
+    });
+  };
+  if (pool) for (let k = 0; k < size * 2; k++) feed();
+  // This thread prepares the next unclaimed folder, then lets the workers' replies in.
+  const helping = (async () => {
+    for (let i = closing ? undefined : claim(); i !== undefined; i = closing ? undefined : claim()) {
+      const skill = found[i] as FoundSkill;
+      settle.get(i)?.(await inline(requestFor(skill), skill.listing).catch((e: unknown) => heldBack(skill, e)));
+      if (pool) await new Promise(setImmediate);
+    }
+  })();
 
   const out: ReadSkill[] = [];
   try {
@@ -117,13 +143,14 @@ export async function readSkills(
         cache?.record(hit);
         read = { source: sourceFromCache(root, hit), file, cached: true, diagnostics: hit.diagnostics, ...(hit.draft ? { draft: hit.draft } : {}), locate: locateFrom(hit.positions), ...(hit.references ? { references: hit.references } : {}) };
       } else {
-        const prepared = (await pending[i]) ?? (await inline(requestFor(skill), skill.listing));
+        const prepared = await (slots.get(i) as Promise<PreparedSkill>);
         read = readSkillOf(root, prepared, file);
         if (cache && prepared.stamps) cache.record(cacheEntryOf(read.source, prepared.stamps, prepared.diagnostics, prepared.draft, prepared.positions, prepared.references));
       }
       onRead?.(read);
       out.push(read);
     }
+    await helping;
   } finally {
     closing = true;
     await pool?.close();
@@ -150,11 +177,23 @@ function readSkillOf(root: string, prepared: PreparedSkill, file: string): ReadS
   };
 }
 
-/** A pool, or none where threads cannot start (every skill is then prepared inline, as a small build is). */
-function tryCreatePool(size: number): WorkerPool<PrepareRequest, PreparedSkill> | undefined {
+/** The worker threads of one read, if any: none when asked for none or where threads cannot start. */
+export interface ReadPool {
+  pool: WorkerPool<PrepareRequest, PreparedSkill> | undefined;
+  size: number;
+}
+
+/**
+ * Starts the worker threads for a read of many folders: `workers` of them, by default one per core
+ * but the one this thread takes (it prepares folders too). None where threads cannot start: every
+ * skill is then prepared on this thread, as a small build's are.
+ */
+export function startReadPool(workers: number | false | undefined): ReadPool {
+  const size = workers === false ? 0 : (workers ?? defaultPoolSize() - 1);
+  if (size <= 0) return { pool: undefined, size: 0 };
   try {
-    return createWorkerPool<PrepareRequest, PreparedSkill>(siblingModule(import.meta.url, './worker'), { size });
+    return { pool: createWorkerPool<PrepareRequest, PreparedSkill>(siblingModule(import.meta.url, './worker'), { size }), size };
   } catch {
-    return undefined;
+    return { pool: undefined, size: 0 };
   }
 }
