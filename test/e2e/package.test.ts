@@ -2,9 +2,12 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, delimiter, dirname, join } from 'node:path';
+import { basename, delimiter, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateRegistry } from '../../scripts/generate-registry.ts';
 import { COMMANDS } from '../../src/cli/main.ts';
+import { POOL_MIN_SKILLS } from '../../src/pipeline/phases/read.ts';
 import { REPO } from '../helpers/cli.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 
@@ -29,6 +32,10 @@ let work: string;
 let consumer: string;
 let tools: string;
 let nodeFloor: string;
+/** A module for `node --import` that appends every file the process loads to $LOADS_FILE. */
+let recordLoads: string;
+/** Enough skills that `validate` prepares them on worker threads. */
+let manySkills: string;
 let packed: { filename: string; files: { path: string }[] };
 let server: StaticServer;
 
@@ -110,6 +117,18 @@ beforeAll(async () => {
   await cp(join(REPO, 'skills', 'text', 'text-stats'), join(root, 'skills', 'text-stats'), { recursive: true });
   await ok('npx', ['skilldex', 'build', '--root', root, '--out', join(work, 'registry')], consumer);
   server = await serveDirectory(join(work, 'registry'));
+
+  manySkills = join(work, 'many-skills');
+  await generateRegistry({ count: POOL_MIN_SKILLS + 8, out: manySkills });
+  recordLoads = join(work, 'record-loads.mjs');
+  await writeFile(recordLoads, `
+    import { registerHooks } from 'node:module';
+    import { appendFileSync } from 'node:fs';
+    registerHooks({ load(url, context, nextLoad) {
+      if (url.startsWith('file:')) appendFileSync(process.env.LOADS_FILE, url + '\\n');
+      return nextLoad(url, context);
+    } });
+  `);
 }, 240_000);
 
 afterAll(async () => {
@@ -127,15 +146,18 @@ describe('the npm tarball', () => {
     for (const target of [...targets, './bin/skilldex.mjs', './lib/cli/main.js']) expect(paths).toContain(target.slice(2));
     // main.js loads each command from its own file when it runs.
     for (const command of COMMANDS) expect(paths).toContain(`lib/cli/commands/${command}.js`);
+    // The CLI the bin script runs: one bundle with its dependencies inlined, and its chunks.
+    expect(paths).toContain('lib/cli/skilldex.js');
+    expect(paths.filter((p) => p.startsWith('lib/cli/chunks/')).length).toBeGreaterThan(COMMANDS.length);
   });
 
   it('installs its dependencies only, none of the devDependencies', async () => {
     const leaked = Object.keys(manifest.devDependencies).filter((dev) => existsSync(join(consumer, 'node_modules', dev)));
     expect(leaked).toEqual([]);
     const { packages, bytes } = await footprint(join(consumer, 'node_modules'));
-    // Measured at 132 packages and 33.2 MB, 98 packages and 26.5 MB of them the official MCP SDK
-    // (`skilldex mcp`) with its HTTP stack. Before the package build the tarball pulled 136 packages
-    // and 46.5 MB, Astro among them.
+    // Measured at 132 packages and 35.6 MB (33.2 MB before the CLI was also shipped bundled), 98
+    // packages and 26.5 MB of them the official MCP SDK (`skilldex mcp`) with its HTTP stack. Before
+    // the package build the tarball pulled 136 packages and 46.5 MB, Astro among them.
     expect(packages).toBeLessThan(160);
     expect(bytes).toBeLessThan(40 * 1024 * 1024);
   });
@@ -169,6 +191,34 @@ describe.each([
     const run = await skilldex(['run', 'text_stats', '--registry', server.url, '--input', '{"text":"one two three"}']);
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ status: 'success', output: { words: 3 } });
+  });
+
+  it('runs the CLI from its bundle: no dependency or other lib/ file is loaded on its own', async () => {
+    const bundled = /^node_modules\/skilldex\/(bin\/skilldex\.mjs|lib\/cli\/skilldex\.js|lib\/cli\/chunks\/[\w-]+\.js)$/;
+    const loaded = async (name: string, args: string[]): Promise<string[]> => {
+      const file = join(work, `loads-${name}-${version}.txt`);
+      const result = await exec(nodeBinary(), ['--import', recordLoads, join(consumer, 'node_modules', '.bin', 'skilldex'), ...args], consumer, { ...env(), LOADS_FILE: file });
+      expect(result).toMatchObject({ status: 0 });
+      return (await readFile(file, 'utf8')).trim().split('\n').filter((url) => url !== '' && !url.startsWith(`file://${recordLoads}`)).map((url) => relative(consumer, fileURLToPath(url)));
+    };
+    // --version: the bin script, the bundle's entry and a few small chunks (the tsc output: 9 files).
+    const printVersion = await loaded('version', ['--version']);
+    expect(printVersion.filter((file) => !bundled.test(file))).toEqual([]);
+    expect(printVersion.length).toBeLessThan(10);
+    // A skill.json with input and output schemas: the JSON Schema checker (ajv) is the bundle's too,
+    // not lib/core/json-schema.js with a second ajv from node_modules (the tsc output: 385 files).
+    const skill = join(work, `code-review-${version}`);
+    await cp(join(REPO, 'skills', 'code', 'code-review'), skill, { recursive: true });
+    const validate = await loaded('validate', ['validate', skill]);
+    expect(validate.filter((file) => !bundled.test(file))).toEqual([]);
+    expect(validate.length).toBeLessThan(100);
+  });
+
+  it(`validates ${POOL_MIN_SKILLS}+ skills on worker threads, which run from lib/`, async () => {
+    // A worker that cannot load its module fails every skill it was given (internal/check-failed).
+    const result = await skilldex(['validate', manySkills]);
+    expect(result.stderr + result.stdout).toMatch(/^0 errors, 0 warnings$/m);
+    expect(result.status).toBe(0);
   });
 
   it('builds the same registry bytes as on every other Node', async () => {
