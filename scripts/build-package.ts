@@ -15,14 +15,20 @@
  * exist, start, and find every file it names from a module's location (see checkBundle).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { build, type Metafile, type Plugin } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const outDir = path.join(root, 'lib');
+/**
+ * lib/ of the package; `--out-dir` writes it elsewhere, beside a copy of bin/, schemas/ and
+ * package.json laid out as the tarball holds them (the benchmark times that copy's CLI, while
+ * tests may be packing this checkout's own lib/).
+ */
+const outDir = path.resolve((import.meta.main ? parseArgs({ options: { 'out-dir': { type: 'string' } } }).values['out-dir'] : undefined) ?? path.join(root, 'lib'));
 const srcDir = path.join(root, 'src');
 
 /** The CLI as one bundle (bin/skilldex.mjs runs it when installed), relative to lib/. */
@@ -188,9 +194,13 @@ function checkBundle(written: readonly string[], uses: ReadonlyMap<string, strin
 
 async function main(): Promise<number> {
   rmSync(outDir, { recursive: true, force: true });
+  const packageDir = path.dirname(outDir);
+  if (packageDir !== root) {
+    for (const entry of ['bin', 'schemas', 'package.json']) cpSync(path.join(root, entry), path.join(packageDir, entry), { recursive: true });
+  }
   const tsc = path.join(path.dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
   try {
-    execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.package.json')], { stdio: 'inherit', cwd: root });
+    execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.package.json'), '--outDir', outDir], { stdio: 'inherit', cwd: root });
   } catch {
     console.error('error: tsc failed to compile the package (see above)');
     return 1;

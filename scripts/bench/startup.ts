@@ -2,7 +2,12 @@
  * Start-up figures: `skilldex --version` and `skilldex validate` on one skill, each the median
  * of several fresh processes, beside the floor of starting the same Node with nothing to do.
  * One untimed run first fills Node's compile cache, as any second use of the CLI finds it.
+ *
+ * Two forms of the CLI: the checkout's (TypeScript sources through type stripping, what a
+ * contributor runs) and the installed package's (what `npm install skilldex` gives: the CLI
+ * bundled by `npm run build:package`), laid out in the scratch folder as the tarball holds it.
  */
+import { rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fmtMs, median, node, projectRoot, round, type BenchModule } from './harness.ts';
@@ -27,34 +32,53 @@ export interface StartupFigures {
   floorMs: number;
   versionMs: number;
   validateOneMs: number;
-  samples: { floor: number[]; version: number[]; validateOne: number[] };
+  /** The same two commands, run by the installed package's CLI. */
+  installed: { versionMs: number; validateOneMs: number };
+  samples: { floor: number[]; version: number[]; validateOne: number[]; installedVersion: number[]; installedValidateOne: number[] };
+}
+
+/** The package as its tarball lays it out (bin/, lib/, schemas/, package.json; no sources), built from this checkout. */
+function installedForm(work: string): string {
+  const dir = join(work, 'installed-cli');
+  rmSync(dir, { recursive: true, force: true });
+  // Its worker threads import the dependencies, which resolve from the checkout's node_modules
+  // above the scratch folder, as an install's resolve from the project's.
+  const built = spawnSync(node, [join(projectRoot, 'scripts', 'build-package.ts'), '--out-dir', join(dir, 'lib')], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (built.status !== 0) throw new Error(`npm run build:package failed: ${String(built.stderr).slice(-2000)}`);
+  return join(dir, 'bin', 'skilldex.mjs');
 }
 
 export const startup: BenchModule = {
   name: 'startup',
-  async once({ runs, quick, log }): Promise<StartupFigures> {
+  async once({ runs, quick, work, log }): Promise<StartupFigures> {
     const n = quick ? 5 : Math.max(7, runs);
-    const samples = { floor: [] as number[], version: [] as number[], validateOne: [] as number[] };
+    const installed = installedForm(work);
+    const samples = { floor: [] as number[], version: [] as number[], validateOne: [] as number[], installedVersion: [] as number[], installedValidateOne: [] as number[] };
     // Interleaved, so load from other work on the machine falls on all three alike.
     for (let r = 0; r < n; r++) {
       samples.floor.push(...timeRuns(['-e', ''], 1));
       samples.version.push(...timeRuns([bin, '--version'], 1));
       samples.validateOne.push(...timeRuns([bin, 'validate', ONE_SKILL], 1));
+      samples.installedVersion.push(...timeRuns([installed, '--version'], 1));
+      samples.installedValidateOne.push(...timeRuns([installed, 'validate', ONE_SKILL], 1));
     }
+    const ms = (xs: number[]) => round(median(xs), 0);
+    const rounded = (xs: number[]) => xs.map((x) => round(x, 0));
     const figures = {
       runs: n,
-      floorMs: round(median(samples.floor), 0),
-      versionMs: round(median(samples.version), 0),
-      validateOneMs: round(median(samples.validateOne), 0),
-      samples: { floor: samples.floor.map((x) => round(x, 0)), version: samples.version.map((x) => round(x, 0)), validateOne: samples.validateOne.map((x) => round(x, 0)) },
+      floorMs: ms(samples.floor),
+      versionMs: ms(samples.version),
+      validateOneMs: ms(samples.validateOne),
+      installed: { versionMs: ms(samples.installedVersion), validateOneMs: ms(samples.installedValidateOne) },
+      samples: { floor: rounded(samples.floor), version: rounded(samples.version), validateOne: rounded(samples.validateOne), installedVersion: rounded(samples.installedVersion), installedValidateOne: rounded(samples.installedValidateOne) },
     };
-    log(`start-up: node ${figures.floorMs} ms, --version ${figures.versionMs} ms, validate one skill ${figures.validateOneMs} ms (median of ${n})`);
+    log(`start-up: node ${figures.floorMs} ms; checkout: --version ${figures.versionMs} ms, validate one skill ${figures.validateOneMs} ms; installed: --version ${figures.installed.versionMs} ms, validate one skill ${figures.installed.validateOneMs} ms (median of ${n})`);
     return figures;
   },
   renderOnce(f: StartupFigures) {
     return [
-      `| \`skilldex --version\` | ${fmtMs(f.versionMs)} | ${fmtMs(f.floorMs)} (\`node -e ''\`) |`,
-      `| \`skilldex validate\` one skill (skills/code/code-review) | ${fmtMs(f.validateOneMs)} | ${fmtMs(f.floorMs)} (\`node -e ''\`) |`,
+      `| \`skilldex --version\`, installed package / checkout | ${fmtMs(f.installed.versionMs)} / ${fmtMs(f.versionMs)} | ${fmtMs(f.floorMs)} (\`node -e ''\`) |`,
+      `| \`skilldex validate\` one skill (skills/code/code-review), installed package / checkout | ${fmtMs(f.installed.validateOneMs)} / ${fmtMs(f.validateOneMs)} | ${fmtMs(f.floorMs)} (\`node -e ''\`) |`,
     ];
   },
 };

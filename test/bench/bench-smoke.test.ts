@@ -78,13 +78,15 @@ describe('npm run bench -- --quick', () => {
     // Once per run: start-up medians beside bare Node, and the corpus beside skills-ref.
     const up = results.modules.startup;
     expect(up.runs).toBeGreaterThanOrEqual(5);
-    for (const x of [up.floorMs, up.versionMs, up.validateOneMs]) expect(positive(x), JSON.stringify(up)).toBe(true);
+    for (const x of [up.floorMs, up.versionMs, up.validateOneMs, up.installed.versionMs, up.installed.validateOneMs]) expect(positive(x), JSON.stringify(up)).toBe(true);
     expect(up.samples.version).toHaveLength(up.runs);
+    expect(up.samples.installedValidateOne).toHaveLength(up.runs);
     expect(up.versionMs).toBeGreaterThan(up.floorMs);
+    expect(up.installed.versionMs).toBeGreaterThan(up.floorMs);
     const corpus = results.modules.corpus;
     expect(corpus.skills).toBe(200);
     for (const x of [corpus.floorMs, corpus.skillsRefMs, corpus.noScanMs, corpus.scanMs, corpus.noScanToSkillsRef, corpus.scanToSkillsRef]) expect(positive(x), JSON.stringify(corpus)).toBe(true);
-    expect(run.stdout).toContain('| `skilldex --version` |');
+    expect(run.stdout).toContain('| `skilldex --version`, installed package / checkout |');
     // Lighthouse's four scores and axe's count, for the catalog page at the quick scale.
     const audit = results.modules['site-audit'];
     expect(audit.lighthouse.map((r: { formFactor: string }) => r.formFactor)).toEqual(['mobile', 'desktop']);
