@@ -35,8 +35,9 @@ export interface Searchable {
 }
 
 /**
- * Turns the prefilter off, so every pattern searches every text. Only for the test that proves
- * it changes no finding (test/scanner/prefilter.test.ts); nothing else sets it.
+ * Turns the prefilters off: every pattern searches every text, and the encoded-data finder
+ * (rules/obfuscation.ts) walks every character. Only for the test that proves they change no
+ * finding (test/scanner/prefilter.test.ts); nothing else sets it.
  */
 export const prefilter = { enabled: true };
 

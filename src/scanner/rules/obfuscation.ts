@@ -2,6 +2,7 @@ import { oncePer } from '../../core/once-per.ts';
 import { forEachMatch, lineAt, type SkillTextFile } from '../document.ts';
 import { forEachPatternMatch, gapped, pattern, type Pattern } from '../pattern.ts';
 import { defineRule, type Hit } from '../rule.ts';
+import { prefilter } from '../words.ts';
 import { DOWNLOAD_EXEC_PATTERNS } from './download-exec.ts';
 import { DESTRUCTIVE_PATTERNS } from './destructive.ts';
 
@@ -125,8 +126,11 @@ function findEncodedData(file: SkillTextFile): EncodedData[] {
   const t = file.text;
   let i = 0;
   while (i < t.length) {
-    if (!isB64(t.charCodeAt(i))) {
-      i++;
+    const first = t.charCodeAt(i);
+    if (!isB64(first)) {
+      // `=` is stepped over one at a time, as always; elsewhere a run starts no earlier than the
+      // next stretch long enough to be decoded (shorter runs are neither decoded nor reported).
+      i = first === 0x3d || !prefilter.enabled ? i + 1 : nextStretch(t, i + 1);
       continue;
     }
     const start = i;
@@ -171,6 +175,35 @@ function findEncodedData(file: SkillTextFile): EncodedData[] {
     out.push(command ?? { kind: 'blob', hit: { offset: m.index, evidence: `${m[0].slice(0, 60)}… (${m[0].length} chars)`, ceiling: file.isTestData ? 'info' : undefined, detail: `${m[0].length / 4} \\x-escaped bytes.` } });
   });
   return out;
+}
+
+const inRun = (c: number): boolean => isB64(c) || c === 0x3d;
+
+/**
+ * Where the first stretch of at least MIN_DECODE characters that can be part of a run (base64 and
+ * `=` padding) starts, at or after `from`; the text's length if there is none. The character
+ * before `from` must be one that cannot be part of a run, so a stretch found starts there or
+ * later. Prose has no such stretch, and this reads a fraction of it: a probe that is not a run
+ * character rules out every stretch that would cover it, and a word around a probe is passed whole.
+ */
+function nextStretch(t: string, from: number): number {
+  let i = from;
+  while (i + MIN_DECODE <= t.length) {
+    const probe = i + MIN_DECODE - 1;
+    // Any stretch of MIN_DECODE characters that starts in [i, probe] covers the probe.
+    if (!inRun(t.charCodeAt(probe))) {
+      i = probe + 1;
+      continue;
+    }
+    let start = probe;
+    while (start > i && inRun(t.charCodeAt(start - 1))) start--;
+    let end = probe + 1;
+    while (end < t.length && end - start < MIN_DECODE && inRun(t.charCodeAt(end))) end++;
+    if (end - start >= MIN_DECODE) return start;
+    // The stretch around the probe is too short and `t[end]` ends it (or the text does).
+    i = end + 1;
+  }
+  return t.length;
 }
 
 /**
