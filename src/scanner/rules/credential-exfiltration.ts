@@ -60,14 +60,14 @@ function firstMatch({ matcher, words }: Pattern<RegExp>, file: SkillTextFile): {
   return found;
 }
 
-/** Each read of a file `pattern` names, in a file that also calls the network. */
-function reportWithNetwork(pattern: Pattern<RegExp>, file: SkillTextFile, report: ReportHit): void {
+/** Each read of a file `reads` names, in a file that also calls the network. */
+function reportWithNetwork(reads: Pattern<RegExp>, file: SkillTextFile, report: ReportHit): void {
   // The cheap test first: most files name no credential store, and then the network is not searched.
-  if (file.kind === 'svg' || !mayContain(file, pattern.words)) return;
+  if (file.kind === 'svg' || !mayContain(file, reads.words)) return;
   const network = firstMatch(NETWORK, file);
   if (!network) return;
   const where = positionAt(file, network.offset);
-  forEachPatternMatch(pattern, file, (start, end) => {
+  forEachPatternMatch(reads, file, (start, end) => {
     if (!counts(file, start)) return;
     report({
       offset: start,

@@ -15,8 +15,8 @@ export const downloadPipeShell = defineRule({
   quotable: true,
   check(file, report) {
     const seen = new Set<number>();
-    for (const pattern of DOWNLOAD_EXEC_PATTERNS) {
-      forEachPatternMatch(pattern, file, (start, end) => {
+    for (const p of DOWNLOAD_EXEC_PATTERNS) {
+      forEachPatternMatch(p, file, (start, end) => {
         const text = file.text.slice(start, end);
         // Skip a leading separator the pattern consumed, so the column points at the command.
         const lead = /^[\s;&]*/.exec(text)![0].length;
@@ -34,7 +34,10 @@ const SHELL = String.raw`(?:(?:ba|z|da|k|fi|tc|c)?sh|source)\b`;
 const INTERPRETER = String.raw`(?:python[0-9.]*|perl|ruby|node|php|pwsh|powershell)(?=[ \t]*(?:$|[;&|)"'\x60]|-(?![\w-])))`;
 const FETCHER = String.raw`(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|net\.webclient|curl|wget)`;
 
-/** Patterns for "fetch and execute"; also used to recognise decoded payloads. */
+/**
+ * Patterns for "fetch and execute"; also used to recognise decoded payloads. Each one's words
+ * (../words.ts) are those of its anchor, unless a comment says otherwise.
+ */
 export const DOWNLOAD_EXEC_PATTERNS: readonly Pattern[] = [
   pattern('curl wget fetch', gapped(/\b(?:curl|wget|fetch)\b/gi, new RegExp(String.raw`\|\s*${SUDO}(?:${SHELL}|${INTERPRETER})`, 'gim'), 300, { continuation: true })),
   // `curl`/`wget` follow `(`, a space or `sudo …`/`env`, and end at `\b`.
