@@ -1,3 +1,5 @@
+import { mayContain, words, type Searchable, type Words } from './words.ts';
+
 /**
  * Matching that stays linear on hostile input. Plain regexes here always start with a literal
  * token and contain only short bounded repeats. Patterns of the form "A, then within N characters
@@ -18,7 +20,32 @@ export interface GappedPattern {
   gapMust?: RegExp;
 }
 
-export type Pattern = RegExp | GappedPattern;
+/** What finds a pattern's matches: one regex, or an anchor and a terminal paired as above. */
+export type Matcher = RegExp | GappedPattern;
+
+/**
+ * A matcher and the words at least one of which every match contains (see words.ts), declared
+ * side by side so a reader checks each word against its regex. A text with none of the words is
+ * not searched.
+ */
+export interface Pattern<M extends Matcher = Matcher> {
+  matcher: M;
+  words: Words | undefined;
+}
+
+/**
+ * `words`: space-separated; `curl` must stand as a whole word in every match, `curl*` must start
+ * a word. The regexes must not use the `u` or `v` flag, under which `\b`, `\w` and `/i` also
+ * take non-ASCII characters (`ſ`, the Kelvin sign `K`) that the word record does not.
+ */
+export function pattern<M extends Matcher>(wordList: string, matcher: M): Pattern<M> {
+  const regexes = matcher instanceof RegExp ? [matcher] : [matcher.anchor, matcher.terminal, matcher.gapMust];
+  for (const re of regexes) if (re && /[uv]/.test(re.flags)) throw new Error(`scanner pattern ${re}: the u and v flags change what \\b and /i match`);
+  return { matcher, words: words(wordList) };
+}
+
+/** A pattern that contains no word character at all, so every text is searched. */
+export const unguarded = <M extends Matcher>(matcher: M): Pattern<M> => ({ matcher, words: undefined });
 
 export const gapped = (anchor: RegExp, terminal: RegExp, maxGap: number, extra: Pick<GappedPattern, 'continuation' | 'gapMust'> = {}): GappedPattern => ({
   anchor,
@@ -27,17 +54,20 @@ export const gapped = (anchor: RegExp, terminal: RegExp, maxGap: number, extra: 
   ...extra,
 });
 
-/** Calls `fn(start, end)` for each match of a pattern, in text order. */
-export function forEachPatternMatch(pattern: Pattern, text: string, fn: (start: number, end: number) => void): void {
-  if (pattern instanceof RegExp) {
-    pattern.lastIndex = 0;
-    for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-      if (m[0].length === 0) pattern.lastIndex++;
+/** Calls `fn(start, end)` for each match of a pattern in the source's text, in text order. */
+export function forEachPatternMatch(pattern: Pattern, source: Searchable, fn: (start: number, end: number) => void): void {
+  if (!mayContain(source, pattern.words)) return;
+  const { matcher } = pattern;
+  const { text } = source;
+  if (matcher instanceof RegExp) {
+    matcher.lastIndex = 0;
+    for (let m = matcher.exec(text); m; m = matcher.exec(text)) {
+      if (m[0].length === 0) matcher.lastIndex++;
       fn(m.index, m.index + m[0].length);
     }
     return;
   }
-  const { anchor, terminal, maxGap } = pattern;
+  const { anchor, terminal, maxGap } = matcher;
   const starts: number[] = [];
   const ends: number[] = [];
   terminal.lastIndex = 0;
@@ -58,9 +88,9 @@ export function forEachPatternMatch(pattern: Pattern, text: string, fn: (start: 
     if (j >= starts.length) break;
     const to = starts[j]!;
     if (to - from > maxGap || j === lastUsed) continue;
-    if (breakAt < from) breakAt = nextBreak(text, from, pattern.continuation === true);
+    if (breakAt < from) breakAt = nextBreak(text, from, matcher.continuation === true);
     if (breakAt < to) continue;
-    if (pattern.gapMust && !pattern.gapMust.test(text.slice(from, to))) continue;
+    if (matcher.gapMust && !matcher.gapMust.test(text.slice(from, to))) continue;
     lastUsed = j;
     fn(m.index, ends[j]!);
   }

@@ -1,4 +1,4 @@
-import { forEachPatternMatch, gapped, type Pattern } from '../pattern.ts';
+import { forEachPatternMatch, gapped, pattern, unguarded, type Pattern } from '../pattern.ts';
 import { defineRule } from '../rule.ts';
 
 export const destructiveCommand = defineRule({
@@ -12,7 +12,7 @@ export const destructiveCommand = defineRule({
   hint: 'Delete only paths the skill itself created, named exactly (e.g. a temporary folder from `mktemp -d`).',
   quotable: true,
   check(file, report) {
-    for (const p of DESTRUCTIVE_PATTERNS) forEachPatternMatch(p, file.text, (start, end) => report({ offset: start, evidence: file.text.slice(start, end) }));
+    for (const p of DESTRUCTIVE_PATTERNS) forEachPatternMatch(p, file, (start, end) => report({ offset: start, evidence: file.text.slice(start, end) }));
   },
 });
 
@@ -22,14 +22,18 @@ const SYSTEM_DIR = String.raw`/(?:etc|usr|bin|sbin|lib|lib64|boot|var|home|root|
 const TARGET_END = String.raw`/?\*?["']?(?=[\s;&|)\x60]|$)`;
 
 export const DESTRUCTIVE_PATTERNS: readonly Pattern[] = [
-  new RegExp(String.raw`\brm\s+(?:-{1,2}[A-Za-z-]+\s+){0,8}?(?:-[A-Za-z]*[rR][A-Za-z]*|--recursive)\s+(?:-{1,2}[A-Za-z-]+\s+){0,8}(?:--\s+)?["']?(?:${HOME}|${SYSTEM_DIR})${TARGET_END}`, 'gm'),
-  /\bmkfs(?:\.[a-z0-9]+)?\s+(?:-\S+\s+)*\/dev\//gm,
-  gapped(/\bdd\b/g, /\bof=\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d|xvd[a-z]|vd[a-z])/g, 200),
-  /(?<![<>])>\s*\/dev\/(?:sd[a-z]|nvme\d+n\d|disk\d)\b/gm,
-  /\bchmod\s+(?:-[A-Za-z]*R[A-Za-z]*\s+|--recursive\s+)(?:0?777|a\+rwx|ugo\+rwx)\s+\/(?:\*|etc|usr|bin|var|home)?(?=[\s;&|]|$)/gm,
-  /\bchmod\s+(?:0?777|a\+rwx)\s+-R\s+\/(?=[\s;&|]|$)/gm,
-  /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/gm,
-  /\b(?:rd|rmdir)\s+\/s\s+\/q\s+[A-Za-z]:\\(?:Windows|Users)?\\?(?=[\s"]|$)/gim,
-  gapped(/\bRemove-Item\b/gi, /(?:\$env:USERPROFILE|\$HOME|~|[A-Za-z]:\\(?:Windows|Users)?)\\?["']?(?=\s|$)/gim, 200, { gapMust: /-Recurse\b/i }),
-  gapped(/\bfind\s+(?:\/|~|\$HOME)\s/g, /-delete\b/g, 100),
+  pattern('rm', new RegExp(String.raw`\brm\s+(?:-{1,2}[A-Za-z-]+\s+){0,8}?(?:-[A-Za-z]*[rR][A-Za-z]*|--recursive)\s+(?:-{1,2}[A-Za-z-]+\s+){0,8}(?:--\s+)?["']?(?:${HOME}|${SYSTEM_DIR})${TARGET_END}`, 'gm')),
+  pattern('mkfs', /\bmkfs(?:\.[a-z0-9]+)?\s+(?:-\S+\s+)*\/dev\//gm),
+  pattern('dd', gapped(/\bdd\b/g, /\bof=\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d|xvd[a-z]|vd[a-z])/g, 200)),
+  pattern('dev', /(?<![<>])>\s*\/dev\/(?:sd[a-z]|nvme\d+n\d|disk\d)\b/gm),
+  pattern('chmod', /\bchmod\s+(?:-[A-Za-z]*R[A-Za-z]*\s+|--recursive\s+)(?:0?777|a\+rwx|ugo\+rwx)\s+\/(?:\*|etc|usr|bin|var|home)?(?=[\s;&|]|$)/gm),
+  pattern('chmod', /\bchmod\s+(?:0?777|a\+rwx)\s+-R\s+\/(?=[\s;&|]|$)/gm),
+  // A fork bomb is all punctuation.
+  unguarded(/:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/gm),
+  pattern('rd rmdir', /\b(?:rd|rmdir)\s+\/s\s+\/q\s+[A-Za-z]:\\(?:Windows|Users)?\\?(?=[\s"]|$)/gim),
+  // `remove` of `Remove-Item`. Not `-Recurse`: the gap is tested on its own, so `\b` would also
+  // hold at its end where the text goes on with a word character.
+  pattern('remove', gapped(/\bRemove-Item\b/gi, /(?:\$env:USERPROFILE|\$HOME|~|[A-Za-z]:\\(?:Windows|Users)?)\\?["']?(?=\s|$)/gim, 200, { gapMust: /-Recurse\b/i })),
+  // The terminal's `delete`, after `-`.
+  pattern('delete', gapped(/\bfind\s+(?:\/|~|\$HOME)\s/g, /-delete\b/g, 100)),
 ];

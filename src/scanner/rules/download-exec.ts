@@ -1,4 +1,4 @@
-import { forEachPatternMatch, gapped, type Pattern } from '../pattern.ts';
+import { forEachPatternMatch, gapped, pattern, type Pattern } from '../pattern.ts';
 import { defineRule } from '../rule.ts';
 
 export const downloadPipeShell = defineRule({
@@ -15,8 +15,8 @@ export const downloadPipeShell = defineRule({
   quotable: true,
   check(file, report) {
     const seen = new Set<number>();
-    for (const pattern of DOWNLOAD_EXEC_PATTERNS) {
-      forEachPatternMatch(pattern, file.text, (start, end) => {
+    for (const p of DOWNLOAD_EXEC_PATTERNS) {
+      forEachPatternMatch(p, file, (start, end) => {
         const text = file.text.slice(start, end);
         // Skip a leading separator the pattern consumed, so the column points at the command.
         const lead = /^[\s;&]*/.exec(text)![0].length;
@@ -34,18 +34,26 @@ const SHELL = String.raw`(?:(?:ba|z|da|k|fi|tc|c)?sh|source)\b`;
 const INTERPRETER = String.raw`(?:python[0-9.]*|perl|ruby|node|php|pwsh|powershell)(?=[ \t]*(?:$|[;&|)"'\x60]|-(?![\w-])))`;
 const FETCHER = String.raw`(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|net\.webclient|curl|wget)`;
 
-/** Patterns for "fetch and execute"; also used to recognise decoded payloads. */
+/**
+ * Patterns for "fetch and execute"; also used to recognise decoded payloads. Each one's words
+ * (../words.ts) are those of its anchor, unless a comment says otherwise.
+ */
 export const DOWNLOAD_EXEC_PATTERNS: readonly Pattern[] = [
-  gapped(/\b(?:curl|wget|fetch)\b/gi, new RegExp(String.raw`\|\s*${SUDO}(?:${SHELL}|${INTERPRETER})`, 'gim'), 300, { continuation: true }),
-  new RegExp(String.raw`(?:\b(?:ba|z|k)?sh|\bsource|(?:^|[\s;&])\.)\s+<\(\s*${SUDO}(?:curl|wget)\b`, 'gim'),
-  new RegExp(String.raw`(?:\b(?:ba|z)?sh\s+-c|\beval)\s+["']?(?:\$\(|\x60)\s*(?:curl|wget)\b`, 'gim'),
-  gapped(/\b(?:iex|invoke-expression)\b/gi, new RegExp(String.raw`\b${FETCHER}\b`, 'gi'), 200),
-  gapped(/\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b/gi, /\|\s*(?:iex|invoke-expression)\b/gi, 300),
-  gapped(/(?<![.\w])(?:exec|eval)\s*\(/g, /\b(?:urlopen|urllib\.request|requests\.get|httpx\.get|fetch|axios)\b/g, 120),
-  gapped(
-    /\b(?:curl|wget)\b/gi,
-    new RegExp(String.raw`(?:&&|;)\s*${SUDO}(?:chmod\s+(?:[ugoa]*\+x|[0-7]?7[0-7]{2})\b|(?:ba|z)?sh\s+[\w./~-]|\./[\w.-])`, 'gim'),
-    300,
-    { continuation: true },
+  pattern('curl wget fetch', gapped(/\b(?:curl|wget|fetch)\b/gi, new RegExp(String.raw`\|\s*${SUDO}(?:${SHELL}|${INTERPRETER})`, 'gim'), 300, { continuation: true })),
+  // `curl`/`wget` follow `(`, a space or `sudo …`/`env`, and end at `\b`.
+  pattern('curl wget', new RegExp(String.raw`(?:\b(?:ba|z|k)?sh|\bsource|(?:^|[\s;&])\.)\s+<\(\s*${SUDO}(?:curl|wget)\b`, 'gim')),
+  pattern('curl wget', new RegExp(String.raw`(?:\b(?:ba|z)?sh\s+-c|\beval)\s+["']?(?:\$\(|\x60)\s*(?:curl|wget)\b`, 'gim')),
+  pattern('iex invoke', gapped(/\b(?:iex|invoke-expression)\b/gi, new RegExp(String.raw`\b${FETCHER}\b`, 'gi'), 200)),
+  // The terminal: `iex` or the `invoke` of `invoke-expression`, after `|` and spaces.
+  pattern('iex invoke', gapped(/\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b/gi, /\|\s*(?:iex|invoke-expression)\b/gi, 300)),
+  pattern('exec eval', gapped(/(?<![.\w])(?:exec|eval)\s*\(/g, /\b(?:urlopen|urllib\.request|requests\.get|httpx\.get|fetch|axios)\b/g, 120)),
+  pattern(
+    'curl wget',
+    gapped(
+      /\b(?:curl|wget)\b/gi,
+      new RegExp(String.raw`(?:&&|;)\s*${SUDO}(?:chmod\s+(?:[ugoa]*\+x|[0-7]?7[0-7]{2})\b|(?:ba|z)?sh\s+[\w./~-]|\./[\w.-])`, 'gim'),
+      300,
+      { continuation: true },
+    ),
   ),
 ];

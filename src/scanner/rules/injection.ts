@@ -1,4 +1,5 @@
-import { forEachMatch, isFencedAt, type SkillTextFile } from '../document.ts';
+import { isFencedAt, type SkillTextFile } from '../document.ts';
+import { forEachPatternMatch, pattern, type Pattern } from '../pattern.ts';
 import { defineRule, type Hit, type ReportHit } from '../rule.ts';
 
 export const instructionOverride = defineRule({
@@ -38,28 +39,36 @@ export const directiveTag = defineRule({
   check: (file, report) => reportAll(DIRECTIVE_TAG, file, report, true),
 });
 
-const INSTRUCTION_OVERRIDE: readonly RegExp[] = [
-  /\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|the|your|of|my|these|those)\s+){0,3}(?:previous|prior|above|preceding|earlier|foregoing|system|original|developer|initial|safety)\s+(?:instructions|prompts?|rules|directives|guidelines|guardrails|messages|context|policies)\b/gi,
-  /\bignore\s+all\s+(?:other\s+)?(?:instructions|rules|guidelines)\b/gi,
-  /\b(?:new|updated|real|true|override|overwrite|replace)\s+(?:the\s+|your\s+)?system\s+prompt\b/gi,
-  /\bsystem\s+prompt\s+(?:override|update|injection)\s*:/gi,
-  /\b(?:reveal|print|show|output|repeat|leak|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|entire\s+|hidden\s+|original\s+)?system\s+prompt\b/gi,
-  /\byou\s+are\s+now\s+(?:in\s+)?(?:DAN|developer\s+mode|jailbroken|unrestricted|an?\s+unfiltered)\b/gi,
-  /\bfrom\s+now\s+on,?\s+you\s+(?:will|must|are\s+to)\s+(?:ignore|disregard|no\s+longer\s+follow)\b/gi,
+export const INSTRUCTION_OVERRIDE: readonly Pattern<RegExp>[] = [
+  pattern(
+    'ignore disregard forget override bypass skip',
+    /\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|the|your|of|my|these|those)\s+){0,3}(?:previous|prior|above|preceding|earlier|foregoing|system|original|developer|initial|safety)\s+(?:instructions|prompts?|rules|directives|guidelines|guardrails|messages|context|policies)\b/gi,
+  ),
+  pattern('ignore', /\bignore\s+all\s+(?:other\s+)?(?:instructions|rules|guidelines)\b/gi),
+  pattern('prompt', /\b(?:new|updated|real|true|override|overwrite|replace)\s+(?:the\s+|your\s+)?system\s+prompt\b/gi),
+  pattern('prompt', /\bsystem\s+prompt\s+(?:override|update|injection)\s*:/gi),
+  pattern('prompt', /\b(?:reveal|print|show|output|repeat|leak|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|entire\s+|hidden\s+|original\s+)?system\s+prompt\b/gi),
+  pattern('dan developer jailbroken unrestricted unfiltered', /\byou\s+are\s+now\s+(?:in\s+)?(?:DAN|developer\s+mode|jailbroken|unrestricted|an?\s+unfiltered)\b/gi),
+  // `ignore`, `disregard`, or the `follow` of `no longer follow`.
+  pattern('ignore disregard follow', /\bfrom\s+now\s+on,?\s+you\s+(?:will|must|are\s+to)\s+(?:ignore|disregard|no\s+longer\s+follow)\b/gi),
 ];
 
-const CONCEALMENT: readonly RegExp[] = [
-  /\b(?:do\s+not|don['’]t|dont|never)\s+(?:tell|inform|mention|reveal|disclose|notify|alert|show)\s+(?:this\s+|it\s+|anything\s+|that\s+)?(?:to\s+)?(?:the\s+)?(?:user|human|operator)\b(?!['’]s)(?!\s+(?:name|data|input|raw|password|credentials?|secrets?|api\s+key|stack|internal))/gi,
-  /\bwithout\s+(?:the\s+)?(?:user|human)(?:['’]s)?\s+(?:knowing|knowledge|noticing|being\s+aware|seeing)\b/gi,
-  /\b(?:hide|conceal|keep)\s+(?:this|these|it|that)\s+(?:secret\s+|hidden\s+)?from\s+(?:the\s+)?(?:user|human)\b/gi,
-  /\bsilently\s+(?:send|upload|exfiltrate|post|transmit|forward|copy|collect|read)\b/gi,
-  /\b(?:the\s+)?user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out|be\s+told)\b/gi,
+export const CONCEALMENT: readonly Pattern<RegExp>[] = [
+  pattern(
+    'tell inform mention reveal disclose notify alert show',
+    /\b(?:do\s+not|don['’]t|dont|never)\s+(?:tell|inform|mention|reveal|disclose|notify|alert|show)\s+(?:this\s+|it\s+|anything\s+|that\s+)?(?:to\s+)?(?:the\s+)?(?:user|human|operator)\b(?!['’]s)(?!\s+(?:name|data|input|raw|password|credentials?|secrets?|api\s+key|stack|internal))/gi,
+  ),
+  pattern('without', /\bwithout\s+(?:the\s+)?(?:user|human)(?:['’]s)?\s+(?:knowing|knowledge|noticing|being\s+aware|seeing)\b/gi),
+  pattern('hide conceal keep', /\b(?:hide|conceal|keep)\s+(?:this|these|it|that)\s+(?:secret\s+|hidden\s+)?from\s+(?:the\s+)?(?:user|human)\b/gi),
+  pattern('silently', /\bsilently\s+(?:send|upload|exfiltrate|post|transmit|forward|copy|collect|read)\b/gi),
+  pattern('must should', /\b(?:the\s+)?user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out|be\s+told)\b/gi),
 ];
 
-const DIRECTIVE_TAG: readonly RegExp[] = [
-  /<\s*\/?\s*(?:IMPORTANT|SYSTEM|system[-_]prompt|system[-_]instructions?|admin[-_]instructions?)\s*>/gi,
-  /<\|(?:im_start|im_end|system|start_header_id)\|>/gi,
-  /\[INST\]|<<SYS>>/g,
+export const DIRECTIVE_TAG: readonly Pattern<RegExp>[] = [
+  // `system_prompt` is one word (`_` is a word character), `system-prompt` two: prefixes cover both.
+  pattern('important system* admin*', /<\s*\/?\s*(?:IMPORTANT|SYSTEM|system[-_]prompt|system[-_]instructions?|admin[-_]instructions?)\s*>/gi),
+  pattern('im_start im_end system start_header_id', /<\|(?:im_start|im_end|system|start_header_id)\|>/gi),
+  pattern('inst sys', /\[INST\]|<<SYS>>/g),
 ];
 
 /**
@@ -72,13 +81,14 @@ function contextCeiling(file: SkillTextFile, offset: number): Pick<Hit, 'ceiling
   return {};
 }
 
-function reportAll(patterns: readonly RegExp[], file: SkillTextFile, report: ReportHit, onlyOpeningTags = false): void {
+function reportAll(patterns: readonly Pattern<RegExp>[], file: SkillTextFile, report: ReportHit, onlyOpeningTags = false): void {
   // SVG and HTML markup legitimately contain tags such as <system> only in unusual cases; still
   // report there, the ceiling logic is the same.
-  for (const re of patterns) {
-    forEachMatch(re, file.text, (m) => {
-      if (onlyOpeningTags && m[0].includes('/')) return;
-      report({ offset: m.index, evidence: m[0], ...contextCeiling(file, m.index) });
+  for (const p of patterns) {
+    forEachPatternMatch(p, file, (start, end) => {
+      const match = file.text.slice(start, end);
+      if (onlyOpeningTags && match.includes('/')) return;
+      report({ offset: start, evidence: match, ...contextCeiling(file, start) });
     });
   }
 }

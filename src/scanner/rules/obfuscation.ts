@@ -1,7 +1,8 @@
 import { oncePer } from '../../core/once-per.ts';
 import { forEachMatch, lineAt, type SkillTextFile } from '../document.ts';
-import { forEachPatternMatch, gapped, type Pattern } from '../pattern.ts';
+import { forEachPatternMatch, gapped, pattern, type Pattern } from '../pattern.ts';
 import { defineRule, type Hit } from '../rule.ts';
+import { prefilter } from '../words.ts';
 import { DOWNLOAD_EXEC_PATTERNS } from './download-exec.ts';
 import { DESTRUCTIVE_PATTERNS } from './destructive.ts';
 
@@ -14,7 +15,7 @@ export const base64ToShell = defineRule({
     'Encoding a command has no purpose except hiding it from the reader and from scanners.',
   hint: 'Write the command out in plain text so reviewers and users can read what it does.',
   check(file, report) {
-    for (const p of BASE64_TO_SHELL) forEachPatternMatch(p, file.text, (start) => report({ offset: start, evidence: lineAt(file, start).trim() }));
+    for (const p of BASE64_TO_SHELL) forEachPatternMatch(p, file, (start) => report({ offset: start, evidence: lineAt(file, start).trim() }));
   },
 });
 
@@ -30,7 +31,7 @@ export const evalDecoded = defineRule({
   check(file, report) {
     const seen = new Set<number>();
     for (const p of EVAL_DECODED) {
-      forEachPatternMatch(p, file.text, (start) => {
+      forEachPatternMatch(p, file, (start) => {
         if (seen.has(start)) return;
         seen.add(start);
         report({ offset: start, evidence: file.text.slice(start, start + 200).split('\n')[0]! });
@@ -65,26 +66,34 @@ export const encodedCommand = defineRule({
   },
 });
 
-const BASE64_TO_SHELL: readonly Pattern[] = [
-  gapped(
-    /\b(?:base64\s+(?:-d|--decode|-D)|openssl\s+(?:base64|enc)\s+[^\n|]{0,40}?-d|xxd\s+-r(?:\s+-p)?)\b/g,
-    /\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl)\b/g,
-    200,
+export const BASE64_TO_SHELL: readonly Pattern[] = [
+  pattern(
+    'base64 openssl xxd',
+    gapped(
+      /\b(?:base64\s+(?:-d|--decode|-D)|openssl\s+(?:base64|enc)\s+[^\n|]{0,40}?-d|xxd\s+-r(?:\s+-p)?)\b/g,
+      /\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl)\b/g,
+      200,
+    ),
   ),
-  gapped(/\beval\s+["']?\$\(/g, /\bbase64\s+(?:-d|--decode|-D)\b/g, 300),
-  gapped(/\b(?:powershell|pwsh)(?:\.exe)?\b/gi, /\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16}/gi, 60),
-  gapped(/\bFromBase64String\b/gi, /\b(?:iex|invoke-expression)\b/gi, 300),
-  gapped(/\b(?:iex|invoke-expression)\b/gi, /\bFromBase64String\b/gi, 300),
+  // The terminal's `base64`.
+  pattern('base64', gapped(/\beval\s+["']?\$\(/g, /\bbase64\s+(?:-d|--decode|-D)\b/g, 300)),
+  pattern('powershell pwsh', gapped(/\b(?:powershell|pwsh)(?:\.exe)?\b/gi, /\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16}/gi, 60)),
+  pattern('frombase64string', gapped(/\bFromBase64String\b/gi, /\b(?:iex|invoke-expression)\b/gi, 300)),
+  pattern('frombase64string', gapped(/\b(?:iex|invoke-expression)\b/gi, /\bFromBase64String\b/gi, 300)),
 ];
 
 const DECODERS = String.raw`(?:atob|Buffer\.from|fromCharCode|unescape|decodeURIComponent|b64decode|b32decode|b16decode|a85decode|b85decode|decodebytes|decodestring|unhexlify|fromhex|decompress|inflate|inflateSync|gunzipSync|marshal\.loads|codecs\.decode|rot_?13)`;
-const EVAL_DECODED: readonly Pattern[] = [
+/** The whole words of `\b${DECODERS}\b`: `Buffer.from` stands as `buffer`, `rot_?13` as `rot13` or `rot_13`. */
+const DECODER_WORDS =
+  'atob buffer fromcharcode unescape decodeuricomponent b64decode b32decode b16decode a85decode b85decode decodebytes decodestring unhexlify fromhex decompress inflate inflatesync gunzipsync marshal codecs rot13 rot_13';
+export const EVAL_DECODED: readonly Pattern[] = [
   // `eval(`/`exec(` (not a `.exec(` method such as RegExp#exec) with a decoder inside its argument.
-  gapped(/(?<![.\w$])(?:eval|exec|execfile)\s*\(/g, new RegExp(String.raw`\b${DECODERS}\b`, 'g'), 200),
-  gapped(/(?<![.\w$])(?:new\s+)?Function\s*\(/g, new RegExp(String.raw`\b${DECODERS}\b`, 'g'), 200),
-  /(?<![.\w$])exec\s*\(\s*compile\s*\(/g,
-  /\b(?:setTimeout|setInterval)\s*\(\s*(?:atob|unescape|String\.fromCharCode)\s*\(/g,
-  gapped(/__import__\(\s*['"](?:base64|zlib|marshal|codecs)['"]\s*\)/g, /\b(?:exec|eval)\b/g, 200),
+  pattern(DECODER_WORDS, gapped(/(?<![.\w$])(?:eval|exec|execfile)\s*\(/g, new RegExp(String.raw`\b${DECODERS}\b`, 'g'), 200)),
+  pattern(DECODER_WORDS, gapped(/(?<![.\w$])(?:new\s+)?Function\s*\(/g, new RegExp(String.raw`\b${DECODERS}\b`, 'g'), 200)),
+  pattern('exec', /(?<![.\w$])exec\s*\(\s*compile\s*\(/g),
+  pattern('settimeout setinterval', /\b(?:setTimeout|setInterval)\s*\(\s*(?:atob|unescape|String\.fromCharCode)\s*\(/g),
+  // `__import__` may follow a word character (`x__import__(`), so the words are the quoted module names.
+  pattern('base64 zlib marshal codecs', gapped(/__import__\(\s*['"](?:base64|zlib|marshal|codecs)['"]\s*\)/g, /\b(?:exec|eval)\b/g, 200)),
 ];
 
 const isB64 = (c: number): boolean =>
@@ -117,8 +126,11 @@ function findEncodedData(file: SkillTextFile): EncodedData[] {
   const t = file.text;
   let i = 0;
   while (i < t.length) {
-    if (!isB64(t.charCodeAt(i))) {
-      i++;
+    const first = t.charCodeAt(i);
+    if (!isB64(first)) {
+      // `=` is stepped over one at a time, as always; elsewhere a run starts no earlier than the
+      // next stretch long enough to be decoded (shorter runs are neither decoded nor reported).
+      i = first === 0x3d || !prefilter.enabled ? i + 1 : nextStretch(t, i + 1);
       continue;
     }
     const start = i;
@@ -165,6 +177,35 @@ function findEncodedData(file: SkillTextFile): EncodedData[] {
   return out;
 }
 
+const inRun = (c: number): boolean => isB64(c) || c === 0x3d;
+
+/**
+ * Where the first stretch of at least MIN_DECODE characters that can be part of a run (base64 and
+ * `=` padding) starts, at or after `from`; the text's length if there is none. The character
+ * before `from` must be one that cannot be part of a run, so a stretch found starts there or
+ * later. Prose has no such stretch, and this reads a fraction of it: a probe that is not a run
+ * character rules out every stretch that would cover it, and a word around a probe is passed whole.
+ */
+function nextStretch(t: string, from: number): number {
+  let i = from;
+  while (i + MIN_DECODE <= t.length) {
+    const probe = i + MIN_DECODE - 1;
+    // Any stretch of MIN_DECODE characters that starts in [i, probe] covers the probe.
+    if (!inRun(t.charCodeAt(probe))) {
+      i = probe + 1;
+      continue;
+    }
+    let start = probe;
+    while (start > i && inRun(t.charCodeAt(start - 1))) start--;
+    let end = probe + 1;
+    while (end < t.length && end - start < MIN_DECODE && inRun(t.charCodeAt(end))) end++;
+    if (end - start >= MIN_DECODE) return start;
+    // The stretch around the probe is too short and `t[end]` ends it (or the text does).
+    i = end + 1;
+  }
+  return t.length;
+}
+
 /**
  * Random base64 has a `/`, `-` or `_` about once in 32 characters; a URL path or a slug has one
  * every few characters.
@@ -195,9 +236,10 @@ const COMMAND_WORD = /\b(?:curl|wget|fetch|iex|invoke-expression|iwr|irm|invoke-
 /** The first download-exec or destructive command in decoded text, if any. */
 export function findCommand(text: string): string | undefined {
   if (!COMMAND_WORD.test(text)) return undefined;
+  const source = { text };
   for (const p of [...DOWNLOAD_EXEC_PATTERNS, ...BASE64_TO_SHELL, ...DESTRUCTIVE_PATTERNS]) {
     let found: string | undefined;
-    forEachPatternMatch(p, text, (start, end) => {
+    forEachPatternMatch(p, source, (start, end) => {
       found ??= text.slice(start, end);
     });
     if (found !== undefined) return found;
