@@ -7,7 +7,7 @@
  * neighbour variants of them), and whole scans of every fixture, every example skill, the other
  * scanner tests' inputs and generated encoded data.
  */
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scanSkill, type ScanInput } from '../../src/scanner/index.ts';
@@ -20,6 +20,7 @@ import { BASE64_TO_SHELL, EVAL_DECODED } from '../../src/scanner/rules/obfuscati
 import { PRIVATE_KEY, TOKEN } from '../../src/scanner/rules/secret-literal.ts';
 import { TLS_OFF } from '../../src/scanner/rules/tls-verification.ts';
 import { mayContain, prefilter, words } from '../../src/scanner/words.ts';
+import { readFixtureSkill } from './_fixtures.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -279,20 +280,7 @@ describe('every pattern finds the same matches with and without its words', () =
 function skillsUnder(root: string): ScanInput[] {
   const out: ScanInput[] = [];
   const visit = (dir: string): void => {
-    const files: { path: string; bytes: Uint8Array }[] = [];
-    const symlinks: { path: string; target: string }[] = [];
-    const walk = (abs: string, rel: string): void => {
-      for (const entry of readdirSync(abs).sort()) {
-        const full = join(abs, entry);
-        const path = rel ? `${rel}/${entry}` : entry;
-        const s = lstatSync(full);
-        if (s.isSymbolicLink()) symlinks.push({ path, target: readlinkSync(full) });
-        else if (s.isDirectory()) walk(full, path);
-        else files.push({ path, bytes: new Uint8Array(readFileSync(full)) });
-      }
-    };
-    walk(dir, '');
-    out.push({ name: dir.split('/').at(-1)!, files, symlinks, knownNames: ['pdf-tools', 'web-search'] });
+    out.push(readFixtureSkill(dir, dir.split('/').at(-1)!, ['pdf-tools', 'web-search']));
     for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) visit(join(dir, e.name));
   };
   visit(root);
