@@ -149,6 +149,14 @@ function fingerprintOfCode(): string {
   return codeFingerprint;
 }
 
+/**
+ * JSON with every character past ASCII written as a `\u` escape, which JSON.parse turns back
+ * into exactly the same string. The cache holds descriptions and instructions in any script: one
+ * such character made the whole 5 MB file (at 1,000 skills) decode into a two-byte string, which
+ * took a fresh process about 16 ms to read and 35 ms to parse, against 6 ms and 26 ms as ASCII.
+ */
+const asciiJson = (value: unknown): string => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 const sameStamp = (a: Stamp, info: Stats): boolean => a.mtimeMs === info.mtimeMs && a.ctimeMs === info.ctimeMs && a.ino === info.ino && (info.isDirectory() || a.size === info.size);
 
 /**
@@ -331,7 +339,7 @@ export class BuildCache {
     try {
       mkdirSync(dirname(this.file), { recursive: true });
       const tmp = `${this.file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      writeFileSync(tmp, JSON.stringify(data));
+      writeFileSync(tmp, asciiJson(data));
       renameSync(tmp, this.file);
     } catch {
       // Not writable: the next build is simply cold.

@@ -69,6 +69,29 @@ describe('build cache', () => {
       expect(r.diagnostics).toEqual(cold.diagnostics);
       expect(r.notDiscoverable).toEqual(cold.notDiscoverable);
     }
+    // The cache file is plain ASCII (other characters escaped), yet gave back the Chinese and
+    // Japanese descriptions and instructions unchanged (the manifests above).
+    expect(cold.manifests.some((m) => /[^\x00-\x7f]/.test(`${m.description}${m.instructions ?? ''}`))).toBe(true);
+    expect(/[^\x00-\x7f]/.test(readFileSync(cacheFile(), 'latin1'))).toBe(false);
+  }, 120_000);
+
+  it('a truncated or altered cache file is not trusted: the build reads everything again and its output is the same', async () => {
+    const file = join(work, 'damaged-cache.json');
+    await build(out('damaged'), file);
+    const whole = readFileSync(file, 'utf8');
+    const expected = snapshot(out('damaged'));
+    const damaged = [
+      whole.slice(0, Math.floor(whole.length / 2)), // cut off mid-write
+      whole.replace(/"salt":"[0-9a-f]+"/, `"salt":"${'0'.repeat(64)}"`), // written with other rules or another config
+      whole.replace(/"format":\d+/, '"format":1'), // an older shape
+    ];
+    for (const text of damaged) {
+      expect(text).not.toBe(whole);
+      writeFileSync(file, text);
+      const result = await build(out('damaged'), file);
+      expect(result.cache).toMatchObject({ hits: 0, misses: 60, emitSkipped: false });
+      expect(snapshot(out('damaged'))).toEqual(expected);
+    }
   }, 120_000);
 
   it('an edited skill is rebuilt and only its URLs change; the rest keep theirs (content addressing)', async () => {
