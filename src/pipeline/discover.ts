@@ -4,7 +4,7 @@ import { join, posix } from 'node:path';
 import type { Limits } from '../core/schemas/config.ts';
 import { pathProblem } from '../core/paths.ts';
 import { DiagnosticSink, START } from './diagnostics.ts';
-import { stampOf, type SourceStamps } from './cache.ts';
+import { stampOf, type BuildCache, type SourceStamps, type Stamp } from './cache.ts';
 import { sha256HexSync } from './hash.ts';
 import type { SkillSource, SkillSourceFile } from './model.ts';
 import { discoveryAmbiguous, discoveryNestedSkill, discoveryTooDeep } from './rules/discovery.ts';
@@ -102,12 +102,15 @@ interface Candidate {
  * One synchronous walk: the tree is mostly small folders, and a promise per folder cost more
  * than the listing itself (a glob library took 370 ms over 2,000 skills, this ~40 ms).
  */
-function listCandidates(base: string, listings: Map<string, Dirent[]>): Candidate[] {
+function listCandidates(base: string, listings: Map<string, Dirent[]>, stamps?: Stamp[]): Candidate[] {
   const out: Candidate[] = [];
   const visit = (rel: string, depth: number): void => {
     let entries: Dirent[];
     try {
-      entries = readdirSync(rel ? join(base, rel) : base, { withFileTypes: true });
+      const abs = rel ? join(base, rel) : base;
+      // For the build cache, stat'ed before it is listed: an entry added in between then changes its mtime.
+      if (stamps) stamps.push(stampOf(rel, lstatSync(abs)));
+      entries = readdirSync(abs, { withFileTypes: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
@@ -128,12 +131,23 @@ function listCandidates(base: string, listings: Map<string, Dirent[]>): Candidat
 /**
  * Finds skill folders: `skills/<name>/` or one category level deeper, `skills/<category>/<name>/`.
  * Dot-folders and node_modules are skipped. Symlinks are never followed.
+ *
+ * With a build cache, what the last build found is taken again when no folder it listed has
+ * changed (stat'ing a folder costs a fraction of listing it: 0.3 s of a no-op rebuild at 10,000
+ * skills was listing folders); otherwise every folder is listed, and stat'ed for the next build.
  */
-export async function discoverSkills(root: string, skillsDir: string, sink: DiagnosticSink): Promise<FoundSkill[]> {
+export async function discoverSkills(root: string, skillsDir: string, sink: DiagnosticSink, cache?: BuildCache): Promise<FoundSkill[]> {
   const base = join(root, skillsDir);
   if (await reportLinkedSkillsRoot(root, skillsDir, sink)) return [];
+  const known = cache?.discovery(root, skillsDir);
+  if (known) {
+    sink.diagnostics.push(...known.diagnostics);
+    return known.found.map(({ dir, declaration }) => ({ dir, declaration }));
+  }
+  const reportedBefore = sink.diagnostics.length;
   const listings = new Map<string, Dirent[]>();
-  const entries = listCandidates(base, listings);
+  const stamps: Stamp[] | undefined = cache ? [] : undefined;
+  const entries = listCandidates(base, listings, stamps);
   const found: string[] = [];
   const problems: { entry: (typeof entries)[number]; rel: string }[] = [];
   for (const entry of entries) {
@@ -192,6 +206,10 @@ export async function discoverSkills(root: string, skillsDir: string, sink: Diag
       continue;
     }
     skillDirs.push({ dir: rel, declaration: declFile, listing: (sub) => listings.get(sub ? `${dir}/${sub}` : dir) });
+  }
+  // Only a skills folder that exists (its stamp comes first): one created later must be listed.
+  if (cache && stamps?.[0]?.path === '') {
+    cache.recordDiscovery({ skillsDir, dirs: stamps, found: skillDirs.map(({ dir, declaration }) => ({ dir, declaration })), diagnostics: sink.diagnostics.slice(reportedBefore) });
   }
   return skillDirs;
 }

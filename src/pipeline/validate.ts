@@ -75,7 +75,7 @@ export interface ValidationProgress {
 export async function validateRegistry(root: string, options: ValidateOptions = {}): Promise<ValidationResult> {
   const config = options.config ?? (await loadConfig(root));
   const sink = new DiagnosticSink(config.rules);
-  const found = await discoverSkills(root, config.skillsDir, sink);
+  const found = await discoverSkills(root, config.skillsDir, sink, options.cache);
   return validateFound(root, config, sink, found, options);
 }
 
