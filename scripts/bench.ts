@@ -731,7 +731,9 @@ async function main(): Promise<void> {
   });
   if (values.child) {
     // Children start the way `skilldex` does (bin/skilldex.mjs), with Node's compile cache, so a
-    // no-op rebuild is not mostly type-stripping the same modules again.
+    // no-op rebuild is not mostly type-stripping the same modules again. The parent passes
+    // NODE_COMPILE_CACHE (bench/harness.ts), which covers this module too; this covers a child
+    // started by hand.
     module.enableCompileCache?.();
     const task = TASKS[values.child];
     if (!task) throw new Error(`unknown child task ${values.child}`);

@@ -6,7 +6,6 @@
  * from spawn to exit, so start-up counts for every contender; runs are interleaved.
  */
 import { join } from 'node:path';
-import { generateCorpus } from '../generate-corpus.ts';
 import { child, fmtS, median, node, projectRoot, round, runChild, type BenchModule } from './harness.ts';
 
 export const CORPUS_SKILLS = 2000;
@@ -32,6 +31,8 @@ export const corpus: BenchModule = {
   name: 'corpus',
   async once({ runs, quick, work, log }): Promise<CorpusFigures> {
     const count = quick ? 200 : CORPUS_SKILLS;
+    // Imported here, not at the top: every bench child loads this module, and the generator brings yaml.
+    const { generateCorpus } = await import('../generate-corpus.ts');
     const generated = generateCorpus({ count, seed: CORPUS_SEED, out: join(work, `corpus-${count}`) });
     log(`corpus: ${generated.skillDirs.length} skills, ${generated.fileCount} files (${(generated.bytes / 1e6).toFixed(1)} MB)`);
     const skillsDir = join(generated.root, 'skills');

@@ -81,8 +81,17 @@ export async function runChild<T>(argv: string[], options: { env?: NodeJS.Proces
 
 export const node = process.execPath;
 const benchScript = join(projectRoot, 'scripts', 'bench.ts');
+/**
+ * Node's compile cache, as `module.enableCompileCache()` with no folder uses it. Children get it
+ * through the environment, so that it covers scripts/bench.ts and what it imports too: enabled
+ * only once bench.ts runs, it came too late for them, and every child type-stripped and compiled
+ * the bench's own modules (and loaded yaml through them) before measuring anything, about
+ * 0.2 s a child that the CLI, whose entry bin/skilldex.mjs is plain JavaScript, never pays.
+ */
+const compileCache = process.env.NODE_COMPILE_CACHE || join(os.tmpdir(), 'node-compile-cache');
 /** Runs one of the bench's child tasks (scripts/bench.ts --child <task>) in a fresh process. */
-export const child = <T>(task: string, args: ChildArgs, options?: { timeoutMs?: number }) => runChild<T>([node, benchScript, '--child', task, '--args', JSON.stringify(args)], options);
+export const child = <T>(task: string, args: ChildArgs, options?: { timeoutMs?: number }) =>
+  runChild<T>([node, benchScript, '--child', task, '--args', JSON.stringify(args)], { ...options, env: { NODE_COMPILE_CACHE: compileCache } });
 
 export const fmtS = (ms: number | undefined) => (ms === undefined || !Number.isFinite(ms) ? '–' : `${(ms / 1000).toFixed(2)} s`);
 export const fmtMs = (ms: number | undefined) => (ms === undefined || !Number.isFinite(ms) ? '–' : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { mayBeInGitCheckout } from './git-checkout.ts';
 
 const run = promisify(execFile);
 
@@ -9,6 +10,7 @@ const run = promisify(execFile);
  */
 export async function gitCommitTimes(root: string, dir: string): Promise<Map<string, number>> {
   const times = new Map<string, number>();
+  if (!mayBeInGitCheckout(root)) return times;
   try {
     const { stdout } = await run('git', ['-c', 'core.quotepath=off', 'log', '--format=@%ct', '--name-only', '--no-renames', '--', dir], { cwd: root, maxBuffer: 512 * 1024 * 1024 });
     let current = 0;
@@ -39,6 +41,7 @@ export function lastCommitTime(times: Map<string, number>, skillDir: string, fil
  * client's rollback check needs from `generatedAt`.
  */
 export async function headCommitTime(root: string): Promise<number | undefined> {
+  if (!mayBeInGitCheckout(root)) return undefined;
   try {
     const { stdout } = await run('git', ['log', '-1', '--format=%ct'], { cwd: root });
     const seconds = Number(stdout.trim());

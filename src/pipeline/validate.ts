@@ -85,7 +85,7 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
   };
   let found: FoundSkill[];
   try {
-    found = await discoverSkills(root, config.skillsDir, sink, early);
+    found = await discoverSkills(root, config.skillsDir, sink, { ...(options.cache ? { cache: options.cache } : {}), ...(early ? { onDeclaration: early } : {}) });
   } catch (error) {
     await (pool as ReadPool | undefined)?.pool?.close();
     throw error;

@@ -1,4 +1,4 @@
-import { splitFrontmatter } from '../core/parse/frontmatter.ts';
+import { splitFrontmatter } from '../core/parse/frontmatter-split.ts';
 import { extensionOf } from './magic.ts';
 
 /** How the scanner reads a file's text, which decides what counts as "quoted" context. */

@@ -69,6 +69,29 @@ describe('build cache', () => {
       expect(r.diagnostics).toEqual(cold.diagnostics);
       expect(r.notDiscoverable).toEqual(cold.notDiscoverable);
     }
+    // The cache file is plain ASCII (other characters escaped), yet gave back the Chinese and
+    // Japanese descriptions and instructions unchanged (the manifests above).
+    expect(cold.manifests.some((m) => /[^\x00-\x7f]/.test(`${m.description}${m.instructions ?? ''}`))).toBe(true);
+    expect(/[^\x00-\x7f]/.test(readFileSync(cacheFile(), 'latin1'))).toBe(false);
+  }, 120_000);
+
+  it('a truncated or altered cache file is not trusted: the build reads everything again and its output is the same', async () => {
+    const file = join(work, 'damaged-cache.json');
+    await build(out('damaged'), file);
+    const whole = readFileSync(file, 'utf8');
+    const expected = snapshot(out('damaged'));
+    const damaged = [
+      whole.slice(0, Math.floor(whole.length / 2)), // cut off mid-write
+      whole.replace(/"salt":"[0-9a-f]+"/, `"salt":"${'0'.repeat(64)}"`), // written with other rules or another config
+      whole.replace(/"format":\d+/, '"format":1'), // an older shape
+    ];
+    for (const text of damaged) {
+      expect(text).not.toBe(whole);
+      writeFileSync(file, text);
+      const result = await build(out('damaged'), file);
+      expect(result.cache).toMatchObject({ hits: 0, misses: 60, emitSkipped: false });
+      expect(snapshot(out('damaged'))).toEqual(expected);
+    }
   }, 120_000);
 
   it('an edited skill is rebuilt and only its URLs change; the rest keep theirs (content addressing)', async () => {
@@ -115,6 +138,40 @@ describe('build cache', () => {
     expect(result.cache?.misses ?? 0).toBeLessThanOrEqual(1); // only the skill edited in the previous test, if racy
     const cold = await build(out('cold-dropped'), false);
     expect(snapshot(out('cached'))).toEqual(snapshot(out('cold-dropped')));
+  }, 120_000);
+
+  it('discovery is taken from the cache only while no folder changed: a new or nested skill is found, its problems reported', async () => {
+    const root = join(work, 'discovery');
+    cpSync(reg.root, root, { recursive: true });
+    // A skill folder inside another one: discovery reports it (and publishes it as the outer skill's files).
+    const outer = reg.skills.find((s) => s.kind === 'skill-md' && s.dir.split('/').length === 2 && existsSync(join(root, s.dir))) as GeneratedRegistry['skills'][number];
+    mkdirSync(join(root, outer.dir, 'references', 'inner'), { recursive: true });
+    writeFileSync(join(root, outer.dir, 'references', 'inner', 'SKILL.md'), '---\nname: inner\ndescription: A skill inside another skill.\n---\n# inner\n');
+    backdate(join(root, 'skills'));
+    const cacheAt = join(work, 'discovery-cache.json');
+    const run = (outDir: string, cache: string | false) => buildRegistry({ root, outDir: join(work, outDir), cache, lenient: true, sourceDateEpoch: 1767225600 });
+    const cold = await run('discovery-cold', false);
+    expect(cold.diagnostics.map((d) => d.rule)).toContain('discovery/nested-skill');
+    await run('discovery-cached', cacheAt);
+    const written = statSync(cacheAt).mtimeMs;
+    const cached = await run('discovery-cached', cacheAt);
+    expect(cached.cache).toMatchObject({ misses: 0, emitSkipped: true });
+    expect(statSync(cacheAt).mtimeMs).toBe(written); // discovery's record reused as it was, so nothing to rewrite
+    expect(cached.diagnostics).toEqual(cold.diagnostics);
+    expect(JSON.parse(readFileSync(cacheAt, 'utf8')).discovery.found).toHaveLength(cold.manifests.length + cold.rejected.length);
+
+    // A skill added to a category folder, everything dated back again: only that folder's stamp
+    // (its ctime) tells the cache that listing it again would find more.
+    const category = reg.skills.find((s) => s.dir.split('/').length === 3) as GeneratedRegistry['skills'][number];
+    const added = join(root, category.dir, '..', 'added-later');
+    mkdirSync(added);
+    writeFileSync(join(added, 'SKILL.md'), '---\nname: added-later\ndescription: A skill added after the cache was written.\n---\n# added-later\n\nDo the thing.\n');
+    backdate(join(root, 'skills'));
+    const grown = await run('discovery-cached', cacheAt);
+    expect(grown.manifests.map((m) => m.name)).toContain('added-later');
+    const coldGrown = await run('discovery-cold-grown', false);
+    expect(grown.diagnostics).toEqual(coldGrown.diagnostics);
+    expect(snapshot(join(work, 'discovery-cached'))).toEqual(snapshot(join(work, 'discovery-cold-grown')));
   }, 120_000);
 
   it('registry-wide diagnostics from cached skills point where a cold build points', async () => {

@@ -127,7 +127,7 @@ describe('discovery', () => {
   it('tells of each declaration as the walk meets it, so worker threads can start before it ends', async () => {
     const config = RegistryConfig.parse({});
     const counts: number[] = [];
-    const found = await discoverSkills(root, 'skills', new DiagnosticSink(config.rules), (count) => counts.push(count));
+    const found = await discoverSkills(root, 'skills', new DiagnosticSink(config.rules), { onDeclaration: (count) => counts.push(count) });
     expect(found.length).toBeGreaterThan(60);
     expect(counts).toEqual(Array.from({ length: counts.length }, (_, i) => i + 1));
     // Every skill folder's declaration was met (a folder may hold both SKILL.md and skill.json).

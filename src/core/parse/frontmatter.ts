@@ -3,6 +3,11 @@ import { bracketDepthExceeds } from '../json-depth.ts';
 import { nodeOffset } from './node-position.ts';
 import type { Limits } from '../schemas/config.ts';
 import { positionAt, type Position, type SourceText } from './source-text.ts';
+import { FORBIDDEN_KEYS, type ParseProblem } from './problem.ts';
+import { splitFrontmatter } from './frontmatter-split.ts';
+
+export { FORBIDDEN_KEYS, type ParseProblem } from './problem.ts';
+export { splitFrontmatter, type FrontmatterSplit } from './frontmatter-split.ts';
 
 /**
  * Splits a SKILL.md into YAML frontmatter and Markdown body, and parses the YAML safely.
@@ -12,14 +17,6 @@ import { positionAt, type Position, type SourceText } from './source-text.ts';
  * `{data:{}}`), accepts an unclosed block silently and ends the block at any line that merely
  * starts with `---`. Splitting is twenty lines; doing it here closes all four.
  */
-
-/** What a pure parser found, named by the id of the rule it is reported under. */
-export interface ParseProblem<Rule extends string = string> {
-  rule: Rule;
-  offset: number;
-  message: string;
-  hint?: string;
-}
 
 /** The rules the frontmatter parser reports under (their modules: src/pipeline/rules/skill-md/frontmatter.ts). */
 export type FrontmatterRuleId =
@@ -36,46 +33,6 @@ export interface Frontmatter {
   problems: ParseProblem<FrontmatterRuleId>[];
   /** Position of the value at `path` (or of the closest existing parent), for diagnostics. */
   locate(path: readonly (string | number)[]): Position;
-}
-
-/** Keys that would reach Object.prototype if a consumer ever merged this data into an object. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
-
-const OPEN = /^---([^\r\n]*)\r?\n/;
-const CLOSE = /^---[ \t]*\r?$/m;
-
-/** Where a Markdown file's frontmatter block lies, found without parsing the YAML. */
-export type FrontmatterSplit =
-  | { kind: 'missing' }
-  | { kind: 'language'; language: string }
-  | { kind: 'unclosed' }
-  | {
-      kind: 'yaml';
-      /** Offset of the first YAML character (after the opening line). */
-      yamlStart: number;
-      /** Offset of the closing `---` line. */
-      closeStart: number;
-      /** Offset of the Markdown body. */
-      bodyOffset: number;
-    };
-
-/**
- * Splits off the frontmatter: an opening `---` line (optionally `---yaml`), and a closing line
- * holding only `---`; a `---` inside a value does not close it. Shared by the validator and the
- * security scanner, so both agree on where the body starts.
- */
-export function splitFrontmatter(text: string): FrontmatterSplit {
-  const open = OPEN.exec(text);
-  if (!open) return { kind: 'missing' };
-  const language = (open[1] ?? '').trim();
-  if (language !== '' && language !== 'yaml') return { kind: 'language', language };
-  const yamlStart = open[0].length;
-  const close = CLOSE.exec(text.slice(yamlStart));
-  if (!close) return { kind: 'unclosed' };
-  const closeStart = yamlStart + close.index;
-  const afterClose = closeStart + close[0].length;
-  const bodyOffset = text.startsWith('\n', afterClose) ? afterClose + 1 : text.startsWith('\r\n', afterClose) ? afterClose + 2 : afterClose;
-  return { kind: 'yaml', yamlStart, closeStart, bodyOffset };
 }
 
 export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFrontmatterBytes' | 'maxDepth' | 'maxAliases'>): Frontmatter {

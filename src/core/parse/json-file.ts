@@ -1,6 +1,6 @@
 import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
 import type { Limits } from '../schemas/config.ts';
-import { FORBIDDEN_KEYS, type ParseProblem } from './frontmatter.ts';
+import { FORBIDDEN_KEYS, type ParseProblem } from './problem.ts';
 import { bracketDepthExceeds } from '../json-depth.ts';
 import { positionAt, type Position, type SourceText } from './source-text.ts';
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { mayBeInGitCheckout } from '../git-checkout.ts';
 
 /**
  * Reading a registry's git history: one `git log` over the skills folder and `git cat-file`
@@ -88,6 +89,8 @@ const reasonOf = (error: unknown): string => (error instanceof Error ? error.mes
 
 /** The commit `root`'s checkout is at, and whether its history is complete (one `git rev-parse`). */
 export async function readHead(root: string): Promise<GitHead> {
+  // Not in any repository: what git would say, without starting it.
+  if (!mayBeInGitCheckout(root)) return { status: 'none' };
   try {
     const [shallow, head = ''] = (await runGit(root, ['rev-parse', '--is-shallow-repository', '--verify', 'HEAD^{commit}'])).toString('utf8').trim().split('\n');
     return shallow === 'true' ? { status: 'shallow', head } : { status: 'ok', head };

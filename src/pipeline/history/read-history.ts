@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { declaredIdentity } from '../../core/parse/declared-identity.ts';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import type { BuildCache } from '../cache.ts';
 import { DiagnosticSink, START } from '../diagnostics.ts';
@@ -83,7 +82,8 @@ export async function readSkillHistories(root: string, config: RegistryConfig, s
     else unknown.set(d.oid, d);
   }
   if (unknown.size > 0) {
-    const blobs = await readBlobs(root, [...unknown.keys()], config.limits.maxFileBytes);
+    // The declaration parser (and the YAML library) loads only here: a rebuild at a known HEAD never needs it.
+    const [{ declaredIdentity }, blobs] = await Promise.all([import('../../core/parse/declared-identity.ts'), readBlobs(root, [...unknown.keys()], config.limits.maxFileBytes)]);
     for (const d of unknown.values()) {
       const bytes = blobs.get(d.oid)?.bytes;
       const identity = bytes ? declaredIdentity(d.declaration, bytes, config.limits) : undefined;

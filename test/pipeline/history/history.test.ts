@@ -149,6 +149,48 @@ describe('versions from git history', () => {
     expect(strict.index).toBeUndefined();
   });
 
+  it('starts no git process for a registry outside any repository, and still reads one whose .git is a file', async () => {
+    const repo = new GitRepo('gitfile');
+    repo.write('skills/tidy/SKILL.md', skillMd('tidy', '1.0.0')).commit('Add tidy', '2026-01-02T10:00:00Z');
+    repo.write('skills/tidy/SKILL.md', skillMd('tidy', '2.0.0')).commit('tidy 2.0.0', '2026-02-02T10:00:00Z');
+    const plain = temp('no-git');
+    cpSync(join(repo.root, 'skills'), join(plain, 'skills'), { recursive: true });
+    // The premise: git itself finds no repository there.
+    expect(() => execFileSync('git', ['rev-parse', '--git-dir'], { cwd: plain, stdio: 'ignore' })).toThrow();
+    // A checkout whose .git is a file naming the repository elsewhere, as a worktree or a submodule has.
+    const gitDir = join(temp('separate'), 'repo.git');
+    cpSync(join(repo.root, '.git'), gitDir, { recursive: true });
+    rmSync(join(repo.root, '.git'), { recursive: true });
+    writeFileSync(join(repo.root, '.git'), `gitdir: ${gitDir}\n`);
+
+    // A git on PATH that logs every call and hands it to the real one.
+    const bin = temp('git-log');
+    const calls = join(bin, 'calls.log');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$*" >> "${calls}"\nexec "${realGit}" "$@"\n`);
+    chmodSync(join(bin, 'git'), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      const fromFolder = await build(plain, temp('no-git-out'), false);
+      expect(existsSync(calls)).toBe(false);
+      expect(fromFolder.result.diagnostics).toEqual([]);
+      expect(readJson<SkillVersions>(fromFolder.outDir, 'skills/tidy.versions.json').versions.map((v) => [v.version, v.date])).toEqual([['2.0.0', undefined]]);
+      expect(readJson<SkillManifest>(fromFolder.outDir, 'skills/tidy.json').lastModified).toBeUndefined();
+
+      const fromGitFile = await build(repo.root, temp('gitfile-out'), false);
+      expect(readFileSync(calls, 'utf8')).toContain('rev-parse --is-shallow-repository');
+      expect(fromGitFile.result.diagnostics).toEqual([]);
+      expect(readJson<SkillVersions>(fromGitFile.outDir, 'skills/tidy.versions.json').versions.map((v) => [v.version, v.date])).toEqual([
+        ['2.0.0', '2026-02-02T10:00:00.000Z'],
+        ['1.0.0', '2026-01-02T10:00:00.000Z'],
+      ]);
+      expect(readJson<SkillManifest>(fromGitFile.outDir, 'skills/tidy.json').lastModified).toBe('2026-02-02T10:00:00.000Z');
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+
   it('runs no hook, filter, textconv, external diff or fsmonitor the repository configures, and publishes blobs as committed', async () => {
     const repo = new GitRepo('hostile');
     repo.write('skills/tidy/SKILL.md', skillMd('tidy', '1.0.0')).write('skills/tidy/data.txt', 'raw bytes\r\n').commit('Add tidy', '2026-01-02T10:00:00Z');

@@ -1,0 +1,15 @@
+/**
+ * What the parsers share, apart from the parsers themselves: the JSON parser (the config,
+ * skill.json) needs these without loading the YAML library the frontmatter parser is built on.
+ */
+
+/** What a pure parser found, named by the id of the rule it is reported under. */
+export interface ParseProblem<Rule extends string = string> {
+  rule: Rule;
+  offset: number;
+  message: string;
+  hint?: string;
+}
+
+/** Keys that would reach Object.prototype if a consumer ever merged this data into an object. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
