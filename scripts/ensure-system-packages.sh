@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# System packages the tests need that npm cannot provide, installed from Debian when missing:
+# System packages the tests and the benchmark need that npm cannot provide, installed from Debian when missing:
 # - chromium: browser tests drive it through playwright-core (npm cannot download a browser here);
 # - bubblewrap (`bwrap`): `skilldex run` confines every skill process with it on Linux, and the
 #   runtime tests prove that confinement against real scripts;
