@@ -314,7 +314,8 @@ function requireSkillsFolder(root: string, config: RegistryConfig): void {
 }
 
 async function stageRegistry(root: string, outDir: string, lenient: boolean, config: RegistryConfig, log: (line: string) => void): Promise<void> {
-  const result = await buildRegistry({ root, outDir, lenient, config });
+  // Vite bundles the pages on this thread meanwhile: the skills are left to the workers.
+  const result = await buildRegistry({ root, outDir, lenient, config, callerBusy: true });
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   const warnings = result.diagnostics.length - errors.length;
   for (const d of errors) {

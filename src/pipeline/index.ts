@@ -60,6 +60,8 @@ export interface BuildOptions {
   onProgress?: ValidateOptions['onProgress'];
   /** Worker threads that read, check, scan and pack the skills (see {@link ValidateOptions.workers}); the output is the same either way. */
   workers?: ValidateOptions['workers'];
+  /** The calling thread has work of its own meanwhile, as the site build's Vite (see {@link ValidateOptions.callerBusy}). */
+  callerBusy?: boolean;
 }
 
 export interface BuildResult {
@@ -117,6 +119,7 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
     ...(cache ? { cache } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    ...(options.callerBusy ? { callerBusy: true } : {}),
     onRead: (skill) => writeEarly(folder, skill),
   });
   const { accepted, rejected } = validation;

@@ -38,6 +38,8 @@ export interface ValidateOptions {
    * repay starting them. The result is the same either way.
    */
   workers?: ReadOptions['workers'];
+  /** The calling thread has work of its own meanwhile (see {@link ReadOptions.callerBusy}). */
+  callerBusy?: boolean;
   /** Workers already started for this validation (validateRegistry starts them during discovery). */
   pool?: ReadPool;
   /**
@@ -81,7 +83,7 @@ export async function validateRegistry(root: string, options: ValidateOptions = 
   // met enough skills to repay them, and load their modules while it walks the rest.
   let pool: ReadPool | undefined;
   const early = options.cache || options.workers === false ? undefined : (count: number) => {
-    if (count === POOL_MIN_SKILLS) pool = startReadPool(options.workers);
+    if (count === POOL_MIN_SKILLS) pool = startReadPool(options.workers, options.callerBusy);
   };
   let found: FoundSkill[];
   try {
@@ -160,6 +162,7 @@ async function validateFound(
     ...(options.onRead ? { onRead: options.onRead } : {}),
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
     ...(options.pool ? { pool: options.pool } : {}),
+    ...(options.callerBusy ? { callerBusy: true } : {}),
     onProgress: (done, total) => onProgress?.({ phase: 'validating', done, total }),
   });
   const members: ValidatedSkill[] = [];

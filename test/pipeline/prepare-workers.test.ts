@@ -19,7 +19,7 @@ import { readSkills } from '../../src/pipeline/phases/read.ts';
 
 let work: string;
 let root: string;
-const builds: Record<'workers' | 'inline', { out: string; cache: string; result: BuildResult }> = {} as never;
+const builds: Record<'workers' | 'busy' | 'inline', { out: string; cache: string; result: BuildResult }> = {} as never;
 
 /** Every file under `dir`, by relative path, with its bytes. */
 function tree(dir: string): Map<string, Buffer> {
@@ -54,27 +54,28 @@ beforeAll(async () => {
     utimesSync(path, hourAgo, hourAgo);
   };
   age(join(root, 'skills'));
-  for (const [kind, workers] of [['workers', 2], ['inline', false]] as const) {
+  // Workers beside this thread, workers alone (this thread busy with other work, as in the site build), this thread alone.
+  for (const [kind, workers] of [['workers', 2], ['busy', 2], ['inline', false]] as const) {
     const out = join(work, `out-${kind}`);
     const cache = join(work, `cache-${kind}.json`);
-    builds[kind] = { out, cache, result: await buildRegistry({ root, outDir: out, cache, workers, lenient: true, sourceDateEpoch: 1_700_000_000, signingKeys: [] }) };
+    builds[kind] = { out, cache, result: await buildRegistry({ root, outDir: out, cache, workers, callerBusy: kind === 'busy', lenient: true, sourceDateEpoch: 1_700_000_000, signingKeys: [] }) };
   }
 }, 240_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('a build with and without worker threads', () => {
-  it('reports the same diagnostics in the same order, and the same manifests', () => {
-    const { workers, inline } = builds;
-    expect(workers.result.diagnostics.map((d) => d.rule)).toEqual(expect.arrayContaining(['files/zero-width', 'name/charset']));
-    expect(workers.result.diagnostics).toEqual(inline.result.diagnostics);
-    expect(workers.result.rejected).toEqual(inline.result.rejected);
-    expect(workers.result.manifests).toEqual(inline.result.manifests);
-    expect(workers.result.manifests.length).toBeGreaterThan(60);
+  it.each(['workers', 'busy'] as const)('reports the same diagnostics in the same order, and the same manifests (%s)', (kind) => {
+    const { [kind]: threaded, inline } = builds;
+    expect(threaded.result.diagnostics.map((d) => d.rule)).toEqual(expect.arrayContaining(['files/zero-width', 'name/charset']));
+    expect(threaded.result.diagnostics).toEqual(inline.result.diagnostics);
+    expect(threaded.result.rejected).toEqual(inline.result.rejected);
+    expect(threaded.result.manifests).toEqual(inline.result.manifests);
+    expect(threaded.result.manifests.length).toBeGreaterThan(60);
   });
 
-  it('writes byte-identical output', () => {
-    const a = tree(builds.workers.out);
+  it.each(['workers', 'busy'] as const)('writes byte-identical output (%s)', (kind) => {
+    const a = tree(builds[kind].out);
     const b = tree(builds.inline.out);
     expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
     const differing = [...a].filter(([path, bytes]) => !bytes.equals(b.get(path) as Buffer)).map(([path]) => path);
@@ -82,9 +83,9 @@ describe('a build with and without worker threads', () => {
     expect(a.size).toBeGreaterThan(300);
   });
 
-  it('records the same build cache entries', () => {
+  it.each(['workers', 'busy'] as const)('records the same build cache entries (%s)', (kind) => {
     const entries = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { skills: unknown }).skills;
-    expect(entries(builds.workers.cache)).toEqual(entries(builds.inline.cache));
+    expect(entries(builds[kind].cache)).toEqual(entries(builds.inline.cache));
   });
 
   it('rebuilds from the cache alone when nothing changed', async () => {

@@ -60,6 +60,11 @@ export interface ReadOptions {
    * {@link POOL_MIN_SKILLS} folders are to be read. The results are the same either way.
    */
   workers?: number | false;
+  /**
+   * The calling thread has work of its own meanwhile (the site build runs Vite on it): every
+   * folder is left to the workers, one per core by default, instead of this thread taking its share.
+   */
+  callerBusy?: boolean;
   /** Workers already started for this read ({@link startReadPool}); it closes them when done. */
   pool?: ReadPool;
   onProgress?: (done: number, total: number) => void;
@@ -82,10 +87,10 @@ export async function readSkills(
   root: string,
   found: Found,
   config: RegistryConfig,
-  { cache, scan, emit = false, reportOnly = false, workers, pool: started, onProgress, onRead, hits = cacheHits(root, found, cache) }: ReadOptions = {},
+  { cache, scan, emit = false, reportOnly = false, workers, callerBusy = false, pool: started, onProgress, onRead, hits = cacheHits(root, found, cache) }: ReadOptions = {},
 ): Promise<ReadSkill[]> {
   const misses = found.flatMap((_, i) => (hits[i] ? [] : [i]));
-  const { pool, size } = started ?? startReadPool(misses.length >= POOL_MIN_SKILLS ? workers : false);
+  const { pool, size } = started ?? startReadPool(misses.length >= POOL_MIN_SKILLS ? workers : false, callerBusy);
   // The parser, the rules and the scanner load at the first folder prepared on this thread: a
   // no-op rebuild never loads them here.
   let prepareHere: typeof import('./prepare.ts').prepareSkill | undefined;
@@ -123,8 +128,10 @@ export async function readSkills(
     });
   };
   if (pool) for (let k = 0; k < size * 2; k++) feed();
-  // This thread prepares the next unclaimed folder, then lets the workers' replies in.
+  // This thread prepares the next unclaimed folder, then lets the workers' replies in (unless it
+  // is busy elsewhere and has workers to leave them to).
   const helping = (async () => {
+    if (callerBusy && pool) return;
     for (let i = closing ? undefined : claim(); i !== undefined; i = closing ? undefined : claim()) {
       const skill = found[i] as FoundSkill;
       settle.get(i)?.(await inline(requestFor(skill), skill.listing).catch((e: unknown) => heldBack(skill, e)));
@@ -185,11 +192,11 @@ export interface ReadPool {
 
 /**
  * Starts the worker threads for a read of many folders: `workers` of them, by default one per core
- * but the one this thread takes (it prepares folders too). None where threads cannot start: every
- * skill is then prepared on this thread, as a small build's are.
+ * but the one this thread takes (it prepares folders too, unless `callerBusy`). None where threads
+ * cannot start: every skill is then prepared on this thread, as a small build's are.
  */
-export function startReadPool(workers: number | false | undefined): ReadPool {
-  const size = workers === false ? 0 : (workers ?? defaultPoolSize() - 1);
+export function startReadPool(workers: number | false | undefined, callerBusy = false): ReadPool {
+  const size = workers === false ? 0 : (workers ?? defaultPoolSize() - (callerBusy ? 0 : 1));
   if (size <= 0) return { pool: undefined, size: 0 };
   try {
     return { pool: createWorkerPool<PrepareRequest, PreparedSkill>(siblingModule(import.meta.url, './worker'), { size }), size };
