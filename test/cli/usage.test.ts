@@ -72,6 +72,20 @@ describe('usage errors (spawned)', () => {
     expect(result.stderr.length).toBeLessThan(400);
   });
 
+  it('a --format or --mode filter no skill can have, or a bad --limit, is a usage error found before any request', async () => {
+    const registry = ['--registry', 'http://127.0.0.1:9/'];
+    for (const [args, message] of [
+      [['list', '--format', 'bogus'], "error --format must be one of skill-md, package, skill-json, not 'bogus'"],
+      [['search', 'pdf', '--mode', 'bogus'], "error --mode must be one of instructions, code, llm, composite, not 'bogus'"],
+      [['list', '--limit', 'abc'], "error --limit must be a positive integer, not 'abc'"],
+      [['prompt', '--query', 'pdf', '--limit', '-3'], "error --limit must be a positive integer, not '-3'"],
+    ] as const) {
+      const result = await skilldex([...args, ...registry]);
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toBe(`${message}\n`);
+    }
+  });
+
   it('echoes a hostile argument with its control characters shown, not interpreted', async () => {
     const result = await skilldex(['\u001b]0;owned\u0007\u001b[2J']);
     expect(result.status).toBe(2);

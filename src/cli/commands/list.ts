@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty';
-import { filterArgs, parseLimit, printSkills } from '../_skill-list.ts';
+import { checkFilters, filterArgs, parseLimit, printSkills } from '../_skill-list.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
@@ -10,7 +10,9 @@ export default defineCommand({
     ...registryArgs,
   },
   async run({ args }) {
-    printSkills(await openRegistryFromArgs(args), '', args, parseLimit(args.limit));
+    const limit = parseLimit(args.limit);
+    checkFilters(args);
+    printSkills(await openRegistryFromArgs(args), '', args, limit);
     return 0;
   },
 });

@@ -1,6 +1,7 @@
 import { defineCommand } from 'citty';
 import { PROMPT_STYLES, type PromptStyle } from '../../core/prompt.ts';
 import { CliError } from '../_errors.ts';
+import { parseLimit } from '../_skill-list.ts';
 import { out, visible } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
@@ -15,9 +16,10 @@ export default defineCommand({
   },
   async run({ args }) {
     if (!PROMPT_STYLES.includes(args.style as PromptStyle)) throw new CliError('E_USAGE', `--style must be one of ${PROMPT_STYLES.join(', ')}`, { exitCode: 2 });
+    const limit = parseLimit(args.limit);
     const registry = await openRegistryFromArgs(args);
     const names = (args._ as string[]).filter(Boolean);
-    const selection = args.query !== undefined ? registry.search(String(args.query), { limit: Number(args.limit) || 10 }).map((hit) => hit.skill) : names.length > 0 ? names : undefined;
+    const selection = args.query !== undefined ? registry.search(String(args.query), { limit }).map((hit) => hit.skill) : names.length > 0 ? names : undefined;
     out(visible(registry.toPrompt(selection, { style: args.style as PromptStyle })));
     return 0;
   },

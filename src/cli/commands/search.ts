@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty';
-import { filterArgs, parseLimit, printSkills } from '../_skill-list.ts';
+import { checkFilters, filterArgs, parseLimit, printSkills } from '../_skill-list.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 /** A ranked search shows the best few; an empty query is a listing and shows every skill. */
@@ -16,6 +16,7 @@ export default defineCommand({
   async run({ args }) {
     const query = String(args.query);
     const limit = args.limit === undefined && query.trim() === '' ? Number.POSITIVE_INFINITY : parseLimit(args.limit ?? String(DEFAULT_SEARCH_LIMIT));
+    checkFilters(args);
     printSkills(await openRegistryFromArgs(args), query, args, limit);
     return 0;
   },
