@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { jsonText } from './json-text.ts';
 
@@ -95,7 +95,13 @@ export class OutputFolder {
    */
   finish(): string[] {
     const previous = this.#previous;
-    for (const rel of [...previous, ...this.#early]) if (!this.#written.has(rel)) rmSync(join(this.dir, rel), { force: true });
+    const emptied = new Set<string>();
+    for (const rel of [...previous, ...this.#early]) {
+      if (this.#written.has(rel)) continue;
+      rmSync(join(this.dir, rel), { force: true });
+      emptied.add(dirname(rel));
+    }
+    removeEmptyFolders(this.dir, emptied);
     const list = [...this.#written].sort();
     writeFileSync(join(this.dir, STATE_FILE), jsonText(list));
     return list;
@@ -120,6 +126,24 @@ export class OutputFolder {
     const created = mkdirSync(dir, { recursive: true });
     if (created !== undefined) this.#createdDirs.push(created);
     this.#made.add(dir);
+  }
+}
+
+/**
+ * Removes the folders (relative to `dir`) that removing stale files left empty, and their parents
+ * up to `dir` once they are empty too, so a rebuild leaves the same tree as a fresh build. A folder
+ * that still holds anything stays.
+ */
+function removeEmptyFolders(dir: string, folders: ReadonlySet<string>): void {
+  const deepestFirst = [...folders].sort((a, b) => b.split('/').length - a.split('/').length);
+  for (const start of deepestFirst) {
+    for (let rel = start; rel !== '.' && rel !== ''; rel = dirname(rel)) {
+      try {
+        rmdirSync(join(dir, rel));
+      } catch {
+        break; // not empty, or removed already: its parents were or will be tried from elsewhere
+      }
+    }
   }
 }
 

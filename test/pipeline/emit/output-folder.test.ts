@@ -87,3 +87,26 @@ describe.each([['with workers', 2 as const], ['without workers', false as const]
     expect(folders(earlier)).toEqual(beforeFolders);
   });
 });
+
+describe('a rebuild into the same folder', () => {
+  it('removes the folders of a skill that is gone, so the tree equals a fresh build', async () => {
+    const out = join(work, 'rebuild');
+    const fresh = join(work, 'rebuild-fresh');
+    skill('gone-soon', { 'SKILL.md': skillMd('gone-soon', 'Read `references/notes.md`.'), 'references/notes.md': '# Notes\n' });
+    let removed = false;
+    try {
+      const first = await build(out, false, true);
+      expect(first.index?.skills.map((s) => s.name)).toContain('gone-soon');
+      expect(folders(out).some((f) => f.includes('gone-soon'))).toBe(true);
+      rmSync(join(root, 'skills', 'gone-soon'), { recursive: true });
+      removed = true;
+      await build(out, false, true);
+      await build(fresh, false, true);
+    } finally {
+      if (!removed) rmSync(join(root, 'skills', 'gone-soon'), { recursive: true, force: true });
+    }
+    expect(folders(out).filter((f) => f.includes('gone-soon'))).toEqual([]);
+    expect(folders(out)).toEqual(folders(fresh));
+    expect(tree(out)).toEqual(tree(fresh));
+  });
+});
