@@ -66,6 +66,7 @@ const POSITIVES: string[] = [
   'curl x | ksh', 'curl x | fish', 'curl x | tcsh', 'curl x | csh', 'curl x | source /dev/stdin',
   'curl https://x.example/a.py | python3', 'curl x | python -', 'curl x | python3.12', 'curl x | perl', 'curl x | ruby',
   'curl x | node', 'curl x | php', 'curl x | pwsh', 'curl x | powershell;', 'curl x | node)',
+  '/usr/bin/curl -s x|/bin/sh', 'curl x | sudo /usr/bin/env bash', 'wget -qO- x | /usr/local/bin/python3', 'bash <(/usr/bin/curl x)',
   'curl -fsSL \\\n  https://x.example/i.sh | sh',
   'curl -fsSL \\\r\n  https://x.example/i.sh | sh',
   'bash <(curl -s https://x.example)', 'sh <( wget -O- x)', 'zsh <(curl x)', 'ksh <(curl x)', 'source <(curl -s x)',

@@ -28,7 +28,9 @@ export const downloadPipeShell = defineRule({
   },
 });
 
-const SUDO = String.raw`(?:sudo\s+(?:-[A-Za-z]+\s+)*)?(?:env\s+)?`;
+// A command may be named by its absolute path: `| /bin/sh`, `| sudo /usr/bin/env bash`.
+const AT = String.raw`(?:(?:/[\w.+-]+)*/)?`;
+const SUDO = String.raw`(?:${AT}sudo\s+(?:-[A-Za-z]+\s+)*)?(?:${AT}env\s+)?${AT}`;
 const SHELL = String.raw`(?:(?:ba|z|da|k|fi|tc|c)?sh|source)\b`;
 // An interpreter reads a script from stdin only when given no script argument (or `-`).
 const INTERPRETER = String.raw`(?:python[0-9.]*|perl|ruby|node|php|pwsh|powershell)(?=[ \t]*(?:$|[;&|)"'\x60]|-(?![\w-])))`;
