@@ -20,6 +20,20 @@ export function pathProblem(path: string): string | undefined {
 
 const VCS_FOLDERS = new Set(['.git', '.hg', '.svn', '.bzr', '_darcs', '.jj']);
 
+/**
+ * The first path listed twice, if any. A manifest whose file list repeats a path is not what a
+ * build writes (each file once, by its path), so a client refuses it rather than guess which
+ * entry is meant.
+ */
+export function repeatedPath(paths: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const path of paths) {
+    if (seen.has(path)) return path;
+    seen.add(path);
+  }
+  return undefined;
+}
+
 /** True when `path` is safe under {@link pathProblem}. */
 export function isSafeSkillPath(path: string): boolean {
   return pathProblem(path) === undefined;

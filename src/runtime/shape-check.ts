@@ -1,5 +1,5 @@
 import { checkJsonShape } from '../core/json-shape.ts';
-import { isSafeSkillPath } from '../core/paths.ts';
+import { isSafeSkillPath, repeatedPath } from '../core/paths.ts';
 import { isNameTemplate, NAME_PLACEHOLDER } from '../core/url-template.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { RegistryIndex } from '../core/schemas/registry-index.ts';
@@ -24,13 +24,15 @@ export interface ShapeCheck {
 export type ShapeResult<T> = { ok: true; value: T } | { ok: false; issues: string[] };
 
 /*
- * Two zod refinements JSON Schema cannot say, checked here once the shape fits: the client builds
+ * The zod refinements JSON Schema cannot say, checked here once the shape fits: the client builds
  * URLs and disk paths from these strings.
  */
 
-/** File paths: relative, no `.`/`..` segments, no `\ ? # [ ]` (the manifest's `files`). */
-const unsafePaths = (manifest: SkillManifest): string[] =>
-  manifest.files.flatMap((file, i) => (isSafeSkillPath(file.path) ? [] : [`files.${i}.path: not a safe relative path`]));
+/** File paths: relative, no `.`/`..` segments, no `\ ? # [ ]`, none listed twice (the manifest's `files`). */
+const unsafePaths = (manifest: SkillManifest): string[] => {
+  const issues = manifest.files.flatMap((file, i) => (isSafeSkillPath(file.path) ? [] : [`files.${i}.path: not a safe relative path`]));
+  return repeatedPath(manifest.files.map((f) => f.path)) === undefined ? issues : [...issues, 'files: must not list a path twice'];
+};
 
 /** The index's URL templates: `{name}` exactly once. */
 const badTemplates = (index: RegistryIndex): string[] =>

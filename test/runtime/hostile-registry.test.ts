@@ -45,6 +45,17 @@ describe('hostile manifests', () => {
     expect(await readdir(project)).toEqual([]);
   });
 
+  it('refuses a manifest listing one file path twice, and writes nothing', async () => {
+    const registry = await registryWith('semver-tool', (m) => m.files.push({ ...m.files[0] }));
+    const project = await tempDir('project');
+    for (const via of ['files', 'archive'] as const) {
+      const error = await registry.install('semver-tool', project, { via }).then(() => undefined, (e: unknown) => e as SkilldexError);
+      expect(error?.code, via).toBe('MANIFEST_INVALID');
+      expect(error?.message, via).toContain('must not list a path twice');
+    }
+    expect(await readdir(project)).toEqual([]);
+  });
+
   it('refuses a manifest that declares more than a client unpacks, before downloading anything', async () => {
     const registry = await registryWith('semver-tool', (m) => (m.files[0].size = 2 ** 40));
     const project = await tempDir('project');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_RETRY, MAX_TIMEOUT_MS } from './run-limits.ts';
 import { PUBLISHED_NAME } from '../names.ts';
-import { isSafeSkillPath } from '../paths.ts';
+import { isSafeSkillPath, repeatedPath } from '../paths.ts';
 import { SHA256_DIGEST } from '../digest.ts';
 import { ValidatorDiagnostic } from './diagnostic.ts';
 import { ScanResult } from './scan.ts';
@@ -148,7 +148,7 @@ export const SkillManifest = z
     metadata: z.record(z.string(), z.unknown()).optional(),
     /** Frontmatter fields Skilldex does not interpret, carried through unchanged. */
     extra: z.record(z.string(), z.unknown()).optional(),
-    files: z.array(SkillFile),
+    files: z.array(SkillFile).refine((files) => repeatedPath(files.map((f) => f.path)) === undefined, 'must not list a path twice'),
     /** Tree digest: sha256 over sorted `{path}\0{hex}\n` lines (docs/registry-format.md#digests). */
     digest: z.string().regex(SHA256_DIGEST),
     /**
