@@ -38,6 +38,7 @@ export function openRegistryFromArgs(args: RegistryArgValues): Promise<NodeRegis
     if (!PUBLIC_KEY_PATTERN.test(key)) throw new CliError('E_USAGE', `--trust ${JSON.stringify(visibleControls(key))} is not a public key`, { hint: 'give the key as skilldex keygen prints it: ed25519: followed by 43 characters', exitCode: EXIT.usage });
   }
   const where = args.registry || process.env.SKILLDEX_REGISTRY;
+  if (!where) throw new CliError('E_USAGE', 'no registry given', { hint: 'pass --registry <url|dir> or set SKILLDEX_REGISTRY, e.g. SKILLDEX_REGISTRY=https://skills.example.org/', exitCode: EXIT.usage });
   // A mistyped registry is a usage error (exit 2), found before anything is read: another scheme
   // (ftp://, s3://) would otherwise be taken for a folder name.
   if (where && !/^(https?|file):/i.test(where)) {

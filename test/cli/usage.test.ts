@@ -86,6 +86,16 @@ describe('usage errors (spawned)', () => {
     }
   });
 
+  it('names the missing registry as a usage error (exit 2) when neither --registry nor SKILLDEX_REGISTRY gives one', async () => {
+    const { SKILLDEX_REGISTRY: _r, ...rest } = env();
+    for (const command of [['list'], ['search', 'pdf'], ['install', 'pdf', '--dir', 'nowhere']]) {
+      const result = await runSkilldex(REPO, command, rest);
+      expect(result.status, command.join(' ')).toBe(2);
+      expect(result.stderr, command.join(' ')).toContain('no registry given');
+      expect(result.stderr, command.join(' ')).toContain('SKILLDEX_REGISTRY');
+    }
+  });
+
   it('echoes a hostile argument with its control characters shown, not interpreted', async () => {
     const result = await skilldex(['\u001b]0;owned\u0007\u001b[2J']);
     expect(result.status).toBe(2);
