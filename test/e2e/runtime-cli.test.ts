@@ -205,9 +205,9 @@ describe('skilldex agent commands', () => {
     expect(seed003.stdout).toMatch(/^<available-skills>\n {2}<skill name="semver-tool">\n {4}.+\n {2}<\/skill>\n<\/available-skills>\n$/);
   });
 
-  it('explains a missing registry', async () => {
+  it('explains a missing registry as a usage error', async () => {
     const result = await skilldex(['search', 'x'], { env: { SKILLDEX_REGISTRY: '' } });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('hint: pass --registry <url|dir> or set SKILLDEX_REGISTRY');
   });
 
