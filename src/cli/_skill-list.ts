@@ -1,4 +1,4 @@
-import type { SkillFormat, SkillMode } from '../core/schemas/manifest.ts';
+import { SkillFormat, SkillMode } from '../core/schemas/manifest.ts';
 import type { NodeRegistry } from '../runtime/node/node-registry.ts';
 import { CliError } from './_errors.ts';
 import { err, out, outJson, style, visible } from './_output.ts';
@@ -11,15 +11,12 @@ export const filterArgs = {
   mode: { type: 'string', description: 'Only this mode: instructions, code, llm, composite' },
 } as const;
 
-const FORMATS: readonly SkillFormat[] = ['skill-md', 'package', 'skill-json'];
-const MODES: readonly SkillMode[] = ['instructions', 'code', 'llm', 'composite'];
-
 /**
  * Refuses a `--format` or `--mode` no skill can have, before any request: the filter would
  * otherwise match nothing and the command would report "no skills match" with exit status 0.
  */
 export function checkFilters(args: { format?: string; mode?: string }): void {
-  for (const [flag, value, allowed] of [['format', args.format, FORMATS], ['mode', args.mode, MODES]] as const) {
+  for (const [flag, value, allowed] of [['format', args.format, SkillFormat.options], ['mode', args.mode, SkillMode.options]] as const) {
     if (value !== undefined && !(allowed as readonly string[]).includes(value)) {
       throw new CliError('E_USAGE', `--${flag} must be one of ${allowed.join(', ')}, not '${visible(value)}'`, { exitCode: 2 });
     }

@@ -174,6 +174,12 @@ const asciiJson = (value: unknown): string => JSON.stringify(value).replace(/[\u
 
 const sameStamp = (a: Stamp, info: Stats): boolean => a.mtimeMs === info.mtimeMs && a.ctimeMs === info.ctimeMs && a.ino === info.ino && (info.isDirectory() || a.size === info.size);
 
+/** The folder at `abs` is still the one `d` recorded, and was recorded outside the racy window. Throws when it cannot be stat'ed. */
+const folderUnchanged = (abs: string, d: Stamp, racyAfter: number): boolean => {
+  const info = lstatSync(abs);
+  return info.isDirectory() && sameStamp(d, info) && d.mtimeMs < racyAfter;
+};
+
 /**
  * The cache of one build. Load it with {@link BuildCache.open}, look skills up while
  * validating, record what was computed, and {@link BuildCache.save} at the end.
@@ -222,7 +228,7 @@ export class BuildCache {
    */
   lookup(root: string, dir: string, declaration: SkillSource['declaration']): CachedSkill | undefined {
     const entry = this.#previous?.skills[dir];
-    const racyAfter = (this.#previous?.startedAt ?? 0) - RACY_WINDOW_MS;
+    const racyAfter = this.#racyAfter();
     if (!entry || entry.declaration !== declaration) return this.#miss();
     const absDir = join(root, dir);
     try {
@@ -231,8 +237,7 @@ export class BuildCache {
         // Stat'ed a moment ago by discovery, found as recorded there, and recorded alike here.
         const checked = this.#checkedDirs.get(d.path ? `${dir}/${d.path}` : dir);
         if (checked && checked.mtimeMs === d.mtimeMs && checked.ctimeMs === d.ctimeMs && checked.ino === d.ino) continue;
-        const info = lstatSync(join(absDir, d.path));
-        if (!info.isDirectory() || !sameStamp(d, info) || d.mtimeMs >= racyAfter) return this.#miss();
+        if (!folderUnchanged(join(absDir, d.path), d, racyAfter)) return this.#miss();
       }
       for (const f of entry.files) {
         const info = lstatSync(join(absDir, f.path));
@@ -252,13 +257,10 @@ export class BuildCache {
   discovery(root: string, skillsDir: string): DiscoveryRecord | undefined {
     const last = this.#previous?.discovery;
     if (!last || last.skillsDir !== skillsDir || !Array.isArray(last.dirs) || last.dirs[0]?.path !== '' || !Array.isArray(last.found) || !Array.isArray(last.diagnostics)) return undefined;
-    const racyAfter = (this.#previous?.startedAt ?? 0) - RACY_WINDOW_MS;
+    const racyAfter = this.#racyAfter();
     const base = join(root, skillsDir);
     try {
-      for (const d of last.dirs) {
-        const info = lstatSync(join(base, d.path));
-        if (!info.isDirectory() || !sameStamp(d, info) || d.mtimeMs >= racyAfter) return undefined;
-      }
+      for (const d of last.dirs) if (!folderUnchanged(join(base, d.path), d, racyAfter)) return undefined;
     } catch {
       return undefined;
     }
@@ -270,6 +272,11 @@ export class BuildCache {
   /** Keeps what discovery found, with the stamps of the folders it listed. */
   recordDiscovery(record: DiscoveryRecord): void {
     this.#discovery = record;
+  }
+
+  /** Stamps at or after this time (ms) were recorded too close to the recording build's start to be trusted (git's "racy" rule). */
+  #racyAfter(): number {
+    return (this.#previous?.startedAt ?? 0) - RACY_WINDOW_MS;
   }
 
   #miss(): undefined {
