@@ -45,6 +45,18 @@ describe('worker pool', () => {
     }
   });
 
+  it('answers the requests queued at a worker behind one that killed it, on the worker that replaces it', async () => {
+    // One worker holding all four at once: the crash is the second, the two after it were posted
+    // to the same thread and never started there.
+    const pool = createWorkerPool<number | 'crash', number>(WORKER, { size: 1, depth: 4, data: { factor: 5 } });
+    try {
+      const settled = await Promise.allSettled([1, 'crash', 2, 3].map((r) => pool.run(r as number | 'crash')));
+      expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).name))).toEqual([5, 'WorkerStoppedError', 10, 15]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('rejects what is queued or running when it is closed, and refuses new work', async () => {
     const pool = createWorkerPool<number, number>(WORKER, { size: 1, data: { factor: 1 } });
     const settling = Promise.allSettled(Array.from({ length: 5 }, (_, i) => pool.run(i)));

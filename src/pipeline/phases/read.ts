@@ -1,7 +1,7 @@
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import type { ScanResult } from '../../core/schemas/scan.ts';
 import { join, posix } from 'node:path';
-import { createWorkerPool, defaultPoolSize, PoolUnavailableError, type WorkerPool } from '../../core-node/worker-pool.ts';
+import { createWorkerPool, DEFAULT_DEPTH, defaultPoolSize, PoolUnavailableError, type WorkerPool } from '../../core-node/worker-pool.ts';
 import type { ScanOptions } from '../../scanner/scan.ts';
 import { siblingModule } from '../../core/module-file.ts';
 import { cacheEntryOf, filesReadOnDemand, locateFrom, sourceFromCache, type BuildCache, type CachedSkill } from '../cache.ts';
@@ -117,8 +117,8 @@ export async function readSkills(
       return heldBack(skill, error);
     });
   };
-  // Two requests in flight per worker, so a worker never waits for this thread to finish the
-  // folder it is preparing before it gets its next one.
+  // As many claimed as the workers hold queued, so a worker never waits for this thread to finish
+  // the folder it is preparing before it gets its next one.
   const feed = (): void => {
     const i = claim();
     if (i === undefined) return;
@@ -127,7 +127,7 @@ export async function readSkills(
       feed();
     });
   };
-  if (pool) for (let k = 0; k < size * 2; k++) feed();
+  if (pool) for (let k = 0; k < size * DEFAULT_DEPTH; k++) feed();
   // This thread prepares the next unclaimed folder, then lets the workers' replies in (unless it
   // is busy elsewhere and has workers to leave them to).
   const helping = (async () => {
