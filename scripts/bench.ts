@@ -40,7 +40,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { indexSize } from './bench/index-size.ts';
 import { closeServer } from './preview.ts';
-import { child, type ChildArgs, type ChildRun, fmtB, fmtMs, fmtS, mb, median, node, projectRoot, quantile, RESULT_MARK, round, runChild } from './bench/harness.ts';
+import { child, type ChildArgs, type ChildRun, fmtB, fmtMs, fmtS, mb, median, node, projectRoot, quantile, RESULT_MARK, round, runChild, setAside, emptyTrash } from './bench/harness.ts';
 import { MODULES } from './bench/modules.ts';
 
 const SEED = 20261122;
@@ -475,6 +475,7 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
   const { generateRegistry } = await import('./generate-registry.ts');
   const root = join(work, `gen-${n}`);
   const genStart = performance.now();
+  setAside(work, root);
   const reg = await generateRegistry({ count: n, seed: SEED, out: root });
   const genSeconds = (performance.now() - genStart) / 1000;
   log(`N=${n}: generated ${reg.fileCount} files (${(reg.bytes / 1e6).toFixed(1)} MB) in ${genSeconds.toFixed(1)}s`);
@@ -490,10 +491,10 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
   for (let r = 0; r < runs; r++) {
     floors.push(await child('hash-floor', { root }));
     writeFloors.push(await child('write-floor', { root, out: join(work, `write-floor-${n}`) }));
-    rmSync(join(work, `write-floor-${n}`), { recursive: true, force: true });
+    setAside(work, join(work, `write-floor-${n}`));
     const cache = join(work, `cache-${n}.json`);
-    rmSync(registryOut, { recursive: true, force: true });
-    rmSync(cache, { force: true });
+    setAside(work, registryOut);
+    setAside(work, cache);
     const cold = await child<{ ok: boolean; errors: unknown[]; cache: unknown }>('index-build', { root, out: registryOut, cache });
     if (!cold.result?.ok) throw new Error(`index build failed at N=${n}: ${JSON.stringify(cold.result?.errors)}`);
     colds.push(cold);
@@ -550,16 +551,17 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
       const sites: ChildRun<unknown>[] = [];
       const bares: ChildRun<{ astroMs: number; pagefindMs: number; pages: number }>[] = [];
       for (let r = 0; r < siteRuns; r++) {
+        setAside(work, join(work, `bare-astro-${n}`));
         bares.push(await child('bare-astro', { count: n, dir: join(work, `bare-astro-${n}`) }));
-        rmSync(siteOut, { recursive: true, force: true });
+        setAside(work, siteOut);
         // A cold site build: without the registry's build cache (<root>/.cache) from the last run.
-        rmSync(join(root, '.cache'), { recursive: true, force: true });
+        setAside(work, join(root, '.cache'));
         const argv = [node, join(projectRoot, 'scripts', 'build.ts'), '--root', root, '--out', siteOut];
         // Astro keeps prerender chunks in the checkout's .astro/, which a concurrent site build
         // (a test, another engineer) can clobber; one retry tells that apart from a real failure.
         sites.push(await runChild(argv, { env }).catch((error: Error) => {
           log(`  site build failed once, retrying: ${error.message.split('\n').find((l) => /Error/.test(l)) ?? ''}`);
-          rmSync(siteOut, { recursive: true, force: true });
+          setAside(work, siteOut);
           return runChild(argv, { env });
         }));
         log(`  site run ${r + 1}: bare Astro+Pagefind ${(bares.at(-1)!.wallMs / 1000).toFixed(1)}s (${mb(bares.at(-1)!.maxRssKb)} MB), site ${(sites.at(-1)!.wallMs / 1000).toFixed(1)}s (${mb(sites.at(-1)!.maxRssKb)} MB)`);
@@ -596,7 +598,7 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
         runs: sites.map((s) => round(s.wallMs, 0)),
         floorRuns: bares.map((s) => round(s.wallMs, 0)),
       };
-      rmSync(join(work, `bare-astro-${n}`), { recursive: true, force: true });
+      setAside(work, join(work, `bare-astro-${n}`));
       result.sizes = outputSizes(siteOut, registryOut, n);
     } catch (error) {
       result.site = { error: (error as Error).message.slice(0, 2000) };
@@ -750,6 +752,7 @@ async function main(): Promise<void> {
   const outDir = resolve(values.out);
   const work = join(outDir, 'work');
   mkdirSync(work, { recursive: true });
+  emptyTrash(work);
   const log = (s: string) => console.log(s);
   const started = performance.now();
   const info = machine();
@@ -780,6 +783,7 @@ async function main(): Promise<void> {
   }
   // Sizes not measured this time keep their previous figures (each carries its measuredAt), so
   // `--sizes 1000` refreshes one column without throwing away the 10k one.
+  emptyTrash(work);
   const resultsFile = join(outDir, 'results.json');
   if (!values.quick && existsSync(resultsFile)) {
     try {

@@ -6,7 +6,7 @@
  * from spawn to exit, so start-up counts for every contender; runs are interleaved.
  */
 import { join } from 'node:path';
-import { child, fmtS, median, node, projectRoot, round, runChild, type BenchModule } from './harness.ts';
+import { child, fmtS, median, node, projectRoot, round, runChild, setAside, type BenchModule } from './harness.ts';
 
 export const CORPUS_SKILLS = 2000;
 const CORPUS_SEED = 20261123;
@@ -33,6 +33,7 @@ export const corpus: BenchModule = {
     const count = quick ? 200 : CORPUS_SKILLS;
     // Imported here, not at the top: every bench child loads this module, and the generator brings yaml.
     const { generateCorpus } = await import('../generate-corpus.ts');
+    setAside(work, join(work, `corpus-${count}`));
     const generated = generateCorpus({ count, seed: CORPUS_SEED, out: join(work, `corpus-${count}`) });
     log(`corpus: ${generated.skillDirs.length} skills, ${generated.fileCount} files (${(generated.bytes / 1e6).toFixed(1)} MB)`);
     const skillsDir = join(generated.root, 'skills');
