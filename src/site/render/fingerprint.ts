@@ -4,7 +4,7 @@
  * - the source of the Markdown renderer and every module it imports, found by following their
  *   relative imports from src/site/catalog/markdown.ts (contents, not timestamps);
  * - the name and version of every package those modules import, and of everything those
- *   packages depend on (remark, rehype, micromark, highlight.js and their grammars …);
+ *   packages depend on (markdown-it, rehype, parse5, highlight.js and their grammars …);
  * - the Node version and its Unicode tables (`slugify` and the parsers' character classes).
  */
 import { createHash } from 'node:crypto';
