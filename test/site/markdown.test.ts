@@ -72,6 +72,32 @@ describe('renderMarkdown', () => {
     expect(html).toContain('type="checkbox"');
   });
 
+  it('writes the rest of GitHub-flavoured Markdown as GitHub does', () => {
+    const html = renderMarkdown('| l | r |\n|:--|--:|\n| 1 | 2 |\n\n- [ ] open\n- [x] done\n- plain\n\n~~gone~~ www.example.org/a, SKILL.md and https://x.example/');
+    expect(html).toContain('<th align="left">l</th>');
+    expect(html).toContain('<td align="right">2</td>');
+    expect(html).toContain('<ul class="contains-task-list">');
+    expect(html).toContain('<li class="task-list-item"><input type="checkbox" disabled> open</li>');
+    expect(html).toContain('<li class="task-list-item"><input type="checkbox" checked disabled> done</li>');
+    expect(html).toContain('<li>plain</li>');
+    expect(html).toContain('<del>gone</del>');
+    expect(html).toContain('<a href="http://www.example.org/a" rel="nofollow noopener noreferrer">www.example.org/a</a>');
+    expect(html).toContain('<a href="https://x.example/" rel="nofollow noopener noreferrer">');
+    // A file name is not a host in the .md top-level domain.
+    expect(html).toContain(', SKILL.md and');
+    expect(renderMarkdown('\uFEFF# Title')).toBe('<h1>Title</h1>');
+  });
+
+  it('links each footnote reference to its note and back, under the ids the sanitiser gives them', () => {
+    const html = renderMarkdown('A claim.[^src] Another.[^2]\n\n[^src]: The source.\n[^2]: More.');
+    const hrefs = [...html.matchAll(/href="#([^"]+)"/g)].map((m) => m[1]);
+    const ids = new Set([...html.matchAll(/id="([^"]+)"/g)].map((m) => m[1]));
+    expect(hrefs).toEqual(['user-content-fn-1', 'user-content-fn-2', 'user-content-fnref-1', 'user-content-fnref-2']);
+    for (const href of hrefs) expect(ids).toContain(href);
+    expect(html).toContain('<h2 class="sr-only" id="user-content-footnote-label">Footnotes</h2>');
+    expect(html).toContain('aria-describedby="user-content-footnote-label"');
+  });
+
   it('makes code blocks keyboard-scrollable, named tab stops', () => {
     expect(renderMarkdown('```\nnpx skilldex run x\n```')).toBe('<pre tabindex="0" role="region" aria-label="Code block 1"><code>npx skilldex run x\n</code></pre>');
     // Each block is a landmark, and landmarks on one page need distinct names.
