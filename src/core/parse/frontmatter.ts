@@ -1,3 +1,4 @@
+import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { bracketDepthExceeds } from '../json-depth.ts';
 import { nodeOffset } from './node-position.ts';
@@ -35,7 +36,11 @@ export interface Frontmatter {
   locate(path: readonly (string | number)[]): Position;
 }
 
-export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFrontmatterBytes' | 'maxDepth' | 'maxAliases'>): Frontmatter {
+/**
+ * @param how.fullParser read the YAML with the yaml library even where {@link readPlainFrontmatter}
+ *   would do (the tests compare the two readings)
+ */
+export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFrontmatterBytes' | 'maxDepth' | 'maxAliases'>, how: { fullParser?: boolean } = {}): Frontmatter {
   const { text } = source;
   const problems: ParseProblem<FrontmatterRuleId>[] = [];
   const fail = (rule: FrontmatterRuleId, offset: number, message: string, hint?: string): Frontmatter => {
@@ -74,7 +79,18 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
     problems.push({ rule: 'frontmatter/too-deep', offset: yamlStart + deep, message: `values nest deeper than ${limits.maxDepth} levels`, hint: 'flatten the structure' });
     return withBody(undefined);
   }
-  const doc = parseDocument(yamlText, { schema: 'core', uniqueKeys: true, prettyErrors: false, strict: true });
+  const plain = how.fullParser ? undefined : readPlainFrontmatter(yamlText, limits.maxDepth);
+  if (plain) {
+    let doc: Document | undefined;
+    return {
+      data: plain,
+      body,
+      bodyOffset,
+      problems,
+      locate: (path) => positionAt(source, yamlStart + (plainOffset(yamlText, plain, path) ?? nodeOffset((doc ??= parseYaml(yamlText)), path))),
+    };
+  }
+  const doc = parseYaml(yamlText);
   for (const error of doc.errors) {
     problems.push({ rule: 'frontmatter/yaml', offset: yamlStart + (error.pos[0] ?? 0), message: `YAML: ${firstLine(error.message)}`, hint: 'fix the YAML syntax; quote values that contain `: ` or start with a special character' });
   }
@@ -109,6 +125,131 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
     return withBody(undefined, doc);
   }
   return withBody(data as Record<string, unknown>, doc);
+}
+
+function parseYaml(text: string): Document {
+  return parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, strict: true });
+}
+
+/**
+ * Anchors, aliases and tags (after white space or a flow indicator, where they start a node), a
+ * directive, a merge key, an explicit `?` key, a tab, a document marker, or a key that is refused:
+ * frontmatter with any of these takes the full parser.
+ */
+const NOT_PLAIN = /(?:^|[\s[{,])[&*!]|^%|<<|^\s*\?(?:\s|$)|\t|^(?:---|\.\.\.)|__proto__|constructor|prototype/m;
+
+/**
+ * Frontmatter as the yaml library reads it, for the common case only, ten times faster: plain
+ * mappings of scalars, lists and mappings (no anchors, aliases, tags or directives, see
+ * {@link NOT_PLAIN}) that js-yaml reads under the same YAML 1.2 core schema, as a mapping within
+ * the depth limit. Undefined for anything else, including every document either parser finds an
+ * error in: the yaml library then reads it, with positions for its problems.
+ *
+ * Why: the yaml library builds a document with every node's position, which the build needs only
+ * for a diagnostic; over the 2,000-skill corpus it was a third of reading and checking a skill.
+ * test/core/parse/frontmatter-plain.test.ts holds the two to the same data.
+ */
+export function readPlainFrontmatter(text: string, maxDepth: number): Record<string, unknown> | undefined {
+  if (NOT_PLAIN.test(text) || flowSpansLines(text)) return undefined;
+  let data: unknown;
+  try {
+    data = loadYaml(text, { schema: CORE_SCHEMA });
+  } catch {
+    return undefined;
+  }
+  return isMapping(data) && nestsWithin(data, 1, maxDepth) ? data : undefined;
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * True when a quoted scalar or a flow collection (`[…]`, `{…}`) goes on past the end of a line:
+ * the yaml library holds its continuation lines to the indentation rules, js-yaml does not.
+ * A quote counts only where a value starts (`don't` is plain text), and `#` after a space outside
+ * quotes starts a comment.
+ */
+function flowSpansLines(text: string): boolean {
+  let depth = 0;
+  let quote: string | undefined;
+  let valueStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quote !== undefined) {
+      if (c === '\n' || c === '\r') return true;
+      if (quote === '"' && c === '\\') i++;
+      else if (c === quote && quote === "'" && text[i + 1] === "'") i++;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '\n' || c === '\r') {
+      if (depth > 0) return true;
+      valueStart = true;
+    } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1] as string))) {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end - 1;
+    } else if ((c === '"' || c === "'") && valueStart) {
+      quote = c;
+    } else if ((c === '[' || c === '{') && (valueStart || depth > 0)) {
+      depth++;
+      valueStart = true;
+    } else if ((c === ']' || c === '}') && depth > 0) {
+      depth--;
+      valueStart = false;
+    } else if (c === ',' && depth > 0) {
+      valueStart = true;
+    } else if (c === ':' || c === '-' || c === '?') {
+      valueStart = /[\s]/.test(text[i + 1] ?? ' ');
+    } else if (c !== ' ') {
+      valueStart = false;
+    }
+  }
+  return quote !== undefined || depth > 0;
+}
+
+/**
+ * A key the core schema could read as null, a boolean or a number, or a flow collection used as
+ * a key: js-yaml writes such a key as its own text or as JavaScript would (`null`, `2.0`, `a,b`),
+ * the yaml library otherwise (``, `2`, `[ a, b ]`).
+ */
+const NON_STRING_KEY = /^(?:$|[-+.~\d]|(?:null|true|false)$)|[,[\]{}]/i;
+
+/** A plain scalar the YAML 1.2 core schema reads as a number; js-yaml reads some as strings (`-.5`). */
+const CORE_NUMBER = /^(?:[-+]?(?:\.\d+|\d+(?:\.\d*)?)(?:[eE][-+]?\d+)?|0o[0-7]+|0x[\da-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
+/**
+ * Within the depth limit, with only keys both parsers spell alike, and no numbers: js-yaml's
+ * numbers are YAML 1.1's (`0b101` is 5, `-.5` a string; see {@link CORE_NUMBER}), and
+ * frontmatter rarely holds one.
+ */
+function nestsWithin(value: unknown, depth: number, maxDepth: number): boolean {
+  if (typeof value === 'number' || (typeof value === 'string' && CORE_NUMBER.test(value))) return false;
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth > maxDepth) return false;
+  if (!Array.isArray(value) && Object.keys(value).some((key) => NON_STRING_KEY.test(key))) return false;
+  return Object.values(value).every((v) => nestsWithin(v, depth + 1, maxDepth));
+}
+
+/**
+ * Where the yaml library's document puts the mapping (`[]`), a top-level key it lacks (at the
+ * mapping, the closest ancestor), or a top-level key's value written on the key's own line
+ * (`name: x`); undefined for anything else, which that document answers. Every skill's build
+ * asks for `name` and `calls`, so these must not cost the document.
+ */
+function plainOffset(text: string, data: Record<string, unknown>, path: readonly (string | number)[]): number | undefined {
+  const [key] = path;
+  if (path.length === 0 || (path.length === 1 && typeof key === 'string' && !Object.hasOwn(data, key))) return mappingStart(text);
+  // A key the core schema reads as a boolean or null is not found by its text in the document.
+  if (path.length !== 1 || typeof key !== 'string' || !/^[A-Za-z_][\w-]*$/.test(key) || /^(?:true|false|null)$/i.test(key)) return undefined;
+  const line = new RegExp(`^${key}[ ]*:[ ]+(?=[^\\s#|>])`, 'm').exec(text);
+  return line ? line.index + line[0].length : undefined;
+}
+
+/** The first character of the first line that is neither blank nor a comment. */
+function mappingStart(text: string): number | undefined {
+  const first = /^[ ]*(?!#)\S/m.exec(text);
+  return first ? first.index + first[0].length - 1 : undefined;
 }
 
 /** Rejects forbidden keys and over-deep nesting, with the node's position. */
