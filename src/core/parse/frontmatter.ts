@@ -128,7 +128,8 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
 }
 
 function parseYaml(text: string): Document {
-  return parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, strict: true });
+  // logLevel: the library's own warnings go to the problems, never to the terminal as a Node warning.
+  return parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, strict: true, logLevel: 'error' });
 }
 
 /**

@@ -2,7 +2,7 @@
  * Pure frontmatter splitting and YAML parsing: no disk, no registry. Positions are asserted as
  * 1-based line/column in the whole SKILL.md, because that is what a contributor's editor shows.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FORBIDDEN_KEYS, parseFrontmatter, type Frontmatter } from '../../../src/core/parse/frontmatter.ts';
 import { decodeUtf8, positionAt, sourceFromString, type SourceText } from '../../../src/core/parse/source-text.ts';
 
@@ -197,6 +197,17 @@ describe('values', () => {
   it('uses the YAML 1.2 core schema: dates, yes/no and octal-looking values are not converted', () => {
     const { fm } = parse('---\ndate: 2024-01-02\nflag: yes\nnorway: NO\nzip: 01234\nversion: 1.10\nnothing: null\n---\n');
     expect(fm.data).toEqual({ date: '2024-01-02', flag: 'yes', norway: 'NO', zip: 1234, version: 1.1, nothing: null });
+  });
+
+  it('prints nothing of its own: a flow collection used as a key is read without a Node warning on the terminal', () => {
+    const warn = vi.spyOn(process, 'emitWarning');
+    try {
+      const { fm } = parse('---\n[a, b]: x\nname: y\n---\n');
+      expect(fm.data).toEqual({ '[ a, b ]': 'x', name: 'y' });
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('locates values, missing values (at the parent) and list items', () => {
