@@ -30,7 +30,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import module from 'node:module';
 import os from 'node:os';
@@ -39,7 +38,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { indexSize } from './bench/index-size.ts';
-import { closeServer } from './preview.ts';
 import { child, type ChildArgs, type ChildRun, fmtB, fmtMs, fmtS, mb, median, node, projectRoot, quantile, RESULT_MARK, round, runChild, setAside, emptyTrash } from './bench/harness.ts';
 import { MODULES } from './bench/modules.ts';
 
@@ -163,8 +161,13 @@ const { n } = Astro.params;
   return { ms: performance.now() - start, astroMs, pagefindMs: performance.now() - start - astroMs, pages: added.page_count };
 }
 
-/** A minimal static server (ETag/304 like a CDN), so runtime and browser go over real HTTP. */
-async function serve(root: string): Promise<{ url: string; server: Server }> {
+/**
+ * A minimal static server (ETag/304 like a CDN), so runtime and browser go over real HTTP.
+ * node:http is loaded here, not at the top: importing it (and preview.ts, which imports it) cost
+ * every child ~37 ms of start-up, a seventh of the 1k no-op rebuild it was timing.
+ */
+async function serve(root: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const [{ createServer }, { closeServer }] = await Promise.all([import('node:http'), import('./preview.ts')]);
   const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.json': 'application/json', '.js': 'text/javascript', '.css': 'text/css', '.gz': 'application/gzip', '.svg': 'image/svg+xml' };
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
@@ -185,7 +188,7 @@ async function serve(root: string): Promise<{ url: string; server: Server }> {
     }
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => closeServer(server) };
 }
 
 /** Queries for the search benchmark: rare made-up names, common words, CJK words, and pairs. */
@@ -208,7 +211,7 @@ async function taskRuntime(args: ChildArgs): Promise<unknown> {
   const dir = resolve(String(args.dir));
   const terms = JSON.parse(String(args.terms)) as { rare: string[]; common: string[]; cjk: string[] };
   const { openRegistry } = (await import(pathToFileURL(join(projectRoot, 'src/runtime/node/index.ts')).href)) as typeof import('../src/runtime/node/index.ts');
-  const { url, server } = await serve(dir);
+  const { url, close } = await serve(dir);
   const scratch = join(String(args.work), 'runtime');
   rmSync(scratch, { recursive: true, force: true });
   try {
@@ -252,7 +255,7 @@ async function taskRuntime(args: ChildArgs): Promise<unknown> {
       installFiles: files,
     };
   } finally {
-    await closeServer(server);
+    await close();
   }
 }
 
@@ -260,7 +263,7 @@ async function taskBrowser(args: ChildArgs): Promise<unknown> {
   const dir = resolve(String(args.dir));
   const terms = JSON.parse(String(args.terms)) as { rare: string; common: string };
   const { chromium } = await import('playwright-core');
-  const { url, server } = await serve(dir);
+  const { url, close } = await serve(dir);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
@@ -316,7 +319,7 @@ async function taskBrowser(args: ChildArgs): Promise<unknown> {
     return { terms, ...out, note: 'includes the search box’s 150 ms input debounce' };
   } finally {
     await browser.close();
-    await closeServer(server);
+    await close();
   }
 }
 
@@ -349,7 +352,7 @@ async function taskMcp(args: ChildArgs): Promise<unknown> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
   const cli = join(projectRoot, 'bin/skilldex.mjs');
-  const { url, server } = await serve(dir);
+  const { url, close } = await serve(dir);
   const scratch = join(String(args.work), 'mcp');
   rmSync(scratch, { recursive: true, force: true });
   const connect = async (cacheDir: string) => {
@@ -402,7 +405,7 @@ async function taskMcp(args: ChildArgs): Promise<unknown> {
       queries: latencies.length,
     };
   } finally {
-    await closeServer(server);
+    await close();
   }
 }
 
