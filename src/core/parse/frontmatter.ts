@@ -201,7 +201,7 @@ function flowSpansLines(text: string): boolean {
     } else if (c === ',' && depth > 0) {
       valueStart = true;
     } else if (c === ':' || c === '-' || c === '?') {
-      valueStart = /[\s]/.test(text[i + 1] ?? ' ');
+      valueStart = /\s/.test(text[i + 1] ?? ' ');
     } else if (c !== ' ') {
       valueStart = false;
     }

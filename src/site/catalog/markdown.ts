@@ -142,7 +142,7 @@ function createProcessor() {
  */
 function markdownParser(): MarkdownIt {
   // The plugin's types describe markdown-it's CommonJS build; it is the same parser.
-  const md = new MarkdownIt({ html: true, linkify: true }).use(markdownItFootnote as unknown as Parameters<MarkdownIt["use"]>[0]);
+  const md = new MarkdownIt({ html: true, linkify: true }).use(markdownItFootnote as unknown as Parameters<MarkdownIt['use']>[0]);
   // GitHub links `www.` hosts without a scheme, as `http://`; other bare domains stay text.
   md.linkify.set({ fuzzyLink: false }).add('www.', {
     validate(text, pos, self) {
@@ -175,12 +175,16 @@ function markdownParser(): MarkdownIt {
   rules.footnote_close = () => '</li>\n';
   rules.footnote_anchor = (tokens, idx) => ` <a href="#user-content-fnref-${label(tokens, idx)}${subId(tokens, idx)}" data-footnote-backref aria-label="Back to reference ${label(tokens, idx)}" class="data-footnote-backref">↩</a>`;
   md.core.ruler.after('inline', 'task-lists', taskLists);
+  rules.task_checkbox = (tokens, idx) => `<input type="checkbox"${(tokens[idx]!.meta as { checked: boolean }).checked ? ' checked' : ''} disabled>`;
   return md;
 }
 
 type StateCore = Parameters<Parameters<MarkdownIt['core']['ruler']['push']>[1]>[0];
 
-/** GitHub's task lists: a list item that starts with `[ ]` or `[x]` gets a disabled checkbox. */
+/**
+ * GitHub's task lists: a list item that starts with `[ ]` or `[x]` gets a `task_checkbox` token
+ * (a disabled checkbox), and its list the class GitHub gives it.
+ */
 function taskLists(state: StateCore): void {
   const tokens = state.tokens;
   for (let i = 2; i < tokens.length; i++) {
@@ -203,7 +207,6 @@ function taskLists(state: StateCore): void {
       }
     }
   }
-  state.md.renderer.rules.task_checkbox ??= (all, idx) => `<input type="checkbox"${(all[idx]!.meta as { checked: boolean }).checked ? ' checked' : ''} disabled>`;
 }
 
 export function renderMarkdown(markdown: string, options: RenderOptions = {}): string {
