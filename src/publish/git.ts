@@ -33,7 +33,10 @@ const nulList = (buffer: Buffer) => buffer.toString('utf8').split('\0').filter(B
  */
 export async function mergeBase(cwd: string, ref: string): Promise<string> {
   await text(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).catch((error: unknown) => {
-    throw new GitError(['rev-parse', ref], `unknown revision '${ref}'`, error);
+    // Outside a repository git names no revision at all; saying the ref is unknown sent people
+    // looking for a branch that was never the problem.
+    const outside = error instanceof GitError && /not a git repository/i.test(error.stderr);
+    throw new GitError(['rev-parse', ref], outside ? `${cwd} is not inside a git working tree` : `unknown revision '${ref}'`, error);
   });
   return text(cwd, ['merge-base', ref, 'HEAD']);
 }

@@ -261,6 +261,17 @@ describe('the PR check through the real CLI', () => {
     expect(result.stderr).toContain("unknown revision 'origin/nope'");
     expect(result.stderr).toContain('fetch-depth: 0');
   });
+
+  it('says so when the registry is not in a git working tree at all, rather than blaming the ref', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'skilldex-no-git-'));
+    repos.push(root);
+    await writeTree(root, { 'skills/alpha/SKILL.md': skillMd('alpha') });
+    const result = run(root, '--changed-since', 'main', '--no-scan');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('is not inside a git working tree');
+    expect(result.stderr).not.toContain('unknown revision');
+    expect(result.stderr).toContain('hint: --changed-since needs a git working tree');
+  });
 });
 
 describe('job summary', () => {
