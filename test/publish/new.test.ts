@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -129,6 +129,30 @@ describe('skilldex new', () => {
     expect(unknown.stderr).toContain('not in skills: missing_one');
     expect(noName.status).toBe(2);
     expect(noName.stderr).toContain('missing the skill name');
+  });
+
+  it('says how to fix --mode given without --format skill-json', async () => {
+    const [noFormat, otherFormat] = await Promise.all([skilldex(root, 'new', 'a-mode', '--mode', 'llm'), skilldex(root, 'new', 'b-mode', '--format', 'script', '--mode', 'llm')]);
+    expect(noFormat.status).toBe(2);
+    expect(noFormat.stderr).toContain('hint: add --format skill-json: skilldex new a-mode --format skill-json --mode llm');
+    expect(otherFormat.status).toBe(2);
+    expect(otherFormat.stderr).toContain('hint: drop --mode for --format script, or use --format skill-json');
+  });
+
+  it("points to the build this project has: its own npm run build in a registry checkout, else the CLI's", async () => {
+    const bare = await skilldex(root, 'new', 'next-step-bare');
+    expect(bare.status).toBe(0);
+    expect(bare.stdout).toContain('3. npx skilldex build, then open a pull request\n');
+    const checkout = await mkdtemp(join(tmpdir(), 'skilldex-new-checkout-'));
+    try {
+      await writeFile(join(checkout, 'package.json'), JSON.stringify({ name: 'my-registry', private: true, scripts: { build: 'skilldex-site' } }));
+      await writeFile(join(checkout, 'CONTRIBUTING.md'), '# Contributing\n');
+      const inCheckout = await skilldex(checkout, 'new', 'next-step-checkout');
+      expect(inCheckout.status).toBe(0);
+      expect(inCheckout.stdout).toContain('3. npm run build, then open a pull request (see CONTRIBUTING.md)\n');
+    } finally {
+      await rm(checkout, { recursive: true, force: true });
+    }
   });
 
   it('names skill.json skills in snake_case and keeps their folder kebab-case', () => {

@@ -1,4 +1,4 @@
-import { access, mkdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { defineCommand } from 'citty';
@@ -31,7 +31,10 @@ export default defineCommand({
     if (!SCAFFOLD_FORMATS.includes(format)) throw new CliError('E_USAGE', `unknown format '${format}'`, { hint: `use one of ${SCAFFOLD_FORMATS.join(', ')}`, exitCode: EXIT.usage });
     const mode = String(answers.mode ?? 'code') as FunctionMode;
     if (!FUNCTION_MODES.includes(mode)) throw new CliError('E_USAGE', `unknown mode '${mode}'`, { hint: `use one of ${FUNCTION_MODES.join(', ')}`, exitCode: EXIT.usage });
-    if (answers.mode !== undefined && format !== 'skill-json') throw new CliError('E_USAGE', '--mode applies to --format skill-json only', { exitCode: EXIT.usage });
+    if (answers.mode !== undefined && format !== 'skill-json') {
+      const hint = answers.format === undefined ? `add --format skill-json: skilldex new ${name} --format skill-json --mode ${mode}` : `drop --mode for --format ${format}, or use --format skill-json`;
+      throw new CliError('E_USAGE', '--mode applies to --format skill-json only', { hint, exitCode: EXIT.usage });
+    }
 
     const skillsDir = resolve(String(args.dir));
     const calls = format === 'skill-json' && mode === 'composite' ? await resolveCallees(skillsDir, answers.calls ? String(answers.calls) : undefined) : [];
@@ -63,10 +66,24 @@ export default defineCommand({
     out('next:');
     out(`  1. edit ${shown}/${plan.files[0]?.path ?? ''} — the description is what agents match on`);
     out('  2. npx skilldex validate');
-    out('  3. npm run build, then open a pull request (see CONTRIBUTING.md)');
+    out(`  3. ${await buildStep()}, then open a pull request${(await exists('CONTRIBUTING.md')) ? ' (see CONTRIBUTING.md)' : ''}`);
     return EXIT.ok;
   },
 });
+
+/**
+ * How this project builds its registry: its own `npm run build` in a registry checkout (which
+ * builds the site too), the CLI's `build` where Skilldex is only installed as a package.
+ */
+async function buildStep(): Promise<string> {
+  try {
+    const manifest = JSON.parse(await readFile('package.json', 'utf8')) as { scripts?: Record<string, unknown> };
+    if (typeof manifest.scripts?.build === 'string') return 'npm run build';
+  } catch {
+    // No package.json here, or not one that can be read: the CLI builds the registry.
+  }
+  return 'npx skilldex build';
+}
 
 async function exists(path: string): Promise<boolean> {
   try {
