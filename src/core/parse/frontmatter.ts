@@ -4,7 +4,7 @@ import { bracketDepthExceeds } from '../json-depth.ts';
 import { nodeOffset } from './node-position.ts';
 import type { Limits } from '../schemas/config.ts';
 import { positionAt, type Position, type SourceText } from './source-text.ts';
-import { FORBIDDEN_KEYS, type ParseProblem } from './problem.ts';
+import { FORBIDDEN_KEYS, tooDeepHint, type ParseProblem } from './problem.ts';
 import { splitFrontmatter } from './frontmatter-split.ts';
 
 export { FORBIDDEN_KEYS, type ParseProblem } from './problem.ts';
@@ -76,7 +76,7 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
 
   const deep = bracketDepthExceeds(yamlText, limits.maxDepth);
   if (deep !== undefined) {
-    problems.push({ rule: 'frontmatter/too-deep', offset: yamlStart + deep, message: `values nest deeper than ${limits.maxDepth} levels`, hint: 'flatten the structure' });
+    problems.push({ rule: 'frontmatter/too-deep', offset: yamlStart + deep, message: `values nest deeper than ${limits.maxDepth} levels`, hint: tooDeepHint(limits.maxDepth) });
     return withBody(undefined);
   }
   const plain = how.fullParser ? undefined : readPlainFrontmatter(yamlText, limits.maxDepth);
@@ -258,7 +258,7 @@ function walk(node: unknown, depth: number, maxDepth: number, base: number, prob
   if (isMap(node) || isSeq(node)) {
     const offset = base + ((node as Node).range?.[0] ?? 0);
     if (depth > maxDepth) {
-      problems.push({ rule: 'frontmatter/too-deep', offset, message: `values nest deeper than ${maxDepth} levels`, hint: 'flatten the structure' });
+      problems.push({ rule: 'frontmatter/too-deep', offset, message: `values nest deeper than ${maxDepth} levels`, hint: tooDeepHint(maxDepth) });
       return;
     }
     for (const item of node.items) {

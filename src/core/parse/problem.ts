@@ -13,3 +13,11 @@ export interface ParseProblem<Rule extends string = string> {
 
 /** Keys that would reach Object.prototype if a consumer ever merged this data into an object. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The hint of every too-deep problem: most nesting that deep is a mistake, and where it is meant,
+ * the registry's maintainers set the limit.
+ */
+export function tooDeepHint(maxDepth: number): string {
+  return `flatten the structure; the registry allows ${maxDepth} levels (limits.maxDepth in skilldex.config.json)`;
+}

@@ -16,7 +16,7 @@ export const skillJsonTooDeep = reportedRule({
   id: 'skill-json/too-deep',
   severity: 'error',
   description: 'skill.json nests deeper than `limits.maxDepth`.',
-  hint: 'flatten the structure',
+  hint: 'flatten the structure; limits.maxDepth in skilldex.config.json sets how deep values may nest',
   reportedBy,
 });
 

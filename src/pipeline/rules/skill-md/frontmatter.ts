@@ -57,7 +57,7 @@ export const frontmatterTooDeep = reportedRule({
   id: 'frontmatter/too-deep',
   severity: 'error',
   description: 'Frontmatter nests deeper than `limits.maxDepth`.',
-  hint: 'flatten the structure',
+  hint: 'flatten the structure; limits.maxDepth in skilldex.config.json sets how deep values may nest',
   reportedBy,
 });
 
