@@ -4,7 +4,7 @@ import { bracketDepthExceeds } from '../json-depth.ts';
 import { nodeOffset } from './node-position.ts';
 import type { Limits } from '../schemas/config.ts';
 import { positionAt, type Position, type SourceText } from './source-text.ts';
-import { FORBIDDEN_KEYS, tooDeepHint, type ParseProblem } from './problem.ts';
+import { FORBIDDEN_KEYS, tooDeep, type ParseProblem } from './problem.ts';
 import { splitFrontmatter } from './frontmatter-split.ts';
 
 export { FORBIDDEN_KEYS, type ParseProblem } from './problem.ts';
@@ -76,7 +76,7 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
 
   const deep = bracketDepthExceeds(yamlText, limits.maxDepth);
   if (deep !== undefined) {
-    problems.push({ rule: 'frontmatter/too-deep', offset: yamlStart + deep, message: `values nest deeper than ${limits.maxDepth} levels`, hint: tooDeepHint(limits.maxDepth) });
+    problems.push(tooDeep('frontmatter/too-deep', yamlStart + deep, limits.maxDepth));
     return withBody(undefined);
   }
   const plain = how.fullParser ? undefined : readPlainFrontmatter(yamlText, limits.maxDepth);
@@ -137,7 +137,7 @@ function parseYaml(text: string): Document {
  * directive, a merge key, an explicit `?` key, a tab, a document marker, or a key that is refused:
  * frontmatter with any of these takes the full parser.
  */
-const NOT_PLAIN = /(?:^|[\s[{,])[&*!]|^%|<<|^\s*\?(?:\s|$)|\t|^(?:---|\.\.\.)|__proto__|constructor|prototype/m;
+const NOT_PLAIN = new RegExp(String.raw`(?:^|[\s[{,])[&*!]|^%|<<|^\s*\?(?:\s|$)|\t|^(?:---|\.\.\.)|${[...FORBIDDEN_KEYS].join('|')}`, 'm');
 
 /**
  * Frontmatter as the yaml library reads it, for the common case only, ten times faster: plain
@@ -258,7 +258,7 @@ function walk(node: unknown, depth: number, maxDepth: number, base: number, prob
   if (isMap(node) || isSeq(node)) {
     const offset = base + ((node as Node).range?.[0] ?? 0);
     if (depth > maxDepth) {
-      problems.push({ rule: 'frontmatter/too-deep', offset, message: `values nest deeper than ${maxDepth} levels`, hint: tooDeepHint(maxDepth) });
+      problems.push(tooDeep('frontmatter/too-deep', offset, maxDepth));
       return;
     }
     for (const item of node.items) {

@@ -1,6 +1,6 @@
 import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
 import type { Limits } from '../schemas/config.ts';
-import { FORBIDDEN_KEYS, tooDeepHint, type ParseProblem } from './problem.ts';
+import { FORBIDDEN_KEYS, tooDeep, type ParseProblem } from './problem.ts';
 import { bracketDepthExceeds } from '../json-depth.ts';
 import { positionAt, type Position, type SourceText } from './source-text.ts';
 
@@ -23,7 +23,7 @@ export function parseJsonFile<Prefix extends string = 'skill-json'>(source: Sour
   const problems: ParseProblem<JsonFileRuleId<Prefix>>[] = [];
   const deep = bracketDepthExceeds(source.text, limits.maxDepth + 1);
   if (deep !== undefined) {
-    problems.push({ rule: `${rulePrefix}/too-deep` as const, offset: deep, message: `values nest deeper than ${limits.maxDepth} levels`, hint: tooDeepHint(limits.maxDepth) });
+    problems.push(tooDeep(`${rulePrefix}/too-deep` as const, deep, limits.maxDepth));
     return { data: undefined, problems, locate: () => positionAt(source, deep) };
   }
   let data: unknown;
@@ -44,7 +44,7 @@ export function parseJsonFile<Prefix extends string = 'skill-json'>(source: Sour
 
   function walk(node: Node, depth: number): void {
     if (depth > limits.maxDepth) {
-      problems.push({ rule: `${rulePrefix}/too-deep` as const, offset: node.offset, message: `values nest deeper than ${limits.maxDepth} levels`, hint: tooDeepHint(limits.maxDepth) });
+      problems.push(tooDeep(`${rulePrefix}/too-deep` as const, node.offset, limits.maxDepth));
       return;
     }
     if (node.type === 'array') for (const child of node.children ?? []) walk(child, depth + 1);

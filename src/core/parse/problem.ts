@@ -15,9 +15,10 @@ export interface ParseProblem<Rule extends string = string> {
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * The hint of every too-deep problem: most nesting that deep is a mistake, and where it is meant,
- * the registry's maintainers set the limit.
+ * The problem of values nested deeper than the limit, for the YAML and JSON readers alike. Its
+ * hint says where the limit is set: most nesting that deep is a mistake, and where it is meant,
+ * the registry's maintainers raise it.
  */
-export function tooDeepHint(maxDepth: number): string {
-  return `flatten the structure; the registry allows ${maxDepth} levels (limits.maxDepth in skilldex.config.json)`;
+export function tooDeep<Rule extends string>(rule: Rule, offset: number, maxDepth: number): ParseProblem<Rule> {
+  return { rule, offset, message: `values nest deeper than ${maxDepth} levels`, hint: `flatten the structure; the registry allows ${maxDepth} levels (limits.maxDepth in skilldex.config.json)` };
 }

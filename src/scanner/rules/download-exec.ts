@@ -32,8 +32,10 @@ export const downloadPipeShell = defineRule({
 const AT = String.raw`(?:(?:/[\w.+-]+)*/)?`;
 const SUDO = String.raw`(?:${AT}sudo\s+(?:-[A-Za-z]+\s+)*)?(?:${AT}env\s+)?${AT}`;
 const SHELL = String.raw`(?:(?:ba|z|da|k|fi|tc|c)?sh|source)\b`;
+// Interpreters that also take a program as the text of `-c`/`-e` (the pattern after the pipes).
+const SCRIPT_INTERPRETER = String.raw`python[0-9.]*|perl|ruby|node|php`;
 // An interpreter reads a script from stdin only when given no script argument (or `-`).
-const INTERPRETER = String.raw`(?:python[0-9.]*|perl|ruby|node|php|pwsh|powershell)(?=[ \t]*(?:$|[;&|)"'\x60]|-(?![\w-])))`;
+const INTERPRETER = String.raw`(?:${SCRIPT_INTERPRETER}|pwsh|powershell)(?=[ \t]*(?:$|[;&|)"'\x60]|-(?![\w-])))`;
 const FETCHER = String.raw`(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|net\.webclient|curl|wget)`;
 
 /**
@@ -45,7 +47,7 @@ export const DOWNLOAD_EXEC_PATTERNS: readonly Pattern[] = [
   // `curl`/`wget` follow `(`, a space or `sudo …`/`env`, and end at `\b`.
   pattern('curl wget', new RegExp(String.raw`(?:\b(?:ba|z|k)?sh|\bsource|(?:^|[\s;&])\.)\s+<\(\s*${SUDO}(?:curl|wget)\b`, 'gim')),
   // A shell's `-c`, `eval`, or an interpreter's `-c`/`-e` given the downloaded text as its program.
-  pattern('curl wget', new RegExp(String.raw`(?:\b(?:ba|z)?sh\s+-c|\beval|\b(?:python[0-9.]*|perl|ruby|node|php)\s+-[ce])\s+["']?(?:\$\(|\x60)\s*(?:curl|wget)\b`, 'gim')),
+  pattern('curl wget', new RegExp(String.raw`(?:\b(?:ba|z)?sh\s+-c|\beval|\b(?:${SCRIPT_INTERPRETER})\s+-[ce])\s+["']?(?:\$\(|\x60)\s*(?:curl|wget)\b`, 'gim')),
   pattern('iex invoke', gapped(/\b(?:iex|invoke-expression)\b/gi, new RegExp(String.raw`\b${FETCHER}\b`, 'gi'), 200)),
   // The terminal: `iex` or the `invoke` of `invoke-expression`, after `|` and spaces.
   pattern('iex invoke', gapped(/\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b/gi, /\|\s*(?:iex|invoke-expression)\b/gi, 300)),
