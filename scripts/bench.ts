@@ -480,8 +480,8 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
   const { log, work } = flags;
   const { generateRegistry } = await import('./generate-registry.ts');
   const root = join(work, `gen-${n}`);
-  const genStart = performance.now();
   setAside(work, root);
+  const genStart = performance.now();
   const reg = await generateRegistry({ count: n, seed: SEED, out: root });
   const genSeconds = (performance.now() - genStart) / 1000;
   log(`N=${n}: generated ${reg.fileCount} files (${(reg.bytes / 1e6).toFixed(1)} MB) in ${genSeconds.toFixed(1)}s`);

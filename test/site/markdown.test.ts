@@ -86,6 +86,9 @@ describe('renderMarkdown', () => {
     // A file name is not a host in the .md top-level domain.
     expect(html).toContain(', SKILL.md and');
     expect(renderMarkdown('\uFEFF# Title')).toBe('<h1>Title</h1>');
+    // Each list holding a task item, nested or ordered, is marked; a list without one is not.
+    const nested = renderMarkdown('- [ ] a\n  - [x] b\n- c\n\n1. [ ] d\n\n- plain\n  - [ ] inner');
+    expect(nested.match(/<(?:ul|ol)[^>]*>/g)).toEqual(['<ul class="contains-task-list">', '<ul class="contains-task-list">', '<ol class="contains-task-list">', '<ul>', '<ul class="contains-task-list">']);
   });
 
   it('links each footnote reference to its note and back, under the ids the sanitiser gives them', () => {

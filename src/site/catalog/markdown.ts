@@ -187,25 +187,24 @@ type StateCore = Parameters<Parameters<MarkdownIt['core']['ruler']['push']>[1]>[
  */
 function taskLists(state: StateCore): void {
   const tokens = state.tokens;
-  for (let i = 2; i < tokens.length; i++) {
-    const inline = tokens[i]!;
-    if (inline.type !== 'inline' || tokens[i - 1]!.type !== 'paragraph_open' || tokens[i - 2]!.type !== 'list_item_open') continue;
-    const first = inline.children?.[0];
+  // The lists open at each point, innermost last: one pass, so a document of many thousand
+  // items costs no more than it is long (a scan back to each item's list was quadratic).
+  const lists: (typeof tokens)[number][] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.type === 'bullet_list_open' || token.type === 'ordered_list_open') lists.push(token);
+    else if (token.type === 'bullet_list_close' || token.type === 'ordered_list_close') lists.pop();
+    if (i < 2 || token.type !== 'inline' || tokens[i - 1]!.type !== 'paragraph_open' || tokens[i - 2]!.type !== 'list_item_open') continue;
+    const first = token.children?.[0];
     const box = first?.type === 'text' ? /^\[([ xX])\](?=\s|$)/.exec(first.content) : null;
     if (!first || !box) continue;
     first.content = first.content.slice(3);
     const input = new state.Token('task_checkbox', 'input', 0);
     input.meta = { checked: box[1] !== ' ' };
-    inline.children!.unshift(input);
+    token.children!.unshift(input);
     tokens[i - 2]!.attrJoin('class', 'task-list-item');
-    // The list that holds it: the nearest opening list token before the item at the same level.
-    for (let j = i - 3; j >= 0; j--) {
-      const t = tokens[j]!;
-      if ((t.type === 'bullet_list_open' || t.type === 'ordered_list_open') && t.level === tokens[i - 2]!.level - 1) {
-        if (!(t.attrGet('class') ?? '').includes('contains-task-list')) t.attrJoin('class', 'contains-task-list');
-        break;
-      }
-    }
+    const list = lists.at(-1);
+    if (list && !(list.attrGet('class') ?? '').includes('contains-task-list')) list.attrJoin('class', 'contains-task-list');
   }
 }
 
