@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, delimiter, dirname, join, relative } from 'node:path';
+import { basename, delimiter, dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateRegistry } from '../../scripts/generate-registry.ts';
@@ -193,14 +193,16 @@ describe.each([
     expect(JSON.parse(run.stdout)).toMatchObject({ status: 'success', output: { words: 3 } });
   });
 
+  const bundled = /^node_modules\/skilldex\/(bin\/skilldex\.mjs|lib\/cli\/skilldex\.js|lib\/cli\/chunks\/[\w-]+\.js)$/;
+  /** The files a CLI command loads, its worker threads' included, relative to the consumer project. */
+  const loaded = async (name: string, args: string[]): Promise<string[]> => {
+    const file = join(work, `loads-${name}-${version}.txt`);
+    const result = await exec(nodeBinary(), ['--import', recordLoads, join(consumer, 'node_modules', '.bin', 'skilldex'), ...args], consumer, { ...env(), LOADS_FILE: file });
+    expect(result).toMatchObject({ status: 0 });
+    return (await readFile(file, 'utf8')).trim().split('\n').filter((url) => url !== '' && !url.startsWith(`file://${recordLoads}`)).map((url) => relative(consumer, fileURLToPath(url)));
+  };
+
   it('runs the CLI from its bundle: no dependency or other lib/ file is loaded on its own', async () => {
-    const bundled = /^node_modules\/skilldex\/(bin\/skilldex\.mjs|lib\/cli\/skilldex\.js|lib\/cli\/chunks\/[\w-]+\.js)$/;
-    const loaded = async (name: string, args: string[]): Promise<string[]> => {
-      const file = join(work, `loads-${name}-${version}.txt`);
-      const result = await exec(nodeBinary(), ['--import', recordLoads, join(consumer, 'node_modules', '.bin', 'skilldex'), ...args], consumer, { ...env(), LOADS_FILE: file });
-      expect(result).toMatchObject({ status: 0 });
-      return (await readFile(file, 'utf8')).trim().split('\n').filter((url) => url !== '' && !url.startsWith(`file://${recordLoads}`)).map((url) => relative(consumer, fileURLToPath(url)));
-    };
     // --version: the bin script, the bundle's entry and a few small chunks (the tsc output: 9 files).
     const printVersion = await loaded('version', ['--version']);
     expect(printVersion.filter((file) => !bundled.test(file))).toEqual([]);
@@ -219,6 +221,16 @@ describe.each([
     const result = await skilldex(['validate', manySkills]);
     expect(result.stderr + result.stdout).toMatch(/^0 errors, 0 warnings$/m);
     expect(result.status).toBe(0);
+    // The workers are bundled with the CLI: they import the bundle's chunks, not the tsc output and
+    // its dependencies module by module (some 300 files, ~0.2 s before a worker took its first skill).
+    // (A preloaded load hook does not run in worker threads, so their imports are read instead.)
+    for (const worker of ['pipeline/phases/worker.js', 'scanner/worker.js']) {
+      const text = await readFile(join(consumer, 'node_modules', 'skilldex', 'lib', worker), 'utf8');
+      const imported = [...text.matchAll(/\b(?:from|import)\s*\(?\s*(["'])([^"']+)\1/g)].map((m) => m[2]);
+      expect(imported.length, worker).toBeGreaterThan(0);
+      const chunks = posix.relative(posix.dirname(worker), 'cli/chunks');
+      expect(imported.filter((specifier) => !specifier?.startsWith(`${chunks}/`) && !specifier?.startsWith('node:')), worker).toEqual([]);
+    }
   });
 
   it('builds the same registry bytes as on every other Node', async () => {
