@@ -15,9 +15,28 @@ export const SHA256_DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 const encoder = new TextEncoder();
 
-/** Compares two strings by their UTF-8 bytes, the order the tree digest is defined in. */
+/**
+ * Compares two strings by their UTF-8 bytes, the order the tree digest is defined in. Below the
+ * surrogates (U+D800) UTF-16 code units sort as UTF-8 bytes do, so only strings that differ at a
+ * surrogate or above are encoded: encoding both paths of every comparison was a fortieth of a
+ * `validate --no-scan`.
+ */
 export function compareBytes(a: string, b: string): number {
   if (a === b) return 0;
+  const shorter = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < shorter && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  const x0 = i < a.length ? a.charCodeAt(i) : -1;
+  const y0 = i < b.length ? b.charCodeAt(i) : -1;
+  // One is a prefix of the other (a common prefix ending in half a surrogate pair aside), or both differ below the surrogates.
+  if ((x0 === -1 || y0 === -1) && !isSurrogate(a.charCodeAt(i - 1))) return x0 - y0;
+  if (x0 !== -1 && y0 !== -1 && x0 < 0xd800 && y0 < 0xd800) return x0 - y0;
+  return utf8Order(a, b);
+}
+
+const isSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdfff;
+
+function utf8Order(a: string, b: string): number {
   const x = encoder.encode(a);
   const y = encoder.encode(b);
   const n = Math.min(x.length, y.length);

@@ -12,6 +12,7 @@ import { filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarg
 
 /** The files that make a folder a skill. */
 export const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;
+const isDeclarationFile = (entry: ListedEntry): boolean => entry.isFile() && (DECLARATIONS as readonly string[]).includes(entry.name);
 /** Never part of a published skill: VCS and OS litter, dependency folders, caches. */
 const IGNORED = new Set(['node_modules', '__pycache__']);
 
@@ -42,8 +43,8 @@ export interface FoundSkill {
   dir: string;
   declaration: SkillSource['declaration'];
   /**
-   * What discovery already listed of the folder's subfolders (`''` is the folder itself), so
-   * reading it need not list them again (half of the directory reads of a validate).
+   * What discovery already listed of the folder (`''`; it does not list the folder's subfolders),
+   * so reading it need not list it again.
    */
   listing?: Listing;
 }
@@ -95,10 +96,13 @@ interface Candidate {
 }
 
 /**
- * What discovery looks at below the skills folder: every declaration at any depth, and every
- * entry one and two levels down (where a link could stand in for a skill or a category).
- * Dot entries and node_modules are skipped; links are listed, never followed, and a declaration
- * that is a link or a folder is listed too, so it is reported rather than silently missing.
+ * What discovery looks at below the skills folder: every declaration at any depth outside skill
+ * folders, and every entry one and two levels down (where a link could stand in for a skill or a
+ * category). Dot entries and node_modules are skipped; links are listed, never followed, and a
+ * declaration that is a link or a folder is listed too, so it is reported rather than silently
+ * missing. A skill folder's own subfolders are left to reading the skill ({@link readSkillSource},
+ * which reports a skill nested in them): listing them here made this one thread list every folder
+ * of the registry before any skill could be read (7,000 of 9,000 folders over 2,000 skills).
  * One synchronous walk: the tree is mostly small folders, and a promise per folder cost more
  * than the listing itself (a glob library took 370 ms over 2,000 skills, this ~40 ms).
  */
@@ -117,6 +121,7 @@ function listCandidates(base: string, listings: Map<string, Dirent[]>, stamps?: 
       throw error;
     }
     listings.set(rel, entries);
+    const skillFolder = rel !== '' && entries.some(isDeclarationFile);
     for (const dirent of entries) {
       const name = dirent.name;
       if (name.startsWith('.') || name === 'node_modules') continue;
@@ -124,7 +129,7 @@ function listCandidates(base: string, listings: Map<string, Dirent[]>, stamps?: 
       const isDeclaration = (DECLARATIONS as readonly string[]).includes(name);
       if (depth <= 2 || isDeclaration) out.push({ path, name, dirent });
       if (isDeclaration) onDeclaration?.(++declarations);
-      if (dirent.isDirectory()) visit(path, depth + 1);
+      if (dirent.isDirectory() && !skillFolder) visit(path, depth + 1);
     }
   };
   visit('', 1);
@@ -188,25 +193,13 @@ export async function discoverSkills(
     byDir.set(dir, set);
   }
 
+  // No folder found here lies inside another: the walk does not enter a skill folder's subfolders.
   const dirs = [...byDir.keys()].sort();
-  const dirSet = new Set(dirs);
-  // The outermost enclosing skill folder, found by looking up each ancestor (the shortest sorts
-  // first), not by scanning every other folder: that was quadratic, a second at 10k skills and
-  // paid again by every no-op rebuild.
-  const outerOf = (dir: string): string | undefined => {
-    for (let i = dir.indexOf('/'); i !== -1; i = dir.indexOf('/', i + 1)) if (dirSet.has(dir.slice(0, i))) return dir.slice(0, i);
-    return undefined;
-  };
   const skillDirs: FoundSkill[] = [];
   for (const dir of dirs) {
     const rel = `${skillsDir}/${dir}`;
     const decl = byDir.get(dir) as Set<string>;
-    const outer = outerOf(dir);
     const declFile = decl.has('skill.json') ? 'skill.json' : 'SKILL.md';
-    if (outer) {
-      sink.report(discoveryNestedSkill, `${rel}/${declFile}`, START, `skill folder '${rel}' sits inside skill '${skillsDir}/${outer}'; it is published only as files of the outer skill`);
-      continue;
-    }
     if (dir.split('/').length > 2) {
       sink.report(discoveryTooDeep, `${rel}/${declFile}`, START, `'${rel}' is more than one category folder below ${skillsDir}/`, { hint: `use ${skillsDir}/<name>/ or ${skillsDir}/<category>/<name>/` });
       continue;
@@ -341,6 +334,10 @@ export function readSkillSource(root: string, dir: string, declaration: SkillSou
     // before it is listed, so that an entry added in between is caught by the folder's mtime.
     const entries: ListedEntry[] = [...((stamps ? undefined : listing?.(relDir)) ?? readdirSync(join(absDir, relDir), { withFileTypes: true }))];
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const nested = relDir === '' ? undefined : (entries.find((e) => e.name === 'skill.json' && e.isFile()) ?? entries.find(isDeclarationFile));
+    if (nested) {
+      sink.report(discoveryNestedSkill, `${dir}/${relDir}/${nested.name}`, START, `skill folder '${dir}/${relDir}' sits inside skill '${dir}'; it is published only as files of the outer skill`);
+    }
     for (const entry of entries) {
       if (isUnpublishedEntry(entry.name)) continue;
       const path = relDir ? `${relDir}/${entry.name}` : entry.name;

@@ -172,6 +172,19 @@ describe('build cache', () => {
     const coldGrown = await run('discovery-cold-grown', false);
     expect(grown.diagnostics).toEqual(coldGrown.diagnostics);
     expect(snapshot(join(work, 'discovery-cached'))).toEqual(snapshot(join(work, 'discovery-cold-grown')));
+
+    // A skill nested two folders deep in a skill the cache holds, declared twice: reading that
+    // skill again reports it, once, at its skill.json.
+    const host = reg.skills.find((s) => s.kind === 'skill-md' && s.dir !== outer.dir && existsSync(join(root, s.dir))) as GeneratedRegistry['skills'][number];
+    const deep = join(root, host.dir, 'references', 'more', 'deep');
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(join(deep, 'SKILL.md'), '---\nname: deep\ndescription: Nested.\n---\n# deep\n');
+    writeFileSync(join(deep, 'skill.json'), '{}\n');
+    backdate(join(root, 'skills'));
+    const nested = await run('discovery-cached', cacheAt);
+    const reports = nested.diagnostics.filter((d) => d.rule === 'discovery/nested-skill' && d.file.startsWith(host.dir));
+    expect(reports.map((d) => [d.file, d.message])).toEqual([[`${host.dir}/references/more/deep/skill.json`, `skill folder '${host.dir}/references/more/deep' sits inside skill '${host.dir}'; it is published only as files of the outer skill`]]);
+    expect(nested.diagnostics).toEqual((await run('discovery-cold-nested', false)).diagnostics);
   }, 120_000);
 
   it('registry-wide diagnostics from cached skills point where a cold build points', async () => {

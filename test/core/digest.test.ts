@@ -19,6 +19,22 @@ describe('tree digest (FIELD-NOTES §2)', () => {
     expect(treeDigestText([{ path: 'b', hex: '2' }, { path: 'B', hex: '1' }, { path: 'a/b', hex: '3' }])).toBe('B\u00001\na/b\u00003\nb\u00002\n');
   });
 
+  it('orders any two strings as their UTF-8 bytes do', () => {
+    const encoder = new TextEncoder();
+    const byBytes = (a: string, b: string) => Math.sign(Buffer.compare(encoder.encode(a), encoder.encode(b)));
+    // Prefixes, ASCII, BMP letters, the private-use area, astral characters and lone surrogates.
+    const pieces = ['', 'a', 'B', 'z', '/', '.', '\u00e9', '\u4e2d', '\ud7ff', '\ue000', '\uff21', '\uffff', '\u{1F600}', '\u{10000}', '\ud83d', '\ude00'];
+    const strings = pieces.flatMap((x) => pieces.map((y) => `${x}${y}`));
+    let pairs = 0;
+    for (const a of strings) {
+      for (const b of strings) {
+        expect(Math.sign(compareBytes(a, b)), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`).toBe(byBytes(a, b));
+        pairs++;
+      }
+    }
+    expect(pairs).toBe(256 * 256);
+  });
+
   it('WebCrypto and node:crypto agree', async () => {
     const bytes = new TextEncoder().encode('skilldex ✓ 技能');
     expect(await sha256Hex(bytes)).toBe(sha256HexSync(bytes));
