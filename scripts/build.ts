@@ -20,7 +20,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import module from 'node:module';
 import path from 'node:path';
@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { RegistryConfig } from '../src/core/schemas/config.ts';
 import { buildRegistry, ConfigError, loadConfig } from '../src/pipeline/index.ts';
+import { removeEmptyFolders } from '../src/pipeline/emit/output-folder.ts';
 import { normaliseSiteUrl, SiteBuildError, skilldexSite, type SiteSettings } from '../src/site/integration/index.ts';
 import type { RenderStats } from '../src/site/render/pool.ts';
 import { bundleBrowserRuntime } from './bundle-runtime.ts';
@@ -91,7 +92,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
     siteUrl: siteUrlOverride ?? (config.siteUrl === undefined ? undefined : checkSiteUrl(config.siteUrl, 'skilldex.config.json: siteUrl')),
     repository: config.repository,
   };
-  const removal = prepareOutDir(outDir, root);
+  const output = prepareOutDir(outDir, root, registryGiven === undefined);
   if (registryGiven !== undefined && !existsSync(path.join(registryGiven, 'index.json'))) {
     throw new SiteBuildError('E_NO_REGISTRY', `${registryGiven} has no index.json; pass a folder written by buildRegistry.`);
   }
@@ -142,6 +143,12 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
     },
     {
       ...(registryReady ? { registryReady } : {}),
+      onPagesWritten: () => {
+        if (!output.inPlace) return;
+        const start = performance.now();
+        sweepStale(outDir, output, log);
+        record('stale output removed', performance.now() - start);
+      },
       onSearchIndexed: ({ pages, ms }) => ((pagesIndexed = pages), (pagefindMs = ms)),
       onDocumentsRendered: (stats) => (documents = stats),
     },
@@ -164,13 +171,12 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
 
   // A registry passed with --registry belongs to the caller: it is copied next to the pages.
   if (registryGiven) await time('registry files', () => cp(registryGiven, outDir, { recursive: true, force: true, errorOnExist: false }));
-  // buildRegistry's list of what it wrote is for a rebuild in the same folder, not for readers.
-  rmSync(path.join(outDir, '.skilldex-build.json'), { force: true });
 
   // 3. Browser runtime
   await runtime;
 
-  await time('old output removed', () => removal);
+  if (!output.inPlace) await time('old output removed', () => output.removal);
+  output.finish();
 
   // From the index: skills/ also holds versions documents and earlier versions' manifests.
   const skills = (JSON.parse(readFileSync(path.join(outDir, 'index.json'), 'utf8')) as { totalSkills: number }).totalSkills;
@@ -197,8 +203,9 @@ async function runAstro(root: string, outDir: string, integration: AstroIntegrat
       cacheDir: path.join(root, '.cache', 'skilldex', 'astro'),
       logLevel: 'warn',
       integrations: [integration],
-      // The output folder is this build's own and starts empty (prepareOutDir); the registry is
-      // being written into it while Vite bundles, so Astro must not empty it.
+      // The output folder is this build's own (prepareOutDir): it starts empty or holds the last
+      // build, which this one updates in place, and the registry is being written into it while
+      // Vite bundles, so Astro must not empty it.
       vite: { build: { emptyOutDir: false } },
     });
   } finally {
@@ -207,28 +214,113 @@ async function runAstro(root: string, outDir: string, integration: AstroIntegrat
   }
 }
 
+/** buildRegistry's record of what it wrote into a folder (src/pipeline/emit/output-folder.ts). */
+const REGISTRY_RECORD = '.skilldex-build.json';
+/** Written into the output folder as an in-place build starts: what is older was not written by it. */
+const BUILD_MARK = '.skilldex-site-build';
+
+interface OutputFolderPlan {
+  /**
+   * The folder holds the last build of this checkout, which this one updates in place: every page
+   * is written again, the registry rewrites only what changed, and what this build did not write
+   * is swept at the end ({@link sweepStale}).
+   */
+  inPlace: boolean;
+  /** When this build started writing, by the file system's clock (an in-place build). */
+  since: bigint;
+  /** Settles when the previous output, moved aside, is deleted (a build into a fresh folder). */
+  removal: Promise<void>;
+  /** Keeps the registry's record outside the published folder until the next build. */
+  finish(): void;
+}
+
 /**
- * Empties the output folder, refusing folders that don't look like a previous build: a typo in
- * `--out` must not delete someone's project. The previous build's files are deleted while this
- * build runs (see discard); the promise settles when they are gone.
+ * Readies the output folder, refusing folders that don't look like a previous build: a typo in
+ * `--out` must not delete someone's project.
+ *
+ * A folder the last build of this checkout wrote is updated in place. Writing the whole site into
+ * a fresh folder cost a rebuild after one changed skill more than a cold build: the registry was
+ * emitted again (at 1,000 skills 4.3 s of the main thread, nearly all mkdir and file creation),
+ * and on a disk that discards freed blocks the deletion of the previous ~140k files stalled the
+ * new writes. The registry's record of what it wrote waits outside the folder between builds (it
+ * is not for readers), so its build rewrites only the skills that changed.
+ *
+ * Any other folder that looks built is moved aside and deleted while this build runs (see discard).
  */
-function prepareOutDir(outDir: string, root: string): Promise<void> {
+function prepareOutDir(outDir: string, root: string, registryBuiltHere: boolean): OutputFolderPlan {
   const ownership = path.join(projectRoot, '.cache', 'skilldex-outdirs', createHash('sha256').update(outDir).digest('hex').slice(0, 16));
+  const stash = `${ownership}.registry.json`;
+  const record = path.join(outDir, REGISTRY_RECORD);
+  let ours = false;
   if (existsSync(outDir)) {
     const entries = readdirSync(outDir);
-    const looksBuilt = existsSync(ownership) || entries.includes('index.html') || entries.includes('index.json') || entries.includes('pagefind');
+    ours = existsSync(ownership) && readFileSync(ownership, 'utf8') === `${outDir}\n`;
+    const looksBuilt = ours || entries.includes('index.html') || entries.includes('index.json') || entries.includes('pagefind');
     const dangerous = outDir === root || outDir === projectRoot || root.startsWith(outDir + path.sep) || projectRoot.startsWith(outDir + path.sep);
     if (dangerous || (entries.length > 0 && !looksBuilt)) {
       throw new SiteBuildError('E_OUT_DIR', `Refusing to empty ${outDir}: it is not empty and does not look like a Skilldex build. Choose another --out.`);
     }
   }
   mkdirSync(path.dirname(ownership), { recursive: true });
+  const finish = () => {
+    rmSync(path.join(outDir, BUILD_MARK), { force: true });
+    if (registryBuiltHere && existsSync(record)) renameSync(record, stash);
+    else rmSync(record, { force: true });
+  };
+  if (ours) {
+    // The record a build left in the folder (one that failed before putting it away) is as good as the stash.
+    if (registryBuiltHere && existsSync(stash)) renameSync(stash, record);
+    if (!registryBuiltHere) rmSync(record, { force: true });
+    const mark = path.join(outDir, BUILD_MARK);
+    writeFileSync(mark, `${process.pid}\n`);
+    return { inPlace: true, since: lstatSync(mark, { bigint: true }).mtimeNs, removal: Promise.resolve(), finish };
+  }
+  rmSync(stash, { force: true });
   const removal = discard(outDir, path.dirname(ownership));
   mkdirSync(outDir, { recursive: true });
-  // Remembers (outside the output, which Astro empties) that this folder is ours, so whatever a
-  // failed build leaves behind can be replaced by the next one.
+  // Remembers, outside the output, that this folder is ours: the next build updates it in place,
+  // and whatever a failed build leaves behind is swept by the next one.
   writeFileSync(ownership, `${outDir}\n`);
-  return removal;
+  return { inPlace: false, since: 0n, removal, finish };
+}
+
+/**
+ * Deletes what an in-place build found in the folder and did not write, once the registry and the
+ * pages are written and before Pagefind, the badges and the rest are (they are all written anew
+ * after it): the pages of skills that are gone, the previous search index and badges, files a
+ * failed build left. A file counts as written when its modification time is not older than the
+ * build's mark, or when the registry's record lists it (the registry leaves unchanged files as
+ * they are). Folders left empty go too, so the tree is the one a build into an empty folder writes.
+ *
+ * Should the clock have gone back during the build (the catalog page, written by every build,
+ * older than the mark), nothing is deleted: stale files are served for a while, fresh ones are not lost.
+ */
+function sweepStale(outDir: string, plan: OutputFolderPlan, log: (line: string) => void): void {
+  const written = (rel: string): boolean => lstatSync(path.join(outDir, rel), { bigint: true }).mtimeNs >= plan.since;
+  if (!written('index.html')) {
+    log(`warning: the clock went back during the build, so files the last build left in ${outDir} were kept; a build into an empty folder drops them`);
+    return;
+  }
+  let kept: Set<string>;
+  try {
+    kept = new Set(JSON.parse(readFileSync(path.join(outDir, REGISTRY_RECORD), 'utf8')) as string[]);
+  } catch {
+    kept = new Set();
+  }
+  kept.add(REGISTRY_RECORD).add(BUILD_MARK);
+  const emptied = new Set<string>();
+  const visit = (relDir: string): void => {
+    for (const entry of readdirSync(path.join(outDir, relDir), { withFileTypes: true })) {
+      const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) visit(rel);
+      else if (!kept.has(rel) && !written(rel)) {
+        rmSync(path.join(outDir, rel), { force: true });
+        emptied.add(relDir);
+      }
+    }
+  };
+  visit('');
+  removeEmptyFolders(outDir, emptied);
 }
 
 /**

@@ -3,7 +3,7 @@
  * an empty registry, and the site URL.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +170,50 @@ describe('scripts/build.ts', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('E_NO_REGISTRY');
   });
+
+  it('updates its last build in place: the folder then equals a build into an empty folder', async () => {
+    const { generateRegistry } = await import('../../scripts/generate-registry.ts');
+    const root = path.join(work, 'in-place');
+    const reg = await generateRegistry({ count: 12, seed: 5, out: root });
+    const out = path.join(work, 'out-in-place');
+    const first = build(['--root', root, '--out', out, '--lenient']);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toContain('old output removed');
+    // buildRegistry's record of what it wrote waits outside the published folder.
+    expect(existsSync(path.join(out, '.skilldex-build.json'))).toBe(false);
+
+    // One skill edited, one removed, one added; a file a failed build left behind.
+    const [edited, removed] = reg.skills.filter((s) => s.kind === 'skill-md');
+    const untouched = reg.skills.find((s) => s !== edited && s !== removed && s.kind === 'skill-md');
+    const untouchedIndex = RegistryIndex.parse(JSON.parse(readFileSync(path.join(out, 'index.json'), 'utf8'))).skills.find((s) => s.name === untouched?.name);
+    const untouchedArchive = path.join(out, `skills/${untouched?.name}/${untouchedIndex?.digest.slice('sha256:'.length, 'sha256:'.length + 16)}.tar.gz`);
+    const archiveBefore = statSync(untouchedArchive);
+    writeFileSync(path.join(root, edited!.dir, 'SKILL.md'), `${readFileSync(path.join(root, edited!.dir, 'SKILL.md'), 'utf8')}\nOne more step.\n`);
+    rmSync(path.join(root, removed!.dir), { recursive: true });
+    mkdirSync(path.join(root, 'skills/added-later'));
+    writeFileSync(path.join(root, 'skills/added-later/SKILL.md'), '---\nname: added-later\ndescription: Added between two builds. Use it to check rebuilds.\n---\n\n# Added later\n\nDo the thing.\n');
+    mkdirSync(path.join(out, 'skills/left-by-a-failed-build'), { recursive: true });
+    writeFileSync(path.join(out, 'skills/left-by-a-failed-build/index.html'), '<p>stale</p>');
+
+    const again = build(['--root', root, '--out', out, '--lenient']);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain('stale output removed');
+    const fresh = path.join(work, 'out-in-place-fresh');
+    const cold = build(['--root', root, '--out', fresh, '--lenient']);
+    expect(cold.status, cold.stderr).toBe(0);
+    const tree = (dir: string) => new Map(readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => {
+      const file = path.join(e.parentPath, e.name);
+      return [path.relative(dir, file), readFileSync(file).toString('base64')] as const;
+    }));
+    const [updated, built] = [tree(out), tree(fresh)];
+    const [extra, missing] = [[...updated.keys()].filter((f) => !built.has(f)), [...built.keys()].filter((f) => !updated.has(f))];
+    expect({ extra, missing }).toEqual({ extra: [], missing: [] });
+    for (const [file, bytes] of built) expect(updated.get(file), file).toBe(bytes);
+    expect(updated.has(`skills/${removed!.name}/index.html`)).toBe(false);
+    expect(updated.has('skills/added-later/index.html')).toBe(true);
+    // An unchanged skill's archive was left as it was, not written again.
+    expect(statSync(untouchedArchive).mtimeMs).toBe(archiveBefore.mtimeMs);
+  }, 240_000);
 
   it('shows a signed registry\'s keys and, on each skill page, that the signed index pins its manifest', async () => {
     const { generateSigningKey } = await import('../../src/pipeline/index.ts');

@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { jsonText } from './json-text.ts';
 
@@ -48,11 +48,15 @@ export class OutputFolder {
 
   /**
    * Writes a published file. A content-addressed (`immutable`) file cannot differ from what is
-   * there already when this build or the last one wrote it, so it is not written again.
+   * there already when this build or the last one wrote it, so it is not written again; another
+   * file the last build wrote is compared first and left alone when it holds these bytes already:
+   * a rebuild in the same folder after one skill changed rewrote every manifest and versions
+   * document, and on a disk that discards freed blocks a rewrite costs far more than a read.
    */
   put(rel: string, data: string | Uint8Array, immutable = false): void {
     this.#written.add(rel);
     if (immutable && (this.#early.has(rel) || (this.#previous.has(rel) && exists(join(this.dir, rel))))) return;
+    if (!immutable && this.#previous.has(rel) && holds(join(this.dir, rel), data)) return;
     this.#write(rel, data);
   }
 
@@ -134,7 +138,7 @@ export class OutputFolder {
  * up to `dir` once they are empty too, so a rebuild leaves the same tree as a fresh build. A folder
  * that still holds anything stays.
  */
-function removeEmptyFolders(dir: string, folders: ReadonlySet<string>): void {
+export function removeEmptyFolders(dir: string, folders: ReadonlySet<string>): void {
   const deepestFirst = [...folders].sort((a, b) => b.split('/').length - a.split('/').length);
   for (const start of deepestFirst) {
     for (let rel = start; rel !== '.' && rel !== ''; rel = dirname(rel)) {
@@ -144,6 +148,17 @@ function removeEmptyFolders(dir: string, folders: ReadonlySet<string>): void {
         break; // not empty, or removed already: its parents were or will be tried from elsewhere
       }
     }
+  }
+}
+
+/** True when the regular file at `path` holds exactly `data` (UTF-8 for a string). */
+function holds(path: string, data: string | Uint8Array): boolean {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  try {
+    const info = lstatSync(path);
+    return info.isFile() && info.size === bytes.length && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(readFileSync(path));
+  } catch {
+    return false;
   }
 }
 

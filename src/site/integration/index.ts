@@ -44,6 +44,12 @@ export interface SiteBuildEvents {
    * generation waits for this promise, and a rejection fails the Astro build with its error.
    */
   registryReady?: Promise<unknown>;
+  /**
+   * Called once Astro has written the pages, before the search index is built: a build that
+   * updates its last output in place removes what it did not write again here, so that Pagefind,
+   * which takes every skill page in the folder, never indexes the page of a skill that is gone.
+   */
+  onPagesWritten?: (outDir: string) => void;
   onSearchIndexed?: (result: SearchIndexed) => void;
   onDocumentsRendered?: (stats: RenderStats) => void;
 }
@@ -90,6 +96,7 @@ export function skilldexSite(options: SiteBuildConfigInput, events: SiteBuildEve
       },
       'astro:build:done': async ({ dir }) => {
         const outDir = fileURLToPath(dir);
+        events.onPagesWritten?.(outDir);
         const start = performance.now();
         // The other files are written while Pagefind indexes (20k badges at 10k skills took
         // seconds): none of them is a page it takes.

@@ -6,7 +6,7 @@
  * exactly as it found it (absent, or holding the previous build byte for byte). With and without
  * worker threads.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,5 +108,27 @@ describe('a rebuild into the same folder', () => {
     expect(folders(out).filter((f) => f.includes('gone-soon'))).toEqual([]);
     expect(folders(out)).toEqual(folders(fresh));
     expect(tree(out)).toEqual(tree(fresh));
+  });
+
+  it('leaves a file that holds the same bytes as it was, and writes one that changed', async () => {
+    const out = join(work, 'rewrite');
+    const first = await build(out, false, true);
+    const manifest = join(out, first.manifests[0]!.urls.manifest);
+    const index = join(out, 'index.json');
+    const [manifestBefore, indexBefore] = [statSync(manifest), statSync(index)];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await build(out, false, true);
+    expect(statSync(manifest).mtimeMs).toBe(manifestBefore.mtimeMs);
+    expect(statSync(index).mtimeMs).toBe(indexBefore.mtimeMs);
+    // A new skill changes the index, which is written again; the unchanged skill's manifest is not.
+    skill('added', { 'SKILL.md': skillMd('added', 'Do it.') });
+    try {
+      await build(out, false, true);
+    } finally {
+      rmSync(join(root, 'skills', 'added'), { recursive: true });
+    }
+    expect(statSync(index).mtimeMs).toBeGreaterThan(indexBefore.mtimeMs);
+    expect(statSync(manifest).mtimeMs).toBe(manifestBefore.mtimeMs);
+    expect(JSON.parse(readFileSync(index, 'utf8')).skills.map((s: { name: string }) => s.name)).toContain('added');
   });
 });
