@@ -3,10 +3,12 @@
  * public collections (scripts/generate-corpus.ts), beside the reference validator `skills-ref`
  * (one Node process over every skill, through its library; scripts/bench/skills-ref-run.ts) and
  * the floor of reading and hashing every file of the corpus once. Each is a fresh process, timed
- * from spawn to exit, so start-up counts for every contender; runs are interleaved.
+ * from spawn to exit, so start-up counts for every contender; runs are interleaved. Skilldex runs
+ * as installed from npm (the CLI bundle), as `skills-ref` does; `--no-scan` is timed from the
+ * checkout's TypeScript sources too, which a contributor runs.
  */
 import { join } from 'node:path';
-import { child, fmtS, median, node, projectRoot, round, runChild, setAside, type BenchModule } from './harness.ts';
+import { child, fmtS, installedCli, median, node, projectRoot, round, runChild, setAside, type BenchModule } from './harness.ts';
 
 export const CORPUS_SKILLS = 2000;
 const CORPUS_SEED = 20261123;
@@ -20,11 +22,13 @@ export interface CorpusFigures {
   skillsRefMs: number;
   noScanMs: number;
   scanMs: number;
+  /** `validate --no-scan` run from the checkout's sources. */
+  checkoutNoScanMs: number;
   /** validate --no-scan / skills-ref (goal: below 1). */
   noScanToSkillsRef: number;
   /** validate / skills-ref (goal: at most 2). */
   scanToSkillsRef: number;
-  samples: Record<'floor' | 'skillsRef' | 'noScan' | 'scan', number[]>;
+  samples: Record<'floor' | 'skillsRef' | 'noScan' | 'scan' | 'checkoutNoScan', number[]>;
 }
 
 export const corpus: BenchModule = {
@@ -37,11 +41,14 @@ export const corpus: BenchModule = {
     const generated = generateCorpus({ count, seed: CORPUS_SEED, out: join(work, `corpus-${count}`) });
     log(`corpus: ${generated.skillDirs.length} skills, ${generated.fileCount} files (${(generated.bytes / 1e6).toFixed(1)} MB)`);
     const skillsDir = join(generated.root, 'skills');
-    const bin = join(projectRoot, 'bin', 'skilldex.mjs');
-    const skilldex = (...args: string[]) => runChild<undefined>([node, bin, 'validate', ...args, skillsDir]);
-    // Untimed: fills Node's compile cache for the CLI, as every run after a user's first finds it.
+    const installed = installedCli(work);
+    const checkout = join(projectRoot, 'bin', 'skilldex.mjs');
+    const skilldex = (...args: string[]) => runChild<undefined>([node, installed, 'validate', ...args, skillsDir]);
+    const fromCheckout = () => runChild<undefined>([node, checkout, 'validate', '--no-scan', skillsDir]);
+    // Untimed: fills Node's compile cache for each CLI, as every run after a user's first finds it.
     await skilldex('--no-scan');
-    const samples: CorpusFigures['samples'] = { floor: [], skillsRef: [], noScan: [], scan: [] };
+    await fromCheckout();
+    const samples: CorpusFigures['samples'] = { floor: [], skillsRef: [], noScan: [], scan: [], checkoutNoScan: [] };
     for (let r = 0; r < runs; r++) {
       samples.floor.push((await child('hash-floor', { root: generated.root })).wallMs);
       const ref = await runChild<{ skills: number; invalid: number; errors: string[] }>([node, join(projectRoot, 'scripts', 'bench', 'skills-ref-run.ts'), generated.root]);
@@ -49,7 +56,8 @@ export const corpus: BenchModule = {
       samples.skillsRef.push(ref.wallMs);
       samples.noScan.push((await skilldex('--no-scan')).wallMs);
       samples.scan.push((await skilldex()).wallMs);
-      log(`  corpus run ${r + 1}: floor ${fmtS(samples.floor.at(-1))}, skills-ref ${fmtS(samples.skillsRef.at(-1))}, validate --no-scan ${fmtS(samples.noScan.at(-1))}, validate ${fmtS(samples.scan.at(-1))}`);
+      samples.checkoutNoScan.push((await fromCheckout()).wallMs);
+      log(`  corpus run ${r + 1}: floor ${fmtS(samples.floor.at(-1))}, skills-ref ${fmtS(samples.skillsRef.at(-1))}, validate --no-scan ${fmtS(samples.noScan.at(-1))}, validate ${fmtS(samples.scan.at(-1))}, checkout's validate --no-scan ${fmtS(samples.checkoutNoScan.at(-1))}`);
     }
     const m = (xs: number[]) => round(median(xs), 0);
     const skillsRefMs = m(samples.skillsRef);
@@ -62,6 +70,7 @@ export const corpus: BenchModule = {
       skillsRefMs,
       noScanMs: m(samples.noScan),
       scanMs: m(samples.scan),
+      checkoutNoScanMs: m(samples.checkoutNoScan),
       noScanToSkillsRef: round(m(samples.noScan) / skillsRefMs, 2),
       scanToSkillsRef: round(m(samples.scan) / skillsRefMs, 2),
       samples: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, v.map((x) => round(x, 0))])) as CorpusFigures['samples'],
@@ -71,8 +80,9 @@ export const corpus: BenchModule = {
     const corpusLabel = `${f.skills.toLocaleString('en-US')}-skill corpus (${f.files.toLocaleString('en-US')} files, ${(f.bytes / 1e6).toFixed(1)} MB)`;
     return [
       `| ${corpusLabel}: \`skills-ref\` validate, one process | ${fmtS(f.skillsRefMs)} | ${fmtS(f.floorMs)} (read + sha256 every file) |`,
-      `| ${corpusLabel}: \`skilldex validate --no-scan\` | ${fmtS(f.noScanMs)} (${f.noScanToSkillsRef}× skills-ref) | ${fmtS(f.floorMs)} |`,
-      `| ${corpusLabel}: \`skilldex validate\` (with the security scan) | ${fmtS(f.scanMs)} (${f.scanToSkillsRef}× skills-ref) | ${fmtS(f.floorMs)} |`,
+      `| ${corpusLabel}: \`skilldex validate --no-scan\`, installed package | ${fmtS(f.noScanMs)} (${f.noScanToSkillsRef}× skills-ref) | ${fmtS(f.floorMs)} |`,
+      `| ${corpusLabel}: \`skilldex validate\` (with the security scan), installed package | ${fmtS(f.scanMs)} (${f.scanToSkillsRef}× skills-ref) | ${fmtS(f.floorMs)} |`,
+      `| ${corpusLabel}: \`skilldex validate --no-scan\`, checkout (TypeScript sources) | ${fmtS(f.checkoutNoScanMs)} (${round(f.checkoutNoScanMs / f.skillsRefMs, 2)}× skills-ref) | ${fmtS(f.floorMs)} |`,
     ];
   },
 };

@@ -104,6 +104,26 @@ export function emptyTrash(work: string): void {
 }
 
 export const node = process.execPath;
+
+const installed = new Map<string, string>();
+/**
+ * The CLI as `npm install skilldex` gives it (the bundle `npm run build:package` writes), laid out
+ * in the scratch folder as the tarball holds it (bin/, lib/, schemas/, package.json; no sources),
+ * built from this checkout once per run. Returns its bin script. Its worker threads import the
+ * dependencies, which resolve from the checkout's node_modules above the scratch folder, as an
+ * install's resolve from the project's.
+ */
+export function installedCli(work: string): string {
+  const known = installed.get(work);
+  if (known) return known;
+  const dir = join(work, 'installed-cli');
+  rmSync(dir, { recursive: true, force: true });
+  const built = spawnSync(node, [join(projectRoot, 'scripts', 'build-package.ts'), '--out-dir', join(dir, 'lib')], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (built.status !== 0) throw new Error(`npm run build:package failed: ${String(built.stderr).slice(-2000)}`);
+  const bin = join(dir, 'bin', 'skilldex.mjs');
+  installed.set(work, bin);
+  return bin;
+}
 const benchScript = join(projectRoot, 'scripts', 'bench.ts');
 /**
  * Node's compile cache, as `module.enableCompileCache()` with no folder uses it. Children get it

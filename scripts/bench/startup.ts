@@ -7,10 +7,9 @@
  * contributor runs) and the installed package's (what `npm install skilldex` gives: the CLI
  * bundled by `npm run build:package`), laid out in the scratch folder as the tarball holds it.
  */
-import { rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { fmtMs, median, node, projectRoot, round, type BenchModule } from './harness.ts';
+import { fmtMs, installedCli, median, node, projectRoot, round, type BenchModule } from './harness.ts';
 
 const bin = join(projectRoot, 'bin', 'skilldex.mjs');
 const ONE_SKILL = join(projectRoot, 'skills', 'code', 'code-review');
@@ -37,22 +36,11 @@ export interface StartupFigures {
   samples: { floor: number[]; version: number[]; validateOne: number[]; installedVersion: number[]; installedValidateOne: number[] };
 }
 
-/** The package as its tarball lays it out (bin/, lib/, schemas/, package.json; no sources), built from this checkout. */
-function installedForm(work: string): string {
-  const dir = join(work, 'installed-cli');
-  rmSync(dir, { recursive: true, force: true });
-  // Its worker threads import the dependencies, which resolve from the checkout's node_modules
-  // above the scratch folder, as an install's resolve from the project's.
-  const built = spawnSync(node, [join(projectRoot, 'scripts', 'build-package.ts'), '--out-dir', join(dir, 'lib')], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  if (built.status !== 0) throw new Error(`npm run build:package failed: ${String(built.stderr).slice(-2000)}`);
-  return join(dir, 'bin', 'skilldex.mjs');
-}
-
 export const startup: BenchModule = {
   name: 'startup',
   async once({ runs, quick, work, log }): Promise<StartupFigures> {
     const n = quick ? 5 : Math.max(7, runs);
-    const installed = installedForm(work);
+    const installed = installedCli(work);
     const samples = { floor: [] as number[], version: [] as number[], validateOne: [] as number[], installedVersion: [] as number[], installedValidateOne: [] as number[] };
     // Interleaved, so load from other work on the machine falls on all three alike.
     for (let r = 0; r < n; r++) {
