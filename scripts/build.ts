@@ -219,7 +219,7 @@ const REGISTRY_RECORD = '.skilldex-build.json';
 /** Written into the output folder as an in-place build starts: what is older was not written by it. */
 const BUILD_MARK = '.skilldex-site-build';
 
-interface OutputFolderPlan {
+export interface OutputFolderPlan {
   /**
    * The folder holds the last build of this checkout, which this one updates in place: every page
    * is written again, the registry rewrites only what changed, and what this build did not write
@@ -292,12 +292,14 @@ function prepareOutDir(outDir: string, root: string, registryBuiltHere: boolean)
  * build's mark, or when the registry's record lists it (the registry leaves unchanged files as
  * they are). Folders left empty go too, so the tree is the one a build into an empty folder writes.
  *
- * Should the clock have gone back during the build (the catalog page, written by every build,
- * older than the mark), nothing is deleted: stale files are served for a while, fresh ones are not lost.
+ * Should the clock have gone back during the build (the mark, written again, older than it was),
+ * nothing is deleted: stale files are served for a while, fresh ones are not lost.
  */
-function sweepStale(outDir: string, plan: OutputFolderPlan, log: (line: string) => void): void {
+export function sweepStale(outDir: string, plan: OutputFolderPlan, log: (line: string) => void): void {
   const written = (rel: string): boolean => lstatSync(path.join(outDir, rel), { bigint: true }).mtimeNs >= plan.since;
-  if (!written('index.html')) {
+  // The mark, written again now, is older than when it was first written only if the clock went back.
+  writeFileSync(path.join(outDir, BUILD_MARK), `${process.pid}\n`);
+  if (!written(BUILD_MARK)) {
     log(`warning: the clock went back during the build, so files the last build left in ${outDir} were kept; a build into an empty folder drops them`);
     return;
   }

@@ -215,6 +215,23 @@ describe('scripts/build.ts', () => {
     expect(statSync(untouchedArchive).mtimeMs).toBe(archiveBefore.mtimeMs);
   }, 240_000);
 
+  it('keeps every file when the clock went back during an in-place build', async () => {
+    const { sweepStale } = await import('../../scripts/build.ts');
+    const out = path.join(work, 'out-clock');
+    mkdirSync(path.join(out, 'skills/old'), { recursive: true });
+    writeFileSync(path.join(out, 'skills/old/index.html'), '<p>written before the mark</p>');
+    const lines: string[] = [];
+    // A mark an hour ahead: the build's own files look older than the build.
+    const plan = { inPlace: true, since: (BigInt(Date.now()) + 3_600_000n) * 1_000_000n, removal: Promise.resolve(), finish: () => {} };
+    sweepStale(out, plan, (line) => lines.push(line));
+    expect(existsSync(path.join(out, 'skills/old/index.html'))).toBe(true);
+    expect(lines.join('\n')).toMatch(/^warning: the clock went back during the build/);
+    // With the mark just after the file was written, the file is stale and goes, with the folders it empties.
+    sweepStale(out, { ...plan, since: statSync(path.join(out, 'skills/old/index.html'), { bigint: true }).mtimeNs + 1n }, (line) => lines.push(line));
+    expect(existsSync(path.join(out, 'skills'))).toBe(false);
+    expect(lines).toHaveLength(1);
+  });
+
   it('shows a signed registry\'s keys and, on each skill page, that the signed index pins its manifest', async () => {
     const { generateSigningKey } = await import('../../src/pipeline/index.ts');
     const key = await generateSigningKey();
