@@ -40,7 +40,7 @@ import type { TextReferences } from './references.ts';
 const FORMAT = 2;
 
 /** Files modified this close to the recording build are re-read next time (timestamp granularity). */
-const RACY_WINDOW_MS = 2000;
+export const RACY_WINDOW_MS = 2000;
 
 /** Default cache file for a registry root. */
 export const defaultCacheFile = (root: string): string => join(root, '.cache', 'skilldex', 'build-cache.json');
