@@ -146,8 +146,8 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
       onPagesWritten: () => {
         if (!output.inPlace) return;
         const start = performance.now();
-        sweepStale(outDir, output, log);
-        record('stale output removed', performance.now() - start);
+        sweepStale(outDir, output, log, { beforeIndexing: true });
+        record('stale pages and search index removed', performance.now() - start);
       },
       onSearchIndexed: ({ pages, ms }) => ((pagesIndexed = pages), (pagefindMs = ms)),
       onDocumentsRendered: (stats) => (documents = stats),
@@ -175,7 +175,8 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   // 3. Browser runtime
   await runtime;
 
-  if (!output.inPlace) await time('old output removed', () => output.removal);
+  if (output.inPlace) await time('stale output removed', async () => sweepStale(outDir, output, log));
+  else await time('old output removed', () => output.removal);
   output.finish();
 
   // From the index: skills/ also holds versions documents and earlier versions' manifests.
@@ -223,7 +224,7 @@ export interface OutputFolderPlan {
   /**
    * The folder holds the last build of this checkout, which this one updates in place: every page
    * is written again, the registry rewrites only what changed, and what this build did not write
-   * is swept at the end ({@link sweepStale}).
+   * is swept ({@link sweepStale}).
    */
   inPlace: boolean;
   /** When this build started writing, by the file system's clock (an in-place build). */
@@ -285,22 +286,36 @@ function prepareOutDir(outDir: string, root: string, registryBuiltHere: boolean)
 }
 
 /**
- * Deletes what an in-place build found in the folder and did not write, once the registry and the
- * pages are written and before Pagefind, the badges and the rest are (they are all written anew
- * after it): the pages of skills that are gone, the previous search index and badges, files a
- * failed build left. A file counts as written when its modification time is not older than the
- * build's mark, or when the registry's record lists it (the registry leaves unchanged files as
- * they are). Folders left empty go too, so the tree is the one a build into an empty folder writes.
+ * Deletes what an in-place build found in the folder and did not write: the pages of skills that
+ * are gone, Pagefind fragments and hashed assets whose names changed, files a failed build left.
+ * A file counts as written when its modification time is not older than the build's mark, or when
+ * the registry's record lists it (the registry leaves unchanged files as they are). Folders left
+ * empty go too, so the tree is the one a build into an empty folder writes.
+ *
+ * Runs twice. Once Astro has written the pages (`beforeIndexing`), over the skill pages, because
+ * Pagefind indexes every `skills/<name>/index.html` in the folder, and over Pagefind's own folder,
+ * because Pagefind does not write a file whose name is there already (its names are content
+ * hashes), so an old file it needs would keep its old time and look stale. Then over everything,
+ * once the last file is written. Sweeping everything before Pagefind also deleted the 20,000
+ * badges at 10,000 skills (4.3 s in all), only for them to be written again right after.
  *
  * Should the clock have gone back during the build (the mark, written again, older than it was),
  * nothing is deleted: stale files are served for a while, fresh ones are not lost.
  */
-export function sweepStale(outDir: string, plan: OutputFolderPlan, log: (line: string) => void): void {
+export function sweepStale(outDir: string, plan: OutputFolderPlan, log: (line: string) => void, { beforeIndexing = false } = {}): void {
   const written = (rel: string): boolean => lstatSync(path.join(outDir, rel), { bigint: true }).mtimeNs >= plan.since;
   // The mark, written again now, is older than when it was first written only if the clock went back.
   writeFileSync(path.join(outDir, BUILD_MARK), `${process.pid}\n`);
   if (!written(BUILD_MARK)) {
-    log(`warning: the clock went back during the build, so files the last build left in ${outDir} were kept; a build into an empty folder drops them`);
+    if (!beforeIndexing) log(`warning: the clock went back during the build, so files the last build left in ${outDir} were kept; a build into an empty folder drops them`);
+    return;
+  }
+  if (beforeIndexing) {
+    for (const entry of existsSync(path.join(outDir, 'skills')) ? readdirSync(path.join(outDir, 'skills'), { withFileTypes: true }) : []) {
+      const page = `skills/${entry.name}/index.html`;
+      if (entry.isDirectory() && existsSync(path.join(outDir, page)) && !written(page)) rmSync(path.join(outDir, page), { force: true });
+    }
+    rmSync(path.join(outDir, 'pagefind'), { recursive: true, force: true });
     return;
   }
   let kept: Set<string>;

@@ -46,8 +46,8 @@ export interface SiteBuildEvents {
   registryReady?: Promise<unknown>;
   /**
    * Called once Astro has written the pages, before the search index is built: a build that
-   * updates its last output in place removes what it did not write again here, so that Pagefind,
-   * which takes every skill page in the folder, never indexes the page of a skill that is gone.
+   * updates its last output in place removes the skill pages it did not write again here, so that
+   * Pagefind, which takes every skill page in the folder, never indexes a skill that is gone.
    */
   onPagesWritten?: (outDir: string) => void;
   onSearchIndexed?: (result: SearchIndexed) => void;
