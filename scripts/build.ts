@@ -329,6 +329,8 @@ export function sweepStale(outDir: string, plan: OutputFolderPlan, log: (line: s
   const visit = (relDir: string): void => {
     for (const entry of readdirSync(path.join(outDir, relDir), { withFileTypes: true })) {
       const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
+      // An output folder kept as a git worktree (a gh-pages branch) keeps its repository, as Astro's own emptying does.
+      if (rel === '.git') continue;
       if (entry.isDirectory()) visit(rel);
       else if (!kept.has(rel) && !written(rel)) {
         rmSync(path.join(outDir, rel), { force: true });

@@ -194,6 +194,9 @@ describe('scripts/build.ts', () => {
     writeFileSync(path.join(root, 'skills/added-later/SKILL.md'), '---\nname: added-later\ndescription: Added between two builds. Use it to check rebuilds.\n---\n\n# Added later\n\nDo the thing.\n');
     mkdirSync(path.join(out, 'skills/left-by-a-failed-build'), { recursive: true });
     writeFileSync(path.join(out, 'skills/left-by-a-failed-build/index.html'), '<p>stale</p>');
+    // The folder kept as a git worktree of a gh-pages branch: its repository is not the build's to sweep.
+    mkdirSync(path.join(out, '.git'));
+    writeFileSync(path.join(out, '.git/HEAD'), 'ref: refs/heads/gh-pages\n');
 
     const again = build(['--root', root, '--out', out, '--lenient']);
     expect(again.status, again.stderr).toBe(0);
@@ -205,6 +208,8 @@ describe('scripts/build.ts', () => {
       const file = path.join(e.parentPath, e.name);
       return [path.relative(dir, file), readFileSync(file).toString('base64')] as const;
     }));
+    expect(readFileSync(path.join(out, '.git/HEAD'), 'utf8')).toBe('ref: refs/heads/gh-pages\n');
+    rmSync(path.join(out, '.git'), { recursive: true });
     const [updated, built] = [tree(out), tree(fresh)];
     const [extra, missing] = [[...updated.keys()].filter((f) => !built.has(f)), [...built.keys()].filter((f) => !updated.has(f))];
     expect({ extra, missing }).toEqual({ extra: [], missing: [] });
