@@ -483,15 +483,15 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
   setAside(work, root);
   const genStart = performance.now();
   const reg = await generateRegistry({ count: n, seed: SEED, out: root });
-  const genSeconds = (performance.now() - genStart) / 1000;
+  const generatedAt = performance.now();
+  const genSeconds = (generatedAt - genStart) / 1000;
   log(`N=${n}: generated ${reg.fileCount} files (${(reg.bytes / 1e6).toFixed(1)} MB) in ${genSeconds.toFixed(1)}s`);
   // The build cache does not trust a file modified within its racy window before the build that
   // recorded it started (src/pipeline/cache.ts). A checkout's files are older than that; files
   // generated a moment ago are not, and a cold build started at once recorded every skill as
   // racy, so the no-op after it, and at 200 skills even the one after that, read everything.
   const { RACY_WINDOW_MS } = await import('../src/pipeline/cache.ts');
-  const sinceGenerated = performance.now() - (genStart + genSeconds * 1000);
-  await new Promise((done) => setTimeout(done, Math.max(0, RACY_WINDOW_MS + 100 - sinceGenerated)));
+  await new Promise((done) => setTimeout(done, Math.max(0, RACY_WINDOW_MS + 100 - (performance.now() - generatedAt))));
   const env = { SOURCE_DATE_EPOCH: '1767225600' };
   process.env.SOURCE_DATE_EPOCH = env.SOURCE_DATE_EPOCH;
 

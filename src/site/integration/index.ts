@@ -46,8 +46,9 @@ export interface SiteBuildEvents {
   registryReady?: Promise<unknown>;
   /**
    * Called once Astro has written the pages, before the search index is built: a build that
-   * updates its last output in place removes the skill pages it did not write again here, so that
-   * Pagefind, which takes every skill page in the folder, never indexes a skill that is gone.
+   * updates its last output in place removes here the skill pages it did not write again, so that
+   * Pagefind, which takes every skill page in the folder, never indexes a skill that is gone, and
+   * the previous search index, whose files Pagefind would otherwise leave as they are.
    */
   onPagesWritten?: (outDir: string) => void;
   onSearchIndexed?: (result: SearchIndexed) => void;
