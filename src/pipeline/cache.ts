@@ -35,6 +35,7 @@ import { sha256HexSync } from './hash.ts';
 import type { Position } from '../core/parse/source-text.ts';
 import type { EncodedWalk } from './history/version-walk.ts';
 import type { TextReferences } from './references.ts';
+import { SkillOutput, SkillOutputsFile } from './emit/skill-output.ts';
 
 /** Bump when the shape of a cache entry changes. */
 const FORMAT = 2;
@@ -196,6 +197,8 @@ export class BuildCache {
   #oldVersions: Record<string, OldVersionVerdict> = {};
   #scanNames: string | undefined;
   #discovery: DiscoveryRecord | undefined;
+  /** Skill outputs to save beside the cache (see {@link skillOutputs}). */
+  #outputs: { format: number; salt: string; outDir: string; skills: SkillOutput[] } | undefined;
   /** Folders whose stamps discovery found unchanged in this build, by path from the root. */
   #checkedDirs = new Map<string, Stamp>();
   /** True when the history part of the cache differs from the file's. */
@@ -331,6 +334,32 @@ export class BuildCache {
     }
   }
 
+  /**
+   * Each skill's output as the last build that wrote `outDir` recorded it, by skill name. They
+   * are kept beside the cache file, not in it: only a build that writes the registry reads them,
+   * and a no-op rebuild does not. The writer checks every file is still there before it trusts
+   * one ({@link OutputFolder.keep}).
+   */
+  skillOutputs(outDir: string): ReadonlyMap<string, SkillOutput> {
+    let last;
+    try {
+      last = SkillOutputsFile.safeParse(JSON.parse(readFileSync(this.#outputsFile, 'utf8'))).data;
+    } catch {
+      // No record yet, or unreadable: every skill is written.
+    }
+    if (last?.format !== FORMAT || last.salt !== this.#salt || last.outDir !== outDir) return new Map();
+    return new Map(last.skills.flatMap((o) => SkillOutput.safeParse(o).data ?? []).map((o) => [o.name, o]));
+  }
+
+  /** Remembers each skill's output in `outDir`, saved with the cache. */
+  recordSkillOutputs(outDir: string, skills: SkillOutput[]): void {
+    this.#outputs = { format: FORMAT, salt: this.#salt, outDir, skills };
+  }
+
+  get #outputsFile(): string {
+    return `${this.file.replace(/\.json$/, '')}.outputs.json`;
+  }
+
   /** The walk an earlier build recorded at `key` (HEAD and folders). */
   history(key: string): EncodedWalk | undefined {
     const last = this.#previous?.history;
@@ -396,14 +425,20 @@ export class BuildCache {
     };
     try {
       mkdirSync(dirname(this.file), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      writeFileSync(tmp, asciiJson(data));
-      renameSync(tmp, this.file);
+      if (this.#outputs) writeAtomically(this.#outputsFile, asciiJson(this.#outputs));
+      writeAtomically(this.file, asciiJson(data));
     } catch {
       // Not writable: the next build is simply cold.
     }
   }
 }
+
+function writeAtomically(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
 
 /**
  * A SkillSource rebuilt from a cache entry. File bytes are read only if someone asks for them

@@ -102,6 +102,13 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
 }
 
 /** A skill's content-addressed files and archive, written as soon as it is read (when it was packed: no error of its own). */
+/**
+ * The facts a published manifest adds to its draft, with the draft's digest and folder: the
+ * draft itself is a function of those, the config and the build code (the cache's salt), so a
+ * skill's whole output is a function of these facts.
+ */
+const outputFacts = (m: SkillManifest) => [m.name, m.digest, m.sourcePath, m.calledBy, m.usedBy, m.lastModified, m.diagnostics, m.scan, m.versions?.digest];
+
 function writeEarly(folder: OutputFolder, { draft, packed, source }: ReadSkill): void {
   if (!draft || !packed) return;
   for (const f of source.files) folder.putEarly(`${draft.urls.files}${f.path}`, f.bytes);
@@ -188,9 +195,7 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
   // (its digest), its folder, the config and the build code (the cache's salt), so the key
   // needs only the small per-skill facts, not every manifest serialised.
   const outDir = resolve(options.outDir);
-  const emitKey = cache
-    ? sha256HexSync(JSON.stringify([generatedAt, latest, signingKeys.map((k) => k.kid).sort(), published.map(({ manifest: m }) => [m.name, m.digest, m.sourcePath, m.calledBy, m.usedBy, m.lastModified, m.diagnostics, m.scan, m.versions?.digest])]))
-    : '';
+  const emitKey = cache ? sha256HexSync(JSON.stringify([generatedAt, latest, signingKeys.map((k) => k.kid).sort(), published.map(({ manifest }) => outputFacts(manifest))])) : '';
   const previous = cache?.emitted(outDir, emitKey);
   let index: RegistryIndex;
   let notDiscoverable: WriteResult['notDiscoverable'];
@@ -201,18 +206,29 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
   } else {
     // Loaded only when something is written: a no-op rebuild skips the emitter and its archiver.
     const { writeRegistry } = await import('./emit/write-registry.ts');
-    const oldFiles = await readOldFiles(options.root, planned.flatMap(({ plan }) => plan.older), config.limits.maxFileBytes);
-    const withVersions = planned.map(({ plan, files, packed }) => ({
+    // A skill whose facts are those the last build in this folder wrote it from, and whose files
+    // are all still there as written, is left as it is: after one skill changed, the others are
+    // neither read nor packed nor written again.
+    const lastOutputs = cache?.skillOutputs(outDir);
+    const keyed = planned.map((p) => {
+      const outputKey = cache ? sha256HexSync(JSON.stringify(outputFacts(p.plan.manifest))) : undefined;
+      const last = outputKey === undefined ? undefined : lastOutputs?.get(p.plan.manifest.name);
+      return { ...p, outputKey, ...(last?.key === outputKey && last && folder.keep(last.files) ? { kept: last } : {}) };
+    });
+    const oldFiles = await readOldFiles(options.root, keyed.flatMap(({ plan, kept }) => (kept ? [] : plan.older)), config.limits.maxFileBytes);
+    const withVersions = keyed.map(({ plan, files, packed, outputKey, kept }) => ({
       manifest: plan.manifest,
       files,
       ...(packed ? { packed } : {}),
-      versions: { documentText: plan.documentText, older: plan.older.map(({ manifest }) => ({ manifest, files: oldFiles.get(manifest) ?? [] })) },
+      ...(outputKey === undefined ? {} : { outputKey }),
+      ...(kept ? { kept } : { versions: { documentText: plan.documentText, older: plan.older.map(({ manifest }) => ({ manifest, files: oldFiles.get(manifest) ?? [] })) } }),
     }));
     const written = await writeRegistry(options.outDir, withVersions, config, { generatedAt, updatedAt: latest }, signingKeys, folder);
     index = written.index;
     notDiscoverable = written.notDiscoverable;
     const proof = [INDEX_FILE, `${WELL_KNOWN_V2}/index.json`, `${WELL_KNOWN_V1}/index.json`, '.skilldex-build.json', ...(signingKeys.length > 0 ? [SIGNED_INDEX_FILE] : [])];
     cache?.recordEmit(outDir, emitKey, proof, notDiscoverable);
+    cache?.recordSkillOutputs(outDir, written.outputs);
   }
   cache?.save();
   return {

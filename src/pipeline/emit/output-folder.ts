@@ -1,6 +1,7 @@
-import { linkSync, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { jsonText } from './json-text.ts';
+import type { WrittenFile } from './skill-output.ts';
 
 /** Remembers what the last build wrote, so stale files can be removed and nothing else. */
 const STATE_FILE = '.skilldex-build.json';
@@ -31,6 +32,8 @@ export class OutputFolder {
   /** The topmost folders this build created, and the files it wrote that the last build had not. */
   readonly #createdDirs: string[] = [];
   readonly #createdFiles = new Set<string>();
+  /** The rewritable files this build wrote or found holding its bytes, with their stat facts (see {@link writtenFile}). */
+  readonly #stamps = new Map<string, WrittenFile>();
 
   /** The folder at `dir`, which is neither read nor created before something is written into it. */
   constructor(dir: string) {
@@ -56,8 +59,39 @@ export class OutputFolder {
   put(rel: string, data: string | Uint8Array, immutable = false): void {
     this.#written.add(rel);
     if (immutable && (this.#early.has(rel) || (this.#previous.has(rel) && exists(join(this.dir, rel))))) return;
-    if (!immutable && this.#previous.has(rel) && holds(join(this.dir, rel), data)) return;
+    if (!immutable) {
+      const info = (this.#previous.has(rel) ? holds(join(this.dir, rel), data) : undefined) ?? this.#write(rel, data);
+      this.#stamps.set(rel, [rel, info.size, info.mtimeMs, info.ino]);
+      return;
+    }
     this.#write(rel, data);
+  }
+
+  /**
+   * Takes a file an earlier build wrote as written by this one, unread, when it is still there as
+   * {@link writtenFile} described it: the same size, mtime and inode for a rewritable file, present
+   * for the others, and listed by the last build in this folder as its own. All or nothing: false,
+   * and nothing taken, when one of them is not.
+   */
+  keep(files: readonly WrittenFile[]): boolean {
+    const previous = this.#previous;
+    for (const [rel, size, mtimeMs, ino] of files) {
+      if (!previous.has(rel)) return false;
+      let info: Stats;
+      try {
+        info = lstatSync(join(this.dir, rel));
+      } catch {
+        return false;
+      }
+      if (size !== undefined && !(info.isFile() && info.size === size && info.mtimeMs === mtimeMs && info.ino === ino)) return false;
+    }
+    for (const [rel] of files) this.#written.add(rel);
+    return true;
+  }
+
+  /** How `rel`, written by this build, can be checked by a later one (see {@link keep}). */
+  writtenFile(rel: string): WrittenFile {
+    return this.#stamps.get(rel) ?? [rel];
   }
 
   /**
@@ -117,12 +151,20 @@ export class OutputFolder {
     for (const dir of this.#createdDirs.reverse()) rmSync(dir, { recursive: true, force: true });
   }
 
-  #write(rel: string, data: string | Uint8Array): void {
+  /** Writes a file and returns its stat facts, from the open file (no second lookup by path). */
+  #write(rel: string, data: string | Uint8Array): Stats {
     const abs = join(this.dir, rel);
     const previous = this.#previous;
     this.#ensureDir(dirname(abs));
     if (!previous.has(rel)) this.#createdFiles.add(rel);
-    writeFileSync(abs, data);
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    const fd = openSync(abs, 'w');
+    try {
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+      return fstatSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   }
 
   #ensureDir(dir: string): void {
@@ -151,14 +193,14 @@ export function removeEmptyFolders(dir: string, folders: ReadonlySet<string>): v
   }
 }
 
-/** True when the regular file at `path` holds exactly `data` (UTF-8 for a string). */
-function holds(path: string, data: string | Uint8Array): boolean {
+/** The regular file at `path`'s stat facts when it holds exactly `data` (UTF-8 for a string). */
+function holds(path: string, data: string | Uint8Array): Stats | undefined {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
   try {
     const info = lstatSync(path);
-    return info.isFile() && info.size === bytes.length && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(readFileSync(path));
+    return info.isFile() && info.size === bytes.length && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(readFileSync(path)) ? info : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

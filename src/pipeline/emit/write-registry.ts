@@ -12,6 +12,7 @@ import { sha256HexSync } from '../hash.ts';
 import { createArchive, notDiscoverableReason, packAgentForm, type ArchiveFile, type PackedSkill } from './archive.ts';
 import { jsonText } from './json-text.ts';
 import { exists, OutputFolder } from './output-folder.ts';
+import type { SkillOutput } from './skill-output.ts';
 import { INDEX_FILE, INDEX_SCHEMA_FILE, INDEX_URL_TEMPLATES, KEYS_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
 import { signIndex, type SigningKey } from './sign.ts';
 
@@ -23,6 +24,13 @@ export interface PublishedSkill {
   packed?: PackedSkill;
   /** Its versions document (pinned by `manifest.versions`) and each earlier version with its files. */
   versions?: { documentText: string; older: readonly { manifest: SkillManifest; files: readonly ArchiveFile[] }[] };
+  /** What the skill's output is a function of (see {@link SkillOutput}); without one, its output is not returned. */
+  outputKey?: string;
+  /**
+   * Its output as an earlier build wrote it, which the folder still holds unchanged
+   * ({@link OutputFolder.keep}): nothing of the skill is read, packed or written again.
+   */
+  kept?: SkillOutput;
 }
 
 export interface WriteResult {
@@ -32,6 +40,8 @@ export interface WriteResult {
   notDiscoverable: { name: string; reason: string }[];
   /** Files written (relative to outDir), in order. */
   written: string[];
+  /** Each skill's output, for the skills given an `outputKey`. */
+  outputs: SkillOutput[];
 }
 
 /** Skills written at once. */
@@ -55,11 +65,7 @@ export async function writeRegistry(
 ): Promise<WriteResult> {
   assertDistinctDiscoveryNames(skills);
   const folder = into ?? new OutputFolder(outDir);
-  // The 0.1.0 mirror repeats every file of every skill under a fixed path. Where the bytes are a
-  // content-addressed file already written, the mirror is a hard link to it: a third of the
-  // build's output is then never written.
-  const put: Put = (rel, data, immutable) => folder.put(rel, data, immutable);
-  const mirror: Mirror = (rel, bytes, sameAs) => folder.mirror(rel, bytes, sameAs);
+  const put: Put = (rel, data) => folder.put(rel, data);
 
   const entries: IndexEntry[] = [];
   const discovery: DiscoveryIndexV2 = { $schema: DISCOVERY_SCHEMA_URL, skills: [] };
@@ -68,8 +74,10 @@ export async function writeRegistry(
 
   // Skills are written several at a time (the work is I/O) and collected back in their order.
   const limit = pLimit(WRITE_CONCURRENCY);
-  const emitted = await Promise.all(skills.map((skill) => limit(() => emitSkill(skill, config, { put, mirror }, outDir))));
+  const emitted = await Promise.all(skills.map((skill) => (skill.kept ? keptSkill(skill.manifest, skill.kept) : limit(() => emitSkill(skill, config, folder, outDir)))));
+  const outputs: SkillOutput[] = [];
   for (const e of emitted) {
+    if (e.output) outputs.push(e.output);
     entries.push(e.entry);
     if ('reason' in e) notDiscoverable.push({ name: e.entry.name, reason: e.reason });
     else {
@@ -102,15 +110,23 @@ export async function writeRegistry(
   if (config.signing.keys.length > 0) put(KEYS_FILE, json(await keysDocument(config.signing.keys)));
   if (signingKeys.length > 0) put(SIGNED_INDEX_FILE, json(await signIndex(new TextEncoder().encode(indexText), signingKeys)));
 
-  return { index, discovery, notDiscoverable, written: folder.finish() };
+  return { index, discovery, notDiscoverable, written: folder.finish(), outputs };
 }
 
 type Put = (rel: string, data: string | Uint8Array, immutable?: boolean) => void;
 /** Writes a 0.1.0 mirror file, as a hard link to `sameAs` (relative to the output) when given. */
 type Mirror = (rel: string, bytes: Uint8Array, sameAs?: string) => void;
-type Emitted =
-  | { entry: IndexEntry; reason: string }
-  | { entry: IndexEntry; discovery: DiscoveryIndexV2['skills'][number]; legacy: DiscoveryIndexV1['skills'][number] };
+type Emitted = ({ entry: IndexEntry; reason: string } | { entry: IndexEntry; discovery: DiscoveryIndexV2['skills'][number]; legacy: DiscoveryIndexV1['skills'][number] }) & { output?: SkillOutput };
+
+/** The index and discovery entries of a skill whose output the folder holds already, from what was recorded of it. */
+function keptSkill(m: SkillManifest, kept: SkillOutput): Emitted {
+  const entry = indexEntry(m, kept.manifestDigest);
+  const output = kept;
+  if (!kept.discovery) return { entry, reason: notDiscoverableReason(m) ?? 'not discoverable', output };
+  const { type, url, digest, files } = kept.discovery;
+  const name = discoveryName(m.name, m.format);
+  return { entry, discovery: { name, type, description: m.description, url, digest }, legacy: { name, description: m.description, files }, output };
+}
 
 /**
  * Writes one version's content-addressed files and archive; returns the archive's bytes. An
@@ -124,7 +140,29 @@ async function emitContent(m: SkillManifest, files: readonly ArchiveFile[], put:
 }
 
 /** Writes one skill's files, archive and manifest, its earlier versions and versions document, and its discovery artifacts. */
-async function emitSkill({ manifest: m, files, packed, versions }: PublishedSkill, config: RegistryConfig, { put, mirror }: { put: Put; mirror: Mirror }, outDir: string): Promise<Emitted> {
+async function emitSkill(skill: PublishedSkill, config: RegistryConfig, folder: OutputFolder, outDir: string): Promise<Emitted> {
+  const mine: string[] = [];
+  const put: Put = (rel, data, immutable) => {
+    mine.push(rel);
+    folder.put(rel, data, immutable);
+  };
+  const mirror: Mirror = (rel, bytes, sameAs) => {
+    mine.push(rel);
+    folder.mirror(rel, bytes, sameAs);
+  };
+  const written = await writeSkill(skill, config, { put, mirror }, outDir);
+  if (skill.outputKey === undefined) return written;
+  const output: SkillOutput = {
+    key: skill.outputKey,
+    name: skill.manifest.name,
+    files: mine.map((rel) => folder.writtenFile(rel)),
+    manifestDigest: written.entry.manifestDigest,
+    ...('discovery' in written ? { discovery: { type: written.discovery.type, url: written.discovery.url, digest: written.discovery.digest, files: written.legacy.files } } : {}),
+  };
+  return { ...written, output };
+}
+
+async function writeSkill({ manifest: m, files, packed, versions }: PublishedSkill, config: RegistryConfig, { put, mirror }: { put: Put; mirror: Mirror }, outDir: string): Promise<Emitted> {
   for (const older of versions?.older ?? []) {
     await emitContent(older.manifest, older.files, put, outDir);
     put(older.manifest.urls.manifest, json(older.manifest));
@@ -155,6 +193,9 @@ async function emitSkill({ manifest: m, files, packed, versions }: PublishedSkil
   } else {
     discovery = { name: wkName, type: 'archive', description: m.description, url: `../../${archivePath}`, digest: `sha256:${sha256HexSync(archive)}` };
   }
+  // The 0.1.0 mirror repeats every file of every skill under a fixed path. Where the bytes are a
+  // content-addressed file already written, the mirror is a hard link to it: a third of the
+  // build's output is then never written.
   const published = new Set(files);
   for (const f of agentFiles) mirror(`${WELL_KNOWN_V1}/${wkName}/${f.path}`, f.bytes, published.has(f) ? `${m.urls.files}${f.path}` : undefined);
   return { entry, discovery, legacy: { name: wkName, description: m.description, files: agentFiles.map((f) => f.path) } };

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/**
+ * A file a build wrote, as a later build can check it is still there unchanged: its path in the
+ * output folder, with the size, mtime and inode it had once written when it is a file that is
+ * rewritten in place (a manifest). A content-addressed file or a mirror link is named by its path
+ * alone: its bytes cannot differ while it is there.
+ */
+export const WrittenFile = z.union([z.tuple([z.string()]), z.tuple([z.string(), z.number(), z.number(), z.number()])]);
+export type WrittenFile = z.infer<typeof WrittenFile>;
+
+/**
+ * What writing one skill put in the output folder, and what the registry's indexes take from it,
+ * so that a later build given the same key can leave the skill as it is. The key covers everything
+ * the skill's files are made from: its manifest's facts, the config and the build code.
+ */
+export const SkillOutput = z.object({
+  key: z.string(),
+  name: z.string(),
+  files: z.array(WrittenFile),
+  manifestDigest: z.string(),
+  /** How the discovery indexes list it, unless it is not discoverable. */
+  discovery: z.object({ type: z.enum(['archive', 'skill-md']), url: z.string(), digest: z.string(), files: z.array(z.string()) }).optional(),
+});
+export type SkillOutput = z.infer<typeof SkillOutput>;
+
+/** The file beside the build cache that holds every skill's output in one folder. */
+export const SkillOutputsFile = z.object({ format: z.number(), salt: z.string(), outDir: z.string(), skills: z.array(z.unknown()) });

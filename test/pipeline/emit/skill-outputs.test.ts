@@ -1,0 +1,106 @@
+/**
+ * A rebuild into the folder the last build wrote leaves each unchanged skill's output as it is
+ * (src/pipeline/emit/write-registry.ts, OutputFolder.keep): its files are neither read, packed nor
+ * written again. These check that this never changes what is published: after one skill changed,
+ * after files were deleted or edited by hand in the output, and with a forged record beside the
+ * cache, the folder holds byte for byte what a build into an empty folder writes.
+ */
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRegistry } from '../../../src/pipeline/index.ts';
+import type { SkillManifest } from '../../../src/core/schemas/manifest.ts';
+
+const repo = join(import.meta.dirname, '..', '..', '..');
+let work: string;
+let root: string;
+let cache: string;
+let outDir: string;
+
+/** Every file under `dir`, by relative path, with its bytes. */
+function tree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) out.set(relative(dir, join(e.parentPath, e.name)), readFileSync(join(e.parentPath, e.name), 'latin1'));
+  return out;
+}
+
+const build = (into: string, withCache = true) => buildRegistry({ root, outDir: into, cache: withCache ? cache : false, workers: false, sourceDateEpoch: 1_700_000_000, signingKeys: [] });
+
+/** What a build into an empty folder, without a cache, writes from the same skills. */
+async function fresh(): Promise<Map<string, string>> {
+  const dir = mkdtempSync(join(work, 'fresh-'));
+  const result = await build(dir, false);
+  expect(result.ok).toBe(true);
+  return tree(dir);
+}
+
+const manifestOf = (name: string): SkillManifest => JSON.parse(readFileSync(join(outDir, 'skills', `${name}.json`), 'utf8')) as SkillManifest;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'skilldex-outputs-'));
+  root = join(work, 'root');
+  cpSync(join(repo, 'skills'), join(root, 'skills'), { recursive: true });
+  cache = join(work, 'cache', 'build-cache.json');
+  outDir = join(work, 'out');
+  expect((await build(outDir)).ok).toBe(true);
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('a rebuild keeps the output of unchanged skills', () => {
+  it('after one skill changed, writes that skill again and leaves the others untouched', async () => {
+    // The 0.1.0 mirror's SKILL.md of a skill.json skill is generated and written anew by every
+    // emit, and a mirror of a published file linked anew: the same change time afterwards shows
+    // the skill was not written again.
+    const mirrorOf = (name: string, file: string) => join(outDir, '.well-known', 'skills', name, file);
+    const stamps = () => [statSync(mirrorOf('summarize', 'SKILL.md')).ctimeMs, statSync(mirrorOf('action-items', 'SKILL.md')).ctimeMs];
+    const untouched = stamps();
+    const before = manifestOf('date-calc');
+    appendFileSync(join(root, 'skills', 'productivity', 'date-calc', 'SKILL.md'), '\nOne more line.\n');
+
+    const result = await build(outDir);
+    expect(result.ok).toBe(true);
+    expect(manifestOf('date-calc').digest).not.toBe(before.digest);
+    expect(stamps()).toEqual(untouched);
+    expect(tree(outDir)).toEqual(await fresh());
+  });
+
+  it('writes again what was deleted or edited by hand in a kept skill', async () => {
+    const summarize = manifestOf('summarize');
+    rmSync(join(outDir, summarize.urls.archive));
+    appendFileSync(join(outDir, summarize.urls.manifest), ' ');
+    rmSync(join(outDir, manifestOf('checksum').urls.files), { recursive: true });
+    // Another skill changes, so the registry is written at all.
+    appendFileSync(join(root, 'skills', 'productivity', 'date-calc', 'SKILL.md'), '\nAnd another.\n');
+
+    expect((await build(outDir)).ok).toBe(true);
+    expect(existsSync(join(outDir, summarize.urls.archive))).toBe(true);
+    expect(tree(outDir)).toEqual(await fresh());
+  });
+
+  it('ignores a forged record of skill outputs, whatever it claims', async () => {
+    const sidecar = join(work, 'cache', 'build-cache.outputs.json');
+    const record = JSON.parse(readFileSync(sidecar, 'utf8')) as { skills: { name: string; key: string; files: unknown[]; manifestDigest: string }[] };
+    const outside = join(work, 'outside.txt');
+    writeFileSync(outside, 'not the registry\n');
+    // Claims on files outside the folder, on files that are not there, and records of the wrong shape.
+    for (const s of record.skills) {
+      if (s.name === 'summarize') s.files.push(['../outside.txt']);
+      if (s.name === 'checksum') s.files.push(['skills/checksum/never-written.txt']);
+      if (s.name === 'text-stats') s.manifestDigest = 42 as unknown as string;
+    }
+    record.skills.push({ name: 'ghost', key: 'x', files: [['index.json', 'big', 0, 0]], manifestDigest: '' });
+    writeFileSync(sidecar, JSON.stringify(record));
+    appendFileSync(join(root, 'skills', 'productivity', 'date-calc', 'SKILL.md'), '\nA third line.\n');
+
+    expect((await build(outDir)).ok).toBe(true);
+    expect(readFileSync(outside, 'utf8')).toBe('not the registry\n');
+    expect(tree(outDir)).toEqual(await fresh());
+
+    writeFileSync(sidecar, '{"format": 2, "salt": [], "skills": {"deep": ' + '['.repeat(5000) + ']'.repeat(5000) + '}}');
+    appendFileSync(join(root, 'skills', 'productivity', 'date-calc', 'SKILL.md'), '\nA fourth line.\n');
+    expect((await build(outDir)).ok).toBe(true);
+    expect(tree(outDir)).toEqual(await fresh());
+  });
+});
