@@ -467,6 +467,8 @@ interface SizeResult {
   generated: { files: number; bytes: number; seconds: number };
   index: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; runs: number[]; floorRuns: number[]; ok: boolean; writeFloorMs?: number; ratioToWriteFloor?: number; writeFloorRuns?: number[] };
   noop: { wallMs: number; fractionOfCold: number; runs: number[]; cache: unknown };
+  /** A rebuild after one skill's SKILL.md gained a line, over the warm build cache. */
+  oneChanged?: { wallMs: number; fractionOfCold: number; runs: number[]; cache: unknown };
   site?: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; oneSkillChangedMs?: number; noopMs?: number; noopBreakdown?: string; oneSkillChangedBreakdown?: string; breakdown: string; floorBreakdown: unknown; runs: number[]; floorRuns: number[] } | { error: string };
   sizes: ReturnType<typeof outputSizes>;
   runtime?: unknown;
@@ -500,6 +502,8 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
   const writeFloors: ChildRun<{ ms: number }>[] = [];
   const colds: ChildRun<{ ok: boolean; errors: unknown[]; cache: unknown }>[] = [];
   const noops: ChildRun<{ ok: boolean; cache: unknown }>[] = [];
+  const oneChanged: ChildRun<{ ok: boolean; cache: unknown }>[] = [];
+  const changed = firstDeclaration(join(root, 'skills'));
   const registryOut = join(work, `registry-${n}`);
   for (let r = 0; r < runs; r++) {
     floors.push(await child('hash-floor', { root }));
@@ -520,8 +524,21 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
       noop = await child('index-build', { root, out: registryOut, cache });
     }
     noops.push(noop);
-    log(`  run ${r + 1}: floor ${(floors.at(-1)!.wallMs / 1000).toFixed(2)}s, write floor ${(writeFloors.at(-1)!.wallMs / 1000).toFixed(2)}s, cold ${(cold.wallMs / 1000).toFixed(2)}s (${mb(cold.maxRssKb)} MB), no-op ${(noops.at(-1)!.wallMs / 1000).toFixed(2)}s`);
+    // One skill changed, as a build after a one-skill pull request: the others are neither read
+    // nor written again. The file is restored and the racy window waited out, so the next run's
+    // no-op finds every skill trusted.
+    const before = readFileSync(changed);
+    writeFileSync(changed, Buffer.concat([before, Buffer.from('\nOne more line, so this skill changed.\n')]));
+    try {
+      oneChanged.push(await child<{ ok: boolean; cache: unknown }>('index-build', { root, out: registryOut, cache }));
+    } finally {
+      writeFileSync(changed, before);
+    }
+    await new Promise((done) => setTimeout(done, RACY_WINDOW_MS + 100));
+    log(`  run ${r + 1}: floor ${(floors.at(-1)!.wallMs / 1000).toFixed(2)}s, write floor ${(writeFloors.at(-1)!.wallMs / 1000).toFixed(2)}s, cold ${(cold.wallMs / 1000).toFixed(2)}s (${mb(cold.maxRssKb)} MB), no-op ${(noops.at(-1)!.wallMs / 1000).toFixed(2)}s, one skill changed ${(oneChanged.at(-1)!.wallMs / 1000).toFixed(2)}s`);
   }
+  // Untimed: the registry the figures modules below measure is built from the skills as generated.
+  await child('index-build', { root, out: registryOut, cache: join(work, `cache-${n}.json`) });
   const coldMs = median(colds.map((c) => c.wallMs));
   const floorMs = median(floors.map((c) => c.wallMs));
   const noopMs = median(noops.map((c) => c.wallMs));
@@ -543,6 +560,7 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
       writeFloorRuns: writeFloors.map((c) => round(c.wallMs, 0)),
     },
     noop: { wallMs: round(noopMs, 0), fractionOfCold: round(noopMs / coldMs, 3), runs: noops.map((c) => round(c.wallMs, 0)), cache: noops.at(-1)?.result.cache },
+    oneChanged: { wallMs: round(median(oneChanged.map((c) => c.wallMs)), 0), fractionOfCold: round(median(oneChanged.map((c) => c.wallMs)) / coldMs, 3), runs: oneChanged.map((c) => round(c.wallMs, 0)), cache: oneChanged.at(-1)?.result.cache },
     sizes: outputSizes(undefined, registryOut, n),
   };
 
@@ -694,6 +712,7 @@ export function renderMarkdown(results: { machine: ReturnType<typeof machine>; r
     row('  peak RSS (floor)', (s) => `${s.index.maxRssMb} MB (${s.index.floorRssMb} MB)`),
     row('no-op rebuild, wall', (s) => fmtS(s.noop.wallMs)),
     row('  fraction of cold', (s) => `${(s.noop.fractionOfCold * 100).toFixed(1)} %`),
+    row('one skill changed: index rebuilt, wall (fraction of cold)', (s) => (s.oneChanged ? `${fmtS(s.oneChanged.wallMs)} (${(s.oneChanged.fractionOfCold * 100).toFixed(0)} %)` : '–')),
     row('full site build, wall', (s) => (site(s) ? fmtS(site(s)?.wallMs) : s.site ? 'failed' : 'not run')),
     row('  floor: bare Astro + Pagefind, N pages', (s) => fmtS(site(s)?.floorMs)),
     row('  ratio to floor', (s) => (site(s) ? `${site(s)?.ratioToFloor}×` : '–')),

@@ -40,6 +40,10 @@ describe('npm run bench -- --quick', () => {
     // The second floor: copy every file into a fresh folder and gzip each skill, as the build writes.
     for (const x of [s.index.writeFloorMs, s.index.ratioToWriteFloor]) expect(positive(x), JSON.stringify(s.index)).toBe(true);
     expect(run.stdout).toMatch(/\| {3}write floor: copy every file \+ gzip each skill \| \d+\.\d\d s \|/);
+    // One skill changed: that skill alone is read again, and the registry is written.
+    expect(positive(s.oneChanged.wallMs), JSON.stringify(s.oneChanged)).toBe(true);
+    expect(s.oneChanged.cache).toMatchObject({ hits: 199, misses: 1, emitSkipped: false });
+    expect(run.stdout).toMatch(/\| one skill changed: index rebuilt, wall \(fraction of cold\) \| \d+\.\d\d s \(\d+ %\) \|/);
 
     // 3: the site build and the bare-Astro floor.
     expect(s.site.error).toBeUndefined();
