@@ -112,6 +112,8 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   let pagesIndexed = 0;
   let pagefindMs = 0;
   let documents: RenderStats | undefined;
+  /** Skill pages the last build wrote and this one left as they were (src/site/catalog/kept-pages.ts). */
+  let keptPages: ReadonlySet<string> = new Set();
   // The registry is built while Vite bundles the pages, which need it only once they are
   // generated (the integration holds generation until `registryReady` settles): Vite's
   // bundling is mostly one thread, and the registry build leaves its main thread idle while its
@@ -143,10 +145,11 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
     },
     {
       ...(registryReady ? { registryReady } : {}),
-      onPagesWritten: () => {
+      onPagesWritten: (_, kept) => {
+        keptPages = kept;
         if (!output.inPlace) return;
         const start = performance.now();
-        sweepStale(outDir, output, log, { beforeIndexing: true });
+        sweepStale(outDir, output, log, { beforeIndexing: true, keptPages });
         record('stale pages and search index removed', performance.now() - start);
       },
       onSearchIndexed: ({ pages, ms }) => ((pagesIndexed = pages), (pagefindMs = ms)),
@@ -175,7 +178,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   // 3. Browser runtime
   await runtime;
 
-  if (output.inPlace) await time('stale output removed', async () => sweepStale(outDir, output, log));
+  if (output.inPlace) await time('stale output removed', async () => sweepStale(outDir, output, log, { keptPages }));
   else await time('old output removed', () => output.removal);
   output.finish();
 
@@ -302,8 +305,8 @@ function prepareOutDir(outDir: string, root: string, registryBuiltHere: boolean)
  * Should the clock have gone back during the build (the mark, written again, older than it was),
  * nothing is deleted: stale files are served for a while, fresh ones are not lost.
  */
-export function sweepStale(outDir: string, plan: OutputFolderPlan, log: (line: string) => void, { beforeIndexing = false } = {}): void {
-  const written = (rel: string): boolean => lstatSync(path.join(outDir, rel), { bigint: true }).mtimeNs >= plan.since;
+export function sweepStale(outDir: string, plan: OutputFolderPlan, log: (line: string) => void, { beforeIndexing = false, keptPages = new Set<string>() as ReadonlySet<string> } = {}): void {
+  const written = (rel: string): boolean => keptPages.has(rel) || lstatSync(path.join(outDir, rel), { bigint: true }).mtimeNs >= plan.since;
   // The mark, written again now, is older than when it was first written only if the clock went back.
   writeFileSync(path.join(outDir, BUILD_MARK), `${process.pid}\n`);
   if (!written(BUILD_MARK)) {

@@ -188,6 +188,11 @@ describe('scripts/build.ts', () => {
     const untouchedIndex = RegistryIndex.parse(JSON.parse(readFileSync(path.join(out, 'index.json'), 'utf8'))).skills.find((s) => s.name === untouched?.name);
     const untouchedArchive = path.join(out, `skills/${untouched?.name}/${untouchedIndex?.digest.slice('sha256:'.length, 'sha256:'.length + 16)}.tar.gz`);
     const archiveBefore = statSync(untouchedArchive);
+    // Pages made of unchanged inputs are left as they were; one deleted by hand is generated again.
+    const untouchedPage = path.join(out, `skills/${untouched?.name}/index.html`);
+    const pageBefore = statSync(untouchedPage);
+    const deletedPage = reg.skills.find((s) => s !== edited && s !== removed && s !== untouched);
+    rmSync(path.join(out, `skills/${deletedPage?.name}/index.html`));
     writeFileSync(path.join(root, edited!.dir, 'SKILL.md'), `${readFileSync(path.join(root, edited!.dir, 'SKILL.md'), 'utf8')}\nOne more step.\n`);
     rmSync(path.join(root, removed!.dir), { recursive: true });
     mkdirSync(path.join(root, 'skills/added-later'));
@@ -216,8 +221,10 @@ describe('scripts/build.ts', () => {
     for (const [file, bytes] of built) expect(updated.get(file), file).toBe(bytes);
     expect(updated.has(`skills/${removed!.name}/index.html`)).toBe(false);
     expect(updated.has('skills/added-later/index.html')).toBe(true);
-    // An unchanged skill's archive was left as it was, not written again.
+    // An unchanged skill's archive and page were left as they were, not written again.
     expect(statSync(untouchedArchive).mtimeMs).toBe(archiveBefore.mtimeMs);
+    expect(statSync(untouchedPage).mtimeMs).toBe(pageBefore.mtimeMs);
+    expect(updated.has(`skills/${deletedPage?.name}/index.html`)).toBe(true);
   }, 240_000);
 
   it('keeps every file when the clock went back during an in-place build', async () => {

@@ -17,6 +17,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRenderPool, defaultRenderPoolSize, type RenderPool, type RenderStats } from '../render/pool.ts';
 import { provideRenderPool } from '../render/skill-documents.ts';
+import { provideKeptPages, type KeptPagesSlot } from '../catalog/kept-pages.ts';
+import { keptPageFiles, openPageRecord, pagesCodeKey, savePageRecord } from './page-record.ts';
 import { basePathOf, SiteBuildConfig, type SiteBuildConfigInput } from './config.ts';
 import { writeBadges } from './badges.ts';
 import { copyDocAssets } from './doc-assets.ts';
@@ -49,8 +51,10 @@ export interface SiteBuildEvents {
    * updates its last output in place removes here the skill pages it did not write again, so that
    * Pagefind, which takes every skill page in the folder, never indexes a skill that is gone, and
    * the previous search index, whose files Pagefind would otherwise leave as they are.
+   * `keptPages` are the page files (relative to `outDir`) left as the last build wrote them, not
+   * written again because nothing they are made of changed (src/site/catalog/kept-pages.ts).
    */
-  onPagesWritten?: (outDir: string) => void;
+  onPagesWritten?: (outDir: string, keptPages: ReadonlySet<string>) => void;
   onSearchIndexed?: (result: SearchIndexed) => void;
   onDocumentsRendered?: (stats: RenderStats) => void;
 }
@@ -68,6 +72,8 @@ export function skilldexSite(options: SiteBuildConfigInput, events: SiteBuildEve
   const config = parsed.data;
   let renderCacheDir = config.renderCacheDir;
   let pool: RenderPool | undefined;
+  let pageRecord = { file: '', outDir: '' };
+  let keptPages: KeptPagesSlot | undefined;
   return {
     name: 'skilldex-site',
     hooks: {
@@ -83,21 +89,29 @@ export function skilldexSite(options: SiteBuildConfigInput, events: SiteBuildEve
       },
       'astro:config:done': ({ config: astroConfig }) => {
         renderCacheDir ??= path.join(fileURLToPath(astroConfig.cacheDir), 'skilldex-render');
+        pageRecord = { file: path.join(fileURLToPath(astroConfig.cacheDir), 'skilldex-pages.json'), outDir: path.resolve(fileURLToPath(astroConfig.outDir)) };
       },
       // The workers load the renderer while Vite bundles the pages.
       'astro:build:start': () => {
         pool = createRenderPool({ cacheDir: renderCacheDir });
         provideRenderPool(pool);
+        keptPages = openPageRecord(pageRecord.file, pagesCodeKey(config), pageRecord.outDir);
+        provideKeptPages(keptPages);
       },
       'astro:build:generated': async () => {
         provideRenderPool(undefined);
-        const stats = await pool?.close({ prune: true });
+        // Pruning keeps only the documents this build rendered: after a build that kept pages
+        // as they were, the documents of those pages would be gone from the cache.
+        const stats = await pool?.close({ prune: (keptPages?.kept?.size ?? 0) === 0 });
         pool = undefined;
         if (stats) events.onDocumentsRendered?.(stats);
       },
       'astro:build:done': async ({ dir }) => {
         const outDir = fileURLToPath(dir);
-        events.onPagesWritten?.(outDir);
+        provideKeptPages(undefined);
+        events.onPagesWritten?.(outDir, keptPages ? keptPageFiles(keptPages) : new Set());
+        if (keptPages) savePageRecord(pageRecord.file, keptPages);
+        keptPages = undefined;
         const start = performance.now();
         // The other files are written while Pagefind indexes (20k badges at 10k skills took
         // seconds): none of them is a page it takes.

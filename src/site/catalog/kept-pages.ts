@@ -1,0 +1,85 @@
+/**
+ * Skill pages a rebuild leaves as the last build wrote them.
+ *
+ * A skill's pages (`skills/<name>/` and its Markdown files' pages under `skills/<name>/docs/`) are
+ * a function of the page code, the build's settings (together the `codeKey`, from the site
+ * integration), the skill's manifest (pinned by its digest in index.json), the registry's keys,
+ * the URL slugs of the skill's facet values, and whether each skill the page links to is in the
+ * registry. When all of those are what they were for the last build into the same folder, and
+ * every one of the pages is still there as it was written (size, mtime, inode), the pages are not
+ * generated again: after one skill changed, Astro assembles that skill's pages and the listings.
+ *
+ * The integration and the pages are separate module instances (Astro bundles the pages), so what
+ * the last build recorded, and what this one keeps and renders, pass through a global slot under a
+ * registered symbol, as the render pool does (src/site/render/skill-documents.ts). Without a slot
+ * (a page rendered outside the integration's build) nothing is kept.
+ */
+import { createHash } from 'node:crypto';
+import { lstatSync } from 'node:fs';
+import path from 'node:path';
+
+/** A page file, relative to the output folder, with the size, mtime and inode it was written with. */
+export type PageFile = [path: string, size: number, mtimeMs: number, ino: number];
+
+/** What the last build recorded of one skill's pages. */
+export interface SkillPagesRecord {
+  key: string;
+  /** The skills its page links to, by name: whether each is still in the registry is part of the key. */
+  links: string[];
+  files: PageFile[];
+}
+
+export interface KeptPagesSlot {
+  codeKey: string;
+  outDir: string;
+  /** The last build's records, by skill name (empty when its code, settings or folder differ). */
+  previous: ReadonlyMap<string, SkillPagesRecord>;
+  /** Decided once, when the first page route lists its paths. */
+  kept?: ReadonlySet<string>;
+  /** The skills whose pages this build generates: their key, links and page files (relative paths). */
+  rendered: Map<string, { key: string; links: string[]; files: string[] }>;
+}
+
+const SLOT = Symbol.for('skilldex.site.keptPages');
+type Slot = { [SLOT]?: KeptPagesSlot };
+
+/** Called by the integration around Astro's page generation. */
+export function provideKeptPages(slot: KeptPagesSlot | undefined): void {
+  (globalThis as Slot)[SLOT] = slot;
+}
+
+export function keptPagesSlot(): KeptPagesSlot | undefined {
+  return (globalThis as Slot)[SLOT];
+}
+
+/** The key of a skill's pages: `facts` are the skill's own inputs (manifest digest, keys, slugs). */
+export function skillPagesKey(codeKey: string, facts: unknown, links: readonly string[], inRegistry: (name: string) => boolean): string {
+  return createHash('sha256')
+    .update(JSON.stringify([codeKey, facts, links.map((name) => [name, inRegistry(name)])]))
+    .digest('hex');
+}
+
+/** Every file is still in `outDir` as recorded. */
+export function stillWritten(outDir: string, files: readonly PageFile[]): boolean {
+  try {
+    return files.every(([rel, size, mtimeMs, ino]) => {
+      const info = lstatSync(path.join(outDir, rel));
+      return info.isFile() && info.size === size && info.mtimeMs === mtimeMs && info.ino === ino;
+    });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The page file a route path is written to (`/repo/skills/a/docs/x/` → `skills/a/docs/x/index.html`),
+ * given the site's base path; undefined for a path outside it.
+ */
+export function pageFileOf(urlPath: string, base: string): string | undefined {
+  if (!urlPath.startsWith(base)) return undefined;
+  try {
+    return `${decodeURIComponent(urlPath.slice(base.length))}index.html`;
+  } catch {
+    return undefined;
+  }
+}
