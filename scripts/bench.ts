@@ -27,7 +27,7 @@
  * `min(runs, siteRuns)` times (default 1 at N ≥ 5,000) to keep the whole bench under 15 minutes
  * on a 2-core machine.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -443,7 +443,6 @@ function outputSizes(siteDir: string | undefined, registryDir: string, skills: n
   const measured = indexSize(from);
   const wellKnown = readFileSync(join(from, '.well-known', 'agent-skills', 'index.json'));
   const { bytes: indexBytes, gzipBytes: indexGz } = measured.index;
-  const floorGz = measured.floor.gzipBytes;
   const pagefind = siteDir ? dirBytes(join(siteDir, 'pagefind')) : undefined;
   const site = siteDir ? dirBytes(siteDir) : undefined;
   const registry = dirBytes(registryDir);

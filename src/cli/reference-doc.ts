@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ArgDef, CommandDef } from 'citty';
 import { replaceBetweenMarkers } from '../core/markers.ts';

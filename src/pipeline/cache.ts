@@ -23,7 +23,7 @@
  * only ever lose cache hits, never read half a file.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { moduleExtension } from '../core/module-file.ts';
@@ -36,6 +36,7 @@ import type { Position } from '../core/parse/source-text.ts';
 import type { EncodedWalk } from './history/version-walk.ts';
 import type { TextReferences } from './references.ts';
 import { SkillOutput, SkillOutputsFile } from './emit/skill-output.ts';
+import { writeFileAtomically } from '../core-node/write-atomically.ts';
 
 /** Bump when the shape of a cache entry changes. */
 const FORMAT = 2;
@@ -424,21 +425,13 @@ export class BuildCache {
       ...(this.#scanNames ? { scanNames: this.#scanNames } : {}),
     };
     try {
-      mkdirSync(dirname(this.file), { recursive: true });
-      if (this.#outputs) writeAtomically(this.#outputsFile, asciiJson(this.#outputs));
-      writeAtomically(this.file, asciiJson(data));
+      if (this.#outputs) writeFileAtomically(this.#outputsFile, asciiJson(this.#outputs));
+      writeFileAtomically(this.file, asciiJson(data));
     } catch {
       // Not writable: the next build is simply cold.
     }
   }
 }
-
-function writeAtomically(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
-}
-
 
 /**
  * A SkillSource rebuilt from a cache entry. File bytes are read only if someone asks for them

@@ -101,7 +101,6 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   }
 }
 
-/** A skill's content-addressed files and archive, written as soon as it is read (when it was packed: no error of its own). */
 /**
  * The facts a published manifest adds to its draft, with the draft's digest and folder: the
  * draft itself is a function of those, the config and the build code (the cache's salt), so a
@@ -109,6 +108,7 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
  */
 const outputFacts = (m: SkillManifest) => [m.name, m.digest, m.sourcePath, m.calledBy, m.usedBy, m.lastModified, m.diagnostics, m.scan, m.versions?.digest];
 
+/** A skill's content-addressed files and archive, written as soon as it is read (when it was packed: no error of its own). */
 function writeEarly(folder: OutputFolder, { draft, packed, source }: ReadSkill): void {
   if (!draft || !packed) return;
   for (const f of source.files) folder.putEarly(`${draft.urls.files}${f.path}`, f.bytes);

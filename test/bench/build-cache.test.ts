@@ -136,7 +136,7 @@ describe('build cache', () => {
     const result = await build(out('cached'), cacheFile());
     expect(result.manifests.some((m) => m.name === dropped.name)).toBe(false);
     expect(result.cache?.misses ?? 0).toBeLessThanOrEqual(1); // only the skill edited in the previous test, if racy
-    const cold = await build(out('cold-dropped'), false);
+    await build(out('cold-dropped'), false);
     expect(snapshot(out('cached'))).toEqual(snapshot(out('cold-dropped')));
   }, 120_000);
 

@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,6 @@ import { askMissing } from '../../src/cli/commands/new.ts';
 import { scaffold, scaffoldNames } from '../../src/publish/scaffold.ts';
 import { runSkilldex } from '../helpers/cli.ts';
 
-const REPO = join(import.meta.dirname, '..', '..');
 const ENV = { ...process.env, NO_COLOR: '1', CI: 'true' };
 
 const skilldex = (cwd: string, ...args: string[]) => runSkilldex(cwd, args, ENV);

@@ -11,7 +11,7 @@ import { generateRegistry } from '../../scripts/generate-registry.ts';
 import { INDEX_FORMAT_VERSION } from '../../src/core/schemas/registry-index.ts';
 import { buildRegistry } from '../../src/pipeline/index.ts';
 import { openRegistry } from '../../src/runtime/node/index.ts';
-import { buildExamples, REPO_ROOT, tempDir } from './_registries.ts';
+import { buildExamples, tempDir } from './_registries.ts';
 import { SkilldexError } from '../../src/core/errors/skilldex-error.ts';
 
 /** The last commit whose client read index format 1.x: the client an older install still runs. */

@@ -1,5 +1,4 @@
-import { cp, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openRegistry } from '../../src/runtime/node/index.ts';
 import { buildExamples, rewriteManifest, tempDir } from './_registries.ts';

@@ -119,11 +119,11 @@ type Mirror = (rel: string, bytes: Uint8Array, sameAs?: string) => void;
 type Emitted = ({ entry: IndexEntry; reason: string } | { entry: IndexEntry; discovery: DiscoveryIndexV2['skills'][number]; legacy: DiscoveryIndexV1['skills'][number] }) & { output?: SkillOutput };
 
 /** The index and discovery entries of a skill whose output the folder holds already, from what was recorded of it. */
-function keptSkill(m: SkillManifest, kept: SkillOutput): Emitted {
-  const entry = indexEntry(m, kept.manifestDigest);
-  const output = kept;
-  if (!kept.discovery) return { entry, reason: notDiscoverableReason(m) ?? 'not discoverable', output };
-  const { type, url, digest, files } = kept.discovery;
+function keptSkill(m: SkillManifest, output: SkillOutput): Emitted {
+  const entry = indexEntry(m, output.manifestDigest);
+  // The key covers the manifest, so the reason is the one given when the skill was written.
+  if (!output.discovery) return { entry, reason: notDiscoverableReason(m) ?? 'not discoverable', output };
+  const { type, url, digest, files } = output.discovery;
   const name = discoveryName(m.name, m.format);
   return { entry, discovery: { name, type, description: m.description, url, digest }, legacy: { name, description: m.description, files }, output };
 }

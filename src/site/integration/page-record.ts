@@ -3,10 +3,11 @@
  * into the same folder (src/site/catalog/kept-pages.ts says what lets a page be kept).
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { moduleExtension } from '../../core/module-file.ts';
+import { writeFileAtomically } from '../../core-node/write-atomically.ts';
 import type { KeptPagesSlot, PageFile, SkillPagesRecord } from '../catalog/kept-pages.ts';
 import { computeFingerprint } from '../render/fingerprint.ts';
 import type { SiteBuildConfig } from './config.ts';
@@ -89,10 +90,7 @@ export function savePageRecord(file: string, slot: KeptPagesSlot): void {
   }
   const text = JSON.stringify({ format: FORMAT, codeKey: slot.codeKey, outDir: slot.outDir, skills });
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
+    writeFileAtomically(file, text);
   } catch {
     // Not writable: the next build generates every page.
   }

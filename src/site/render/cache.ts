@@ -9,9 +9,10 @@
  * temporary file renamed into place), so concurrent builds only ever lose hits.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { isRenderedHtml } from './verify.ts';
+import { writeFileAtomically } from '../../core-node/write-atomically.ts';
 
 const FORMAT = 1;
 const KEY = /^[0-9a-f]{64}$/;
@@ -45,10 +46,7 @@ export function writeEntry(folder: string, key: string, html: string): void {
   const file = entryFile(folder, key);
   const entry: Entry = { format: FORMAT, key, sha256: sha256(html), html };
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    writeFileSync(temporary, JSON.stringify(entry));
-    renameSync(temporary, file);
+    writeFileAtomically(file, JSON.stringify(entry));
   } catch {
     // Read-only or full: the build goes on without caching.
   }

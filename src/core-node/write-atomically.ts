@@ -1,0 +1,15 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Writes `file` whole or not at all: into a temporary file beside it (unique to this process and
+ * call, so concurrent writers never share one), renamed into place. A reader, another build among
+ * them, sees the old bytes or the new ones, never half a file. Creates the folder; throws when it
+ * cannot write.
+ */
+export function writeFileAtomically(file: string, data: string | Uint8Array): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(temporary, data);
+  renameSync(temporary, file);
+}
