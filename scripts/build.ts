@@ -58,6 +58,8 @@ export interface SiteBuildResult {
   pagesIndexed: number;
   /** Skill documents rendered for the pages, and how many came from the render cache. */
   documents?: RenderStats;
+  /** Skills whose pages the last build wrote from the same inputs, left as they were (src/site/catalog/kept-pages.ts). */
+  skillPagesKept: number;
   timings: Record<string, number>;
   peakRssMb: Record<string, number>;
 }
@@ -184,7 +186,8 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
 
   // From the index: skills/ also holds versions documents and earlier versions' manifests.
   const skills = (JSON.parse(readFileSync(path.join(outDir, 'index.json'), 'utf8')) as { totalSkills: number }).totalSkills;
-  return { skills, pagesIndexed, documents, timings, peakRssMb };
+  const skillPagesKept = [...keptPages].filter((file) => /^skills\/[^/]+\/index\.html$/.test(file)).length;
+  return { skills, pagesIndexed, documents, skillPagesKept, timings, peakRssMb };
 }
 
 async function runAstro(root: string, outDir: string, integration: AstroIntegration): Promise<void> {
@@ -488,7 +491,7 @@ async function main(argv: string[]): Promise<number> {
     const result = await buildSite({ root: values.root, outDir: values.out, registryDir: values.registry, lenient: values.lenient, siteUrl: values['site-url'], pageSize: values.pageSize });
     const seconds = ((performance.now() - start) / 1000).toFixed(1);
     const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-    console.log(`built ${result.skills} skills into ${path.resolve(values.out)} in ${seconds}s (peak RSS ${rssMb} MB; ${Object.entries(result.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s/${result.peakRssMb[k]} MB`).join(', ')}; ${result.pagesIndexed} pages searchable${result.documents ? `; ${result.documents.documents} skill documents, ${result.documents.hits} from the render cache` : ''})`);
+    console.log(`built ${result.skills} skills into ${path.resolve(values.out)} in ${seconds}s (peak RSS ${rssMb} MB; ${Object.entries(result.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s/${result.peakRssMb[k]} MB`).join(', ')}; ${result.pagesIndexed} pages searchable${result.documents ? `; ${result.documents.documents} skill documents, ${result.documents.hits} from the render cache` : ''}; ${result.skillPagesKept} skill pages kept as they were)`);
     return 0;
   } catch (error) {
     if (error instanceof SiteBuildError) {

@@ -1,9 +1,10 @@
 /**
  * Rebuilding a site after one skill changed, as a deploy after a one-skill pull request does:
- * `node scripts/build.ts` twice over the same root, with the render cache (src/site/render/)
- * between them. The changed skill's pages show the new text; every other skill's files are byte
- * for byte what the first build wrote, rendered from the cache, even after a cache entry was
- * tampered with.
+ * `node scripts/build.ts` twice over the same root and output folder, with the render cache
+ * (src/site/render/) between them. The changed skill's pages show the new text; every other
+ * skill's pages are kept as the first build wrote them (src/site/catalog/kept-pages.ts) and its
+ * files are byte for byte the same. A build into another folder, which keeps nothing, takes every
+ * document from the cache but one that was tampered with.
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,9 +31,9 @@ function build(out: string) {
     env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600' },
   });
   expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-  const counts = /(\d+) skill documents, (\d+) from the render cache/.exec(run.stdout);
+  const counts = /(\d+) skill documents, (\d+) from the render cache; (\d+) skill pages kept/.exec(run.stdout);
   expect(counts, run.stdout).not.toBeNull();
-  return { documents: Number(counts![1]), hits: Number(counts![2]) };
+  return { documents: Number(counts![1]), hits: Number(counts![2]), kept: Number(counts![3]) };
 }
 
 /** Every file under `dir`, path → sha256. */
@@ -77,11 +78,10 @@ describe('a site rebuilt after one skill changed', () => {
     writeFileSync(victim, JSON.stringify({ ...entry, html, sha256: createHash('sha256').update(html).digest('hex') }));
 
     const warm = build(out);
-    expect(warm.documents).toBe(cold.documents);
-    // Every document of the changed skill is rendered afresh (its files moved to a new digest's
-    // folder, which their links name), and so is the tampered entry; nothing else is.
+    // Only the changed skill's pages are generated: every document of it is rendered afresh (its
+    // files moved to a new digest's folder, which their links name); the other skills keep their pages.
     const changedDocuments = readdirSync(path.join(registry.root, changed.dir), { recursive: true }).filter((f) => String(f).endsWith('.md')).length;
-    expect(warm.hits).toBe(cold.documents - changedDocuments - 1);
+    expect(warm).toEqual({ documents: changedDocuments, hits: 0, kept: registry.count - 1 });
     const after = snapshot(out);
 
     const page = readFileSync(path.join(out, 'skills', changed.name, 'index.html'), 'utf8');
@@ -95,5 +95,14 @@ describe('a site rebuilt after one skill changed', () => {
     for (const [file] of after) {
       if (file.endsWith('.html')) expect(readFileSync(path.join(out, file), 'utf8'), file).not.toContain('__owned');
     }
+
+    // Into another folder nothing is kept: every document but the tampered one comes from the cache.
+    const elsewhere = path.join(work, 'site-elsewhere');
+    const fresh = build(elsewhere);
+    expect(fresh).toEqual({ documents: cold.documents, hits: cold.documents - 1, kept: 0 });
+    for (const [file] of snapshot(elsewhere)) {
+      if (file.endsWith('.html')) expect(readFileSync(path.join(elsewhere, file), 'utf8'), file).not.toContain('__owned');
+    }
+    expect(snapshot(elsewhere).get(`skills/${other.name}/index.html`)).toBe(after.get(`skills/${other.name}/index.html`));
   });
 });
