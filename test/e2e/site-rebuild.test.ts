@@ -7,7 +7,7 @@
  * document from the cache but one that was tampered with.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -55,6 +55,10 @@ describe('a site rebuilt after one skill changed', () => {
     expect(cold.hits).toBe(0);
     expect(cold.documents).toBeGreaterThan(registry.count);
     const before = snapshot(out);
+    // Listing pages (all skills, and each facet value, by any sort and page) with their mtimes.
+    const listingTimes = () => new Map([...snapshot(out).keys()].filter((f) => /^(browse|tag|category|format|mode)\/.+\/index\.html$/.test(f)).map((f) => [f, statSync(path.join(out, f)).mtimeMs]));
+    const listingsBefore = listingTimes();
+    expect(listingsBefore.size).toBeGreaterThan(10);
 
     // One skill with reference files gets a new line in SKILL.md and in one of its references.
     const changed = registry.skills.find((s) => s.kind === 'skill-md' && readdirSync(path.join(registry.root, s.dir)).includes('references'))!;
@@ -83,6 +87,8 @@ describe('a site rebuilt after one skill changed', () => {
     const changedDocuments = readdirSync(path.join(registry.root, changed.dir), { recursive: true }).filter((f) => String(f).endsWith('.md')).length;
     expect(warm).toEqual({ documents: changedDocuments, hits: 0, kept: registry.count - 1 });
     const after = snapshot(out);
+    // A change to a skill's documentation changes no card, count or sidebar: every listing page is kept.
+    expect(listingTimes()).toEqual(listingsBefore);
 
     const page = readFileSync(path.join(out, 'skills', changed.name, 'index.html'), 'utf8');
     expect(page).toContain('A sentence added after the first build.');

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageFileOf, skillPagesKey, stillWritten, type KeptPagesSlot } from '../../src/site/catalog/kept-pages.ts';
+import { pageFileOf, pageKey, stillWritten, type KeptPagesSlot } from '../../src/site/catalog/kept-pages.ts';
 import { SiteBuildConfig } from '../../src/site/integration/config.ts';
 import { keptPageFiles, openPageRecord, pagesCodeKey, savePageRecord } from '../../src/site/integration/page-record.ts';
 
@@ -22,11 +22,11 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('the key of a skill page', () => {
   const inRegistry = (name: string) => name !== 'gone';
   it('moves with the code, the skill, and whether each linked skill is in the registry', () => {
-    const key = skillPagesKey('code', ['sha256:aa', 'slugs'], ['a', 'b'], inRegistry);
-    expect(skillPagesKey('code', ['sha256:aa', 'slugs'], ['a', 'b'], inRegistry)).toBe(key);
-    expect(skillPagesKey('other code', ['sha256:aa', 'slugs'], ['a', 'b'], inRegistry)).not.toBe(key);
-    expect(skillPagesKey('code', ['sha256:ab', 'slugs'], ['a', 'b'], inRegistry)).not.toBe(key);
-    expect(skillPagesKey('code', ['sha256:aa', 'slugs'], ['a', 'gone'], inRegistry)).not.toBe(skillPagesKey('code', ['sha256:aa', 'slugs'], ['a', 'gone'], () => true));
+    const key = pageKey('code', ['sha256:aa', 'slugs'], ['a', 'b'], inRegistry);
+    expect(pageKey('code', ['sha256:aa', 'slugs'], ['a', 'b'], inRegistry)).toBe(key);
+    expect(pageKey('other code', ['sha256:aa', 'slugs'], ['a', 'b'], inRegistry)).not.toBe(key);
+    expect(pageKey('code', ['sha256:ab', 'slugs'], ['a', 'b'], inRegistry)).not.toBe(key);
+    expect(pageKey('code', ['sha256:aa', 'slugs'], ['a', 'gone'], inRegistry)).not.toBe(pageKey('code', ['sha256:aa', 'slugs'], ['a', 'gone'], () => true));
   });
 
   it('covers the build settings and the project docs the pages link to', () => {
@@ -54,21 +54,30 @@ describe('the record of the pages a build wrote', () => {
     mkdirSync(path.join(outDir(), 'skills', 'b'), { recursive: true });
     writeFileSync(path.join(outDir(), page('a')), '<p>a</p>');
     writeFileSync(path.join(outDir(), page('b')), '<p>b</p>');
-    const slot: KeptPagesSlot = { codeKey: 'code', outDir: outDir(), previous: new Map(), rendered: new Map() };
+    mkdirSync(path.join(outDir(), 'tag', 'x'), { recursive: true });
+    writeFileSync(path.join(outDir(), 'tag/x/index.html'), '<p>x</p>');
+    const slot: KeptPagesSlot = { codeKey: 'code', outDir: outDir(), previous: new Map(), previousListings: new Map(), rendered: new Map(), keptListings: new Set(), renderedListings: new Map() };
     slot.rendered.set('a', { key: 'ka', links: [], files: [page('a')] });
     slot.rendered.set('b', { key: 'kb', links: ['a'], files: [page('b')] });
     slot.rendered.set('c', { key: 'kc', links: [], files: [page('c')] });
+    slot.renderedListings.set('tag/x/index.html', 'kx');
+    slot.renderedListings.set('tag/y/index.html', 'ky');
     savePageRecord(record(), slot);
 
     const next = openPageRecord(record(), 'code', outDir());
     expect([...next.previous.keys()].sort()).toEqual(['a', 'b']);
     expect(next.previous.get('b')?.links).toEqual(['a']);
     expect(stillWritten(outDir(), next.previous.get('a')!.files)).toBe(true);
+    expect([...next.previousListings.keys()]).toEqual(['tag/x/index.html']);
+    expect(next.previousListings.get('tag/x/index.html')?.key).toBe('kx');
     // Kept pages pass to the next record as they were, and count as written for the sweep.
     next.kept = new Set(['a']);
-    expect(keptPageFiles(next)).toEqual(new Set([page('a')]));
+    next.keptListings.add('tag/x/index.html');
+    expect(keptPageFiles(next)).toEqual(new Set([page('a'), 'tag/x/index.html']));
     savePageRecord(record(), next);
-    expect([...openPageRecord(record(), 'code', outDir()).previous.keys()]).toEqual(['a']);
+    const third = openPageRecord(record(), 'code', outDir());
+    expect([...third.previous.keys()]).toEqual(['a']);
+    expect([...third.previousListings.keys()]).toEqual(['tag/x/index.html']);
   });
 
   it('is taken only for the same code and output folder', () => {
@@ -84,13 +93,15 @@ describe('the record of the pages a build wrote', () => {
   });
 
   it('ignores a forged record: paths out of the folder, wrong shapes, deep JSON', () => {
-    const forged = (skills: unknown) => writeFileSync(record(), JSON.stringify({ format: 1, codeKey: 'code', outDir: outDir(), skills }));
+    const forged = (skills: unknown, listings: unknown = []) => writeFileSync(record(), JSON.stringify({ format: 1, codeKey: 'code', outDir: outDir(), skills, listings }));
     forged({ a: { key: 'k', links: [], files: [['../../etc/passwd', 1, 1, 1]] } });
     expect(openPageRecord(record(), 'code', outDir()).previous.size).toBe(0);
     forged({ a: { key: 'k', links: [], files: [['/etc/passwd', 1, 1, 1]] } });
     expect(openPageRecord(record(), 'code', outDir()).previous.size).toBe(0);
     forged({ a: { key: 7, links: 'x', files: {} } });
     expect(openPageRecord(record(), 'code', outDir()).previous.size).toBe(0);
+    forged({}, [{ key: 'k', file: ['tag/../../../outside.html', 1, 1, 1] }]);
+    expect(openPageRecord(record(), 'code', outDir()).previousListings.size).toBe(0);
     writeFileSync(record(), `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
     expect(openPageRecord(record(), 'code', outDir()).previous.size).toBe(0);
     expect(readFileSync(record(), 'utf8').length).toBe(200_000);

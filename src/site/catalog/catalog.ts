@@ -5,8 +5,7 @@ import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { IndexEntry, RegistryIndex } from '../../core/schemas/registry-index.ts';
 import { fillName } from '../../core/url-template.ts';
 import { readDocPages, type DocPage } from './docs.ts';
-import { keptPagesSlot, pageFileOf, skillPagesKey, stillWritten } from './kept-pages.ts';
-import { BASE_PATH, docsDir, registryDir } from './site-config.ts';
+import { docsDir, registryDir } from './site-config.ts';
 import { detectLang, slugify, truncate, type PageLang } from './text.ts';
 
 export { siteConfig } from './site-config.ts';
@@ -245,42 +244,4 @@ let docs: DocPage[] | undefined;
 export function docPages(): DocPage[] {
   docs ??= readDocPages(docsDir());
   return docs;
-}
-
-const NOTHING_KEPT: ReadonlySet<string> = new Set();
-
-/** What a skill's pages are made of besides the code, the settings and the skills they link to (./kept-pages.ts). */
-function skillPageFacts(entry: CatalogEntry): unknown {
-  const { facetIndex } = loadCatalog();
-  return [entry.manifestDigest, registryTrust(), FACETS.map((facet) => facetValuesOf(entry, facet).map((value) => facetIndex[facet].get(value)?.slug))];
-}
-
-/**
- * The skills whose pages the last build into this folder wrote from the same inputs and which
- * are still there as written: the page routes leave them out of their paths (./kept-pages.ts).
- */
-export function keptSkillPages(): ReadonlySet<string> {
-  const slot = keptPagesSlot();
-  if (!slot) return NOTHING_KEPT;
-  if (slot.kept) return slot.kept;
-  const { entries, byName } = loadCatalog();
-  const inRegistry = (name: string) => byName.has(name);
-  const kept = new Set<string>();
-  for (const entry of entries) {
-    const last = slot.previous.get(entry.name);
-    if (last && last.key === skillPagesKey(slot.codeKey, skillPageFacts(entry), last.links, inRegistry) && stillWritten(slot.outDir, last.files)) kept.add(entry.name);
-  }
-  slot.kept = kept;
-  return kept;
-}
-
-/** Records, for the next build, the inputs of a skill's pages as this build generates them: the skills they link to and their paths. */
-export function noteSkillPages(entry: CatalogEntry, links: readonly string[], pagePaths: readonly string[]): void {
-  const slot = keptPagesSlot();
-  if (!slot) return;
-  const { byName } = loadCatalog();
-  const files = pagePaths.map((p) => pageFileOf(p, BASE_PATH));
-  if (files.some((f) => f === undefined)) return;
-  const sortedLinks = [...new Set(links)].sort();
-  slot.rendered.set(entry.name, { key: skillPagesKey(slot.codeKey, skillPageFacts(entry), sortedLinks, (name) => byName.has(name)), links: sortedLinks, files: files as string[] });
 }

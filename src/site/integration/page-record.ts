@@ -1,6 +1,6 @@
 /**
- * The record of the skill pages a build wrote, kept in Astro's cache folder for the next build
- * into the same folder (src/site/catalog/kept-pages.ts says what lets a page be kept).
+ * The record of the skill and listing pages a build wrote, kept in Astro's cache folder for the
+ * next build into the same folder (src/site/catalog/kept-pages.ts says what lets a page be kept).
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { moduleExtension } from '../../core/module-file.ts';
 import { writeFileAtomically } from '../../core-node/write-atomically.ts';
-import type { KeptPagesSlot, PageFile, SkillPagesRecord } from '../catalog/kept-pages.ts';
+import type { KeptPagesSlot, ListingPageRecord, PageFile, SkillPagesRecord } from '../catalog/kept-pages.ts';
 import { computeFingerprint } from '../render/fingerprint.ts';
 import type { SiteBuildConfig } from './config.ts';
 
@@ -17,25 +17,26 @@ const FORMAT = 1;
 /** A path inside the output folder, never out of it. */
 const RelativeFile = z.string().refine((p) => p.length > 0 && !p.startsWith('/') && !p.split('/').includes('..'));
 
+const PageFileStamp = z.tuple([RelativeFile, z.number(), z.number(), z.number()]);
+
 const PageRecordFile = z.object({
   format: z.literal(FORMAT),
   codeKey: z.string(),
   outDir: z.string(),
-  skills: z.record(
-    z.string(),
-    z.object({ key: z.string(), links: z.array(z.string()), files: z.array(z.tuple([RelativeFile, z.number(), z.number(), z.number()])) }),
-  ),
+  skills: z.record(z.string(), z.object({ key: z.string(), links: z.array(z.string()), files: z.array(PageFileStamp) })),
+  listings: z.array(z.object({ key: z.string(), file: PageFileStamp })),
 });
 
 /**
- * What every skill page is a function of besides the skill: the source of the page routes and
+ * What every kept page is a function of besides its data: the source of the page routes and
  * of everything they import (components, layout, catalog, renderer), the packages those import
  * (Astro among them) and the Node version (./render/fingerprint.ts follows the imports), the
  * project's docs/ folder (pages link its pages by title), and the build's settings.
  */
 export function pagesCodeKey(config: SiteBuildConfig): string {
   const ext = moduleExtension(import.meta.url);
-  const entries = ['../pages/skills/[name].astro', '../pages/skills/[name]/docs/[...path].astro', `./index${ext}`].map((p) => new URL(p, import.meta.url));
+  const routes = ['skills/[name].astro', 'skills/[name]/docs/[...path].astro', 'browse/[sort]/[page].astro', '[facet]/[value]/[...rest].astro'];
+  const entries = [...routes.map((route) => `../pages/${route}`), `./index${ext}`].map((p) => new URL(p, import.meta.url));
   const hash = createHash('sha256').update(JSON.stringify([FORMAT, { ...config, renderCacheDir: undefined }]));
   for (const entry of entries) hash.update(computeFingerprint(entry));
   for (const name of listFiles(config.docsDir)) hash.update(`${name}\0`).update(readFileSync(path.join(config.docsDir, name))).update('\0');
@@ -57,13 +58,17 @@ function listFiles(dir: string): string[] {
 /** The slot the page routes read and fill (see kept-pages.ts), with the last build's records when they apply here. */
 export function openPageRecord(file: string, codeKey: string, outDir: string): KeptPagesSlot {
   let previous = new Map<string, SkillPagesRecord>();
+  let previousListings = new Map<string, ListingPageRecord>();
   try {
     const last = PageRecordFile.safeParse(JSON.parse(readFileSync(file, 'utf8'))).data;
-    if (last && last.codeKey === codeKey && last.outDir === outDir) previous = new Map(Object.entries(last.skills));
+    if (last && last.codeKey === codeKey && last.outDir === outDir) {
+      previous = new Map(Object.entries(last.skills));
+      previousListings = new Map(last.listings.map((l) => [l.file[0], l]));
+    }
   } catch {
     // No record yet, or unreadable: every page is generated.
   }
-  return { codeKey, outDir, previous, rendered: new Map() };
+  return { codeKey, outDir, previous, previousListings, rendered: new Map(), keptListings: new Set(), renderedListings: new Map() };
 }
 
 /**
@@ -77,18 +82,19 @@ export function savePageRecord(file: string, slot: KeptPagesSlot): void {
     if (last) skills[name] = last;
   }
   for (const [name, { key, links, files }] of slot.rendered) {
-    const stamped: PageFile[] = [];
-    for (const rel of files) {
-      try {
-        const info = lstatSync(path.join(slot.outDir, rel));
-        stamped.push([rel, info.size, info.mtimeMs, info.ino]);
-      } catch {
-        break;
-      }
-    }
-    if (stamped.length === files.length) skills[name] = { key, links, files: stamped };
+    const stamped = files.map((rel) => stampOf(slot.outDir, rel));
+    if (stamped.every((f) => f !== undefined)) skills[name] = { key, links, files: stamped };
   }
-  const text = JSON.stringify({ format: FORMAT, codeKey: slot.codeKey, outDir: slot.outDir, skills });
+  const listings: ListingPageRecord[] = [];
+  for (const rel of slot.keptListings) {
+    const last = slot.previousListings.get(rel);
+    if (last) listings.push(last);
+  }
+  for (const [rel, key] of slot.renderedListings) {
+    const stamped = stampOf(slot.outDir, rel);
+    if (stamped) listings.push({ key, file: stamped });
+  }
+  const text = JSON.stringify({ format: FORMAT, codeKey: slot.codeKey, outDir: slot.outDir, skills, listings });
   try {
     writeFileAtomically(file, text);
   } catch {
@@ -96,9 +102,19 @@ export function savePageRecord(file: string, slot: KeptPagesSlot): void {
   }
 }
 
-/** The page files of the skills kept, relative to the output folder: written, as far as a sweep of stale files is concerned. */
+/** A page file as it is now, or undefined when it is not there. */
+function stampOf(outDir: string, rel: string): PageFile | undefined {
+  try {
+    const info = lstatSync(path.join(outDir, rel));
+    return [rel, info.size, info.mtimeMs, info.ino];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The page files kept, relative to the output folder: written, as far as a sweep of stale files is concerned. */
 export function keptPageFiles(slot: KeptPagesSlot): Set<string> {
-  const files = new Set<string>();
+  const files = new Set<string>(slot.keptListings);
   for (const name of slot.kept ?? []) for (const [rel] of slot.previous.get(name)?.files ?? []) files.add(rel);
   return files;
 }
