@@ -438,7 +438,9 @@ async function stageRegistry(root: string, outDir: string, lenient: boolean, con
   for (const d of errors) {
     log(`${d.file}:${d.line}:${d.column} ${d.rule} ${d.message}${d.hint ? `\n  hint: ${d.hint}` : ''}`);
   }
-  if (!result.ok || (errors.length > 0 && !lenient)) {
+  // A lenient build publishes the valid skills whatever the others' errors: it fails only when
+  // nothing was written (an error no skill can be set aside for, such as a broken config).
+  if (result.index === undefined || (errors.length > 0 && !lenient)) {
     throw new SiteBuildError('E_REGISTRY', `The registry has ${errors.length} ${errors.length === 1 ? 'error' : 'errors'} (listed above); fix them, or build with --lenient to publish only the valid skills.`);
   }
   if (errors.length > 0) log(`lenient: ${errors.length} errors above kept their skills out of the registry`);

@@ -205,15 +205,15 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
     notDiscoverable = previous.notDiscoverable;
   } else {
     // Loaded only when something is written: a no-op rebuild skips the emitter and its archiver.
-    const { writeRegistry } = await import('./emit/write-registry.ts');
+    const { keepOutput, writeRegistry } = await import('./emit/write-registry.ts');
     // A skill whose facts are those the last build in this folder wrote it from, and whose files
     // are all still there as written, is left as it is: after one skill changed, the others are
     // neither read nor packed nor written again.
     const lastOutputs = cache?.skillOutputs(outDir);
     const keyed = planned.map((p) => {
       const outputKey = cache ? sha256HexSync(JSON.stringify(outputFacts(p.plan.manifest))) : undefined;
-      const last = outputKey === undefined ? undefined : lastOutputs?.get(p.plan.manifest.name);
-      return { ...p, outputKey, ...(last?.key === outputKey && last && folder.keep(last.files) ? { kept: last } : {}) };
+      const last = lastOutputs?.get(p.plan.manifest.name);
+      return { ...p, outputKey, ...(outputKey !== undefined && keepOutput(folder, p.plan.manifest, outputKey, last) ? { kept: last } : {}) };
     });
     const oldFiles = await readOldFiles(options.root, keyed.flatMap(({ plan, kept }) => (kept ? [] : plan.older)), config.limits.maxFileBytes);
     const withVersions = keyed.map(({ plan, files, packed, outputKey, kept }) => ({

@@ -35,6 +35,25 @@ describe('scripts/build.ts', () => {
     expect(run.stderr).toMatch(/error E_REGISTRY: The registry has \d+ errors?/);
   });
 
+  it('publishes the valid skills with --lenient and lists why the others were left out', () => {
+    const root = path.join(work, 'lenient');
+    mkdirSync(path.join(root, 'skills/good'), { recursive: true });
+    mkdirSync(path.join(root, 'skills/bad'), { recursive: true });
+    writeFileSync(path.join(root, 'skills/good/SKILL.md'), '---\nname: good\ndescription: A good skill. Use it when testing lenient builds.\n---\n\n# Good\n\nDo it.\n');
+    writeFileSync(path.join(root, 'skills/bad/SKILL.md'), '---\nname: Bad Name!\n---\n\nbody\n');
+    const out = path.join(work, 'out-lenient');
+    const strict = build(['--root', root, '--out', out]);
+    expect(strict.status).toBe(1);
+    expect(strict.stderr).toContain('E_REGISTRY');
+    const run = build(['--root', root, '--out', out, '--lenient']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/skills\/bad\/SKILL\.md:\d+:\d+ \S+ /);
+    expect(run.stdout).toMatch(/lenient: \d+ errors? above kept their skills out of the registry/);
+    expect(existsSync(path.join(out, 'skills/good/index.html'))).toBe(true);
+    expect(existsSync(path.join(out, 'skills/bad'))).toBe(false);
+    expect(RegistryIndex.parse(JSON.parse(readFileSync(path.join(out, 'index.json'), 'utf8'))).skills.map((s) => s.name)).toEqual(['good']);
+  });
+
   it('refuses to empty an output folder that is not a build', () => {
     const out = path.join(work, 'precious');
     mkdirSync(out);
@@ -193,6 +212,14 @@ describe('scripts/build.ts', () => {
     const pageBefore = statSync(untouchedPage);
     const deletedPage = reg.skills.find((s) => s !== edited && s !== removed && s !== untouched);
     rmSync(path.join(out, `skills/${deletedPage?.name}/index.html`));
+    // A forged page record: one skill claims no file, another claims a third skill's page. Neither
+    // keeps a page, and no page is swept for it.
+    const pageRecord = path.join(root, '.cache/skilldex/astro/skilldex-pages.json');
+    const pages = JSON.parse(readFileSync(pageRecord, 'utf8')) as { skills: Record<string, { files: unknown[] }> };
+    const [claimsNothing, claimsOther, claimed] = reg.skills.filter((s) => ![edited, removed, untouched, deletedPage].includes(s)).map((s) => s.name);
+    pages.skills[claimsNothing!]!.files = [];
+    pages.skills[claimsOther!]!.files = pages.skills[claimed!]!.files;
+    writeFileSync(pageRecord, JSON.stringify(pages));
     writeFileSync(path.join(root, edited!.dir, 'SKILL.md'), `${readFileSync(path.join(root, edited!.dir, 'SKILL.md'), 'utf8')}\nOne more step.\n`);
     rmSync(path.join(root, removed!.dir), { recursive: true });
     mkdirSync(path.join(root, 'skills/added-later'));

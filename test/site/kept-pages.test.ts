@@ -31,16 +31,22 @@ describe('the key of a skill page', () => {
 
   it('covers the build settings and the project docs the pages link to', () => {
     const docsDir = path.join(work, 'docs');
+    const astroRoot = path.join(work, 'project');
     mkdirSync(docsDir, { recursive: true });
+    mkdirSync(astroRoot, { recursive: true });
     writeFileSync(path.join(docsDir, 'mcp.md'), '# MCP\n');
     const config = SiteBuildConfig.parse({ registryDir: path.join(work, 'registry'), docsDir, site: { title: 'Skills' } });
-    const key = pagesCodeKey(config);
-    expect(pagesCodeKey(config)).toBe(key);
+    const key = pagesCodeKey(config, astroRoot);
+    expect(pagesCodeKey(config, astroRoot)).toBe(key);
     // Where rendered documents are cached changes no page.
-    expect(pagesCodeKey({ ...config, renderCacheDir: path.join(work, 'elsewhere') })).toBe(key);
-    expect(pagesCodeKey({ ...config, site: { ...config.site, title: 'Other' } })).not.toBe(key);
+    expect(pagesCodeKey({ ...config, renderCacheDir: path.join(work, 'elsewhere') }, astroRoot)).toBe(key);
+    expect(pagesCodeKey({ ...config, site: { ...config.site, title: 'Other' } }, astroRoot)).not.toBe(key);
     writeFileSync(path.join(docsDir, 'mcp.md'), '# MCP servers\n');
-    expect(pagesCodeKey(config)).not.toBe(key);
+    const withDocs = pagesCodeKey(config, astroRoot);
+    expect(withDocs).not.toBe(key);
+    // Astro's own config file shapes every page.
+    writeFileSync(path.join(astroRoot, 'astro.config.mjs'), 'export default { compressHTML: false };\n');
+    expect(pagesCodeKey(config, astroRoot)).not.toBe(withDocs);
   });
 });
 

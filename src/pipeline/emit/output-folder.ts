@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { jsonText } from './json-text.ts';
 import type { WrittenFile } from './skill-output.ts';
@@ -58,40 +58,35 @@ export class OutputFolder {
    */
   put(rel: string, data: string | Uint8Array, immutable = false): void {
     this.#written.add(rel);
-    if (immutable && (this.#early.has(rel) || (this.#previous.has(rel) && exists(join(this.dir, rel))))) return;
-    if (!immutable) {
-      const info = (this.#previous.has(rel) ? holds(join(this.dir, rel), data) : undefined) ?? this.#write(rel, data);
-      this.#stamps.set(rel, [rel, info.size, info.mtimeMs, info.ino]);
-      return;
-    }
-    this.#write(rel, data);
+    if (immutable && this.#early.has(rel)) return;
+    const abs = join(this.dir, rel);
+    const there = this.#previous.has(rel) ? (immutable ? regularFile(abs) : holds(abs, data)) : undefined;
+    this.#stamp(rel, there ?? this.#write(rel, data));
   }
 
   /**
-   * Takes a file an earlier build wrote as written by this one, unread, when it is still there as
-   * {@link writtenFile} described it: the same size, mtime and inode for a rewritable file, present
-   * for the others, and listed by the last build in this folder as its own. All or nothing: false,
-   * and nothing taken, when one of them is not.
+   * Takes files an earlier build wrote as written by this one, unread, when each is still there as
+   * {@link writtenFile} described it (a regular file with the same size, mtime and inode) and
+   * listed by the last build in this folder as its own. All or nothing: false, and nothing taken,
+   * when one of them is not.
    */
   keep(files: readonly WrittenFile[]): boolean {
     const previous = this.#previous;
     for (const [rel, size, mtimeMs, ino] of files) {
       if (!previous.has(rel)) return false;
-      let info: Stats;
-      try {
-        info = lstatSync(join(this.dir, rel));
-      } catch {
-        return false;
-      }
-      if (size !== undefined && !(info.isFile() && info.size === size && info.mtimeMs === mtimeMs && info.ino === ino)) return false;
+      const info = regularFile(join(this.dir, rel));
+      if (!info || info.size !== size || info.mtimeMs !== mtimeMs || info.ino !== ino) return false;
     }
-    for (const [rel] of files) this.#written.add(rel);
+    for (const file of files) {
+      this.#written.add(file[0]);
+      this.#stamps.set(file[0], file);
+    }
     return true;
   }
 
-  /** How `rel`, written by this build, can be checked by a later one (see {@link keep}). */
-  writtenFile(rel: string): WrittenFile {
-    return this.#stamps.get(rel) ?? [rel];
+  /** How `rel`, written by this build, can be checked by a later one (see {@link keep}); undefined if it was not written. */
+  writtenFile(rel: string): WrittenFile | undefined {
+    return this.#stamps.get(rel);
   }
 
   /**
@@ -101,8 +96,7 @@ export class OutputFolder {
   putEarly(rel: string, data: Uint8Array): void {
     if (this.#early.has(rel)) return;
     this.#early.add(rel);
-    if (this.#previous.has(rel) && exists(join(this.dir, rel))) return;
-    this.#write(rel, data);
+    this.#stamp(rel, (this.#previous.has(rel) ? regularFile(join(this.dir, rel)) : undefined) ?? this.#write(rel, data));
   }
 
   /**
@@ -118,12 +112,19 @@ export class OutputFolder {
     if (sameAs) {
       try {
         linkSync(join(this.dir, sameAs), abs);
+        // One inode: the link has the stat facts of the file it links.
+        const target = this.#stamps.get(sameAs);
+        this.#stamp(rel, target ? { size: target[1], mtimeMs: target[2], ino: target[3] } : lstatSync(abs));
         return;
       } catch {
         // No hard links on this file system: a copy serves the same bytes.
       }
     }
-    writeFileSync(abs, bytes);
+    this.#stamp(rel, this.#write(rel, bytes));
+  }
+
+  #stamp(rel: string, info: Pick<Stats, 'size' | 'mtimeMs' | 'ino'>): void {
+    this.#stamps.set(rel, [rel, info.size, info.mtimeMs, info.ino]);
   }
 
   /**
@@ -151,14 +152,19 @@ export class OutputFolder {
     for (const dir of this.#createdDirs.reverse()) rmSync(dir, { recursive: true, force: true });
   }
 
-  /** Writes a file and returns its stat facts, from the open file (no second lookup by path). */
+  /**
+   * Writes a file as a new one and returns its stat facts, from the open file (no second lookup by
+   * path). Whatever is at the path already (a file, or a link someone put there) is unlinked
+   * first, never written through: a symlink could point out of the folder, and a hard link at a
+   * mirror path shares its bytes with a content-addressed file.
+   */
   #write(rel: string, data: string | Uint8Array): Stats {
     const abs = join(this.dir, rel);
     const previous = this.#previous;
     this.#ensureDir(dirname(abs));
     if (!previous.has(rel)) this.#createdFiles.add(rel);
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-    const fd = openSync(abs, 'w');
+    const fd = createNew(abs);
     try {
       for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
       return fstatSync(fd);
@@ -190,6 +196,29 @@ export function removeEmptyFolders(dir: string, folders: ReadonlySet<string>): v
         break; // not empty, or removed already: its parents were or will be tried from elsewhere
       }
     }
+  }
+}
+
+const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+
+/** Opens `path` as a file created now: what was there is unlinked first (a fresh folder has nothing there, and pays nothing). */
+function createNew(path: string): number {
+  try {
+    return openSync(path, CREATE_NEW, 0o666);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    rmSync(path, { force: true });
+    return openSync(path, CREATE_NEW, 0o666);
+  }
+}
+
+/** The stat facts of the regular file at `path`; undefined when there is none (nothing, a folder, a link). */
+function regularFile(path: string): Stats | undefined {
+  try {
+    const info = lstatSync(path);
+    return info.isFile() ? info : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -2,11 +2,9 @@ import { z } from 'zod';
 
 /**
  * A file a build wrote, as a later build can check it is still there unchanged: its path in the
- * output folder, with the size, mtime and inode it had once written when it is a file that is
- * rewritten in place (a manifest). A content-addressed file or a mirror link is named by its path
- * alone: its bytes cannot differ while it is there.
+ * output folder, with the size, mtime and inode it had once written.
  */
-export const WrittenFile = z.union([z.tuple([z.string()]), z.tuple([z.string(), z.number(), z.number(), z.number()])]);
+export const WrittenFile = z.tuple([z.string(), z.number(), z.number(), z.number()]);
 export type WrittenFile = z.infer<typeof WrittenFile>;
 
 /**

@@ -151,15 +151,31 @@ async function emitSkill(skill: PublishedSkill, config: RegistryConfig, folder: 
     folder.mirror(rel, bytes, sameAs);
   };
   const written = await writeSkill(skill, config, { put, mirror }, outDir);
-  if (skill.outputKey === undefined) return written;
+  const files = mine.map((rel) => folder.writtenFile(rel));
+  if (skill.outputKey === undefined || !files.every((f) => f !== undefined)) return written;
   const output: SkillOutput = {
     key: skill.outputKey,
     name: skill.manifest.name,
-    files: mine.map((rel) => folder.writtenFile(rel)),
+    files,
     manifestDigest: written.entry.manifestDigest,
     ...('discovery' in written ? { discovery: { type: written.discovery.type, url: written.discovery.url, digest: written.discovery.digest, files: written.legacy.files } } : {}),
   };
   return { ...written, output };
+}
+
+/**
+ * Whether the folder still holds `last`, a skill's output as an earlier build wrote it, for this
+ * skill and key: every file of it is the skill's own (its manifest, versions, content-addressed
+ * files and archives, and its discovery files), its manifest and archive are among them, and each
+ * is there as written ({@link OutputFolder.keep}, which then counts them as written by this build).
+ */
+export function keepOutput(folder: OutputFolder, m: SkillManifest, key: string, last: SkillOutput | undefined): last is SkillOutput {
+  if (last?.key !== key || last.name !== m.name) return false;
+  const wkName = discoveryName(m.name, m.format);
+  const own = [`skills/${m.name}/`, `skills/${m.name}.`, `${WELL_KNOWN_V1}/${wkName}/`, `${WELL_KNOWN_V2}/${wkName}/`];
+  const paths = new Set(last.files.map(([rel]) => rel));
+  if (!paths.has(m.urls.manifest) || !paths.has(m.urls.archive) || ![...paths].every((rel) => own.some((prefix) => rel.startsWith(prefix)) && !rel.split('/').includes('..'))) return false;
+  return folder.keep(last.files);
 }
 
 async function writeSkill({ manifest: m, files, packed, versions }: PublishedSkill, config: RegistryConfig, { put, mirror }: { put: Put; mirror: Mirror }, outDir: string): Promise<Emitted> {

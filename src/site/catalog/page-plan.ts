@@ -35,7 +35,10 @@ export function keptSkillPages(): ReadonlySet<string> {
   const kept = new Set<string>();
   for (const entry of entries) {
     const last = slot.previous.get(entry.name);
-    if (last && last.key === pageKey(slot.codeKey, skillPageFacts(entry), last.links, inRegistry) && stillWritten(slot.outDir, last.files)) kept.add(entry.name);
+    // A record is this skill's only if its page is among its files and every file lies in its folder.
+    const own = `skills/${entry.name}/`;
+    const owned = last?.files.some(([rel]) => rel === `${own}index.html`) && last.files.every(([rel]) => rel.startsWith(own));
+    if (last && owned && last.key === pageKey(slot.codeKey, skillPageFacts(entry), last.links, inRegistry) && stillWritten(slot.outDir, last.files)) kept.add(entry.name);
   }
   slot.kept = kept;
   return kept;

@@ -72,7 +72,7 @@ export function skilldexSite(options: SiteBuildConfigInput, events: SiteBuildEve
   const config = parsed.data;
   let renderCacheDir = config.renderCacheDir;
   let pool: RenderPool | undefined;
-  let pageRecord = { file: '', outDir: '' };
+  let pageRecord = { file: '', outDir: '', astroRoot: '' };
   let keptPages: KeptPagesSlot | undefined;
   return {
     name: 'skilldex-site',
@@ -89,13 +89,13 @@ export function skilldexSite(options: SiteBuildConfigInput, events: SiteBuildEve
       },
       'astro:config:done': ({ config: astroConfig }) => {
         renderCacheDir ??= path.join(fileURLToPath(astroConfig.cacheDir), 'skilldex-render');
-        pageRecord = { file: path.join(fileURLToPath(astroConfig.cacheDir), 'skilldex-pages.json'), outDir: path.resolve(fileURLToPath(astroConfig.outDir)) };
+        pageRecord = { file: path.join(fileURLToPath(astroConfig.cacheDir), 'skilldex-pages.json'), outDir: path.resolve(fileURLToPath(astroConfig.outDir)), astroRoot: fileURLToPath(astroConfig.root) };
       },
       // The workers load the renderer while Vite bundles the pages.
       'astro:build:start': () => {
         pool = createRenderPool({ cacheDir: renderCacheDir });
         provideRenderPool(pool);
-        keptPages = openPageRecord(pageRecord.file, pagesCodeKey(config), pageRecord.outDir);
+        keptPages = openPageRecord(pageRecord.file, pagesCodeKey(config, pageRecord.astroRoot), pageRecord.outDir);
         provideKeptPages(keptPages);
       },
       'astro:build:generated': async () => {

@@ -31,22 +31,24 @@ const PageRecordFile = z.object({
  * What every kept page is a function of besides its data: the source of the page routes and
  * of everything they import (components, layout, catalog, renderer), the packages those import
  * (Astro among them) and the Node version (./render/fingerprint.ts follows the imports), the
- * project's docs/ folder (pages link its pages by title), and the build's settings.
+ * project's docs/ folder (pages link its pages by title), the build's settings, and Astro's own
+ * config file in `astroRoot` (`compressHTML`, `build.format` and the like shape every page).
  */
-export function pagesCodeKey(config: SiteBuildConfig): string {
+export function pagesCodeKey(config: SiteBuildConfig, astroRoot: string): string {
   const ext = moduleExtension(import.meta.url);
   const routes = ['skills/[name].astro', 'skills/[name]/docs/[...path].astro', 'browse/[sort]/[page].astro', '[facet]/[value]/[...rest].astro'];
   const entries = [...routes.map((route) => `../pages/${route}`), `./index${ext}`].map((p) => new URL(p, import.meta.url));
   const hash = createHash('sha256').update(JSON.stringify([FORMAT, { ...config, renderCacheDir: undefined }]));
   for (const entry of entries) hash.update(computeFingerprint(entry));
   for (const name of listFiles(config.docsDir)) hash.update(`${name}\0`).update(readFileSync(path.join(config.docsDir, name))).update('\0');
+  for (const name of listFiles(astroRoot, false).filter((f) => /^astro\.config\.[cm]?[jt]s$/.test(f))) hash.update(`${name}\0`).update(readFileSync(path.join(astroRoot, name))).update('\0');
   return hash.digest('hex');
 }
 
-/** Files under `dir`, relative, in byte order (none when it does not exist). */
-function listFiles(dir: string): string[] {
+/** Files under `dir` (or in it alone), relative, in byte order (none when it does not exist). */
+function listFiles(dir: string, recursive = true): string[] {
   try {
-    return readdirSync(dir, { recursive: true, withFileTypes: true })
+    return readdirSync(dir, { recursive, withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

@@ -5,7 +5,7 @@
  * after files were deleted or edited by hand in the output, and with a forged record beside the
  * cache, the folder holds byte for byte what a build into an empty folder writes.
  */
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,16 +66,28 @@ describe('a rebuild keeps the output of unchanged skills', () => {
     expect(tree(outDir)).toEqual(await fresh());
   });
 
-  it('writes again what was deleted or edited by hand in a kept skill', async () => {
+  it('writes again what was deleted, edited, replaced or linked out by hand in a kept skill', async () => {
     const summarize = manifestOf('summarize');
     rmSync(join(outDir, summarize.urls.archive));
     appendFileSync(join(outDir, summarize.urls.manifest), ' ');
     rmSync(join(outDir, manifestOf('checksum').urls.files), { recursive: true });
+    // A mirror file replaced by another of the same size, and a content-addressed file made a
+    // link to a file outside the folder: neither is published, and the outside file is untouched.
+    const mirror = join(outDir, '.well-known', 'skills', 'action-items', 'SKILL.md');
+    writeFileSync(`${mirror}.new`, 'x'.repeat(statSync(mirror).size));
+    renameSync(`${mirror}.new`, mirror);
+    const outside = join(work, 'outside-link-target.md');
+    writeFileSync(outside, 'outside\n');
+    const linked = join(outDir, manifestOf('semver-tool').urls.files, 'SKILL.md');
+    rmSync(linked);
+    symlinkSync(outside, linked);
     // Another skill changes, so the registry is written at all.
     appendFileSync(join(root, 'skills', 'productivity', 'date-calc', 'SKILL.md'), '\nAnd another.\n');
 
     expect((await build(outDir)).ok).toBe(true);
     expect(existsSync(join(outDir, summarize.urls.archive))).toBe(true);
+    expect(lstatSync(linked).isFile()).toBe(true);
+    expect(readFileSync(outside, 'utf8')).toBe('outside\n');
     expect(tree(outDir)).toEqual(await fresh());
   });
 
@@ -85,11 +97,18 @@ describe('a rebuild keeps the output of unchanged skills', () => {
     const outside = join(work, 'outside.txt');
     writeFileSync(outside, 'not the registry\n');
     // Claims on files outside the folder, on files that are not there, and records of the wrong shape.
+    // Claims on no file at all, and on another skill's files, which would have this build delete
+    // the skill's own output while the index still lists it.
+    const filesOf = (name: string) => record.skills.find((s) => s.name === name)!.files;
+    const keyOf = (name: string) => record.skills.find((s) => s.name === name)!.key;
     for (const s of record.skills) {
-      if (s.name === 'summarize') s.files.push(['../outside.txt']);
-      if (s.name === 'checksum') s.files.push(['skills/checksum/never-written.txt']);
+      if (s.name === 'summarize') s.files.push(['../outside.txt', 17, 0, 0]);
+      if (s.name === 'checksum') s.files.push(['skills/checksum/never-written.txt', 1, 1, 1]);
       if (s.name === 'text-stats') s.manifestDigest = 42 as unknown as string;
+      if (s.name === 'unit-converter') s.files = [];
+      if (s.name === 'json-toolkit') s.files = filesOf('csv-profile');
     }
+    expect(keyOf('unit-converter')).toBeTruthy();
     record.skills.push({ name: 'ghost', key: 'x', files: [['index.json', 'big', 0, 0]], manifestDigest: '' });
     writeFileSync(sidecar, JSON.stringify(record));
     appendFileSync(join(root, 'skills', 'productivity', 'date-calc', 'SKILL.md'), '\nA third line.\n');
