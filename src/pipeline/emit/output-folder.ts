@@ -60,7 +60,7 @@ export class OutputFolder {
     this.#written.add(rel);
     if (immutable && this.#early.has(rel)) return;
     const abs = join(this.dir, rel);
-    const there = this.#previous.has(rel) ? (immutable ? regularFile(abs) : holds(abs, data)) : undefined;
+    const there = this.#previous.has(rel) ? (immutable ? regularFile(abs, byteLength(data)) : holds(abs, data)) : undefined;
     this.#stamp(rel, there ?? this.#write(rel, data));
   }
 
@@ -96,7 +96,7 @@ export class OutputFolder {
   putEarly(rel: string, data: Uint8Array): void {
     if (this.#early.has(rel)) return;
     this.#early.add(rel);
-    this.#stamp(rel, (this.#previous.has(rel) ? regularFile(join(this.dir, rel)) : undefined) ?? this.#write(rel, data));
+    this.#stamp(rel, (this.#previous.has(rel) ? regularFile(join(this.dir, rel), data.byteLength) : undefined) ?? this.#write(rel, data));
   }
 
   /**
@@ -212,15 +212,20 @@ function createNew(path: string): number {
   }
 }
 
-/** The stat facts of the regular file at `path`; undefined when there is none (nothing, a folder, a link). */
-function regularFile(path: string): Stats | undefined {
+/**
+ * The stat facts of the regular file at `path`, of `size` bytes when given; undefined when there is
+ * none (nothing, a folder, a link, or a content-addressed file cut short or grown).
+ */
+function regularFile(path: string, size?: number): Stats | undefined {
   try {
     const info = lstatSync(path);
-    return info.isFile() ? info : undefined;
+    return info.isFile() && (size === undefined || info.size === size) ? info : undefined;
   } catch {
     return undefined;
   }
 }
+
+const byteLength = (data: string | Uint8Array): number => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
 
 /** The regular file at `path`'s stat facts when it holds exactly `data` (UTF-8 for a string). */
 function holds(path: string, data: string | Uint8Array): Stats | undefined {

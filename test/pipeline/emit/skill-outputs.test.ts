@@ -81,6 +81,10 @@ describe('a rebuild keeps the output of unchanged skills', () => {
     const linked = join(outDir, manifestOf('semver-tool').urls.files, 'SKILL.md');
     rmSync(linked);
     symlinkSync(outside, linked);
+    // A content-addressed file cut short.
+    const keywords = manifestOf('keyword_extract');
+    const cut = join(outDir, keywords.urls.files, keywords.files[0]!.path);
+    writeFileSync(cut, readFileSync(cut).subarray(0, 3));
     // Another skill changes, so the registry is written at all.
     appendFileSync(join(root, 'skills', 'productivity', 'date-calc', 'SKILL.md'), '\nAnd another.\n');
 
@@ -104,11 +108,11 @@ describe('a rebuild keeps the output of unchanged skills', () => {
     for (const s of record.skills) {
       if (s.name === 'summarize') s.files.push(['../outside.txt', 17, 0, 0]);
       if (s.name === 'checksum') s.files.push(['skills/checksum/never-written.txt', 1, 1, 1]);
-      if (s.name === 'text-stats') s.manifestDigest = 42 as unknown as string;
+      if (s.name === 'text_stats') s.manifestDigest = 42 as unknown as string;
       if (s.name === 'unit-converter') s.files = [];
       if (s.name === 'json-toolkit') s.files = filesOf('csv-profile');
     }
-    expect(keyOf('unit-converter')).toBeTruthy();
+    for (const name of ['summarize', 'checksum', 'text_stats', 'unit-converter', 'json-toolkit', 'csv-profile']) expect(keyOf(name), name).toBeTruthy();
     record.skills.push({ name: 'ghost', key: 'x', files: [['index.json', 'big', 0, 0]], manifestDigest: '' });
     writeFileSync(sidecar, JSON.stringify(record));
     appendFileSync(join(root, 'skills', 'productivity', 'date-calc', 'SKILL.md'), '\nA third line.\n');
