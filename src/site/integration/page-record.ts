@@ -30,7 +30,7 @@ const PageRecordFile = z.object({
 /**
  * What every kept page is a function of besides its data: the source of the page routes and
  * of everything they import (components, layout, catalog, renderer), the packages those import
- * (Astro among them) and the Node version (./render/fingerprint.ts follows the imports), the
+ * (Astro among them) and the Node version (../render/fingerprint.ts follows the imports), the
  * project's docs/ folder (pages link its pages by title), the build's settings, and Astro's own
  * config file in `astroRoot` (`compressHTML`, `build.format` and the like shape every page).
  */
