@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { RegistryConfig } from '../src/core/schemas/config.ts';
 import { buildRegistry, ConfigError, loadConfig } from '../src/pipeline/index.ts';
-import { removeEmptyFolders } from '../src/pipeline/emit/output-folder.ts';
+import { REGISTRY_RECORD, removeEmptyFolders } from '../src/pipeline/emit/output-folder.ts';
 import { normaliseSiteUrl, SiteBuildError, skilldexSite, type SiteSettings } from '../src/site/integration/index.ts';
 import type { RenderStats } from '../src/site/render/pool.ts';
 import { bundleBrowserRuntime } from './bundle-runtime.ts';
@@ -221,15 +221,13 @@ async function runAstro(root: string, outDir: string, integration: AstroIntegrat
   }
 }
 
-/** buildRegistry's record of what it wrote into a folder (src/pipeline/emit/output-folder.ts). */
-const REGISTRY_RECORD = '.skilldex-build.json';
 /** Written into the output folder as an in-place build starts: what is older was not written by it. */
 const BUILD_MARK = '.skilldex-site-build';
 
 export interface OutputFolderPlan {
   /**
-   * The folder holds the last build of this checkout, which this one updates in place: every page
-   * is written again, the registry rewrites only what changed, and what this build did not write
+   * The folder holds the last build of this checkout, which this one updates in place: only the
+   * pages and registry files of what changed are written again, and what this build did not write
    * is swept ({@link sweepStale}).
    */
   inPlace: boolean;

@@ -199,7 +199,7 @@ export class BuildCache {
   #scanNames: string | undefined;
   #discovery: DiscoveryRecord | undefined;
   /** Skill outputs to save beside the cache (see {@link skillOutputs}). */
-  #outputs: { format: number; salt: string; outDir: string; skills: SkillOutput[] } | undefined;
+  #outputs: { outDir: string; skills: SkillOutput[] } | undefined;
   /** Folders whose stamps discovery found unchanged in this build, by path from the root. */
   #checkedDirs = new Map<string, Stamp>();
   /** True when the history part of the cache differs from the file's. */
@@ -354,7 +354,7 @@ export class BuildCache {
 
   /** Remembers each skill's output in `outDir`, saved with the cache. */
   recordSkillOutputs(outDir: string, skills: SkillOutput[]): void {
-    this.#outputs = { format: FORMAT, salt: this.#salt, outDir, skills };
+    this.#outputs = { outDir, skills };
   }
 
   get #outputsFile(): string {
@@ -425,7 +425,7 @@ export class BuildCache {
       ...(this.#scanNames ? { scanNames: this.#scanNames } : {}),
     };
     try {
-      if (this.#outputs) writeFileAtomically(this.#outputsFile, asciiJson(this.#outputs));
+      if (this.#outputs) writeFileAtomically(this.#outputsFile, asciiJson({ format: FORMAT, salt: this.#salt, ...this.#outputs }));
       writeFileAtomically(this.file, asciiJson(data));
     } catch {
       // Not writable: the next build is simply cold.

@@ -13,7 +13,7 @@ import { loadConfig } from './config.ts';
 import { sha256HexSync } from './hash.ts';
 import { INDEX_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './emit/layout.ts';
 import type { WriteResult } from './emit/write-registry.ts';
-import { OutputFolder } from './emit/output-folder.ts';
+import { OutputFolder, REGISTRY_RECORD } from './emit/output-folder.ts';
 import type { ReadSkill } from './phases/read.ts';
 import { checkSigningKeys, signingKeysFromEnv, type SigningKey } from './emit/sign.ts';
 import { gitCommitTimes, headCommitTime, lastCommitTime } from './git-times.ts';
@@ -226,7 +226,7 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
     const written = await writeRegistry(options.outDir, withVersions, config, { generatedAt, updatedAt: latest }, signingKeys, folder);
     index = written.index;
     notDiscoverable = written.notDiscoverable;
-    const proof = [INDEX_FILE, `${WELL_KNOWN_V2}/index.json`, `${WELL_KNOWN_V1}/index.json`, '.skilldex-build.json', ...(signingKeys.length > 0 ? [SIGNED_INDEX_FILE] : [])];
+    const proof = [INDEX_FILE, `${WELL_KNOWN_V2}/index.json`, `${WELL_KNOWN_V1}/index.json`, REGISTRY_RECORD, ...(signingKeys.length > 0 ? [SIGNED_INDEX_FILE] : [])];
     cache?.recordEmit(outDir, emitKey, proof, notDiscoverable);
     cache?.recordSkillOutputs(outDir, written.outputs);
   }

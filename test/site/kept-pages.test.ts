@@ -9,7 +9,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageFileOf, pageKey, stillWritten, type KeptPagesSlot } from '../../src/site/catalog/kept-pages.ts';
+import { unchanged } from '../../src/core-node/file-stamp.ts';
+import { pageFileOf, pageKey, type KeptPagesSlot } from '../../src/site/catalog/kept-pages.ts';
 import { SiteBuildConfig } from '../../src/site/integration/config.ts';
 import { keptPageFiles, openPageRecord, pagesCodeKey, savePageRecord } from '../../src/site/integration/page-record.ts';
 
@@ -73,7 +74,7 @@ describe('the record of the pages a build wrote', () => {
     const next = openPageRecord(record(), 'code', outDir());
     expect([...next.previous.keys()].sort()).toEqual(['a', 'b']);
     expect(next.previous.get('b')?.links).toEqual(['a']);
-    expect(stillWritten(outDir(), next.previous.get('a')!.files)).toBe(true);
+    expect(next.previous.get('a')!.files.every((f) => unchanged(outDir(), f))).toBe(true);
     expect([...next.previousListings.keys()]).toEqual(['tag/x/index.html']);
     expect(next.previousListings.get('tag/x/index.html')?.key).toBe('kx');
     // Kept pages pass to the next record as they were, and count as written for the sweep.
@@ -94,8 +95,8 @@ describe('the record of the pages a build wrote', () => {
   it('does not keep a page changed, replaced or touched since', () => {
     const files = openPageRecord(record(), 'code', outDir()).previous.get('a')!.files;
     utimesSync(path.join(outDir(), page('a')), new Date(), new Date(Date.now() - 60_000));
-    expect(stillWritten(outDir(), files)).toBe(false);
-    expect(stillWritten(outDir(), [[page('gone'), 1, 1, 1]])).toBe(false);
+    expect(files.every((f) => unchanged(outDir(), f))).toBe(false);
+    expect(unchanged(outDir(), [page('gone'), 1, 1, 1])).toBe(false);
   });
 
   it('ignores a forged record: paths out of the folder, wrong shapes, deep JSON', () => {

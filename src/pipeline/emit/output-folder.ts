@@ -1,10 +1,14 @@
 import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { jsonText } from './json-text.ts';
-import type { WrittenFile } from './skill-output.ts';
+import type { FileStamp } from '../../core/schemas/file-stamp.ts';
+import { regularFile, stampOf, unchanged } from '../../core-node/file-stamp.ts';
 
-/** Remembers what the last build wrote, so stale files can be removed and nothing else. */
-const STATE_FILE = '.skilldex-build.json';
+/**
+ * Remembers what the last build wrote, so stale files can be removed and nothing else. The site
+ * build keeps it outside the published folder between builds (scripts/build.ts).
+ */
+export const REGISTRY_RECORD = '.skilldex-build.json';
 
 /**
  * The folder a build writes the registry into, and what this build has written there.
@@ -32,8 +36,8 @@ export class OutputFolder {
   /** The topmost folders this build created, and the files it wrote that the last build had not. */
   readonly #createdDirs: string[] = [];
   readonly #createdFiles = new Set<string>();
-  /** The rewritable files this build wrote or found holding its bytes, with their stat facts (see {@link writtenFile}). */
-  readonly #stamps = new Map<string, WrittenFile>();
+  /** Every file this build wrote, found holding its bytes or kept, with its stat facts (see {@link writtenFile}). */
+  readonly #stamps = new Map<string, FileStamp>();
 
   /** The folder at `dir`, which is neither read nor created before something is written into it. */
   constructor(dir: string) {
@@ -70,13 +74,9 @@ export class OutputFolder {
    * listed by the last build in this folder as its own. All or nothing: false, and nothing taken,
    * when one of them is not.
    */
-  keep(files: readonly WrittenFile[]): boolean {
+  keep(files: readonly FileStamp[]): boolean {
     const previous = this.#previous;
-    for (const [rel, size, mtimeMs, ino] of files) {
-      if (!previous.has(rel)) return false;
-      const info = regularFile(join(this.dir, rel));
-      if (!info || info.size !== size || info.mtimeMs !== mtimeMs || info.ino !== ino) return false;
-    }
+    if (!files.every((file) => previous.has(file[0]) && unchanged(this.dir, file))) return false;
     for (const file of files) {
       this.#written.add(file[0]);
       this.#stamps.set(file[0], file);
@@ -85,7 +85,7 @@ export class OutputFolder {
   }
 
   /** How `rel`, written by this build, can be checked by a later one (see {@link keep}); undefined if it was not written. */
-  writtenFile(rel: string): WrittenFile | undefined {
+  writtenFile(rel: string): FileStamp | undefined {
     return this.#stamps.get(rel);
   }
 
@@ -124,7 +124,7 @@ export class OutputFolder {
   }
 
   #stamp(rel: string, info: Pick<Stats, 'size' | 'mtimeMs' | 'ino'>): void {
-    this.#stamps.set(rel, [rel, info.size, info.mtimeMs, info.ino]);
+    this.#stamps.set(rel, stampOf(rel, info));
   }
 
   /**
@@ -142,7 +142,7 @@ export class OutputFolder {
     }
     removeEmptyFolders(this.dir, emptied);
     const list = [...this.#written].sort();
-    writeFileSync(join(this.dir, STATE_FILE), jsonText(list));
+    writeFileSync(join(this.dir, REGISTRY_RECORD), jsonText(list));
     return list;
   }
 
@@ -212,27 +212,14 @@ function createNew(path: string): number {
   }
 }
 
-/**
- * The stat facts of the regular file at `path`, of `size` bytes when given; undefined when there is
- * none (nothing, a folder, a link, or a content-addressed file cut short or grown).
- */
-function regularFile(path: string, size?: number): Stats | undefined {
-  try {
-    const info = lstatSync(path);
-    return info.isFile() && (size === undefined || info.size === size) ? info : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const byteLength = (data: string | Uint8Array): number => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
 
 /** The regular file at `path`'s stat facts when it holds exactly `data` (UTF-8 for a string). */
 function holds(path: string, data: string | Uint8Array): Stats | undefined {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  const info = regularFile(path, bytes.length);
   try {
-    const info = lstatSync(path);
-    return info.isFile() && info.size === bytes.length && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(readFileSync(path)) ? info : undefined;
+    return info && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(readFileSync(path)) ? info : undefined;
   } catch {
     return undefined;
   }
@@ -250,7 +237,7 @@ export function exists(path: string): boolean {
 
 function readState(dir: string): Set<string> {
   try {
-    const list = JSON.parse(readFileSync(join(dir, STATE_FILE), 'utf8')) as unknown;
+    const list = JSON.parse(readFileSync(join(dir, REGISTRY_RECORD), 'utf8')) as unknown;
     return new Set(Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string' && !x.includes('..')) : []);
   } catch {
     return new Set();

@@ -1,11 +1,5 @@
 import { z } from 'zod';
-
-/**
- * A file a build wrote, as a later build can check it is still there unchanged: its path in the
- * output folder, with the size, mtime and inode it had once written.
- */
-export const WrittenFile = z.tuple([z.string(), z.number(), z.number(), z.number()]);
-export type WrittenFile = z.infer<typeof WrittenFile>;
+import { FileStamp } from '../../core/schemas/file-stamp.ts';
 
 /**
  * What writing one skill put in the output folder, and what the registry's indexes take from it,
@@ -15,7 +9,7 @@ export type WrittenFile = z.infer<typeof WrittenFile>;
 export const SkillOutput = z.object({
   key: z.string(),
   name: z.string(),
-  files: z.array(WrittenFile),
+  files: z.array(FileStamp),
   manifestDigest: z.string(),
   /** How the discovery indexes list it, unless it is not discoverable. */
   discovery: z.object({ type: z.enum(['archive', 'skill-md']), url: z.string(), digest: z.string(), files: z.array(z.string()) }).optional(),

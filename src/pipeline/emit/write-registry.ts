@@ -174,7 +174,8 @@ export function keepOutput(folder: OutputFolder, m: SkillManifest, key: string, 
   const wkName = discoveryName(m.name, m.format);
   const own = [`skills/${m.name}/`, `skills/${m.name}.`, `${WELL_KNOWN_V1}/${wkName}/`, `${WELL_KNOWN_V2}/${wkName}/`];
   const paths = new Set(last.files.map(([rel]) => rel));
-  if (!paths.has(m.urls.manifest) || !paths.has(m.urls.archive) || ![...paths].every((rel) => own.some((prefix) => rel.startsWith(prefix)) && !rel.split('/').includes('..'))) return false;
+  // Paths with a `..` segment never get here: the record's schema refuses them (core/schemas/file-stamp.ts).
+  if (!paths.has(m.urls.manifest) || !paths.has(m.urls.archive) || ![...paths].every((rel) => own.some((prefix) => rel.startsWith(prefix)))) return false;
   return folder.keep(last.files);
 }
 

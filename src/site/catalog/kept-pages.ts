@@ -17,24 +17,20 @@
  * (a page rendered outside the integration's build) nothing is kept.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync } from 'node:fs';
-import path from 'node:path';
-
-/** A page file, relative to the output folder, with the size, mtime and inode it was written with. */
-export type PageFile = [path: string, size: number, mtimeMs: number, ino: number];
+import type { FileStamp } from '../../core/schemas/file-stamp.ts';
 
 /** What the last build recorded of one skill's pages. */
 export interface SkillPagesRecord {
   key: string;
   /** The skills its page links to, by name: whether each is still in the registry is part of the key. */
   links: string[];
-  files: PageFile[];
+  files: FileStamp[];
 }
 
 /** What the last build recorded of one listing page. */
 export interface ListingPageRecord {
   key: string;
-  file: PageFile;
+  file: FileStamp;
 }
 
 export interface KeptPagesSlot {
@@ -71,18 +67,6 @@ export function pageKey(codeKey: string, facts: unknown, links: readonly string[
   return createHash('sha256')
     .update(JSON.stringify([codeKey, facts, links.map((name) => [name, inRegistry(name)])]))
     .digest('hex');
-}
-
-/** Every file is still in `outDir` as recorded. */
-export function stillWritten(outDir: string, files: readonly PageFile[]): boolean {
-  try {
-    return files.every(([rel, size, mtimeMs, ino]) => {
-      const info = lstatSync(path.join(outDir, rel));
-      return info.isFile() && info.size === size && info.mtimeMs === mtimeMs && info.ino === ino;
-    });
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -8,7 +8,8 @@
  * The home page and the facet indexes are few, and always generated.
  */
 import { FACETS, facetValuesOf, loadCatalog, registryTrust, type Catalog, type CatalogEntry } from './catalog.ts';
-import { keptPagesSlot, pageFileOf, pageKey, stillWritten } from './kept-pages.ts';
+import { unchanged } from '../../core-node/file-stamp.ts';
+import { keptPagesSlot, pageFileOf, pageKey } from './kept-pages.ts';
 import { listingPage, listingPath, type ListingScope, type SortKey } from './routes.ts';
 import { BASE_PATH } from './site-config.ts';
 
@@ -38,7 +39,7 @@ export function keptSkillPages(): ReadonlySet<string> {
     // A record is this skill's only if its page is among its files and every file lies in its folder.
     const own = `skills/${entry.name}/`;
     const owned = last?.files.some(([rel]) => rel === `${own}index.html`) && last.files.every(([rel]) => rel.startsWith(own));
-    if (last && owned && last.key === pageKey(slot.codeKey, skillPageFacts(entry), last.links, inRegistry) && stillWritten(slot.outDir, last.files)) kept.add(entry.name);
+    if (last && owned && last.key === pageKey(slot.codeKey, skillPageFacts(entry), last.links, inRegistry) && last.files.every((file) => unchanged(slot.outDir, file))) kept.add(entry.name);
   }
   slot.kept = kept;
   return kept;
@@ -75,7 +76,7 @@ export function listingPageKept(scope: ListingScope | undefined, sort: SortKey, 
   const facts = [scope ? [scope.facet, scope.value.value, scope.value.slug] : null, sort, page, listing.pages, listing.total, cards, sidebarFacts];
   const key = pageKey(slot.codeKey, facts, [], () => true);
   const last = slot.previousListings.get(file);
-  if (last?.key === key && stillWritten(slot.outDir, [last.file])) {
+  if (last?.key === key && unchanged(slot.outDir, last.file)) {
     slot.keptListings.add(file);
     return true;
   }

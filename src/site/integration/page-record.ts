@@ -3,28 +3,25 @@
  * next build into the same folder (src/site/catalog/kept-pages.ts says what lets a page be kept).
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { moduleExtension } from '../../core/module-file.ts';
 import { writeFileAtomically } from '../../core-node/write-atomically.ts';
-import type { KeptPagesSlot, ListingPageRecord, PageFile, SkillPagesRecord } from '../catalog/kept-pages.ts';
+import { FileStamp } from '../../core/schemas/file-stamp.ts';
+import { regularFile, stampOf } from '../../core-node/file-stamp.ts';
+import type { KeptPagesSlot, ListingPageRecord, SkillPagesRecord } from '../catalog/kept-pages.ts';
 import { computeFingerprint } from '../render/fingerprint.ts';
 import type { SiteBuildConfig } from './config.ts';
 
 const FORMAT = 1;
 
-/** A path inside the output folder, never out of it. */
-const RelativeFile = z.string().refine((p) => p.length > 0 && !p.startsWith('/') && !p.split('/').includes('..'));
-
-const PageFileStamp = z.tuple([RelativeFile, z.number(), z.number(), z.number()]);
-
 const PageRecordFile = z.object({
   format: z.literal(FORMAT),
   codeKey: z.string(),
   outDir: z.string(),
-  skills: z.record(z.string(), z.object({ key: z.string(), links: z.array(z.string()), files: z.array(PageFileStamp) })),
-  listings: z.array(z.object({ key: z.string(), file: PageFileStamp })),
+  skills: z.record(z.string(), z.object({ key: z.string(), links: z.array(z.string()), files: z.array(FileStamp) })),
+  listings: z.array(z.object({ key: z.string(), file: FileStamp })),
 });
 
 /**
@@ -84,7 +81,7 @@ export function savePageRecord(file: string, slot: KeptPagesSlot): void {
     if (last) skills[name] = last;
   }
   for (const [name, { key, links, files }] of slot.rendered) {
-    const stamped = files.map((rel) => stampOf(slot.outDir, rel));
+    const stamped = files.map((rel) => pageStamp(slot.outDir, rel));
     if (stamped.every((f) => f !== undefined)) skills[name] = { key, links, files: stamped };
   }
   const listings: ListingPageRecord[] = [];
@@ -93,7 +90,7 @@ export function savePageRecord(file: string, slot: KeptPagesSlot): void {
     if (last) listings.push(last);
   }
   for (const [rel, key] of slot.renderedListings) {
-    const stamped = stampOf(slot.outDir, rel);
+    const stamped = pageStamp(slot.outDir, rel);
     if (stamped) listings.push({ key, file: stamped });
   }
   const text = JSON.stringify({ format: FORMAT, codeKey: slot.codeKey, outDir: slot.outDir, skills, listings });
@@ -104,14 +101,10 @@ export function savePageRecord(file: string, slot: KeptPagesSlot): void {
   }
 }
 
-/** A page file as it is now, or undefined when it is not there. */
-function stampOf(outDir: string, rel: string): PageFile | undefined {
-  try {
-    const info = lstatSync(path.join(outDir, rel));
-    return [rel, info.size, info.mtimeMs, info.ino];
-  } catch {
-    return undefined;
-  }
+/** A page file as it is now, or undefined when it is not a regular file there. */
+function pageStamp(outDir: string, rel: string): FileStamp | undefined {
+  const info = regularFile(path.join(outDir, rel));
+  return info && stampOf(rel, info);
 }
 
 /** The page files kept, relative to the output folder: written, as far as a sweep of stale files is concerned. */
