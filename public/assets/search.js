@@ -369,15 +369,36 @@ function resultItem(data) {
   return li;
 }
 
-let timer;
-function schedule() {
-  clearTimeout(timer);
-  timer = setTimeout(() => run().catch(report), 150);
-  // While the box waits for the reader to stop typing, Pagefind already fetches and unpacks the
-  // index chunks the query needs (and sets up its word segmenters): on a common word over
-  // 10,000 skills, ~125 ms of the worker's time that came after the debounce (Chromium trace).
+// A search starts as the reader types, with no pause to wait for the typing to stop: Pagefind
+// cannot cancel a search, so at most one runs at a time, and whatever is typed meanwhile is
+// searched as one query once it ends (a search already running stops as soon as its results are
+// stale). On a common word over 10,000 skills this shows the first result ~150 ms sooner than
+// waiting 150 ms for a pause did, and typing letter by letter is no slower.
+let running;
+let pending = false;
+function search() {
+  if (running) {
+    pending = true;
+    latest++;
+    return;
+  }
+  running = run()
+    .catch(report)
+    .finally(() => {
+      running = undefined;
+      if (pending) {
+        pending = false;
+        search();
+      }
+    });
+}
+
+function typed() {
+  // While a search runs, Pagefind already fetches and unpacks the index chunks the next query
+  // needs (and sets up its word segmenters).
   const query = input.value.trim();
   if (query && loading) loading.then((pf) => pf.preload(query, { filters: currentFilters() })).catch(() => {});
+  search();
 }
 
 function report(error) {
@@ -389,7 +410,7 @@ function report(error) {
 function filterChanged() {
   countsWanted = true;
   history.pushState(null, '', stateUrl());
-  run().catch(report);
+  search();
 }
 
 for (const select of selects) for (const option of select.options) option.dataset.total = option.textContent;
@@ -402,11 +423,11 @@ root.hidden = false;
 root.querySelector('form').addEventListener('submit', (event) => {
   event.preventDefault();
   history.replaceState(null, '', stateUrl());
-  run().catch(report);
+  search();
 });
 input.addEventListener('input', () => {
   history.replaceState(null, '', stateUrl());
-  schedule();
+  typed();
 });
 for (const select of selects) {
   select.addEventListener('change', filterChanged);
@@ -427,9 +448,9 @@ for (const link of facetLinks) {
 }
 window.addEventListener('popstate', () => {
   restoreFromUrl();
-  run().catch(report);
+  search();
 });
 // Load the index when the reader shows interest, not on every page view.
 root.addEventListener('focusin', () => load().catch(report), { once: true });
 restoreFromUrl();
-if (location.search) run().catch(report);
+if (location.search) search();

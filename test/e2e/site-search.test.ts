@@ -143,6 +143,49 @@ describe('catalog search', () => {
     await page.close();
   });
 
+  it('searches while the reader types, one query at a time, and ends on the last text typed', async () => {
+    const page = await browser.newPage();
+    // Watches the searches Pagefind's worker is asked for: which query, when, and how many
+    // different queries are in flight at once (a search goes to each language's index).
+    await page.addInitScript(() => {
+      const seen = { inFlight: new Map<string, string>(), most: 0, queries: [] as { at: number; query: string }[] };
+      (window as unknown as { searches: typeof seen }).searches = seen;
+      const post = Worker.prototype.postMessage as (this: Worker, ...args: unknown[]) => void;
+      const watched = new WeakSet<Worker>();
+      Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
+        if (!watched.has(this)) {
+          watched.add(this);
+          this.addEventListener('message', (event: MessageEvent) => seen.inFlight.delete(event.data?.id));
+        }
+        const { id, method, args } = (message ?? {}) as { id?: string; method?: string; args?: unknown[] };
+        if (method === 'search' && id) {
+          const query = String(args?.[0]);
+          seen.inFlight.set(id, query);
+          seen.most = Math.max(seen.most, new Set(seen.inFlight.values()).size);
+          seen.queries.push({ at: performance.now(), query });
+        }
+        post.call(this, message, ...rest);
+      };
+    });
+    await page.goto(new URL('/', preview.url).href);
+    await page.focus('#search-input');
+    await page.keyboard.type('revi', { delay: 120 });
+    const lastKeyAt = await page.evaluate(() => performance.now());
+    await page.keyboard.type('e', { delay: 0 });
+    await page.waitForFunction(() => (document.querySelector('#search-results') as HTMLElement).dataset.query === 'revie');
+    const seen = await page.evaluate(() => {
+      const { most, queries } = (window as unknown as { searches: { most: number; queries: { at: number; query: string }[] } }).searches;
+      return { most, queries };
+    });
+    // Before the typing stopped, a search for what was typed so far had started.
+    expect(seen.queries.some((q) => q.at < lastKeyAt && /^r/.test(q.query))).toBe(true);
+    expect(seen.most).toBe(1);
+    // The last search is for the last text (or its exact form, which checks a word was not guessed).
+    expect(seen.queries.at(-1)?.query.replaceAll('"', '')).toBe('revie');
+    expect(await page.locator('#search-results a').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname))).toContain('/skills/code_review/');
+    await page.close();
+  });
+
   it('logged no console errors', () => {
     expect(problems).toEqual([]);
   });
