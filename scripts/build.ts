@@ -276,6 +276,7 @@ function prepareOutDir(outDir: string, root: string, registryBuiltHere: boolean)
     // The record a build left in the folder (one that failed before putting it away) is as good as the stash.
     if (registryBuiltHere && existsSync(stash)) renameSync(stash, record);
     if (!registryBuiltHere) rmSync(record, { force: true });
+    removeLinks(outDir);
     const mark = path.join(outDir, BUILD_MARK);
     writeFileSync(mark, `${process.pid}\n`);
     return { inPlace: true, since: lstatSync(mark, { bigint: true }).mtimeNs, removal: Promise.resolve(), finish };
@@ -344,6 +345,28 @@ export function sweepStale(outDir: string, plan: OutputFolderPlan, log: (line: s
   };
   visit('');
   removeEmptyFolders(outDir, emptied);
+}
+
+/**
+ * Removes every symbolic link and special file (a fifo, a socket, a device) in an output folder a
+ * build is about to update in place, at any depth, following none. The folder may have been
+ * restored from a cache that others could write, and Astro writes each page with a plain write:
+ * a link at a page's path, or in place of a folder on the way to it, would carry that write out of
+ * the output folder. No build writes a link, so nothing of a build is lost.
+ */
+export function removeLinks(dir: string): void {
+  const visit = (abs: string): void => {
+    for (const entry of readdirSync(abs, { withFileTypes: true })) {
+      const at = path.join(abs, entry.name);
+      // An output folder kept as a git worktree (a gh-pages branch) keeps its repository.
+      if (entry.isDirectory()) {
+        if (!(abs === dir && entry.name === '.git')) visit(at);
+      } else if (!entry.isFile()) {
+        rmSync(at, { force: true });
+      }
+    }
+  };
+  visit(dir);
 }
 
 /**

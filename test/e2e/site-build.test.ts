@@ -3,7 +3,7 @@
  * an empty registry, and the site URL.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -191,6 +191,10 @@ describe('scripts/build.ts', () => {
   });
 
   it('updates its last build in place: the folder then equals a build into an empty folder', async () => {
+    const tree = (dir: string) => new Map(readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => {
+      const file = path.join(e.parentPath, e.name);
+      return [path.relative(dir, file), readFileSync(file).toString('base64')] as const;
+    }));
     const { generateRegistry } = await import('../../scripts/generate-registry.ts');
     const root = path.join(work, 'in-place');
     const reg = await generateRegistry({ count: 12, seed: 5, out: root });
@@ -229,6 +233,20 @@ describe('scripts/build.ts', () => {
     // The folder kept as a git worktree of a gh-pages branch: its repository is not the build's to sweep.
     mkdirSync(path.join(out, '.git'));
     writeFileSync(path.join(out, '.git/HEAD'), 'ref: refs/heads/gh-pages\n');
+    // Links put in the folder (it may come from a cache others could write): at a kept page's path,
+    // in place of the listing folder Astro writes into, and of Pagefind's folder. Nothing is
+    // written, read or deleted through them, and none is published.
+    const outside = path.join(work, 'outside-in-place');
+    mkdirSync(outside);
+    const linkedPage = reg.skills.find((s) => ![edited, removed, untouched, deletedPage].includes(s) && ![claimsNothing, claimsOther, claimed].includes(s.name))!;
+    writeFileSync(path.join(outside, 'page.html'), 'outside\n');
+    rmSync(path.join(out, `skills/${linkedPage.name}/index.html`));
+    symlinkSync(path.join(outside, 'page.html'), path.join(out, `skills/${linkedPage.name}/index.html`));
+    for (const folder of ['category', 'pagefind']) {
+      renameSync(path.join(out, folder), path.join(outside, folder));
+      symlinkSync(path.join(outside, folder), path.join(out, folder));
+    }
+    const outsideBefore = tree(outside);
 
     const again = build(['--root', root, '--out', out, '--lenient']);
     expect(again.status, again.stderr).toBe(0);
@@ -236,10 +254,9 @@ describe('scripts/build.ts', () => {
     const fresh = path.join(work, 'out-in-place-fresh');
     const cold = build(['--root', root, '--out', fresh, '--lenient']);
     expect(cold.status, cold.stderr).toBe(0);
-    const tree = (dir: string) => new Map(readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => {
-      const file = path.join(e.parentPath, e.name);
-      return [path.relative(dir, file), readFileSync(file).toString('base64')] as const;
-    }));
+    expect(tree(outside)).toEqual(outsideBefore);
+    expect(readdirSync(out, { recursive: true, withFileTypes: true }).filter((e) => !e.isFile() && !e.isDirectory()).map((e) => e.name)).toEqual([]);
+    expect(lstatSync(path.join(out, 'category')).isDirectory()).toBe(true);
     expect(readFileSync(path.join(out, '.git/HEAD'), 'utf8')).toBe('ref: refs/heads/gh-pages\n');
     rmSync(path.join(out, '.git'), { recursive: true });
     const [updated, built] = [tree(out), tree(fresh)];

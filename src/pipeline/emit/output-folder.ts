@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, rmdirSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { jsonText } from './json-text.ts';
 import type { FileStamp } from '../../core/schemas/file-stamp.ts';
@@ -22,6 +22,12 @@ export const REGISTRY_RECORD = '.skilldex-build.json';
  * whether the skill (or the build) is published. So what is written early counts only once the
  * registry is written ({@link OutputFolder.finish} removes the rest), and a build that stops on
  * errors takes back everything it added ({@link OutputFolder.undo}): the folder is then as it was.
+ *
+ * What is in the folder is not trusted: a rebuild updates the last build's folder in place, and a
+ * CI job restores it from a cache that others may have written. A symbolic link there, in place of
+ * a folder or a file, would carry a write, a read or a deletion outside the folder. So every
+ * folder on the way to a path is checked to be a real folder (once per build) before anything
+ * there is read, kept or deleted, and a link in the way of a write is removed, never followed.
  */
 export class OutputFolder {
   readonly dir: string;
@@ -31,9 +37,9 @@ export class OutputFolder {
   readonly #written = new Set<string>();
   /** Written early, published or not. */
   readonly #early = new Set<string>();
-  /** Folders whose existence is known. */
-  readonly #made = new Set<string>();
-  /** The topmost folders this build created, and the files it wrote that the last build had not. */
+  /** Folders, relative to the folder, known to be real folders of it (not links): see {@link #realDir}. */
+  readonly #real = new Set<string>(['', '.']);
+  /** The folders this build created, in order, and the files it wrote that the last build had not. */
   readonly #createdDirs: string[] = [];
   readonly #createdFiles = new Set<string>();
   /** Every file this build wrote, found holding its bytes or kept, with its stat facts (see {@link writtenFile}). */
@@ -47,25 +53,26 @@ export class OutputFolder {
   /** Creates the folder, if need be, at the first write. */
   get #previous(): ReadonlySet<string> {
     if (!this.#previousRead) {
-      this.#ensureDir(this.dir);
+      // The folder itself is the caller's choice, and may be a link to where a site is served from.
+      const created = mkdirSync(this.dir, { recursive: true });
+      if (created !== undefined) this.#createdDirs.push(created);
       this.#previousRead = readState(this.dir);
     }
     return this.#previousRead;
   }
 
   /**
-   * Writes a published file. A content-addressed (`immutable`) file cannot differ from what is
-   * there already when this build or the last one wrote it, so it is not written again; another
-   * file the last build wrote is compared first and left alone when it holds these bytes already:
-   * a rebuild in the same folder after one skill changed rewrote every manifest and versions
-   * document, and on a disk that discards freed blocks a rewrite costs far more than a read.
+   * Writes a published file. A file the last build wrote is compared first and left alone when it
+   * holds these bytes already: a rebuild in the same folder after one skill changed rewrote every
+   * manifest and versions document, and on a disk that discards freed blocks a rewrite costs far
+   * more than a read. A content-addressed (`immutable`) file this build wrote early is not
+   * compared again; one the last build wrote is, as its name does not vouch for what someone may
+   * have put there since (a skill kept whole is not compared: {@link keep}).
    */
   put(rel: string, data: string | Uint8Array, immutable = false): void {
     this.#written.add(rel);
     if (immutable && this.#early.has(rel)) return;
-    const abs = join(this.dir, rel);
-    const there = this.#previous.has(rel) ? (immutable ? regularFile(abs, byteLength(data)) : holds(abs, data)) : undefined;
-    this.#stamp(rel, there ?? this.#write(rel, data));
+    this.#stamp(rel, this.#holding(rel, data) ?? this.#write(rel, data));
   }
 
   /**
@@ -76,7 +83,7 @@ export class OutputFolder {
    */
   keep(files: readonly FileStamp[]): boolean {
     const previous = this.#previous;
-    if (!files.every((file) => previous.has(file[0]) && unchanged(this.dir, file))) return false;
+    if (!files.every((file) => previous.has(file[0]) && this.#realDir(dirname(file[0])) && unchanged(this.dir, file))) return false;
     for (const file of files) {
       this.#written.add(file[0]);
       this.#stamps.set(file[0], file);
@@ -96,7 +103,7 @@ export class OutputFolder {
   putEarly(rel: string, data: Uint8Array): void {
     if (this.#early.has(rel)) return;
     this.#early.add(rel);
-    this.#stamp(rel, (this.#previous.has(rel) ? regularFile(join(this.dir, rel), data.byteLength) : undefined) ?? this.#write(rel, data));
+    this.#stamp(rel, this.#holding(rel, data) ?? this.#write(rel, data));
   }
 
   /**
@@ -107,7 +114,8 @@ export class OutputFolder {
   mirror(rel: string, bytes: Uint8Array, sameAs?: string): void {
     this.#written.add(rel);
     const abs = join(this.dir, rel);
-    this.#ensureDir(dirname(abs));
+    void this.#previous; // creates the folder
+    this.#ensureDir(dirname(rel));
     rmSync(abs, { force: true });
     if (sameAs) {
       try {
@@ -127,6 +135,11 @@ export class OutputFolder {
     this.#stamps.set(rel, stampOf(rel, info));
   }
 
+  /** The stat facts of `rel` when the last build wrote it and it holds exactly `data`, in a real folder of this one. */
+  #holding(rel: string, data: string | Uint8Array): Stats | undefined {
+    return this.#previous.has(rel) && this.#realDir(dirname(rel)) ? holds(join(this.dir, rel), data) : undefined;
+  }
+
   /**
    * Ends a build that published: removes what the previous build or this one's early writes put
    * there and this build did not publish, and records what it did.
@@ -137,12 +150,17 @@ export class OutputFolder {
     const emptied = new Set<string>();
     for (const rel of [...previous, ...this.#early]) {
       if (this.#written.has(rel)) continue;
+      // Behind a link is not this folder's: the link goes, what it points at stays.
+      if (!this.#realDir(dirname(rel))) {
+        this.#dropLink(dirname(rel));
+        continue;
+      }
       rmSync(join(this.dir, rel), { force: true });
       emptied.add(dirname(rel));
     }
     removeEmptyFolders(this.dir, emptied);
     const list = [...this.#written].sort();
-    writeFileSync(join(this.dir, REGISTRY_RECORD), jsonText(list));
+    writeNewFile(join(this.dir, REGISTRY_RECORD), Buffer.from(jsonText(list)));
     return list;
   }
 
@@ -159,25 +177,55 @@ export class OutputFolder {
    * mirror path shares its bytes with a content-addressed file.
    */
   #write(rel: string, data: string | Uint8Array): Stats {
-    const abs = join(this.dir, rel);
-    const previous = this.#previous;
-    this.#ensureDir(dirname(abs));
-    if (!previous.has(rel)) this.#createdFiles.add(rel);
-    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-    const fd = createNew(abs);
-    try {
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
-      return fstatSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    if (!this.#previous.has(rel)) this.#createdFiles.add(rel);
+    this.#ensureDir(dirname(rel));
+    return writeNewFile(join(this.dir, rel), typeof data === 'string' ? Buffer.from(data) : data);
   }
 
-  #ensureDir(dir: string): void {
-    if (this.#made.has(dir)) return;
-    const created = mkdirSync(dir, { recursive: true });
-    if (created !== undefined) this.#createdDirs.push(created);
-    this.#made.add(dir);
+  /**
+   * Whether every folder on the way from this folder to `relDir` is a real folder, not a link or
+   * anything else; each is looked at once per build. False when one is missing.
+   */
+  #realDir(relDir: string): boolean {
+    if (this.#real.has(relDir)) return true;
+    if (!this.#realDir(dirname(relDir))) return false;
+    try {
+      if (!lstatSync(join(this.dir, relDir)).isDirectory()) return false;
+    } catch {
+      return false;
+    }
+    this.#real.add(relDir);
+    return true;
+  }
+
+  /** Removes the link (or file) that stands where a folder on the way to `relDir` should be, if any. */
+  #dropLink(relDir: string): void {
+    if (this.#realDir(relDir)) return;
+    const parent = dirname(relDir);
+    if (!this.#realDir(parent)) return this.#dropLink(parent);
+    rmSync(join(this.dir, relDir), { force: true });
+  }
+
+  /**
+   * Makes `relDir` and the folders above it real folders of this one: a missing one is created,
+   * and a link or file in the place of one is removed first (a link is unlinked, not followed).
+   */
+  #ensureDir(relDir: string): void {
+    if (this.#real.has(relDir)) return;
+    this.#ensureDir(dirname(relDir));
+    const abs = join(this.dir, relDir);
+    let info: Stats | undefined;
+    try {
+      info = lstatSync(abs);
+    } catch {
+      info = undefined;
+    }
+    if (!info?.isDirectory()) {
+      if (info) rmSync(abs, { force: true });
+      mkdirSync(abs);
+      this.#createdDirs.push(abs);
+    }
+    this.#real.add(relDir);
   }
 }
 
@@ -201,18 +249,27 @@ export function removeEmptyFolders(dir: string, folders: ReadonlySet<string>): v
 
 const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
 
-/** Opens `path` as a file created now: what was there is unlinked first (a fresh folder has nothing there, and pays nothing). */
-function createNew(path: string): number {
+/**
+ * Writes `bytes` to `path` as a file created now, and returns its stat facts from the open file
+ * (no second lookup by path). What was there is unlinked first, never written through (a fresh
+ * folder has nothing there, and pays nothing).
+ */
+function writeNewFile(path: string, bytes: Uint8Array): Stats {
+  let fd: number;
   try {
-    return openSync(path, CREATE_NEW, 0o666);
+    fd = openSync(path, CREATE_NEW, 0o666);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     rmSync(path, { force: true });
-    return openSync(path, CREATE_NEW, 0o666);
+    fd = openSync(path, CREATE_NEW, 0o666);
+  }
+  try {
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    return fstatSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
-
-const byteLength = (data: string | Uint8Array): number => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
 
 /** The regular file at `path`'s stat facts when it holds exactly `data` (UTF-8 for a string). */
 function holds(path: string, data: string | Uint8Array): Stats | undefined {
@@ -225,19 +282,13 @@ function holds(path: string, data: string | Uint8Array): Stats | undefined {
   }
 }
 
-/** True when something is at `path`. */
-export function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function readState(dir: string): Set<string> {
+  const record = join(dir, REGISTRY_RECORD);
   try {
-    const list = JSON.parse(readFileSync(join(dir, REGISTRY_RECORD), 'utf8')) as unknown;
+    // A link here is read (it says no more than a forged file could) but never written through; a
+    // fifo or a device would never end.
+    if (!statSync(record).isFile()) return new Set();
+    const list = JSON.parse(readFileSync(record, 'utf8')) as unknown;
     return new Set(Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string' && !x.includes('..')) : []);
   } catch {
     return new Set();

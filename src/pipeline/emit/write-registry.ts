@@ -1,6 +1,4 @@
-import { readFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
-import { join } from 'node:path';
 import { discoveryName, nameKey } from '../../core/names.ts';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import { publishedJsonSchemas } from '../../core/schemas/json-schemas.ts';
@@ -11,7 +9,7 @@ import { DISCOVERY_SCHEMA_URL, INDEX_FORMAT_VERSION, type DiscoveryIndexV1, type
 import { sha256HexSync } from '../hash.ts';
 import { createArchive, notDiscoverableReason, packAgentForm, type ArchiveFile, type PackedSkill } from './archive.ts';
 import { jsonText } from './json-text.ts';
-import { exists, OutputFolder } from './output-folder.ts';
+import { OutputFolder } from './output-folder.ts';
 import type { SkillOutput } from './skill-output.ts';
 import { INDEX_FILE, INDEX_SCHEMA_FILE, INDEX_URL_TEMPLATES, KEYS_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
 import { signIndex, type SigningKey } from './sign.ts';
@@ -74,7 +72,7 @@ export async function writeRegistry(
 
   // Skills are written several at a time (the work is I/O) and collected back in their order.
   const limit = pLimit(WRITE_CONCURRENCY);
-  const emitted = await Promise.all(skills.map((skill) => (skill.kept ? keptSkill(skill.manifest, skill.kept) : limit(() => emitSkill(skill, config, folder, outDir)))));
+  const emitted = await Promise.all(skills.map((skill) => (skill.kept ? keptSkill(skill.manifest, skill.kept) : limit(() => emitSkill(skill, config, folder)))));
   const outputs: SkillOutput[] = [];
   for (const e of emitted) {
     if (e.output) outputs.push(e.output);
@@ -130,17 +128,19 @@ function keptSkill(m: SkillManifest, output: SkillOutput): Emitted {
 
 /**
  * Writes one version's content-addressed files and archive; returns the archive's bytes. An
- * archive packed already is taken as is; one the last build wrote is content-addressed, so it is reused.
+ * archive packed already is taken as is; otherwise it is packed here. The one the last build wrote
+ * under the same name is not read instead: whoever could write the folder since could have put
+ * another there, and the archive's digest in the discovery index is taken from these bytes.
  */
-async function emitContent(m: SkillManifest, files: readonly ArchiveFile[], put: Put, outDir: string, packed?: Uint8Array): Promise<Uint8Array> {
+async function emitContent(m: SkillManifest, files: readonly ArchiveFile[], put: Put, packed?: Uint8Array): Promise<Uint8Array> {
   for (const f of files) put(`${m.urls.files}${f.path}`, f.bytes, true);
-  const archive = packed ?? (exists(join(outDir, m.urls.archive)) ? new Uint8Array(await readFile(join(outDir, m.urls.archive))) : await createArchive(files));
+  const archive = packed ?? (await createArchive(files));
   put(m.urls.archive, archive, true);
   return archive;
 }
 
 /** Writes one skill's files, archive and manifest, its earlier versions and versions document, and its discovery artifacts. */
-async function emitSkill(skill: PublishedSkill, config: RegistryConfig, folder: OutputFolder, outDir: string): Promise<Emitted> {
+async function emitSkill(skill: PublishedSkill, config: RegistryConfig, folder: OutputFolder): Promise<Emitted> {
   const mine: string[] = [];
   const put: Put = (rel, data, immutable) => {
     mine.push(rel);
@@ -150,7 +150,7 @@ async function emitSkill(skill: PublishedSkill, config: RegistryConfig, folder: 
     mine.push(rel);
     folder.mirror(rel, bytes, sameAs);
   };
-  const written = await writeSkill(skill, config, { put, mirror }, outDir);
+  const written = await writeSkill(skill, config, { put, mirror });
   const files = mine.map((rel) => folder.writtenFile(rel));
   if (skill.outputKey === undefined || !files.every((f) => f !== undefined)) return written;
   const output: SkillOutput = {
@@ -179,14 +179,14 @@ export function keepOutput(folder: OutputFolder, m: SkillManifest, key: string, 
   return folder.keep(last.files);
 }
 
-async function writeSkill({ manifest: m, files, packed, versions }: PublishedSkill, config: RegistryConfig, { put, mirror }: { put: Put; mirror: Mirror }, outDir: string): Promise<Emitted> {
+async function writeSkill({ manifest: m, files, packed, versions }: PublishedSkill, config: RegistryConfig, { put, mirror }: { put: Put; mirror: Mirror }): Promise<Emitted> {
   for (const older of versions?.older ?? []) {
-    await emitContent(older.manifest, older.files, put, outDir);
+    await emitContent(older.manifest, older.files, put);
     put(older.manifest.urls.manifest, json(older.manifest));
   }
   if (versions && m.versions) put(m.versions.url, versions.documentText);
   const archivePath = m.urls.archive;
-  const archive = await emitContent(m, files, put, outDir, packed?.archive);
+  const archive = await emitContent(m, files, put, packed?.archive);
   const manifestText = json(m);
   put(m.urls.manifest, manifestText);
   // The index pins each manifest by digest, so a signed index covers index → manifest → files.

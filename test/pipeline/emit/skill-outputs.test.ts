@@ -127,3 +127,70 @@ describe('a rebuild keeps the output of unchanged skills', () => {
     expect(tree(outDir)).toEqual(await fresh());
   });
 });
+
+/** Every entry under `dir` that is neither a file nor a folder (a link, a fifo), by relative path. */
+const oddEntries = (dir: string): string[] => readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => !e.isFile() && !e.isDirectory()).map((e) => relative(dir, join(e.parentPath, e.name)));
+
+describe('a rebuild over links put in the output folder', () => {
+  it('never writes, reads or deletes through a link in place of a folder, and publishes none', async () => {
+    // The whole skills/ folder moved out and linked back, with the output of a skill that is then
+    // removed from the registry behind it: its stale files are not deleted out there.
+    const outside = join(work, 'outside-skills');
+    renameSync(join(outDir, 'skills'), outside);
+    symlinkSync(outside, join(outDir, 'skills'));
+    const wellKnown = join(outDir, '.well-known', 'skills');
+    renameSync(join(wellKnown, 'summarize'), join(work, 'outside-summarize'));
+    symlinkSync(join(work, 'outside-summarize'), join(wellKnown, 'summarize'));
+    const removed = join(root, 'skills', 'data', 'checksum');
+    const saved = join(work, 'checksum-source');
+    renameSync(removed, saved);
+    const before = [tree(outside), tree(join(work, 'outside-summarize'))];
+    appendFileSync(join(root, 'skills', 'productivity', 'date-calc', 'SKILL.md'), '\nA fifth line.\n');
+    try {
+      expect((await build(outDir)).ok).toBe(true);
+      expect([tree(outside), tree(join(work, 'outside-summarize'))]).toEqual(before);
+      expect(oddEntries(outDir)).toEqual([]);
+      expect(tree(outDir)).toEqual(await fresh());
+    } finally {
+      renameSync(saved, removed);
+    }
+  });
+
+  it('never writes its record of what it wrote through a link', async () => {
+    // The link leads to a copy of the record, so reading through it still finds what is stale.
+    const outside = join(work, 'outside-record.json');
+    renameSync(join(outDir, '.skilldex-build.json'), outside);
+    symlinkSync(outside, join(outDir, '.skilldex-build.json'));
+    const copy = readFileSync(outside, 'utf8');
+    appendFileSync(join(root, 'skills', 'productivity', 'date-calc', 'SKILL.md'), '\nA sixth line.\n');
+    expect((await build(outDir)).ok).toBe(true);
+    expect(readFileSync(outside, 'utf8')).toBe(copy);
+    expect(lstatSync(join(outDir, '.skilldex-build.json')).isFile()).toBe(true);
+    expect(tree(outDir)).toEqual(await fresh());
+  });
+
+  it('publishes no archive or content file that someone replaced under its own name', async () => {
+    // Replaced with bytes of the same size: the name does not vouch for the content, and the
+    // archive's digest in the discovery index must be that of the archive the skill packs to.
+    const summarize = manifestOf('summarize');
+    const archive = join(outDir, summarize.urls.archive);
+    writeFileSync(archive, Buffer.alloc(statSync(archive).size, 0x41));
+    const toolkit = manifestOf('json-toolkit');
+    const content = join(outDir, toolkit.urls.files, toolkit.files[0]!.path);
+    writeFileSync(content, Buffer.alloc(statSync(content).size, 0x41));
+    appendFileSync(join(root, 'skills', 'productivity', 'date-calc', 'SKILL.md'), '\nA seventh line.\n');
+    expect((await build(outDir)).ok).toBe(true);
+    expect(tree(outDir)).toEqual(await fresh());
+
+    // A skill the build does not keep (its record's key no longer matches) packs its archive
+    // again rather than reading the one found under its name.
+    writeFileSync(archive, Buffer.alloc(100, 0x42));
+    const sidecar = join(work, 'cache', 'build-cache.outputs.json');
+    const record = JSON.parse(readFileSync(sidecar, 'utf8')) as { skills: { name: string; key: string }[] };
+    for (const s of record.skills) if (s.name === 'summarize') s.key = 'changed';
+    writeFileSync(sidecar, JSON.stringify(record));
+    appendFileSync(join(root, 'skills', 'productivity', 'date-calc', 'SKILL.md'), '\nAn eighth line.\n');
+    expect((await build(outDir)).ok).toBe(true);
+    expect(tree(outDir)).toEqual(await fresh());
+  });
+});
