@@ -234,15 +234,15 @@ describe('scripts/build.ts', () => {
     mkdirSync(path.join(out, '.git'));
     writeFileSync(path.join(out, '.git/HEAD'), 'ref: refs/heads/gh-pages\n');
     // Links put in the folder (it may come from a cache others could write): at a kept page's path,
-    // in place of the listing folder Astro writes into, and of Pagefind's folder. Nothing is
-    // written, read or deleted through them, and none is published.
+    // in place of a listing folder Astro writes into, of Pagefind's, of the browser runtime's and of
+    // the public assets'. Nothing is written, read or deleted through them, and none is published.
     const outside = path.join(work, 'outside-in-place');
     mkdirSync(outside);
     const linkedPage = reg.skills.find((s) => ![edited, removed, untouched, deletedPage].includes(s) && ![claimsNothing, claimsOther, claimed].includes(s.name))!;
     writeFileSync(path.join(outside, 'page.html'), 'outside\n');
     rmSync(path.join(out, `skills/${linkedPage.name}/index.html`));
     symlinkSync(path.join(outside, 'page.html'), path.join(out, `skills/${linkedPage.name}/index.html`));
-    for (const folder of ['category', 'pagefind']) {
+    for (const folder of ['category', 'pagefind', 'runtime', 'assets']) {
       renameSync(path.join(out, folder), path.join(outside, folder));
       symlinkSync(path.join(outside, folder), path.join(out, folder));
     }
@@ -278,7 +278,7 @@ describe('scripts/build.ts', () => {
     writeFileSync(path.join(out, 'skills/old/index.html'), '<p>written before the mark</p>');
     const lines: string[] = [];
     // A mark an hour ahead: the build's own files look older than the build.
-    const plan = { inPlace: true, since: (BigInt(Date.now()) + 3_600_000n) * 1_000_000n, removal: Promise.resolve(), finish: () => {} };
+    const plan = { inPlace: true, since: (BigInt(Date.now()) + 3_600_000n) * 1_000_000n, removal: Promise.resolve(), finish: () => {}, linksRemoved: Promise.resolve() };
     sweepStale(out, plan, (line) => lines.push(line));
     expect(existsSync(path.join(out, 'skills/old/index.html'))).toBe(true);
     expect(lines.join('\n')).toMatch(/^warning: the clock went back during the build/);

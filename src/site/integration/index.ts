@@ -47,6 +47,12 @@ export interface SiteBuildEvents {
    */
   registryReady?: Promise<unknown>;
   /**
+   * Settles when the output folder may be written. Astro writes nothing, and reads none of the last
+   * build's pages, before it does (astro:build:start waits): a caller that updates its last output
+   * in place removes meanwhile the links someone may have put there.
+   */
+  beforeWriting?: Promise<unknown>;
+  /**
    * Called once Astro has written the pages, before the search index is built: a build that
    * updates its last output in place removes here the skill pages it did not write again, so that
    * Pagefind, which takes every skill page in the folder, never indexes a skill that is gone, and
@@ -92,7 +98,8 @@ export function skilldexSite(options: SiteBuildConfigInput, events: SiteBuildEve
         pageRecord = { file: path.join(fileURLToPath(astroConfig.cacheDir), 'skilldex-pages.json'), outDir: path.resolve(fileURLToPath(astroConfig.outDir)), astroRoot: fileURLToPath(astroConfig.root) };
       },
       // The workers load the renderer while Vite bundles the pages.
-      'astro:build:start': () => {
+      'astro:build:start': async () => {
+        await events.beforeWriting;
         pool = createRenderPool({ cacheDir: renderCacheDir });
         provideRenderPool(pool);
         keptPages = openPageRecord(pageRecord.file, pagesCodeKey(config, pageRecord.astroRoot), pageRecord.outDir);
