@@ -114,7 +114,6 @@ export class OutputFolder {
   mirror(rel: string, bytes: Uint8Array, sameAs?: string): void {
     this.#written.add(rel);
     const abs = join(this.dir, rel);
-    void this.#previous; // creates the folder
     this.#ensureDir(dirname(rel));
     rmSync(abs, { force: true });
     if (sameAs) {
@@ -188,12 +187,7 @@ export class OutputFolder {
    */
   #realDir(relDir: string): boolean {
     if (this.#real.has(relDir)) return true;
-    if (!this.#realDir(dirname(relDir))) return false;
-    try {
-      if (!lstatSync(join(this.dir, relDir)).isDirectory()) return false;
-    } catch {
-      return false;
-    }
+    if (!this.#realDir(dirname(relDir)) || !lstatSync(join(this.dir, relDir), { throwIfNoEntry: false })?.isDirectory()) return false;
     this.#real.add(relDir);
     return true;
   }
@@ -211,19 +205,21 @@ export class OutputFolder {
    * and a link or file in the place of one is removed first (a link is unlinked, not followed).
    */
   #ensureDir(relDir: string): void {
+    void this.#previous; // the folder itself, created at the first write
     if (this.#real.has(relDir)) return;
     this.#ensureDir(dirname(relDir));
     const abs = join(this.dir, relDir);
-    let info: Stats | undefined;
     try {
-      info = lstatSync(abs);
-    } catch {
-      info = undefined;
-    }
-    if (!info?.isDirectory()) {
-      if (info) rmSync(abs, { force: true });
       mkdirSync(abs);
       this.#createdDirs.push(abs);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // Something is there: a folder is kept; a link or a file in its place goes, unfollowed.
+      if (!lstatSync(abs).isDirectory()) {
+        rmSync(abs, { force: true });
+        mkdirSync(abs);
+        this.#createdDirs.push(abs);
+      }
     }
     this.#real.add(relDir);
   }
