@@ -365,7 +365,7 @@ export function sweepStale(outDir: string, plan: OutputFolderPlan, log: (line: s
  * the main thread, 0.7 s with the file system's caches warm and 3.9 s without; through promises,
  * each folder's listing a round trip, the main thread spent seconds on the callbacks alone.
  */
-export function removeLinks(dir: string): Promise<void> {
+function removeLinks(dir: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(REMOVE_LINKS, { eval: true, workerData: dir });
     worker.once('error', reject);
