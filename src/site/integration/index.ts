@@ -99,9 +99,10 @@ export function skilldexSite(options: SiteBuildConfigInput, events: SiteBuildEve
       },
       // The workers load the renderer while Vite bundles the pages.
       'astro:build:start': async () => {
-        await events.beforeWriting;
         pool = createRenderPool({ cacheDir: renderCacheDir });
         provideRenderPool(pool);
+        // The render workers start meanwhile: they write into the cache folder, not the output.
+        await events.beforeWriting;
         keptPages = openPageRecord(pageRecord.file, pagesCodeKey(config, pageRecord.astroRoot), pageRecord.outDir);
         provideKeptPages(keptPages);
       },
