@@ -192,9 +192,8 @@ export class OutputFolder {
     return true;
   }
 
-  /** Removes the link (or file) that stands where a folder on the way to `relDir` should be, if any. */
+  /** Removes the link (or file) that stands where a folder on the way to `relDir`, which is not a real folder, should be. */
   #dropLink(relDir: string): void {
-    if (this.#realDir(relDir)) return;
     const parent = dirname(relDir);
     if (!this.#realDir(parent)) return this.#dropLink(parent);
     rmSync(join(this.dir, relDir), { force: true });
