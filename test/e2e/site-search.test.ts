@@ -150,13 +150,18 @@ describe('catalog search', () => {
     await page.addInitScript(() => {
       const seen = { inFlight: new Map<string, string>(), most: 0, queries: [] as { at: number; query: string }[] };
       (window as unknown as { searches: typeof seen }).searches = seen;
-      const post = Worker.prototype.postMessage as (this: Worker, ...args: unknown[]) => void;
-      const watched = new WeakSet<Worker>();
-      Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
-        if (!watched.has(this)) {
-          watched.add(this);
+      // A reply is seen before Pagefind's own listener resolves the search it answers: a listener
+      // added later would run after the page's next search had already been posted (promise
+      // callbacks run between two listeners of one event), and count two searches in flight.
+      const NativeWorker = Worker;
+      window.Worker = class extends NativeWorker {
+        constructor(...args: ConstructorParameters<typeof Worker>) {
+          super(...args);
           this.addEventListener('message', (event: MessageEvent) => seen.inFlight.delete(event.data?.id));
         }
+      };
+      const post = NativeWorker.prototype.postMessage as (this: Worker, ...args: unknown[]) => void;
+      NativeWorker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
         const { id, method, args } = (message ?? {}) as { id?: string; method?: string; args?: unknown[] };
         if (method === 'search' && id) {
           const query = String(args?.[0]);
