@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 
 import type { AstroIntegration } from 'astro';
 import type { RegistryConfig } from '../src/core/schemas/config.ts';
-import { buildRegistry, ConfigError, loadConfig } from '../src/pipeline/index.ts';
+import { buildRegistry, ConfigError, loadConfig, outputPlaceProblem } from '../src/pipeline/index.ts';
 import { REGISTRY_RECORD, removeEmptyFolders } from '../src/pipeline/emit/output-folder.ts';
 import { normaliseSiteUrl, SiteBuildError, skilldexSite, type SiteSettings } from '../src/site/integration/index.ts';
 import type { RenderStats } from '../src/site/render/pool.ts';
@@ -95,6 +95,8 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
     siteUrl: siteUrlOverride ?? (config.siteUrl === undefined ? undefined : checkSiteUrl(config.siteUrl, 'skilldex.config.json: siteUrl')),
     repository: config.repository,
   };
+  const misplaced = outputPlaceProblem(root, config.skillsDir, outDir);
+  if (misplaced) throw new SiteBuildError('E_OUT_DIR', `${misplaced}. Choose another --out.`);
   const output = prepareOutDir(outDir, root, registryGiven === undefined);
   if (registryGiven !== undefined && !existsSync(path.join(registryGiven, 'index.json'))) {
     throw new SiteBuildError('E_NO_REGISTRY', `${registryGiven} has no index.json; pass a folder written by buildRegistry.`);

@@ -1,4 +1,5 @@
 import { describeFailure, SkilldexError, type SkilldexErrorOptions } from '../core/errors/skilldex-error.ts';
+import { printable } from './_output.ts';
 
 /** Exit codes shared by every command. */
 export const EXIT = {
@@ -29,12 +30,42 @@ export class CliError extends SkilldexError {
   }
 }
 
+/** What a file system error means, and what to do about it, by its code. */
+const SYSTEM_ERRORS: Record<string, { reason: string; hint: string }> = {
+  ENOENT: { reason: 'no such file or folder', hint: 'check the path: every folder on the way must exist' },
+  ENOTDIR: { reason: 'a part of the path is a file, not a folder', hint: 'check the path: a file stands where a folder should be' },
+  EEXIST: { reason: 'a file is in the way', hint: 'choose another path, or move the file that is there' },
+  EISDIR: { reason: 'it is a folder, not a file', hint: 'name a file, not a folder' },
+  EACCES: { reason: 'permission denied', hint: "check the permissions of the path and the folders on the way" },
+  EPERM: { reason: 'operation not permitted', hint: "check the permissions of the path and the folders on the way" },
+  EROFS: { reason: 'the file system is read-only', hint: 'choose a path on a writable file system' },
+  ENOSPC: { reason: 'no space left on the device', hint: 'free some space, or choose a path on another disk' },
+  EMFILE: { reason: 'too many open files', hint: "raise the limit of open files ('ulimit -n') and run it again" },
+  ENAMETOOLONG: { reason: 'the path is too long', hint: 'choose a shorter path' },
+  ELOOP: { reason: 'too many symbolic links on the way', hint: 'check the links on the path' },
+};
+
+/** An error from the operating system (a failed open, mkdir, write), as Node raises it. */
+function systemError(error: unknown): (Error & { code: string; syscall?: string; path?: string; dest?: string }) | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code } = error as { code?: unknown };
+  return typeof code === 'string' && Object.hasOwn(SYSTEM_ERRORS, code) ? (error as Error & { code: string }) : undefined;
+}
+
 /**
  * The one mapping from a thrown error to what the CLI prints and exits with: any
- * {@link SkilldexError} becomes its headline, hint and exit code (a `CliError`'s own, else 1).
- * Anything else is a bug; `undefined` lets it surface with its stack.
+ * {@link SkilldexError} becomes its headline, hint and exit code (a `CliError`'s own, else 1); a
+ * file system error (a path that is a file, a folder that cannot be written) says which path and
+ * why, and exits 1. Anything else is a bug; `undefined` lets it surface with its stack.
  */
 export function cliFailure(error: unknown): { exitCode: number; message: string; hint: string | undefined } | undefined {
+  const system = systemError(error);
+  if (system) {
+    const { reason, hint } = SYSTEM_ERRORS[system.code]!;
+    const target = system.path === undefined ? '' : ` ${printable(system.path)}`;
+    const action = system.syscall ? `cannot ${system.syscall}${target}` : `failed${target}`;
+    return { exitCode: EXIT.failure, message: `${action}: ${reason} (${system.code})`, hint };
+  }
   if (!(error instanceof SkilldexError)) return undefined;
   const { text, hint } = describeFailure(error);
   return { exitCode: error instanceof CliError ? error.exitCode : EXIT.failure, message: text, hint };

@@ -1,7 +1,9 @@
+import { stripVTControlCharacters } from 'node:util';
 import { type ArgsDef, type CommandDef, parseArgs, renderUsage, runCommand } from 'citty';
 import { cliFailure, EXIT } from './_errors.ts';
 import { err, forStream, printable, style } from './_output.ts';
 import { closest } from '../core/suggest.ts';
+import { visibleControls } from '../core/control-chars.ts';
 import { VERSION } from './_version.ts';
 
 /**
@@ -25,10 +27,14 @@ const root: CommandDef = {
   subCommands: Object.fromEntries(COMMANDS.map((name) => [name, load(name)])),
 };
 
-/** How every failure reaches the user: `error <message>` and, when there is one, `hint: <hint>`. */
+/**
+ * How every failure reaches the user: `error <message>` and, when there is one, `hint: <hint>`.
+ * A message may quote what a registry or a skill holds (a parser's complaint about a file's
+ * bytes): its control characters are shown, never acted on.
+ */
 const printFailure = (message: string, hint: string | undefined): void => {
-  err(`${style.red('error', process.stderr)} ${message}`);
-  if (hint) err(`hint: ${hint}`);
+  err(`${style.red('error', process.stderr)} ${visibleControls(message)}`);
+  if (hint) err(`hint: ${visibleControls(hint)}`);
 };
 
 const usageError = (message: string, hint: string): number => {
@@ -46,11 +52,27 @@ function unknownCommand(typed: string): number {
   return usageError(`unknown command '${printable(typed)}'`, guess ? `did you mean '${guess}'? (see 'skilldex --help')` : `one of ${COMMANDS.join(', ')}; see 'skilldex --help'`);
 }
 
+let pipeWatched = false;
+/**
+ * A reader that stops early (`skilldex list | head -1`) closes the pipe, and the next write
+ * fails with EPIPE: the rest of the output has nowhere to go, which is the reader's choice, not a
+ * failure, so the process ends at once and quietly, as `cat` and `grep` do. Without a listener
+ * Node throws the write error with its stack.
+ */
+function endQuietlyOnClosedPipe(): void {
+  if (pipeWatched) return;
+  pipeWatched = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => process.exit(error.code === 'EPIPE' ? (process.exitCode ?? EXIT.ok) : EXIT.failure));
+  }
+}
+
 /**
  * Runs the CLI and returns the exit code. Only this function decides exit codes: commands
  * return a number or throw a `SkilldexError` (`cliFailure` maps it). Every usage error exits 2.
  */
 export async function main(argv: string[]): Promise<number> {
+  endQuietlyOnClosedPipe();
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h') {
     await printUsage(root);
@@ -93,7 +115,7 @@ export async function main(argv: string[]): Promise<number> {
       return failure.exitCode;
     }
     // citty raises CLIError for bad usage (missing positional, enum value not allowed).
-    if (error instanceof Error && error.name === 'CLIError') return usageError(forStream(error.message, process.stderr), `see 'skilldex help ${sub}'`);
+    if (error instanceof Error && error.name === 'CLIError') return usageError(stripVTControlCharacters(error.message), `see 'skilldex help ${sub}'`);
     throw error;
   }
 }
@@ -105,8 +127,9 @@ export async function main(argv: string[]): Promise<number> {
  */
 function usageProblem(sub: string, defs: ArgsDef, args: readonly string[]): { message: string; hint: string } | undefined {
   const options = new Set<string>(['help', 'h']);
-  /** Options that take a value (string and enum). */
-  const valued = new Set<string>();
+  /** Options that take a value (string and enum), each spelling with the option it names. */
+  const valued = new Map<string, string>();
+  const givenOnce = new Set<string>();
   const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   let positionals = 0;
   for (const [name, def] of Object.entries(defs)) {
@@ -117,7 +140,7 @@ function usageProblem(sub: string, defs: ArgsDef, args: readonly string[]): { me
     for (const n of [name, kebab(name), ...[(def as { alias?: string | string[] }).alias ?? []].flat()]) {
       options.add(n);
       if (def.type === 'boolean') options.add(`no-${n}`);
-      else valued.add(n);
+      else valued.set(n, name);
     }
   }
   for (const [i, arg] of args.entries()) {
@@ -131,6 +154,11 @@ function usageProblem(sub: string, defs: ArgsDef, args: readonly string[]): { me
       const next = args[i + 1];
       const empty = match[2] === '=' ? arg.length === match[0].length : next === undefined || next.startsWith('--');
       if (valued.has(name) && empty) return { message: `option '${typed}' needs a value`, hint: `write '${typed} <value>'; see 'skilldex help ${sub}'` };
+      // citty keeps the last of two values and drops the other without a word: `--to claude
+      // --to cursor` installed for cursor only.
+      const option = valued.get(name);
+      if (option !== undefined && givenOnce.has(option)) return { message: `option '${typed}' is given more than once`, hint: `give it once; an option that takes several values takes them comma-separated (see 'skilldex help ${sub}')` };
+      if (option !== undefined) givenOnce.add(option);
       continue;
     }
     const guess = closest(name, [...options].filter((o) => o.length > 1));

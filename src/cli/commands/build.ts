@@ -1,7 +1,8 @@
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
-import { buildRegistry } from '../../pipeline/index.ts';
-import { EXIT } from '../_errors.ts';
+import { buildRegistry, outputPlaceProblem } from '../../pipeline/index.ts';
+import { CliError, EXIT } from '../_errors.ts';
 import { formatArg, printReport, type OutputFormat } from '../_report.ts';
 import { err, printable, style } from '../_output.ts';
 import { progressLine } from '../_progress.ts';
@@ -19,10 +20,16 @@ export default defineCommand({
     const root = resolve(String(args.root));
     // A missing root or skills folder is a usage error; an empty skills folder builds an empty registry.
     const config = await requireRegistryRoot(root, String(args.root), 'build');
+    const outDir = resolve(String(args.out));
+    const misplaced = outputPlaceProblem(root, config.skillsDir, outDir);
+    if (misplaced) throw new CliError('E_OUT_DIR', misplaced, { hint: 'pass another --out, such as dist (the default)', exitCode: EXIT.usage });
+    if ((await stat(outDir).catch(() => undefined))?.isDirectory() === false) {
+      throw new CliError('E_OUT_DIR', `${printable(String(args.out))} is a file, not a folder`, { hint: 'pass a folder for --out; it is created if it does not exist', exitCode: EXIT.usage });
+    }
     const progress = progressLine();
     let result;
     try {
-      result = await buildRegistry({ root, config, outDir: resolve(String(args.out)), lenient: args.lenient, onProgress: (p) => progress.update(p.phase, p.done, p.total) });
+      result = await buildRegistry({ root, config, outDir, lenient: args.lenient, onProgress: (p) => progress.update(p.phase, p.done, p.total) });
     } finally {
       progress.end();
     }

@@ -8,6 +8,9 @@ import { outJson } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 async function readInput(args: { input?: string; 'input-file'?: string }): Promise<unknown> {
+  if (args.input !== undefined && args['input-file'] !== undefined) {
+    throw new CliError('E_USAGE', '--input and --input-file cannot be combined', { exitCode: EXIT.usage, hint: 'give the input inline (--input) or from a file (--input-file), not both' });
+  }
   let text = args.input;
   let source = '--input';
   if (args['input-file']) {

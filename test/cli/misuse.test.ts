@@ -1,0 +1,102 @@
+/**
+ * What a person gets wrong at the command line gets a message and an exit code, never a stack
+ * trace, lost files or a run with half the input: an output folder over the sources, a file where
+ * a folder goes, an option given twice, a reader that closes the pipe early.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, runSkilldex } from '../helpers/cli.ts';
+
+let root: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'skilldex-misuse-'));
+  for (let i = 0; i < 40; i++) {
+    await mkdir(join(root, 'skills', `tool-${i}`), { recursive: true });
+    await writeFile(join(root, 'skills', `tool-${i}`, 'SKILL.md'), `---\nname: tool-${i}\ndescription: Counts the words of a text when the user asks for a count, number ${i}.\n---\n\nCount the words.\n`);
+  }
+  const built = await runSkilldex(root, ['build', '--out', 'dist']);
+  expect(built.status, built.stderr).toBe(0);
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+const noStack = (text: string) => expect(text).not.toMatch(/^\s+at /m);
+
+describe('build --out', () => {
+  it.each([
+    ['.', 'is the registry root'],
+    ['skills', 'lies inside the skills folder'],
+    ['skills/tool-1/out', 'lies inside the skills folder'],
+    ['..', 'holds the registry root'],
+    ['root-link', 'is the registry root'],
+  ])('refuses %s (exit 2) and writes nothing there', async (out, why) => {
+    await symlink('.', join(root, 'root-link')).catch(() => {});
+    const before = readdirSync(join(root, 'skills')).length;
+    const result = await runSkilldex(root, ['build', '--out', out]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(why);
+    expect(result.stderr).toContain('hint: pass another --out');
+    noStack(result.stderr);
+    expect(existsSync(join(root, 'index.json'))).toBe(false);
+    expect(readdirSync(join(root, 'skills')).length).toBe(before);
+    expect(existsSync(join(root, 'skills', 'tool-1', 'out'))).toBe(false);
+  });
+
+  it('says a file is not a folder (exit 2), and names the path a folder cannot be made in (exit 1)', async () => {
+    await writeFile(join(root, 'a-file'), 'x');
+    const file = await runSkilldex(root, ['build', '--out', 'a-file']);
+    expect(file.status).toBe(2);
+    expect(file.stderr).toContain('error a-file is a file, not a folder');
+    const under = await runSkilldex(root, ['build', '--out', 'a-file/dist']);
+    expect(under.status).toBe(1);
+    expect(under.stderr).toMatch(/error cannot mkdir \S*a-file\S*: a part of the path is a file, not a folder \(ENOTDIR\)/);
+    expect(under.stderr).toContain('hint: check the path');
+    noStack(file.stderr + under.stderr);
+  });
+});
+
+describe('options', () => {
+  it('refuses an option given twice, instead of keeping the last', async () => {
+    const result = await runSkilldex(root, ['install', 'tool-1', '--registry', 'dist', '--to', 'claude', '--to', 'cursor', '--dir', join(root, 'agent')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("error option '--to' is given more than once");
+    expect(existsSync(join(root, 'agent'))).toBe(false);
+  });
+
+  it('refuses --input with --input-file', async () => {
+    await writeFile(join(root, 'in.json'), '{"text": "from the file"}');
+    const result = await runSkilldex(root, ['run', 'tool-1', '--registry', 'dist', '--input', '{"text": "inline"}', '--input-file', 'in.json']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('error --input and --input-file cannot be combined');
+  });
+});
+
+describe('output', () => {
+  it('ends quietly when the reader closes the pipe early (`skilldex list | head -1`)', async () => {
+    const child = spawn(process.execPath, [CLI, 'list', '--registry', 'dist'], { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    // Read one chunk, as `head -1` does, then close the pipe: the CLI's next write meets EPIPE.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const status = await new Promise<number | null>((done) => child.on('close', done));
+    expect(stderr).not.toContain('EPIPE');
+    noStack(stderr);
+    expect(status).toBe(0);
+  });
+
+  it('shows the control characters of a registry file it cannot parse, instead of sending them to the terminal', async () => {
+    const forged = join(root, 'forged');
+    await mkdir(forged, { recursive: true });
+    await writeFile(join(forged, 'index.json'), '\u001b]0;PWNED\u0007\u001b[2J');
+    const result = await runSkilldex(root, ['list', '--registry', forged]);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('error ');
+    expect(result.stderr).not.toContain('\u001b');
+    expect(result.stderr).not.toContain('\u0007');
+    expect(result.stderr).toContain('␛]0;PWNED');
+  });
+});
