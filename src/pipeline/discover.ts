@@ -7,12 +7,18 @@ import { DiagnosticSink, START } from './diagnostics.ts';
 import { stampOf, type BuildCache, type SourceStamps, type Stamp } from './cache.ts';
 import { sha256HexSync } from './hash.ts';
 import type { SkillSource, SkillSourceFile } from './model.ts';
-import { discoveryAmbiguous, discoveryNestedSkill, discoveryTooDeep } from './rules/discovery.ts';
+import { discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryTooDeep } from './rules/discovery.ts';
 import { filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany } from './rules/files.ts';
 
 /** The files that make a folder a skill. */
 export const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;
 const isDeclarationFile = (entry: ListedEntry): boolean => entry.isFile() && (DECLARATIONS as readonly string[]).includes(entry.name);
+/**
+ * The declaration a name means to be when it differs from one only in case (`skill.md`, `Skill.json`).
+ * Such a file is found on a case-insensitive disk (macOS, Windows) but not in a Linux CI job, where the
+ * skill would vanish without a word.
+ */
+const misnamedDeclaration = (name: string): string | undefined => DECLARATIONS.find((d) => d !== name && d.toLowerCase() === name.toLowerCase());
 /** Never part of a published skill: VCS and OS litter, dependency folders, caches. */
 const IGNORED = new Set(['node_modules', '__pycache__']);
 
@@ -127,7 +133,7 @@ function listCandidates(base: string, listings: Map<string, Dirent[]>, stamps?: 
       if (name.startsWith('.') || name === 'node_modules') continue;
       const path = rel ? `${rel}/${name}` : name;
       const isDeclaration = (DECLARATIONS as readonly string[]).includes(name);
-      if (depth <= 2 || isDeclaration) out.push({ path, name, dirent });
+      if (depth <= 2 || isDeclaration || (dirent.isFile() && misnamedDeclaration(name))) out.push({ path, name, dirent });
       if (isDeclaration) onDeclaration?.(++declarations);
       if (dirent.isDirectory() && !skillFolder) visit(path, depth + 1);
     }
@@ -165,11 +171,14 @@ export async function discoverSkills(
   const entries = listCandidates(base, listings, stamps, onDeclaration);
   const found: string[] = [];
   const problems: { entry: (typeof entries)[number]; rel: string }[] = [];
+  const misnamed: { entry: (typeof entries)[number]; rel: string; meant: string }[] = [];
   for (const entry of entries) {
     const rel = `${skillsDir}/${entry.path}`;
     const isDeclaration = (DECLARATIONS as readonly string[]).includes(entry.name);
+    const meant = entry.dirent.isFile() ? misnamedDeclaration(entry.name) : undefined;
     if (entry.dirent.isSymbolicLink() || (isDeclaration && !entry.dirent.isFile())) problems.push({ entry, rel });
     else if (isDeclaration) found.push(entry.path);
+    else if (meant) misnamed.push({ entry, rel, meant });
   }
   // Links inside a skill folder are reported when the folder is read; here only the ones that
   // stand where a skill or its declaration should be.
@@ -181,6 +190,10 @@ export async function discoverSkills(
     } else {
       sink.report(filesSpecial, rel, START, `'${rel}' is not a regular file`, { hint: `make ${entry.name} a file` });
     }
+  }
+  for (const { entry, rel, meant } of misnamed) {
+    if (skillFolders.has(posix.dirname(entry.path)) || posix.dirname(entry.path) === '.') continue;
+    sink.report(discoveryMisnamedDeclaration, rel, START, `'${rel}' is not read as a skill: its declaration must be named ${meant} exactly`, { hint: `rename it to ${meant}: the names are case-sensitive` });
   }
   found.sort();
 

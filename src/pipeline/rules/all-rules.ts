@@ -1,7 +1,7 @@
 import { SCANNER_RULES } from '../../scanner/catalog.ts';
 import type { ScannerRule } from '../../scanner/rule.ts';
 import { REGISTRY_RULES } from './cross-skill.ts';
-import { discoveryAmbiguous, discoveryNestedSkill, discoveryTooDeep } from './discovery.ts';
+import { discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryTooDeep } from './discovery.ts';
 import {
   filesBidi, filesEncoding, filesExecutableBinary, filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany,
   filesUnicodeTag, filesZeroWidth,
@@ -39,7 +39,7 @@ import { versionsHistoryIncomplete, versionsVersionRejected } from './versions.t
  */
 export const ALL_RULES = [
   // Discovery
-  discoveryAmbiguous, discoveryNestedSkill, discoveryTooDeep,
+  discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryTooDeep,
   // Files
   filesSymlink, filesSpecial, filesPath, filesTooLarge, filesSkillTooLarge, filesTooMany,
   filesExecutableBinary, filesEncoding, filesBidi, filesUnicodeTag, filesZeroWidth,

@@ -27,3 +27,11 @@ export const discoveryTooDeep = reportedRule({
   hint: 'use skills/<name>/ or skills/<category>/<name>/',
   reportedBy,
 });
+
+export const discoveryMisnamedDeclaration = reportedRule({
+  id: 'discovery/misnamed-declaration',
+  severity: 'error',
+  description: 'A folder holds `skill.md`, `Skill.md`, `SKILL.json` or the like: a declaration whose name differs only in case, which is not read.',
+  hint: 'rename it to SKILL.md (or skill.json): the names are case-sensitive',
+  reportedBy,
+});

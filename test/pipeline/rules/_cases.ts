@@ -121,7 +121,7 @@ export const VALID: RuleCase[] = [
     covers: [
       'skill-json/syntax', 'skill-json/too-deep', 'skill-json/forbidden-key', 'skill-json/meta-schema', 'skill-json/body-missing', 'pipeline/undeclared-call',
       'pipeline/duplicate-step', 'pipeline/template', 'pipeline/not-composite', 'registry/duplicate-name', 'registry/unknown-call', 'registry/call-cycle',
-      'registry/cross-format-collision', 'discovery/ambiguous', 'discovery/nested-skill', 'discovery/too-deep',
+      'registry/cross-format-collision', 'discovery/ambiguous', 'discovery/misnamed-declaration', 'discovery/nested-skill', 'discovery/too-deep',
     ],
     expect: [],
     accepted: ['proofread', 'scripted', 'translate', 'translate_and_count', 'word_count'],
@@ -199,6 +199,12 @@ export const INVALID: RuleCase[] = [
     },
   },
   { fixture: 'discovery-too-deep', covers: ['discovery/too-deep'], expect: [E('discovery/too-deep', 'a/b/deep/SKILL.md', 1)], accepted: ['shallow'] },
+  {
+    fixture: 'discovery-misnamed-declaration',
+    covers: ['discovery/misnamed-declaration'],
+    expect: [E('discovery/misnamed-declaration', 'lower/skill.md', 1), E('discovery/misnamed-declaration', 'tools/upper-json/Skill.json', 1)],
+    accepted: ['fine'],
+  },
 
   // files
   {
