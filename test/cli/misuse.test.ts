@@ -3,9 +3,9 @@
  * trace, lost files or a run with half the input: an output folder over the sources, a file where
  * a folder goes, an option given twice, a reader that closes the pipe early.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,5 +98,22 @@ describe('output', () => {
     expect(result.stderr).not.toContain('\u001b');
     expect(result.stderr).not.toContain('\u0007');
     expect(result.stderr).toContain('␛]0;PWNED');
+  });
+});
+
+describe('scan', () => {
+  it('names the files it could not read (a 3 GB file, a pipe), exits 1, and still scans the rest', async () => {
+    const dir = join(root, 'odd', 'huge-skill');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'SKILL.md'), '---\nname: huge-skill\ndescription: Holds a very large file and a pipe, to test the scanner.\n---\n\nRead big.txt.\n');
+    await writeFile(join(dir, 'big.txt'), '');
+    await truncate(join(dir, 'big.txt'), 3 * 1024 ** 3); // sparse: costs no disk
+    execFileSync('mkfifo', [join(dir, 'pipe.md')]);
+    const result = await runSkilldex(root, ['scan', 'odd/huge-skill', '--format', 'json']);
+    expect(result.status).toBe(1);
+    noStack(result.stderr);
+    expect(result.stderr).toContain('not scanned odd/huge-skill/big.txt: 3221225472 bytes, over the 5242880-byte limit for one file (files/too-large)');
+    expect(result.stderr).toContain('not scanned odd/huge-skill/pipe.md: not a regular file (a pipe, socket or device)');
+    expect(JSON.parse(result.stdout).skills.map((s: { name: string }) => s.name)).toEqual(['huge-skill']);
   });
 });

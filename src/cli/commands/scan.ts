@@ -1,4 +1,5 @@
-import { readdir, readFile, readlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir, readlink } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { defineCommand } from 'citty';
 import { parseFrontmatter } from '../../core/parse/frontmatter.ts';
@@ -10,6 +11,7 @@ import { ConfigError } from '../../pipeline/config-error.ts';
 import { folderKind, skillFoldersBelow } from '../../pipeline/discover.ts';
 import { reaches, scanReport, scanSarifOptions, scanSkill, type ScanInputFile, type ScanVerdict, type SkillScanReport } from '../../scanner/index.ts';
 import { CliError, EXIT } from '../_errors.ts';
+import { err, printable, style } from '../_output.ts';
 import { progressLine } from '../_progress.ts';
 import { formatArg, printReport, type OutputFormat } from '../_report.ts';
 
@@ -23,6 +25,8 @@ interface SkillFolder {
   name: string;
   files: ScanInputFile[];
   symlinks: { path: string; target?: string }[];
+  /** Files the scanner could not be given, and why: it cannot vouch for what it did not read. */
+  unscanned: { path: string; reason: string }[];
 }
 
 export default defineCommand({
@@ -57,8 +61,9 @@ export default defineCommand({
 
     const progress = progressLine();
     let reports: SkillScanReport[];
+    let skills: SkillFolder[];
     try {
-      const skills = await Promise.all(unique.map((dir) => readSkillFolder(dir, config.limits)));
+      skills = await Promise.all(unique.map((dir) => readSkillFolder(dir, config.limits)));
       reports = skills.map((skill, i) => {
         progress.update('scanning', i, skills.length);
         const knownNames = skills.filter((s) => s !== skill).map((s) => s.name);
@@ -72,8 +77,11 @@ export default defineCommand({
 
     const siteUrl = (args['site-url'] as string | undefined) ?? config.siteUrl;
     await printReport(scanReport(reports), args.format as OutputFormat, { sarif: () => scanSarifOptions(siteUrl) });
+    const unscanned = skills.flatMap((skill) => skill.unscanned.map((u) => ({ ...u, path: `${displayDir(cwd, skill.dir)}/${u.path}` })));
+    for (const u of unscanned) err(`${style.yellow('not scanned', process.stderr)} ${printable(u.path)}: ${u.reason}`);
+    if (unscanned.length > 0) err(`hint: 'skilldex validate' reports these files with their rules; a skill that holds them is not published`);
     const threshold = args['fail-on'] as ScanVerdict;
-    return reports.some((r) => reaches(r.result.verdict, threshold)) ? EXIT.failure : EXIT.ok;
+    return unscanned.length > 0 || reports.some((r) => reaches(r.result.verdict, threshold)) ? EXIT.failure : EXIT.ok;
   },
 });
 
@@ -91,6 +99,7 @@ async function findSkillFolders(dir: string, asGiven: string): Promise<string[]>
 async function readSkillFolder(dir: string, limits: Limits): Promise<SkillFolder> {
   const files: ScanInputFile[] = [];
   const symlinks: { path: string; target?: string }[] = [];
+  const unscanned: SkillFolder['unscanned'] = [];
   const walk = async (abs: string, rel: string, depth: number): Promise<void> => {
     if (depth > MAX_DEPTH) return;
     const entries = await readdir(abs, { withFileTypes: true });
@@ -102,11 +111,34 @@ async function readSkillFolder(dir: string, limits: Limits): Promise<SkillFolder
       if (e.isSymbolicLink()) symlinks.push({ path, target: await readlink(full).catch(() => undefined) });
       else if (e.isDirectory()) {
         if (e.name !== '.git') await walk(full, path, depth + 1);
-      } else if (e.isFile()) files.push({ path, bytes: new Uint8Array(await readFile(full)) });
+      } else if (e.isFile()) {
+        const read = await readRegularFile(full, limits.maxFileBytes);
+        if (read instanceof Uint8Array) files.push({ path, bytes: read });
+        else unscanned.push({ path, reason: read.reason });
+      } else unscanned.push({ path, reason: 'not a regular file (a pipe, socket or device)' });
     }
   };
   await walk(dir, '', 0);
-  return { dir, name: declaredName(dir, files, limits), files, symlinks };
+  return { dir, name: declaredName(dir, files, limits), files, symlinks, unscanned };
+}
+
+/**
+ * A file's bytes, or why they were not read: over the registry's limit for one file (a 3 GB file
+ * would not fit in memory, and is refused by validation anyway), or no longer a regular file. It
+ * is opened without following a link and without blocking, so a pipe put in its place since the
+ * listing can neither redirect nor stall the read.
+ */
+async function readRegularFile(path: string, maxBytes: number): Promise<Uint8Array | { reason: string }> {
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)).catch(() => undefined);
+  if (!handle) return { reason: 'could not be opened' };
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return { reason: 'not a regular file (a pipe, socket or device)' };
+    if (info.size > maxBytes) return { reason: `${info.size} bytes, over the ${maxBytes}-byte limit for one file (files/too-large)` };
+    return new Uint8Array(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
