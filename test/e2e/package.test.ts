@@ -139,7 +139,9 @@ afterAll(async () => {
 describe('the npm tarball', () => {
   it('holds the compiled package only: no sources, tests, fixtures or site', () => {
     const paths = packed.files.map((f) => f.path);
-    for (const path of paths) expect(path).toMatch(/^(bin\/skilldex\.mjs|lib\/.+\.(js|d\.ts)|schemas\/[\w.-]+\.json|README\.md|LICENSE|package\.json)$/);
+    for (const path of paths) expect(path).toMatch(/^(bin\/skilldex\.mjs|lib\/.+\.(js|d\.ts)|schemas\/[\w.-]+\.json|docs\/[\w-]+\.md|README\.md|LICENSE|package\.json)$/);
+    // The pages the CLI's help and hints name (docs/cli.md, docs/rules.md#…, docs/security.md#…) come with it.
+    for (const page of ['cli', 'rules', 'security', 'script-protocol', 'runtime']) expect(paths).toContain(`docs/${page}.md`);
     expect(paths.filter((p) => /(^|\/)(test|tests|fixtures|site|src)\//.test(p) || p.includes('astro') || p.includes('vitest'))).toEqual([]);
     // What the exports map and the bin name are in the tarball.
     const targets = Object.values(manifest.exports).flatMap((t) => (typeof t === 'string' ? [t] : Object.values(t))).filter((t) => !t.includes('*'));
