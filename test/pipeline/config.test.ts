@@ -56,3 +56,19 @@ describe('rule ids in skilldex.config.json', () => {
     expect(result.stderr).not.toMatch(/^\s+at /m);
   });
 });
+
+describe('the rest of skilldex.config.json', () => {
+  it('refuses a key it does not know (a misspelt "title" would be dropped without a word)', async () => {
+    const { error } = await withConfig('{ "titel": "My skills" }\n');
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error?.message).toContain('Unrecognized key: "titel"');
+  });
+
+  it('refuses a siteUrl that is not an absolute http(s) URL, which index.json and every link would carry', async () => {
+    for (const bad of ['not a url', 'ftp://skills.example.org/', 'https://user:pw@skills.example.org/', 'https://skills.example.org/?x=1']) {
+      const { error } = await withConfig(JSON.stringify({ siteUrl: bad }));
+      expect(error?.message, bad).toContain('siteUrl: must be the absolute http(s) URL');
+    }
+    expect((await withConfig('{ "siteUrl": "https://user.github.io/repo/" }')).error).toBeUndefined();
+  });
+});

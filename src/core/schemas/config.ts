@@ -36,11 +36,22 @@ export type ScanAllowance = z.infer<typeof ScanAllowance>;
  * `skilldex.config.json` at the registry root. Every field is optional; the defaults are what a
  * public registry accepting pull requests wants.
  */
+/** An absolute http(s) URL a site can be served at: it ends up in `index.json` and every absolute link. */
+function isSiteUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !url.search && !url.hash;
+}
+
 export const RegistryConfig = z
   .object({
     $schema: z.string().optional().describe('Path or URL of this schema, for editors.'),
     title: z.string().default('Skilldex').describe('Shown in the site header and the index.'),
-    siteUrl: z.string().optional().describe('Public URL of the deployed site, e.g. `https://skills.example.org/`. Used for absolute links: feed, sitemap, canonical URLs, install commands.'),
+    siteUrl: z
+      .string()
+      .refine(isSiteUrl, { message: 'must be the absolute http(s) URL the site is served at, e.g. https://skills.example.org/ (no query, fragment or credentials)' })
+      .optional()
+      .describe('Public URL of the deployed site, e.g. `https://skills.example.org/`. Used for absolute links: feed, sitemap, canonical URLs, install commands.'),
     repository: z
       .object({
         url: z.string().describe('Web URL of the repository, e.g. `https://github.com/acme/skills`.'),
@@ -78,5 +89,7 @@ export const RegistryConfig = z
       .default({ keys: [] })
       .describe('The keys that sign index.json (public halves only; the private key comes from the SKILLDEX_SIGNING_KEY secret). Published as keys.json. See docs/security.md#the-chain-of-trust.'),
   })
+  // A misspelt key (`"titel"`) would otherwise be dropped without a word, its setting never applied.
+  .strict()
   .meta({ id: 'RegistryConfig', title: 'skilldex.config.json' });
 export type RegistryConfig = z.infer<typeof RegistryConfig>;
