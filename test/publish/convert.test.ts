@@ -1,4 +1,4 @@
-import { access, readFile, rm } from 'node:fs/promises';
+import { access, cp, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateRegistry } from '../../src/pipeline/index.ts';
@@ -95,6 +95,22 @@ describe('skilldex convert', () => {
     const none = await skilldex(root, 'convert', 'skills/code');
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('holds neither SKILL.md nor skill.json');
+    const missing = await skilldex(root, 'convert', 'skills/code/no-such-skill');
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('error skills/code/no-such-skill does not exist');
+  });
+
+  it('takes a category from skills/<category>/<name> only, not from whatever folder the skill sits in', async () => {
+    const root = await copyFixture();
+    const category = async (from: string, out: string) => {
+      const result = await skilldex(root, 'convert', from, '--out', out);
+      expect(result.status, result.stderr).toBe(0);
+      return JSON.parse(await readFile(join(root, out, 'skill.json'), 'utf8')).category;
+    };
+    await mkdir(join(root, 'Downloads'), { recursive: true });
+    await cp(join(root, 'skills/code/code-review'), join(root, 'Downloads/code-review'), { recursive: true });
+    expect(await category('Downloads/code-review', 'out-downloads')).not.toBe('Downloads');
+    expect(await category('skills/code/code-review', 'out-registry')).toBe('code');
   });
 });
 

@@ -3,7 +3,9 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { ConvertError } from '../../publish/convert-error.ts';
 import { skillJsonToSkillMd, skillMdToSkillJson, type Conversion } from '../../publish/convert.ts';
+import { folderKind } from '../../pipeline/discover.ts';
 import { CliError, EXIT } from '../_errors.ts';
+import { notUsable } from '../_registry-root.ts';
 import { out, style } from '../_output.ts';
 
 const TARGETS = ['skill-json', 'skill-md'] as const;
@@ -18,6 +20,8 @@ export default defineCommand({
   },
   async run({ args }) {
     const dir = resolve(String(args.dir));
+    const unusable = notUsable(await folderKind(dir), String(args.dir));
+    if (unusable) throw unusable;
     const has = async (file: string) => access(join(dir, file)).then(() => true, () => false);
     const isMd = await has('SKILL.md');
     const isJson = await has('skill.json');
@@ -31,9 +35,10 @@ export default defineCommand({
     let conversion: Conversion;
     try {
       if (isMd) {
-        // A skills/<category>/<name> layout supplies the category when the frontmatter has none.
+        // A skills/<category>/<name> layout supplies the category when the frontmatter has none;
+        // any other parent folder (Downloads, a home folder) says nothing about the skill.
         const parent = basename(dirname(dir));
-        const category = basename(dirname(dirname(dir))) !== '' && parent !== 'skills' ? parent : undefined;
+        const category = basename(dirname(dirname(dir))) === 'skills' && parent !== 'skills' ? parent : undefined;
         conversion = skillMdToSkillJson(await readFile(join(dir, 'SKILL.md'), 'utf8'), { category });
       } else {
         const prompt = (await has('prompt.md')) ? await readFile(join(dir, 'prompt.md'), 'utf8') : undefined;
