@@ -233,6 +233,10 @@ describe('skilldex mcp usage errors', () => {
     const scheme = await runSkilldex(REPO, ['mcp', '--registry', 'ftp://registry.example/']);
     expect(scheme.status).toBe(2);
     expect(scheme.stderr).toContain('is neither an http(s) URL nor a folder');
-    for (const result of [badPort, hostWithoutHttp, unknownFlag, missing, scheme]) expect(result.stderr).not.toMatch(/\n\s+at /);
+    // An address this machine does not have (TEST-NET-1): the hint names the host, not the port.
+    const foreignHost = await runSkilldex(REPO, ['mcp', '--registry', registry.url, '--host', '192.0.2.1', '--http', '0']);
+    expect(foreignHost.status).toBe(1);
+    expect(foreignHost.stderr).toContain('error cannot listen on 192.0.2.1:0: EADDRNOTAVAIL\nhint: the host is not an address of this machine');
+    for (const result of [badPort, hostWithoutHttp, unknownFlag, missing, scheme, foreignHost]) expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });

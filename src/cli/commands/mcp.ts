@@ -9,6 +9,7 @@ import { describeFailure } from '../../core/errors/skilldex-error.ts';
 import { CliError } from '../_errors.ts';
 import { err } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
+import { VERSION } from '../_version.ts';
 
 /** Largest single MCP message accepted, on stdio and over HTTP. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -54,14 +55,14 @@ export default defineCommand({
       allowRun: args['allow-run'],
       exposeSkills: args['expose-skills'],
       installRoot: args['install-root'],
-      version: '0.1.0',
+      version: VERSION,
       onError: logError,
     };
     const what = `${live.current.list().length} skills from ${live.current.root}${options.allowRun ? ', running allowed' : ''}${options.installRoot ? `, installs into ${options.installRoot}` : ''}`;
 
     if (port !== undefined) {
       const listener = await serveMcpHttp({ host: args.host, port, newServer: () => createMcpServer(live, options), maxBodyBytes: MAX_MESSAGE_BYTES }).catch((error: NodeJS.ErrnoException) => {
-        throw new CliError('E_LISTEN', `cannot listen on ${args.host}:${port}: ${error.code ?? error.message}`, { hint: 'pick another port with --http, or 0 for any free one' });
+        throw new CliError('E_LISTEN', `cannot listen on ${args.host}:${port}: ${error.code ?? error.message}`, { hint: listenHint(error.code) });
       });
       err(`skilldex MCP server on ${listener.url} (${what})`);
       await new Promise<void>((resolve) => {
@@ -96,3 +97,10 @@ export default defineCommand({
     return 0;
   },
 });
+
+/** What to change when the HTTP server cannot listen: the port, the host or the privileges. */
+function listenHint(code: string | undefined): string {
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return "the host is not an address of this machine: pass --host 127.0.0.1 (or another of this machine's addresses)";
+  if (code === 'EACCES' || code === 'EPERM') return 'ports below 1024 need privileges: pick a port above 1024 with --http, or 0 for any free one';
+  return 'pick another port with --http, or 0 for any free one';
+}

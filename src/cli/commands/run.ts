@@ -52,7 +52,8 @@ async function readObjectArg(flag: string, value: string | undefined): Promise<R
   } catch (error) {
     const position = /position (\d+)/.exec((error as Error).message)?.[1];
     const line = position === undefined ? undefined : text.slice(0, Number(position)).split('\n').length;
-    throw new CliError('E_INVALID_JSON', `${source}${line === undefined ? '' : `:${line}`}: --${flag} is not JSON: ${(error as Error).message}`, { exitCode: 2, hint: `quote it for the shell: --${flag} '{"key": "value"}', or put it in a file and pass @file.json` });
+    const where = source === `--${flag}` ? '' : `${source}${line === undefined ? '' : `:${line}`}: `;
+    throw new CliError('E_INVALID_JSON', `${where}--${flag} is not JSON: ${(error as Error).message}`, { exitCode: 2, hint: `quote it for the shell: --${flag} '{"key": "value"}', or put it in a file and pass @file.json` });
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new CliError('E_USAGE', `${source}: --${flag} must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed}`, { exitCode: 2, hint: `wrap the values in an object: --${flag} '{"key": "value"}'` });
