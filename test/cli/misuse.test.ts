@@ -102,6 +102,13 @@ describe('output', () => {
 });
 
 describe('scan', () => {
+  it('finds what validate finds from the same folder: the registry root, the skills folder, one skill', async () => {
+    const count = async (cwd: string) => JSON.parse((await runSkilldex(cwd, ['scan', '--format', 'json'])).stdout).skills.length;
+    expect(await count(root)).toBe(40);
+    expect(await count(join(root, 'skills'))).toBe(40);
+    expect(await count(join(root, 'skills', 'tool-3'))).toBe(1);
+  });
+
   it('names the files it could not read (a 3 GB file, a pipe), exits 1, and still scans the rest', async () => {
     const dir = join(root, 'odd', 'huge-skill');
     await mkdir(dir, { recursive: true });

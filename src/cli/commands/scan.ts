@@ -32,7 +32,7 @@ interface SkillFolder {
 export default defineCommand({
   meta: { name: 'scan', description: 'Statically scan skills for malware patterns, prompt injection and leaked secrets (rules: docs/security.md)' },
   args: {
-    paths: { type: 'positional', required: false, description: 'Skill folders, or folders of skills (default: ./skills)' },
+    paths: { type: 'positional', required: false, description: 'Skill folders, folders of skills, or a registry root (default: the current folder)' },
     format: formatArg,
     'fail-on': { type: 'enum', options: [...FAIL_ON] as string[], default: 'fail', description: 'Exit 1 when a skill\'s verdict is this bad or worse: fail, warn or review' },
     'site-url': { type: 'string', description: 'Public site URL for SARIF rule help links (default: siteUrl from skilldex.config.json)' },
@@ -40,7 +40,7 @@ export default defineCommand({
   async run({ args }) {
     const cwd = process.cwd();
     const positional = (args._ as string[] | undefined)?.filter((p) => p !== '') ?? [];
-    const roots = positional.length > 0 ? positional : ['skills'];
+    const roots = positional.length > 0 ? positional : ['.'];
     let config;
     try {
       config = await loadConfig(cwd);
@@ -50,7 +50,7 @@ export default defineCommand({
     }
 
     const dirs: string[] = [];
-    for (const root of roots) dirs.push(...(await findSkillFolders(resolve(cwd, root), root)));
+    for (const root of roots) dirs.push(...(await findSkillFolders(resolve(cwd, root), root, config.skillsDir)));
     const unique = [...new Set(dirs)].sort();
     if (unique.length === 0) {
       throw new CliError('E_NO_SKILLS', `no skill folders found in ${roots.join(', ')}`, {
@@ -87,12 +87,17 @@ export default defineCommand({
 
 const displayDir = (cwd: string, dir: string): string => relative(cwd, dir).split(sep).join('/') || '.';
 
-/** A skill folder itself, or the skills one or two levels below a folder. */
-async function findSkillFolders(dir: string, asGiven: string): Promise<string[]> {
+/**
+ * A skill folder itself, the skills of a registry root (in its skills folder), or the skills one or
+ * two levels below any other folder: `scan` finds what `validate` finds from the same folder.
+ */
+async function findSkillFolders(dir: string, asGiven: string, skillsDir: string): Promise<string[]> {
   const kind = await folderKind(dir);
   if (kind === 'missing') throw new CliError('E_NOT_FOUND', `${asGiven} does not exist`, { hint: 'pass a skill folder or a folder of skills', exitCode: EXIT.usage });
   if (kind === 'file') throw new CliError('E_NOT_A_FOLDER', `${asGiven} is not a folder`, { hint: 'pass the folder that contains SKILL.md, not the file', exitCode: EXIT.usage });
-  return kind === 'skill' ? [dir] : skillFoldersBelow(dir);
+  if (kind === 'skill') return [dir];
+  if (kind === 'registry' && (await folderKind(join(dir, skillsDir))) !== 'missing') return skillFoldersBelow(join(dir, skillsDir));
+  return skillFoldersBelow(dir);
 }
 
 /** Reads every file of a skill without following symlinks; links are listed for the scanner to report. */
