@@ -95,17 +95,22 @@ export function toolIdNames(text: string): string[] {
  * and code spans. Each line is scanned once.
  */
 export function linkDestinations(path: string, text: string): string[] {
+  return linksIn(path, text).map((link) => link.destination);
+}
+
+/** Each link destination of {@link linkDestinations} with its 1-based line in the file. */
+export function linksIn(path: string, text: string): { destination: string; line: number }[] {
   const file = createTextFile(path, text);
-  const out: string[] = [];
+  const out: { destination: string; line: number }[] = [];
   for (let i = file.frontmatterLines; i < file.lineStarts.length; i++) {
     if (file.fenced[i]) continue;
     const line = withoutCodeSpans(lineOf(file, i));
     const definition = /^ {0,3}\[[^\]]{1,999}\]:[ \t]*(\S+)/.exec(line);
-    if (definition) out.push(unbracket(definition[1] as string));
+    if (definition) out.push({ destination: unbracket(definition[1] as string), line: i + 1 });
     // The search resumes after each destination, so every character is read once.
     for (let at = line.indexOf(']('); at !== -1; ) {
       const { destination, end } = destinationAt(line, at + 2);
-      if (destination) out.push(destination);
+      if (destination) out.push({ destination, line: i + 1 });
       at = line.indexOf('](', end);
     }
   }

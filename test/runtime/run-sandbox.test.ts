@@ -125,17 +125,22 @@ describe('a Python script under a strict declared policy', () => {
 });
 
 describe('the sandbox process itself', () => {
-  it('starts bwrap with none of the skill\'s variables: a declared LD_PRELOAD applies inside only', async () => {
-    const sandbox = await createRunSandbox(await tempDir('skill'), { policy: { environment: { LD_PRELOAD: '/skill/evil.so' } }, language: 'shell' });
+  it('starts bwrap with none of the skill\'s variables: a declared variable applies inside only', async () => {
+    const sandbox = await createRunSandbox(await tempDir('skill'), { policy: { environment: { GREETING: 'hello' } }, language: 'shell' });
     try {
       const plan = sandbox.plan('shell', '/skill/run.sh');
       expect(plan.env).toEqual({ PATH: '/usr/bin:/bin' });
       expect(plan.args.join(' ')).toContain('--clearenv');
-      expect(plan.args.join(' ')).toContain('--setenv LD_PRELOAD /skill/evil.so');
+      expect(plan.args.join(' ')).toContain('--setenv GREETING hello');
       expect(plan.args.slice(plan.args.indexOf('--'))).toEqual(['--', '/bin/sh', '/skill/run.sh']);
     } finally {
       await sandbox.dispose();
     }
+  });
+
+  it('is not set up at all for a declared LD_PRELOAD, which would load a library into the interpreter', async () => {
+    const refused = createRunSandbox(await tempDir('skill'), { policy: { environment: { LD_PRELOAD: '/skill/evil.so' } }, language: 'shell' });
+    await expect(refused).rejects.toMatchObject({ code: 'PERMISSION_DENIED', message: expect.stringContaining('"LD_PRELOAD"') });
   });
 });
 

@@ -30,9 +30,56 @@ export const SecurityPolicy = z.looseObject({
   network_allowlist: StringList.optional(),
   filesystem: z.enum(['none', 'read-only']).optional(),
   requires_filesystem: z.boolean().optional(),
+  /**
+   * Variables added to the skill process's environment. Names that steer the interpreter or the
+   * dynamic linker (`NODE_OPTIONS`, `LD_PRELOAD`, `PYTHONPATH`, `PATH` …) are refused: see
+   * {@link reservedEnvironmentVariable}.
+   */
   environment: z.record(z.string(), z.string()).optional(),
 });
 export type SecurityPolicy = z.infer<typeof SecurityPolicy>;
+
+/**
+ * Families of variables that decide how an interpreter starts or what the dynamic linker loads,
+ * each with the reason a skill may not set them. The runner's fences sit in exactly those places:
+ * Node's permission model is a set of command-line flags that `NODE_OPTIONS` can widen
+ * (`--allow-child-process`, `--allow-fs-read=*`), the memory limit is applied by a shell that
+ * `BASH_ENV` would run code in first, and a preloaded library runs before any of them.
+ */
+const RESERVED_ENVIRONMENT: readonly { matches: (name: string) => boolean; reason: string }[] = [
+  { matches: (name) => name === 'PATH', reason: 'chooses which interpreter and tools run; the runner sets it' },
+  {
+    // The harmless ones stay usable: NODE_ENV is how many libraries pick production behaviour.
+    matches: (name) => name.startsWith('NODE_') && !['NODE_ENV', 'NODE_DEBUG', 'NODE_NO_WARNINGS', 'NODE_DISABLE_COLORS'].includes(name),
+    reason: "controls how Node starts and what it loads (NODE_OPTIONS can switch off the runner's permission model)",
+  },
+  {
+    matches: (name) => name.startsWith('LD_') || name.startsWith('DYLD_') || name === 'GCONV_PATH' || name === 'GLIBC_TUNABLES',
+    reason: 'controls the dynamic linker: it would load a library of the skill\'s choosing into the interpreter',
+  },
+  {
+    matches: (name) => name.startsWith('PYTHON') && !['PYTHONUNBUFFERED', 'PYTHONUTF8', 'PYTHONHASHSEED'].includes(name),
+    reason: 'controls how Python starts and what it imports',
+  },
+  { matches: (name) => ['BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS'].includes(name), reason: 'makes the shell run a file or change its options before the script starts' },
+  { matches: (name) => ['PERL5OPT', 'PERL5LIB', 'PERLLIB', 'PERL5DB', 'RUBYOPT', 'RUBYLIB', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS'].includes(name), reason: 'controls what an interpreter loads before the script' },
+];
+
+/**
+ * Why `name` may not be declared in `security.environment`, or undefined when it may. Names are
+ * compared upper-cased, because Windows reads `node_options` as `NODE_OPTIONS`; a name that is not
+ * a plain identifier is refused too, since `PATH=/x` as a name would set `PATH` once the
+ * environment block is flattened into `NAME=value` strings.
+ *
+ * @example
+ * reservedEnvironmentVariable('NODE_OPTIONS'); // "controls how Node starts and what it loads (…)"
+ * reservedEnvironmentVariable('GREETING'); // undefined
+ */
+export function reservedEnvironmentVariable(name: string): string | undefined {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return 'is not a variable name (letters, digits and _, not starting with a digit)';
+  const upper = name.toUpperCase();
+  return RESERVED_ENVIRONMENT.find((family) => family.matches(upper))?.reason;
+}
 
 export const Resources = z.looseObject({
   /** The script that runs the skill, e.g. `./scripts/execute.ts`. */

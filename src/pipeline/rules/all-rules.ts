@@ -14,12 +14,13 @@ import type { CheckedRule, Scope, ValidatorRule } from './rule.ts';
 import { schemaInvalid, schemaRemoteRef, schemaUnsafePattern } from './schemas.ts';
 import { securityBlocked, securityFinding } from './security.ts';
 import { skillJsonBodyMissing, skillJsonForbiddenKey, skillJsonMetaSchema, skillJsonSyntax, skillJsonTooDeep } from './skill-json.ts';
-import { bodyEmpty, bodyTooLarge, bodyTooLong } from './skill-md/body.ts';
+import { bodyBrokenLink, bodyEmpty, bodyTooLarge, bodyTooLong } from './skill-md/body.ts';
 import { compatibilityLength, metadataNested, packageVersion } from './skill-md/fields.ts';
 import {
   frontmatterAliasLimit, frontmatterFieldType, frontmatterForbiddenKey, frontmatterLanguage, frontmatterMissing, frontmatterNotAMap,
   frontmatterTooDeep, frontmatterTooLarge, frontmatterUnclosed, frontmatterUnknownField, frontmatterYaml,
 } from './skill-md/frontmatter.ts';
+import { reservedEnvironment } from './skill-md/environment.ts';
 import { codeOutsideScripts, entryMissing, legacyPermissions, requiredField, resourceEscape, resourceMissing } from './skill-md/package.ts';
 import { textControlChars } from './text.ts';
 import { versionsHistoryIncomplete, versionsVersionRejected } from './versions.ts';
@@ -49,9 +50,9 @@ export const ALL_RULES = [
   nameRequired, nameCharset, nameLength, nameHyphens, nameFolderMismatch,
   descriptionRequired, descriptionLength,
   textControlChars, compatibilityLength, metadataNested,
-  bodyEmpty, bodyTooLong, bodyTooLarge,
+  bodyEmpty, bodyTooLong, bodyTooLarge, bodyBrokenLink,
   // Extended SKILL.md package
-  packageVersion, requiredField, resourceMissing, resourceEscape, codeOutsideScripts, entryMissing, legacyPermissions,
+  packageVersion, requiredField, resourceMissing, resourceEscape, codeOutsideScripts, entryMissing, legacyPermissions, reservedEnvironment,
   // JSON Schemas inside skills
   schemaInvalid, schemaRemoteRef, schemaUnsafePattern,
   // skill.json function skills

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import type { Duplex } from 'node:stream';
 
 /** The script protocol: a script's result (stdout) may not exceed 10 MB. */
@@ -20,7 +21,7 @@ export interface BoundedProcessOptions {
   stdin: string;
   timeoutMs: number;
   maxOutputBytes?: number;
-  /** Each stderr chunk as it arrives (progress lines, logs). */
+  /** Each stderr chunk as it arrives (progress lines, logs), decoded as UTF-8 without splitting a character. */
   onStderr?: (text: string) => void;
   /** Kills the process group when aborted (the caller was interrupted, or the run's deadline passed). */
   signal?: AbortSignal;
@@ -113,10 +114,13 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Bound
     child.stdout.on('data', (chunk: Buffer) => {
       if (count(chunk)) stdout.push(chunk);
     });
+    // A pipe read can end inside a multi-byte character; the decoder holds its first bytes back.
+    const stderrText = new StringDecoder('utf8');
     child.stderr.on('data', (chunk: Buffer) => {
       stderrBytes += chunk.length;
       if (outputTooLarge) return;
-      options.onStderr?.(chunk.toString('utf8'));
+      const text = stderrText.write(chunk);
+      if (text !== '') options.onStderr?.(text);
       stderrTail = Buffer.concat([stderrTail, chunk]);
       if (stderrTail.length > STDERR_TAIL_BYTES) stderrTail = stderrTail.subarray(stderrTail.length - STDERR_TAIL_BYTES);
     });
@@ -137,6 +141,9 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Bound
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      // A truncated character at the very end comes out as U+FFFD rather than not at all.
+      const rest = stderrText.end();
+      if (rest !== '' && !outputTooLarge) options.onStderr?.(rest);
       options.signal?.removeEventListener('abort', abort);
       killGroup(pid);
       resolvePromise({

@@ -4,6 +4,7 @@ import { ProtocolEnvelope, type ProtocolRequest, SkillErrorCode, SkillExecutionO
 import type { ContextServices } from '../context-services.ts';
 import { type Attempt, failed } from './attempt.ts';
 import { runBoundedProcess } from './bounded-process.ts';
+import { visibleControls } from '../../core/control-chars.ts';
 import { type RunSandbox, type SpawnPlan, skillPath } from './run-sandbox.ts';
 import { serveContextChannel } from './service-channel.ts';
 
@@ -15,6 +16,7 @@ export interface EntryRun {
   skillDir: string;
   sandbox: RunSandbox;
   timeoutMs: number;
+  /** The script's stderr as it arrives, with its control characters made visible ({@link terminalSafe}). */
   onStderr?: (text: string) => void;
   /** Aborts the process (interrupted caller, or the run's deadline). */
   signal?: AbortSignal;
@@ -36,6 +38,29 @@ function entryPath(run: EntryRun): string | Attempt {
   return skillPath(run.sandbox, run.skillDir, abs);
 }
 
+/**
+ * A relay for a script's stderr that makes its control characters visible before they reach the
+ * caller, who usually writes them straight to a terminal: the skill comes from a registry, and
+ * the terminal is the user's, so an escape sequence must not set its title, clear it or (OSC 52)
+ * write the clipboard. A CR that ends one chunk is held back, so a CRLF split across two reads
+ * still prints as a line break.
+ */
+function terminalSafe(onText: (text: string) => void): { write(text: string): void; end(): void } {
+  let heldCr = '';
+  return {
+    write(text) {
+      const joined = heldCr + text;
+      heldCr = joined.endsWith('\r') ? '\r' : '';
+      const ready = heldCr ? joined.slice(0, -1) : joined;
+      if (ready !== '') onText(visibleControls(ready));
+    },
+    end() {
+      if (heldCr) onText(visibleControls(heldCr));
+      heldCr = '';
+    },
+  };
+}
+
 /** The Python traceback in a stderr tail, when there is one: the part a reader needs first. */
 const traceback = (stderr: string): string | undefined => {
   const at = stderr.lastIndexOf('Traceback (most recent call last):');
@@ -50,7 +75,9 @@ const traceback = (stderr: string): string | undefined => {
  * through its side effects). A failure envelope keeps the script's own error.
  */
 async function execute(run: EntryRun, plan: SpawnPlan, stdin: string): Promise<Attempt> {
-  const result = await runBoundedProcess({ ...plan, stdin, timeoutMs: run.timeoutMs, onStderr: run.onStderr, signal: run.signal, channel: run.services ? (socket) => serveContextChannel(socket, run.services!) : undefined });
+  const stderr = run.onStderr ? terminalSafe(run.onStderr) : undefined;
+  const result = await runBoundedProcess({ ...plan, stdin, timeoutMs: run.timeoutMs, onStderr: stderr?.write, signal: run.signal, channel: run.services ? (socket) => serveContextChannel(socket, run.services!) : undefined });
+  stderr?.end();
   const name = run.manifest.name;
   if (result.spawnError) return failed('INTERNAL_ERROR', `${name}: cannot start ${plan.command}: ${result.spawnError.message}`, { hint: `install ${plan.command} or put it on PATH` });
   if (result.aborted) return failed('CANCELLED', `${name} was stopped: ${abortReason(run.signal)}`, { stderr: tail(result.stderr) });

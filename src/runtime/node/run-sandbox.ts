@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join, relative, sep } from 'node:path';
 import type { EntryLanguage } from '../../core/schemas/manifest.ts';
-import type { SecurityPolicy } from '../../core/schemas/skill-md.ts';
+import { reservedEnvironmentVariable, type SecurityPolicy } from '../../core/schemas/skill-md.ts';
 import { siblingModule } from '../../core/module-file.ts';
 import { removeTree } from './install.ts';
 import { bwrapArgs, EGRESS_PORT, EGRESS_SOCKET_MOUNT, ETC_ALWAYS, ETC_TLS, NODE_MOUNT, SKILL_MOUNT, skilldexMount, TMP_MOUNT, WORK_MOUNT } from './sandbox/bwrap-args.ts';
 import { type EgressProxy, startEgressProxy } from './sandbox/egress-proxy.ts';
 import { requireBwrap, resolvePython, systemEntries } from './sandbox/host.ts';
 import { parseAllowlist } from './sandbox/network-allowlist.ts';
+import { SandboxError } from './sandbox/sandbox-error.ts';
 
 // .ts in a checkout, .js in the npm package.
 const HARNESS = fileURLToPath(siblingModule(import.meta.url, './module-harness'));
@@ -76,6 +77,7 @@ const allowlistFor = (policy: SecurityPolicy | undefined): readonly string[] => 
  */
 export async function createRunSandbox(skillDir: string, options: RunSandboxOptions = {}): Promise<RunSandbox> {
   // Checked before anything is created, so a refusal leaves nothing behind.
+  refuseReservedEnvironment(options.policy);
   const bwrap = options.unsandboxed ? undefined : requireBwrap(process.env.PATH);
   const python = bwrap && options.language === 'python' ? resolvePython(process.env.PATH) : undefined;
   const root = await mkdtemp(join(tmpdir(), 'skilldex-run-'));
@@ -162,6 +164,21 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
       return { command: bwrap, args: [...sandboxArgs, '--', ...argv], cwd: root, env: { PATH: '/usr/bin:/bin' } };
     },
   };
+}
+
+/**
+ * Refuses a declared environment that would steer the interpreter or the dynamic linker: the
+ * registry publishes the manifest, so a build's validation is not something the runner can rely
+ * on. Refused rather than dropped, so the run cannot quietly behave differently from what the
+ * skill's author tested, and the message names the variable to remove.
+ */
+function refuseReservedEnvironment(policy: SecurityPolicy | undefined): void {
+  for (const name of Object.keys(policy?.environment ?? {})) {
+    const reason = reservedEnvironmentVariable(name);
+    if (reason !== undefined) {
+      throw new SandboxError('PERMISSION_DENIED', `security.environment declares ${JSON.stringify(name)}, which ${reason}; the runner refuses to start it`, 'remove the variable from the skill\'s security.environment (docs/security.md#everywhere)');
+    }
+  }
 }
 
 /** The path of `hostPath` inside the skill folder as the process sees it. */

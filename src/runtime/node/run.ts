@@ -44,7 +44,10 @@ export interface RunOptions extends ContextRunOptions {
   debug?: boolean;
   /** The model for llm-mode skills; defaults to the SKILLDEX_LLM_* environment. */
   llm?: ChatProvider;
-  /** Receives the skill's stderr (logs, progress) as it arrives. */
+  /**
+   * Receives the skill's stderr (logs, progress) as it arrives, with control characters other
+   * than tab and line feed made visible (ESC as ␛), so it can go straight to a terminal.
+   */
   onStderr?: (text: string) => void;
 }
 

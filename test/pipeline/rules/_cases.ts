@@ -159,6 +159,7 @@ export const VALID: RuleCase[] = [
       },
     },
   },
+  { fixture: 'body-links-valid', covers: ['body/broken-link'], expect: [], accepted: ['linker', 'other'] },
   {
     fixture: 'body-lines-valid',
     covers: ['body/too-long'],
@@ -176,6 +177,13 @@ export const VALID: RuleCase[] = [
     covers: ['frontmatter/unknown-field'],
     expect: [],
     accepted: ['extra'],
+  },
+  {
+    fixture: 'package-environment-valid',
+    covers: ['package/reserved-environment'],
+    expect: [],
+    accepted: ['tuned'],
+    checks: { 'ordinary variables, NODE_ENV and PYTHONUNBUFFERED are kept as declared': (ctx) => expect(draft(ctx, 'tuned').security?.environment).toEqual({ GREETING: 'hello', NODE_ENV: 'production', PYTHONUNBUFFERED: '1', TUNED_MODE: 'fast' }) },
   },
 ];
 
@@ -473,6 +481,12 @@ export const INVALID: RuleCase[] = [
   },
   { fixture: 'body-empty', covers: ['body/empty'], expect: [W('body/empty', 'hollow/SKILL.md', 2)], accepted: ['hollow'] },
   {
+    fixture: 'body-broken-link',
+    covers: ['body/broken-link'],
+    expect: [W('body/broken-link', 'linker/SKILL.md', 8), W('body/broken-link', 'linker/SKILL.md', 10), W('body/broken-link', 'linker/SKILL.md', 10)],
+    accepted: ['linker'],
+  },
+  {
     fixture: 'body-too-long',
     covers: ['body/too-long'],
     expect: [W('body/too-long', 'five/SKILL.md', 5), W('body/too-long', 'verbose/SKILL.md', 5)],
@@ -536,6 +550,22 @@ export const INVALID: RuleCase[] = [
     accepted: [],
   },
   { fixture: 'package-legacy-permissions', covers: ['package/legacy-permissions'], expect: [W('package/legacy-permissions', 'legacy/SKILL.md', 6)], accepted: ['legacy'] },
+  {
+    fixture: 'package-reserved-environment',
+    covers: ['package/reserved-environment'],
+    expect: [9, 10, 11, 12, 13].map((line) => E('package/reserved-environment', 'node-probe/SKILL.md', line)),
+    accepted: [],
+    checks: {
+      'each message names the variable and why the runner refuses it': (ctx) =>
+        expect(message(ctx, 'package/reserved-environment')).toEqual([
+          'security.environment sets "NODE_OPTIONS", which controls how Node starts and what it loads (NODE_OPTIONS can switch off the runner\'s permission model)',
+          'security.environment sets "LD_PRELOAD", which controls the dynamic linker: it would load a library of the skill\'s choosing into the interpreter',
+          'security.environment sets "PYTHONPATH", which controls how Python starts and what it imports',
+          'security.environment sets "PATH", which chooses which interpreter and tools run; the runner sets it',
+          'security.environment sets "node_path", which controls how Node starts and what it loads (NODE_OPTIONS can switch off the runner\'s permission model)',
+        ]),
+    },
+  },
   {
     fixture: 'package-field-types',
     covers: ['frontmatter/field-type'],

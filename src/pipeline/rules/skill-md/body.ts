@@ -1,5 +1,7 @@
 import { positionAt } from '../../../core/parse/source-text.ts';
+import { resolveSegments } from '../../../core/paths.ts';
 import { estimateTokens } from '../../../core/tokens.ts';
+import { linksIn } from '../../references.ts';
 import { defineRule, type FilePlace, type SkillMdContext } from '../rule.ts';
 
 /** Lines of the body, a final line break not starting another: counted, not split (bodies run to thousands of lines). */
@@ -47,5 +49,46 @@ export const bodyTooLarge = defineRule({
     const tokens = estimateTokens(ctx.fm.body);
     const max = ctx.config.limits.maxBodyTokens;
     if (tokens > max) report(atBody(ctx), `the body is about ${tokens.toLocaleString('en-US')} tokens (guidance: under ${max.toLocaleString('en-US')}); agents load all of it`);
+  },
+});
+
+/** Links in a body longer than this are not all checked: a huge body is `body/too-large`'s to report. */
+const MAX_CHECKED_LINKS = 500;
+
+/**
+ * Where a relative link of the body points inside the skill folder (`references/guide.md`), or why
+ * it cannot point anywhere there; undefined for what is not a file link (a URL, an anchor, an
+ * absolute path, a link out of the folder, which is another skill's business).
+ */
+function linkedPath(destination: string): { path: string } | { problem: string } | undefined {
+  const cut = destination.search(/[?#]/);
+  let path = cut === -1 ? destination : destination.slice(0, cut);
+  if (path === '' || path.startsWith('/') || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) return undefined;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // Not percent-encoding after all: the path as written.
+  }
+  if (path.includes('\\')) return { problem: 'uses `\\` between folders; links use `/` on every system' };
+  const segments = resolveSegments([], path);
+  return segments ? { path: segments.join('/') } : undefined;
+}
+
+export const bodyBrokenLink = defineRule({
+  id: 'body/broken-link',
+  severity: 'warning',
+  scope: 'skill-md',
+  description: 'A relative link in the body points to a file or folder the skill does not have.',
+  hint: 'add the file to the skill, or fix the link (paths are relative to SKILL.md and case-sensitive)',
+  check(ctx, report) {
+    const files = ctx.src.files.map((f) => f.path);
+    const exists = (path: string) => files.some((f) => f === path || f.startsWith(`${path.replace(/\/$/, '')}/`));
+    for (const { destination, line } of linksIn('SKILL.md', ctx.source.text).slice(0, MAX_CHECKED_LINKS)) {
+      const linked = linkedPath(destination);
+      if (!linked) continue;
+      const at = { file: 'SKILL.md', line, column: 1 };
+      if ('problem' in linked) report(at, `the link '${destination}' ${linked.problem}`, { hint: `write '${destination.replaceAll('\\', '/')}'` });
+      else if (!exists(linked.path)) report(at, `the link '${destination}' points to ${linked.path}, which the skill does not have`);
+    }
   },
 });

@@ -1,7 +1,10 @@
 import { SkilldexError } from '../../../core/errors/skilldex-error.ts';
 
-/** Why a run could not be confined (or its interpreter not found); the runner turns it into an outcome. */
-export type SandboxErrorCode = 'SANDBOX_UNAVAILABLE' | 'INTERPRETER_NOT_FOUND';
+/**
+ * Why a run could not be confined (or its interpreter not found, or its declared environment
+ * would undo the confinement); the runner turns it into an outcome.
+ */
+export type SandboxErrorCode = 'SANDBOX_UNAVAILABLE' | 'INTERPRETER_NOT_FOUND' | 'PERMISSION_DENIED';
 
 /**
  * Raised before a skill starts when its sandbox cannot be set up. The message names what is
