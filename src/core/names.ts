@@ -46,3 +46,9 @@ export function titleFromName(name: string): string {
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join(' ');
 }
+
+/**
+ * The end of the description `skilldex new` writes when given none: the validator warns about a
+ * skill published with it (`description/placeholder`), as it tells an agent nothing.
+ */
+export const PLACEHOLDER_DESCRIPTION = 'replace this sentence with what the skill does and when an agent should use it.';

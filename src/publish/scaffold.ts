@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_NAME_LENGTH, titleFromName, toKebab } from '../core/names.ts';
+import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_NAME_LENGTH, PLACEHOLDER_DESCRIPTION, titleFromName, toKebab } from '../core/names.ts';
 import type { FunctionMode } from '../core/schemas/skill-json.ts';
 import { ScaffoldError } from './scaffold-error.ts';
 
@@ -74,7 +74,7 @@ export function scaffold(options: ScaffoldOptions): Scaffold {
   const { name, folderName } = scaffoldNames(options.name, options.format);
   if (options.category !== undefined) checkCategory(options.category);
   const title = titleFromName(name);
-  const description = options.description?.trim() || `${title}: replace this sentence with what the skill does and when an agent should use it.`;
+  const description = options.description?.trim() || `${title}: ${PLACEHOLDER_DESCRIPTION}`;
   const folder = options.category ? `${options.category}/${folderName}` : folderName;
   const ctx: TemplateContext = { name, title, description, category: options.category };
   const files =

@@ -7,7 +7,7 @@ import {
   filesUnicodeTag, filesZeroWidth,
 } from './files.ts';
 import { internalCheckFailed } from './internal.ts';
-import { descriptionLength, descriptionRequired, nameCharset, nameFolderMismatch, nameHyphens, nameLength, nameRequired } from './names.ts';
+import { descriptionLength, descriptionPlaceholder, descriptionRequired, nameCharset, nameFolderMismatch, nameHyphens, nameLength, nameRequired } from './names.ts';
 import { pipelineDuplicateStep, pipelineNotComposite, pipelineTemplate, pipelineUndeclaredCall } from './pipeline.ts';
 import { publishMixedChange, publishVersionLowered, publishVersionNotBumped } from './publish.ts';
 import type { CheckedRule, Scope, ValidatorRule } from './rule.ts';
@@ -48,7 +48,7 @@ export const ALL_RULES = [
   frontmatterMissing, frontmatterUnclosed, frontmatterLanguage, frontmatterTooLarge, frontmatterYaml, frontmatterAliasLimit,
   frontmatterTooDeep, frontmatterForbiddenKey, frontmatterNotAMap, frontmatterFieldType, frontmatterUnknownField,
   nameRequired, nameCharset, nameLength, nameHyphens, nameFolderMismatch,
-  descriptionRequired, descriptionLength,
+  descriptionRequired, descriptionLength, descriptionPlaceholder,
   textControlChars, compatibilityLength, metadataNested,
   bodyEmpty, bodyTooLong, bodyTooLarge, bodyBrokenLink,
   // Extended SKILL.md package

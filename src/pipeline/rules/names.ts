@@ -1,4 +1,4 @@
-import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_NAME_LENGTH } from '../../core/names.ts';
+import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_NAME_LENGTH, PLACEHOLDER_DESCRIPTION } from '../../core/names.ts';
 import { defineRule, type DeclarationContext } from './rule.ts';
 
 /**
@@ -118,6 +118,18 @@ export const descriptionLength = defineRule({
     if (typeof description === 'string' && description.trim() !== '' && description.length > 1024) {
       report(['description'], `Description exceeds 1024 character limit (${description.length} chars)`);
     }
+  },
+});
+
+export const descriptionPlaceholder = defineRule({
+  id: 'description/placeholder',
+  severity: 'warning',
+  scope: 'declaration',
+  description: 'The description is still the placeholder `skilldex new` wrote; it tells an agent nothing about when to use the skill.',
+  hint: 'say what the skill does and when an agent should use it',
+  check({ data }, report) {
+    const { description } = data;
+    if (typeof description === 'string' && description.includes(PLACEHOLDER_DESCRIPTION)) report(['description'], 'the description is still the placeholder `skilldex new` wrote');
   },
 });
 

@@ -52,7 +52,7 @@ export const VALID: RuleCase[] = [
   {
     fixture: 'boundaries-valid',
     covers: [
-      'name/required', 'name/charset', 'name/length', 'name/hyphens', 'name/folder-mismatch', 'description/required', 'description/length',
+      'name/required', 'name/charset', 'name/length', 'name/hyphens', 'name/folder-mismatch', 'description/required', 'description/length', 'description/placeholder',
       'text/control-chars', 'compatibility/length', 'metadata/nested', 'body/empty', 'frontmatter/missing', 'frontmatter/unclosed', 'frontmatter/language',
       'frontmatter/too-large', 'frontmatter/yaml', 'frontmatter/alias-limit', 'frontmatter/too-deep', 'frontmatter/forbidden-key', 'frontmatter/not-a-map',
     ],
@@ -479,6 +479,7 @@ export const INVALID: RuleCase[] = [
     accepted: ['meta'],
     checks: { 'nested metadata is kept as written': (ctx) => expect(draft(ctx, 'meta').metadata).toEqual({ author: 'a', owners: ['x', 'y'], extra: { k: 'v' }, count: 3 }) },
   },
+  { fixture: 'description-placeholder', covers: ['description/placeholder'], expect: [W('description/placeholder', 'fresh/SKILL.md', 3)], accepted: ['fresh'] },
   { fixture: 'body-empty', covers: ['body/empty'], expect: [W('body/empty', 'hollow/SKILL.md', 2)], accepted: ['hollow'] },
   {
     fixture: 'body-broken-link',
