@@ -11,10 +11,10 @@ import { printable } from './_output.ts';
 export const displayPath = (base: string, abs: string): string => relative(base, abs).split(sep).join('/') || '.';
 
 /** What to say about a folder that is not what a command expected. */
-export function notUsable(kind: FolderKind, shown: string): CliError | undefined {
+export function notUsable(kind: FolderKind, shown: string, wanted = 'the folder that holds SKILL.md or skill.json'): CliError | undefined {
   const name = printable(shown);
   if (kind === 'missing') return new CliError('E_NOT_FOUND', `${name} does not exist`, { hint: 'check the path; it is taken relative to the current folder', exitCode: EXIT.usage });
-  if (kind === 'file') return new CliError('E_NOT_A_FOLDER', `${name} is not a folder`, { hint: 'pass the folder that holds SKILL.md or skill.json, not a file in it', exitCode: EXIT.usage });
+  if (kind === 'file') return new CliError('E_NOT_A_FOLDER', `${name} is not a folder`, { hint: `pass ${wanted}, not a file`, exitCode: EXIT.usage });
   return undefined;
 }
 
@@ -36,7 +36,7 @@ export async function registryConfig(root: string): Promise<RegistryConfig> {
  */
 export async function requireRegistryRoot(root: string, shown: string, command: 'validate' | 'build'): Promise<RegistryConfig> {
   const kind = await folderKind(root);
-  const unusable = notUsable(kind, shown);
+  const unusable = notUsable(kind, shown, command === 'build' ? 'the registry root, the folder that holds skills/' : undefined);
   if (unusable) throw unusable;
   const config = await registryConfig(root);
   if ((await stat(join(root, config.skillsDir)).catch(() => undefined))?.isDirectory()) return config;

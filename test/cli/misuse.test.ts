@@ -56,6 +56,9 @@ describe('build --out', () => {
     expect(under.stderr).toMatch(/error cannot mkdir \S*a-file\S*: a part of the path is a file, not a folder \(ENOTDIR\)/);
     expect(under.stderr).toContain('hint: check the path');
     noStack(file.stderr + under.stderr);
+    const rootIsFile = await runSkilldex(root, ['build', '--root', 'a-file']);
+    expect(rootIsFile.status).toBe(2);
+    expect(rootIsFile.stderr).toContain('hint: pass the registry root, the folder that holds skills/, not a file');
   });
 });
 
