@@ -1,3 +1,4 @@
+import { visibleControls } from '../core/control-chars.ts';
 import { bracketDepthExceeds, MAX_JSON_DEPTH } from '../core/json-depth.ts';
 import { RegistryError, type RegistryErrorCode } from '../core/errors/registry-error.ts';
 
@@ -21,6 +22,8 @@ export function parseJsonDocument(bytes: Uint8Array, where: string, code: Regist
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new RegistryError(code, `${where} is not JSON (${(error as Error).message})`, { cause: error, hint });
+    // The parser quotes the text around the error, and that text is the registry's: shown raw, an
+    // ESC in it would reach the terminal as a command (set the title, write the clipboard).
+    throw new RegistryError(code, `${where} is not JSON (${visibleControls((error as Error).message)})`, { cause: error, hint });
   }
 }

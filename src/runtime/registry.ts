@@ -353,7 +353,7 @@ export class Registry {
   async #fetchOlderManifest(entry: IndexEntry, version: SkillVersion, where: string, digest: string): Promise<SkillManifest> {
     const manifest = await this.#readManifest(checkRegistryPath(where), digest, 'the versions document');
     if (manifest.name !== entry.name || manifest.version !== version.version || manifest.digest !== version.digest) {
-      throw new RegistryError('VERIFICATION_FAILED', `${where} names ${manifest.name} ${manifest.version} ${manifest.digest} but the versions document lists ${entry.name} ${version.version} ${version.digest}`, {
+      throw new RegistryError('VERIFICATION_FAILED', `${where} names ${manifest.name} ${visibleControls(manifest.version)} ${manifest.digest} but the versions document lists ${entry.name} ${version.version} ${version.digest}`, {
         hint: 'the versions document and the manifest come from different builds; retry, or report it to the registry maintainers',
       });
     }

@@ -28,10 +28,36 @@ export type ShapeResult<T> = { ok: true; value: T } | { ok: false; issues: strin
  * URLs and disk paths from these strings.
  */
 
-/** File paths: relative, no `.`/`..` segments, no `\ ? # [ ]`, none listed twice (the manifest's `files`). */
-const unsafePaths = (manifest: SkillManifest): string[] => {
+/**
+ * The first listed file that another listed path puts a folder under (`scripts/run.sh` and
+ * `scripts/run.sh/x`), as `[file, inside]`. No folder a build reads can hold both, and no install
+ * can write both, so a client refuses the manifest rather than fail half-way through writing it.
+ * Sorted with `/` as the lowest character, a path's nearest follower starts with `path/` if any
+ * listed path does: one pass, however long or deep the paths a hostile manifest lists.
+ *
+ * @example
+ * fileUnderFile(['scripts/run.sh', 'scripts/run.sh/x']); // ['scripts/run.sh', 'scripts/run.sh/x']
+ */
+export function fileUnderFile(paths: readonly string[]): [string, string] | undefined {
+  const keys = paths.map((path) => ({ path, key: path.replaceAll('/', '\0') })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (let i = 1; i < keys.length; i++) {
+    const [file, next] = [keys[i - 1]!, keys[i]!];
+    if (next.key.startsWith(`${file.key}\0`)) return [file.path, next.path];
+  }
+  return undefined;
+}
+
+/**
+ * File paths: relative, no `.`/`..` segments, no `\ ? # [ ]`, none listed twice and none inside
+ * another listed file (the manifest's `files`). Both shape checks apply it.
+ */
+export const unsafePaths = (manifest: SkillManifest): string[] => {
   const issues = manifest.files.flatMap((file, i) => (isSafeSkillPath(file.path) ? [] : [`files.${i}.path: not a safe relative path`]));
-  return repeatedPath(manifest.files.map((f) => f.path)) === undefined ? issues : [...issues, 'files: must not list a path twice'];
+  const paths = manifest.files.map((f) => f.path);
+  if (repeatedPath(paths) !== undefined) issues.push('files: must not list a path twice');
+  const nested = fileUnderFile(paths);
+  if (nested) issues.push(`files: must not list a path inside another listed file (${nested[0]} and ${nested[1]})`);
+  return issues;
 };
 
 /** The index's URL templates: `{name}` exactly once. */

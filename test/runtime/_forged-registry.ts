@@ -155,3 +155,14 @@ export function endless(sent: { bytes: number; closed: boolean }, headers: Recor
     pump();
   };
 }
+
+/** Writes a forged registry into `dir` as a build folder, for `--registry <folder>`. */
+export async function writeForged(dir: string, files: Map<string, Uint8Array>): Promise<string> {
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  const { dirname, join } = await import('node:path');
+  for (const [path, bytes] of files) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), bytes);
+  }
+  return dir;
+}

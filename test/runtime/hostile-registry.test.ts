@@ -1,10 +1,13 @@
-import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { cp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { checkRegistryPath, SkilldexError } from '../../src/runtime/index.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkRegistryPath, openRegistry as openBrowserRegistry, SkilldexError } from '../../src/runtime/index.ts';
+import { fileUnderFile } from '../../src/runtime/shape-check.ts';
 import { openRegistry } from '../../src/runtime/node/index.ts';
 import { buildExamples, rewriteManifest, tempDir } from './_registries.ts';
+import { forgeRegistry, type ForgedServer, type ForgedSkill, mount, serveForged, writeForged } from './_forged-registry.ts';
 
 /**
  * A registry is untrusted input. These tests rewrite published manifests the way a compromised
@@ -116,5 +119,120 @@ describe('hostile manifests', () => {
   it('rejects a manifest that breaks the schema', async () => {
     const registry = await registryWith('semver-tool', (m) => (m.files = 'everything'));
     expect(await codeOf(registry.load('semver-tool'))).toBe('MANIFEST_INVALID');
+  });
+});
+
+describe('hostile registry folders', () => {
+  const SKILL: ForgedSkill = { name: 'tidy', files: { 'SKILL.md': '---\nname: tidy\ndescription: Tidies.\n---\n\n# Tidy\n', 'scripts/run.sh': '#!/bin/sh\necho tidy\n' } };
+
+  /** A forged registry folder in which `path` has been replaced by what `plant` puts there. */
+  async function folderWith(path: (files: Map<string, Uint8Array>) => string, plant: (target: string) => Promise<void>) {
+    const files = await forgeRegistry([SKILL]);
+    const dir = await writeForged(await tempDir('folder-registry'), files);
+    const target = join(dir, path(files));
+    await rm(target);
+    await plant(target);
+    return { dir, target };
+  }
+  const fifo = async (target: string) => {
+    execFileSync('mkfifo', [target]);
+  };
+  const devZero = (target: string) => symlink('/dev/zero', target);
+  const manifestOf = (files: Map<string, Uint8Array>) => [...files.keys()].find((p) => p.endsWith('.json') && p !== 'index.json')!;
+  const rawFileOf = (files: Map<string, Uint8Array>) => [...files.keys()].find((p) => p.endsWith('/scripts/run.sh'))!;
+
+  /** The error `promise` ends in, within 10 s: a FIFO or /dev/zero read used to hang for ever. */
+  const refusal = async (promise: Promise<unknown>) => {
+    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('hung'), 10_000).unref());
+    return Promise.race([promise.then(() => 'resolved', (e: unknown) => e as SkilldexError), timeout]);
+  };
+  const expectNotRegular = (error: unknown, target: string, kind: string) => {
+    expect(error).toBeInstanceOf(SkilldexError);
+    expect((error as SkilldexError).code).toBe('FETCH_FAILED');
+    expect((error as SkilldexError).message).toBe(`cannot read ${target}: it is ${kind}, not a regular file`);
+    expect((error as SkilldexError).hint).toContain('regular files');
+  };
+
+  it.skipIf(process.platform === 'win32')('refuses an index.json that is a FIFO or a link to /dev/zero, without hanging', async () => {
+    const piped = await folderWith(() => 'index.json', fifo);
+    expectNotRegular(await refusal(openRegistry(piped.dir, { cacheDir: await tempDir('cache') })), piped.target, 'a FIFO (named pipe)');
+    const zero = await folderWith(() => 'index.json', devZero);
+    expectNotRegular(await refusal(openRegistry(zero.dir, { cacheDir: await tempDir('cache') })), zero.target, 'a character device');
+  });
+
+  it.skipIf(process.platform === 'win32')('refuses a manifest, or a skill file, that is a FIFO or a link to /dev/zero', async () => {
+    for (const [plant, kind] of [[fifo, 'a FIFO (named pipe)'], [devZero, 'a character device']] as const) {
+      const manifest = await folderWith(manifestOf, plant);
+      const registry = await openRegistry(manifest.dir, { cacheDir: await tempDir('cache') });
+      expectNotRegular(await refusal(registry.manifest('tidy')), manifest.target, kind);
+      const raw = await folderWith(rawFileOf, plant);
+      const project = await tempDir('project');
+      const files = await openRegistry(raw.dir, { cacheDir: await tempDir('cache') });
+      expectNotRegular(await refusal(files.install('tidy', project, { via: 'files' })), raw.target, kind);
+      expect(await readdir(project)).toEqual([]);
+    }
+  });
+
+  it('follows a link to a regular file, and stops reading at the cap a read has over HTTP', async () => {
+    const linked = await folderWith(() => 'index.json', async (target) => {
+      const elsewhere = join(await tempDir('deploy'), 'index.json');
+      await writeFile(elsewhere, (await forgeRegistry([SKILL])).get('index.json')!);
+      await symlink(elsewhere, target);
+    });
+    expect((await openRegistry(linked.dir, { cacheDir: await tempDir('cache') })).list().map((s) => s.name)).toEqual(['tidy']);
+    const large = await folderWith(() => 'index.json', (target) => writeFile(target, Buffer.alloc(4096, 0x20)));
+    const error = await refusal(openRegistry(large.dir, { cacheDir: await tempDir('cache'), maxIndexBytes: 1024 }));
+    expect((error as SkilldexError).code).toBe('RESPONSE_TOO_LARGE');
+    expect((error as SkilldexError).message).toContain(large.target);
+  });
+
+  it('shows the control characters of an index.json that is not JSON, never the raw bytes', async () => {
+    const { dir } = await folderWith(() => 'index.json', (target) => writeFile(target, '\u001b]0;PWNED\u0007\u009b31m{'));
+    const error = (await refusal(openRegistry(dir, { cacheDir: await tempDir('cache') }))) as SkilldexError;
+    expect(error.code).toBe('INDEX_INVALID');
+    expect(error.message).toContain('␛]0;PWNED␇');
+    expect(error.message).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+});
+
+describe('a manifest listing a file and a path inside it', () => {
+  const NESTED: ForgedSkill = {
+    name: 'nested',
+    mode: 'code',
+    files: { 'SKILL.md': '---\nname: nested\ndescription: Nests.\n---\n\n# Nested\n', 'scripts/semver.sh': '#!/bin/sh\necho {}\n', 'scripts/semver.sh/x': 'inside a file\n' },
+    manifest: (m) => (m.entry = { path: 'scripts/semver.sh', runner: 'protocol', language: 'shell' }),
+  };
+  let forged: ForgedServer;
+  let url: string;
+  beforeAll(async () => {
+    forged = await serveForged();
+    url = mount(forged, await forgeRegistry([NESTED]));
+  });
+  afterAll(() => forged.close());
+
+  it('is refused up front (MANIFEST_INVALID) by install, run and the browser build, and nothing is written', async () => {
+    const registry = await openRegistry(url, { cacheDir: await tempDir('cache') });
+    const project = await tempDir('project');
+    for (const via of ['files', 'archive'] as const) {
+      const error = await registry.install('nested', project, { via }).then(() => undefined, (e: unknown) => e as SkilldexError);
+      expect(error?.code, via).toBe('MANIFEST_INVALID');
+      expect(error?.message, via).toContain('must not list a path inside another listed file (scripts/semver.sh and scripts/semver.sh/x)');
+    }
+    expect(await readdir(project)).toEqual([]);
+    // run's outcome codes have no MANIFEST_INVALID: a manifest that fails its checks failed verification.
+    const outcome = await registry.run('nested', {});
+    expect(outcome.status).toBe('error');
+    expect(outcome.error?.code).toBe('VERIFICATION_FAILED');
+    expect(outcome.error?.message).toContain('does not match the SkillManifest schema (files: must not list a path inside another listed file');
+    expect(outcome.error?.details).toMatchObject({ problems: ['files: must not list a path inside another listed file (scripts/semver.sh and scripts/semver.sh/x)'] });
+    const browser = await openBrowserRegistry(url);
+    expect(await codeOf(browser.manifest('nested'))).toBe('MANIFEST_INVALID');
+  });
+
+  it('finds the pair whatever the order and whatever sorts between them, and nothing in look-alikes', () => {
+    expect(fileUnderFile(['a/b/c', 'a-b', 'a/b', 'a'])).toEqual(['a', 'a/b']);
+    expect(fileUnderFile(['x/y.sh/z', 'x/y.sh!', 'x/y.sh'])).toEqual(['x/y.sh', 'x/y.sh/z']);
+    expect(fileUnderFile(['a/b', 'a/bc', 'ab', 'a.b/c'])).toBeUndefined();
+    expect(fileUnderFile([`${'d/'.repeat(50_000)}f`, `${'d/'.repeat(49_999)}d`])).toEqual([`${'d/'.repeat(49_999)}d`, `${'d/'.repeat(50_000)}f`]);
   });
 });

@@ -1,12 +1,15 @@
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex, treeDigest } from '../../src/core/digest.ts';
 import { SkilldexError } from '../../src/runtime/index.ts';
 import { openRegistry } from '../../src/runtime/node/index.ts';
+import { writeSkillDir } from '../../src/runtime/node/install.ts';
+import type { SkillManifest } from '../../src/core/schemas/manifest.ts';
+import { forgeRegistry, type ForgedServer, type ForgedSkill, mount, serveForged } from './_forged-registry.ts';
 import { buildExamples, tempDir } from './_registries.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 
@@ -65,14 +68,18 @@ describe('install', () => {
     const first = await registry.install('semver-tool', project, { to: 'agents' });
     expect(first.dir).toBe(join(project, '.agents/skills/semver-tool'));
     expect((await registry.install('semver-tool', project, { to: 'agents' })).changed).toBe(false);
-    await writeFile(join(first.dir, 'SKILL.md'), 'edited');
-    await writeFile(join(first.dir, 'extra.txt'), 'extra');
+    const skillMd = await readFile(join(first.dir, 'SKILL.md'), 'utf8');
+    await writeFile(join(first.dir, 'SKILL.md'), `${skillMd}\nedited\n`);
+    await writeFile(join(first.dir, 'scripts/semver.sh'), '#!/bin/sh\necho edited\n');
     const scriptError = await errorOf(registry.scriptPath('semver-tool', 'semver.sh', { dir: first.dir }));
     expect(scriptError.code).toBe('NOT_INSTALLED');
     expect((await registry.install('semver-tool', project, { to: 'agents' })).changed).toBe(true);
-    expect(await readFile(join(first.dir, 'SKILL.md'), 'utf8')).toContain('name: semver-tool');
-    expect(await listTree(first.dir)).not.toContain('extra.txt');
+    expect(await readFile(join(first.dir, 'SKILL.md'), 'utf8')).toBe(skillMd);
     expect(await registry.scriptPath('semver-tool', 'semver.sh', { dir: first.dir })).toBe(join(first.dir, 'scripts/semver.sh'));
+    // A file the user added to the installed copy is theirs: the copy is no longer only an install.
+    await writeFile(join(first.dir, 'extra.txt'), 'extra');
+    expect((await errorOf(registry.install('semver-tool', project, { to: 'agents' }))).code).toBe('INSTALL_FAILED');
+    expect(await readFile(join(first.dir, 'extra.txt'), 'utf8')).toBe('extra');
   });
 
   it('refuses a tampered raw file on the server and writes nothing', async () => {
@@ -222,5 +229,104 @@ describe('parallel runs', () => {
       ['success', 3],
       ['success', 4],
     ]);
+  });
+});
+
+describe('a folder of the skill\'s name that is not an install', () => {
+  // A skill named like a common project folder, publishing an empty __init__.py and a stock
+  // LICENSE: files a project of the user's may hold byte for byte as well.
+  const LICENSE = 'MIT License\n\nPermission is hereby granted, free of charge, to any person obtaining a copy.\n';
+  const UTILS: ForgedSkill = {
+    name: 'utils',
+    files: {
+      'SKILL.md': '---\nname: utils\ndescription: Small helpers.\n---\n\n# Utils\n',
+      '__init__.py': '',
+      LICENSE,
+      'lib/strings.py': 'def shout(text):\n    return text.upper()\n',
+    },
+  };
+  let forged: ForgedServer;
+  let url: string;
+  beforeAll(async () => {
+    forged = await serveForged();
+    url = mount(forged, await forgeRegistry([UTILS]));
+  });
+  afterAll(() => forged.close());
+
+  /** A project holding `utils/` with `files`, and the outcome of installing utils into it. */
+  async function installOver(files: Record<string, string>, options: { force?: boolean } = {}) {
+    const project = await tempDir('project');
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(dirname(join(project, 'utils', path)), { recursive: true });
+      await writeFile(join(project, 'utils', path), text);
+    }
+    const registry = await openRegistry(url, { cacheDir: await tempDir('cache') });
+    const outcome = await registry.install('utils', project, options).then((result) => result, (e: unknown) => e as SkilldexError);
+    return { project, dest: join(project, 'utils'), outcome, registry };
+  }
+
+  it('keeps a project package whose empty __init__.py the skill also publishes, and names it', async () => {
+    const { dest, outcome } = await installOver({ '__init__.py': '', 'helpers.py': 'def helper():\n    return 42\n' });
+    expect(outcome).toBeInstanceOf(SkilldexError);
+    expect((outcome as SkilldexError).code).toBe('INSTALL_FAILED');
+    expect((outcome as SkilldexError).message).toBe(`'${dest}' already exists and is not an installed copy of 'utils'; nothing was changed`);
+    expect(await listTree(dest)).toEqual(['__init__.py', 'helpers.py']);
+    expect(await readFile(join(dest, 'helpers.py'), 'utf8')).toBe('def helper():\n    return 42\n');
+  });
+
+  it('takes no empty file as evidence, and no stock file when another file at a published path is the user\'s', async () => {
+    // Only the empty file: nothing shows it was ever installed.
+    const empty = await installOver({ '__init__.py': '' });
+    expect((empty.outcome as SkilldexError).code).toBe('INSTALL_FAILED');
+    expect(await listTree(empty.dest)).toEqual(['__init__.py']);
+    // The stock LICENSE matches, but lib/strings.py is the user's own code under a published path.
+    const own = await installOver({ LICENSE, 'lib/strings.py': 'MINE = True\n' });
+    expect((own.outcome as SkilldexError).code).toBe('INSTALL_FAILED');
+    expect(await readFile(join(own.dest, 'lib/strings.py'), 'utf8')).toBe('MINE = True\n');
+    // A hand-written skill of the same name declares it, but holds nothing the registry published.
+    const handWritten = await installOver({ 'SKILL.md': '---\nname: utils\ndescription: My own.\n---\n\nMine.\n' });
+    expect((handWritten.outcome as SkilldexError).code).toBe('INSTALL_FAILED');
+    expect(await readFile(join(handWritten.dest, 'SKILL.md'), 'utf8')).toContain('Mine.');
+  });
+
+  it('replaces an install that is only missing files, or that tools littered, and keeps one holding a link', async () => {
+    // Every file byte for byte the published one: nothing of the user's is there to lose.
+    const partial = await installOver({ LICENSE, '__init__.py': '' });
+    expect(partial.outcome).toMatchObject({ name: 'utils', changed: true });
+    expect(await listTree(partial.dest)).toEqual(['LICENSE', 'SKILL.md', '__init__.py', 'lib/strings.py']);
+    // An edited install with Finder's and Python's litter beside it is updated.
+    const littered = await installOver({
+      'SKILL.md': `${UTILS.files['SKILL.md']}\nMy notes.\n`,
+      'lib/strings.py': UTILS.files['lib/strings.py'] as string,
+      'lib/__pycache__/strings.cpython-312.pyc': 'bytecode',
+      '.DS_Store': 'finder',
+    });
+    expect(littered.outcome).toMatchObject({ name: 'utils', changed: true });
+    expect(await readFile(join(littered.dest, 'SKILL.md'), 'utf8')).toBe(UTILS.files['SKILL.md']);
+    // A link inside is nothing install writes: the folder is the user's, and so is what it points to.
+    const linked = await installOver({ LICENSE, 'lib/strings.py': UTILS.files['lib/strings.py'] as string });
+    await symlink(join(linked.project, 'elsewhere'), join(linked.dest, 'data'));
+    expect((await linked.registry.install('utils', linked.project).then(() => undefined, (e: SkilldexError) => e.code))).toBe('INSTALL_FAILED');
+  });
+
+  it('replaces the user\'s folder when forced', async () => {
+    const { dest, outcome } = await installOver({ '__init__.py': '', 'helpers.py': 'x = 1\n' }, { force: true });
+    expect(outcome).toMatchObject({ name: 'utils', changed: true });
+    expect(await listTree(dest)).toEqual(['LICENSE', 'SKILL.md', '__init__.py', 'lib/strings.py']);
+  });
+});
+
+describe('writeSkillDir', () => {
+  it('refuses, naming the path, two files a file system takes for one, and leaves nothing behind', async () => {
+    // On a case-folding file system (macOS, Windows) `Scripts/x` and `scripts/x/y` collide like this.
+    const bytes = new TextEncoder().encode('#!/bin/sh\n');
+    const file = { size: bytes.length, digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}` };
+    const manifest = { name: 'clash', files: [{ path: 'scripts/run.sh', ...file }, { path: 'scripts/run.sh/x', ...file }] } as unknown as SkillManifest;
+    const project = await tempDir('project');
+    const error = await errorOf(writeSkillDir(manifest, new Map([['scripts/run.sh', bytes], ['scripts/run.sh/x', bytes]]), join(project, 'clash')));
+    expect(error).toBeInstanceOf(SkilldexError);
+    expect(error.code).toBe('INSTALL_FAILED');
+    expect(error.message).toContain('clash: scripts/run.sh/x cannot be written beside its other files');
+    expect(await readdir(project)).toEqual([]);
   });
 });

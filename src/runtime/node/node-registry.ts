@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { agentSkillMarkdown } from '../../core/agent-skill-md.ts';
+import { visibleControls } from '../../core/control-chars.ts';
 import { digestPrefix } from '../../core/digest.ts';
 import { discoveryName } from '../../core/names.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
@@ -13,7 +14,7 @@ import { verifySkillFiles } from '../verify.ts';
 import { archiveSizeBound, checkDeclaredSize, readSkillArchive } from './archive.ts';
 import { containedPath } from './contained-path.ts';
 import { fsError } from './fs-error.ts';
-import { installDestination, isReplaceable, verifyInstalled, writeSkillDir } from './install.ts';
+import { type InstallLayout, installDestination, isReplaceable, verifyInstalled, writeSkillDir } from './install.ts';
 import { type RunOptions, runSkill } from './run.ts';
 import { type AbpCallOptions, type AbpToolResult, callAbpTool } from './abp-tool.ts';
 import { zodShapeCheck } from './zod-shape-check.ts';
@@ -98,7 +99,7 @@ export class NodeRegistry extends Registry {
     const manifest = await this.manifest(name);
     const folder = discoveryName(manifest.name, manifest.format);
     const dest = installDestination(dir, folder, options.to);
-    if (!options.force && !(await isReplaceable(dest, [manifest.name, folder], manifest.files))) {
+    if (!options.force && !(await isReplaceable(dest, [manifest.name, folder], this.#layout(manifest), (version) => this.#layoutOfVersion(manifest, version)))) {
       throw new RegistryError('INSTALL_FAILED', `'${dest}' already exists and is not an installed copy of '${manifest.name}'; nothing was changed`, {
         hint: 'move it away or install into another folder (--dir); --force replaces it, deleting what is there',
       });
@@ -109,6 +110,24 @@ export class NodeRegistry extends Registry {
       throw fsError(error, dest);
     });
     return { name: manifest.name, version: manifest.version, dir: dest, digest: manifest.digest, files: files.size + generated.size, changed };
+  }
+
+  /** What an install of `manifest` writes into its folder. */
+  #layout(manifest: SkillManifest): InstallLayout {
+    return { version: manifest.version, files: manifest.files, generated: this.#generatedFiles(manifest) };
+  }
+
+  /**
+   * What an install of another `version` of the skill wrote, read through the versions document,
+   * for a folder that declares that version: an update may drop files the other version published.
+   * Undefined when the registry does not publish that version (then the folder must match the one
+   * being installed).
+   */
+  async #layoutOfVersion(current: SkillManifest, version: string): Promise<InstallLayout | undefined> {
+    const listed = (await this.versions(current.name)).versions.some((v) => v.version === version);
+    if (!listed) return undefined;
+    const manifest = await this.manifest(`${current.name}@${version}`);
+    return manifest.version === version ? this.#layout(manifest) : undefined;
   }
 
   /**
@@ -169,7 +188,7 @@ export class NodeRegistry extends Registry {
       try {
         await verifyInstalled(manifest, base, this.#generatedFiles(manifest));
       } catch (error) {
-        throw new RegistryError('NOT_INSTALLED', `${base} is not a verified copy of ${manifest.name} ${manifest.version}`, { cause: error, hint: `reinstall it: skilldex install ${manifest.name}` });
+        throw new RegistryError('NOT_INSTALLED', `${base} is not a verified copy of ${manifest.name} ${visibleControls(manifest.version)}`, { cause: error, hint: `reinstall it: skilldex install ${manifest.name}` });
       }
     } else {
       base = await this.runnableDir(name);

@@ -78,7 +78,13 @@ const errorOutcome = (error: ProtocolError, extras: Omit<SkillExecutionOutcome, 
 
 const fromRegistryError = (error: unknown): ProtocolError => {
   if (error instanceof RegistryError) {
-    const code = error.code === 'SKILL_NOT_FOUND' || error.code === 'VERIFICATION_FAILED' ? error.code : error.code === 'FETCH_FAILED' ? 'EXTERNAL_SERVICE_ERROR' : 'INTERNAL_ERROR';
+    // A manifest the registry served in a shape no honest build writes failed its checks as a
+    // digest mismatch does: retrying gets the same bytes, so it is not an internal (retryable) error.
+    const code =
+      error.code === 'SKILL_NOT_FOUND' || error.code === 'VERIFICATION_FAILED' ? error.code
+      : error.code === 'MANIFEST_INVALID' ? 'VERIFICATION_FAILED'
+      : error.code === 'FETCH_FAILED' ? 'EXTERNAL_SERVICE_ERROR'
+      : 'INTERNAL_ERROR';
     return { code, message: error.message, ...(error.hint || error.details ? { details: { hint: error.hint, problems: error.details } } : {}) };
   }
   return { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) };
