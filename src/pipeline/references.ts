@@ -188,17 +188,28 @@ export function withoutCodeSpans(line: string): string {
  * anchors, and anything that climbs out.
  */
 export function resolveLink(destination: string, base: readonly string[], root: string): string | undefined {
-  const cut = destination.search(/[?#]/);
-  let path = cut === -1 ? destination : destination.slice(0, cut);
-  if (path === '' || path.startsWith('/') || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) return undefined;
-  try {
-    path = decodeURIComponent(path);
-  } catch {
-    // Not percent-encoding after all: use it as written.
-  }
-  if (/[\\\0]/.test(path)) return undefined;
+  const path = relativeLinkPath(destination);
+  if (path === undefined || /[\\\0]/.test(path)) return undefined;
   const resolved = resolveSegments(base, path)?.join('/');
   return resolved?.startsWith(`${root}/`) ? resolved : undefined;
+}
+
+/**
+ * The relative file path a link destination names, percent-decoded, without its query and
+ * anchor; undefined for a URL, an absolute path or a bare anchor.
+ *
+ * @example
+ * relativeLinkPath('references/a%20b.md#setup') // 'references/a b.md'
+ */
+export function relativeLinkPath(destination: string): string | undefined {
+  const cut = destination.search(/[?#]/);
+  const path = cut === -1 ? destination : destination.slice(0, cut);
+  if (path === '' || path.startsWith('/') || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) return undefined;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path; // not percent-encoding after all: the path as written
+  }
 }
 
 /** The dependency fields of a SKILL.md, top-level or under `metadata`: names separated by spaces or commas, or a list. */

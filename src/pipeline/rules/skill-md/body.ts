@@ -1,7 +1,7 @@
 import { positionAt } from '../../../core/parse/source-text.ts';
 import { resolveSegments } from '../../../core/paths.ts';
 import { estimateTokens } from '../../../core/tokens.ts';
-import { linksIn } from '../../references.ts';
+import { linksIn, relativeLinkPath } from '../../references.ts';
 import { defineRule, type FilePlace, type SkillMdContext } from '../rule.ts';
 
 /** Lines of the body, a final line break not starting another: counted, not split (bodies run to thousands of lines). */
@@ -61,14 +61,8 @@ const MAX_CHECKED_LINKS = 500;
  * absolute path, a link out of the folder, which is another skill's business).
  */
 function linkedPath(destination: string): { path: string } | { problem: string } | undefined {
-  const cut = destination.search(/[?#]/);
-  let path = cut === -1 ? destination : destination.slice(0, cut);
-  if (path === '' || path.startsWith('/') || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) return undefined;
-  try {
-    path = decodeURIComponent(path);
-  } catch {
-    // Not percent-encoding after all: the path as written.
-  }
+  const path = relativeLinkPath(destination);
+  if (path === undefined) return undefined;
   if (path.includes('\\')) return { problem: 'uses `\\` between folders; links use `/` on every system' };
   const segments = resolveSegments([], path);
   return segments ? { path: segments.join('/') } : undefined;
