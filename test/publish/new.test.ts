@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -140,6 +140,26 @@ describe('skilldex new', () => {
     expect(noFormat.stderr).toContain('hint: add --format skill-json: skilldex new a-mode --format skill-json --mode llm');
     expect(otherFormat.status).toBe(2);
     expect(otherFormat.stderr).toContain('hint: drop --mode for --format script, or use --format skill-json');
+  });
+
+  it('refuses --calls for anything but a composite', async () => {
+    const result = await skilldex(root, 'new', 'c-calls', '--calls', 'count_words');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('error --calls applies to --format skill-json --mode composite only');
+  });
+
+  it('run inside skills/ or one of its category folders, puts the skill there, not in skills/skills/', async () => {
+    const registry = await mkdtemp(join(tmpdir(), 'skilldex-new-inside-'));
+    try {
+      await mkdir(join(registry, 'skills', 'text'), { recursive: true });
+      expect((await skilldex(join(registry, 'skills'), 'new', 'from-skills')).status).toBe(0);
+      const inCategory = await skilldex(join(registry, 'skills', 'text'), 'new', 'from-category');
+      expect(inCategory.status).toBe(0);
+      const validation = await validateRegistry(registry, { scan: false });
+      expect(validation.accepted.map((s) => `${s.source.dir} ${s.draft.category}`).sort()).toEqual(['skills/from-skills undefined', 'skills/text/from-category text']);
+    } finally {
+      await rm(registry, { recursive: true, force: true });
+    }
   });
 
   it("points to the build this project has: its own npm run build in a registry checkout, else the CLI's", async () => {

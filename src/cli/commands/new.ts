@@ -1,5 +1,5 @@
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { defineCommand } from 'citty';
 import { loadConfig, validateRegistry } from '../../pipeline/index.ts';
@@ -36,7 +36,10 @@ export default defineCommand({
       throw new CliError('E_USAGE', '--mode applies to --format skill-json only', { hint, exitCode: EXIT.usage });
     }
 
-    const skillsDir = resolve(String(args.dir));
+    const { skillsDir, category } = await placeOf(args.dir === undefined || args.dir === 'skills' ? undefined : String(args.dir), answers.category ? String(answers.category) : undefined);
+    if (answers.calls !== undefined && !(format === 'skill-json' && mode === 'composite')) {
+      throw new CliError('E_USAGE', '--calls applies to --format skill-json --mode composite only', { hint: `drop --calls, or scaffold a composite: skilldex new ${name} --format skill-json --mode composite --calls …`, exitCode: EXIT.usage });
+    }
     const calls = format === 'skill-json' && mode === 'composite' ? await resolveCallees(skillsDir, answers.calls ? String(answers.calls) : undefined) : [];
     let plan;
     try {
@@ -45,7 +48,7 @@ export default defineCommand({
         format,
         mode,
         ...(answers.description ? { description: String(answers.description) } : {}),
-        ...(answers.category ? { category: String(answers.category) } : {}),
+        ...(category ? { category } : {}),
         calls,
       });
     } catch (error) {
@@ -65,7 +68,7 @@ export default defineCommand({
     out('');
     out('next:');
     out(`  1. edit ${shown}/${plan.files[0]?.path ?? ''} — the description is what agents match on`);
-    out('  2. npx skilldex validate');
+    out(`  2. npx skilldex validate${shown.startsWith('..') || resolve(shown) !== resolve(process.cwd(), 'skills', plan.folder) ? ` ${shown}` : ''}`);
     out(`  3. ${await buildStep()}, then open a pull request${(await exists('CONTRIBUTING.md')) ? ' (see CONTRIBUTING.md)' : ''}`);
     return EXIT.ok;
   },
@@ -150,4 +153,19 @@ export async function askMissing(args: Answers, question: Question): Promise<Ans
   answers.category ??= (await question('Category folder (Enter for none)')) || undefined;
   if (answers.format === 'skill-json' && answers.mode === 'composite') answers.calls ??= (await question('Skills to call, comma-separated (Enter for an example)')) || undefined;
   return answers;
+}
+
+/**
+ * Where the new skill goes: `--dir`, else the skills folder this command runs in or under.
+ * Run inside a registry's `skills/` (or one of its category folders), the default `skills` would
+ * make `skills/skills/<name>`, a skill in a category named "skills"; there, the folder itself (and
+ * the category it is) is meant.
+ */
+async function placeOf(dir: string | undefined, category: string | undefined): Promise<{ skillsDir: string; category: string | undefined }> {
+  if (dir !== undefined) return { skillsDir: resolve(dir), category };
+  const cwd = process.cwd();
+  if (await exists(join(cwd, 'skills'))) return { skillsDir: resolve('skills'), category };
+  if (basename(cwd) === 'skills') return { skillsDir: cwd, category };
+  if (basename(dirname(cwd)) === 'skills') return { skillsDir: dirname(cwd), category: category ?? basename(cwd) };
+  return { skillsDir: resolve('skills'), category };
 }
