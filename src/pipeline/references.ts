@@ -99,11 +99,19 @@ export function linkDestinations(path: string, text: string): string[] {
 }
 
 /** Each link destination of {@link linkDestinations} with its 1-based line in the file. */
-export function linksIn(path: string, text: string): { destination: string; line: number }[] {
-  const file = createTextFile(path, text);
+export function linksIn(path: string, text: string, lineStarts?: readonly number[]): { destination: string; line: number }[] {
+  const file = createTextFile(path, text, lineStarts);
   const out: { destination: string; line: number }[] = [];
+  // Most lines hold no link: only those with `](` or opening with `[` (a definition) are cut out
+  // and cleared of code spans. The next `](` is found once for all the lines before it.
+  let nextInline = 0; // where the next `](` is, at or after the line being read; -1 when none is left
   for (let i = file.frontmatterLines; i < file.lineStarts.length; i++) {
     if (file.fenced[i]) continue;
+    const start = file.lineStarts[i] as number;
+    const lineEnd = i + 1 < file.lineStarts.length ? (file.lineStarts[i + 1] as number) : text.length;
+    if (nextInline !== -1 && nextInline < start) nextInline = text.indexOf('](', start);
+    const inline = nextInline !== -1 && nextInline < lineEnd;
+    if (!inline && !mayOpenDefinition(text, start)) continue;
     const line = withoutCodeSpans(lineOf(file, i));
     const definition = /^ {0,3}\[[^\]]{1,999}\]:[ \t]*(\S+)/.exec(line);
     if (definition) out.push({ destination: unbracket(definition[1] as string), line: i + 1 });
@@ -115,6 +123,13 @@ export function linksIn(path: string, text: string): { destination: string; line
     }
   }
   return out;
+}
+
+/** Whether the line at `start` may open a link reference definition (`[label]: destination`): `[` after up to three spaces. */
+function mayOpenDefinition(text: string, start: number): boolean {
+  let at = start;
+  while (at < start + 3 && text.charCodeAt(at) === 32) at++;
+  return text.charCodeAt(at) === 91; /* [ */
 }
 
 /** `<dest>` → `dest`. */

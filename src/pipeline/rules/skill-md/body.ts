@@ -75,9 +75,19 @@ export const bodyBrokenLink = defineRule({
   description: 'A relative link in the body points to a file or folder the skill does not have.',
   hint: 'add the file to the skill, or fix the link (paths are relative to SKILL.md and case-sensitive)',
   check(ctx, report) {
-    const files = ctx.src.files.map((f) => f.path);
-    const exists = (path: string) => files.some((f) => f === path || f.startsWith(`${path.replace(/\/$/, '')}/`));
-    for (const { destination, line } of linksIn('SKILL.md', ctx.source.text).slice(0, MAX_CHECKED_LINKS)) {
+    const text = ctx.source.text;
+    // A body without `]` has no link: one native scan says so.
+    if (!text.includes(']')) return;
+    const links = linksIn('SKILL.md', text, ctx.source.lineStarts);
+    if (links.length === 0) return;
+    // Every file and every folder on the way to one, as a link may name either.
+    const present = new Set<string>();
+    for (const { path } of ctx.src.files) {
+      for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) present.add(path.slice(0, at));
+      present.add(path);
+    }
+    const exists = (path: string) => present.has(path.replace(/\/$/, ''));
+    for (const { destination, line } of links.slice(0, MAX_CHECKED_LINKS)) {
       const linked = linkedPath(destination);
       if (!linked) continue;
       const at = { file: 'SKILL.md', line, column: 1 };
