@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { NodeRegistry } from '../runtime/node/node-registry.ts';
 import { visibleControls } from '../core/control-chars.ts';
 import { PUBLIC_KEY_PATTERN } from '../core/public-key.ts';
@@ -48,6 +48,10 @@ export function openRegistryFromArgs(args: RegistryArgValues): Promise<NodeRegis
     const folder = where.endsWith('index.json') ? resolve(where, '..') : where;
     if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
       throw new CliError('E_USAGE', `registry folder ${visibleControls(resolve(folder))} does not exist`, { hint: 'give an http(s) URL or the folder `skilldex build` wrote', exitCode: EXIT.usage });
+    }
+    // A folder with no index.json is the wrong folder (the registry's sources, say), not a broken registry.
+    if (!statSync(join(folder, 'index.json'), { throwIfNoEntry: false })) {
+      throw new CliError('E_USAGE', `${visibleControls(resolve(folder))} holds no index.json, so it is not a built registry`, { hint: 'give the folder `skilldex build` wrote (dist by default), or an http(s) URL', exitCode: EXIT.usage });
     }
   }
   return openRegistry(where, {

@@ -17,7 +17,7 @@ export const ASSET_FOLDERS = ['references/', 'assets/', 'scripts/'] as const;
 export function checkAssetPath(relPath: string): string {
   const refuse = (why: string): never => {
     throw new RegistryError('INVALID_PATH', `asset path ${JSON.stringify(relPath)} ${why}`, {
-      hint: `ask for a relative path under ${ASSET_FOLDERS.join(', ')} exactly as listed by listAssets()`,
+      hint: `ask for a relative path under ${ASSET_FOLDERS.join(', ')} exactly as the skill's list of assets gives it ('skilldex assets <skill>')`,
     });
   };
   if (relPath.includes('\0')) refuse('contains NUL');

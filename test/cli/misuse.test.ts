@@ -70,6 +70,13 @@ describe('options', () => {
     expect(existsSync(join(root, 'agent'))).toBe(false);
   });
 
+  it('takes a folder without index.json for the wrong folder (exit 2), not a broken registry', async () => {
+    const result = await runSkilldex(root, ['search', 'count', '--registry', 'skills']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('holds no index.json, so it is not a built registry');
+    expect(result.stderr).toContain('hint: give the folder `skilldex build` wrote');
+  });
+
   it('refuses --input with --input-file', async () => {
     await writeFile(join(root, 'in.json'), '{"text": "from the file"}');
     const result = await runSkilldex(root, ['run', 'tool-1', '--registry', 'dist', '--input', '{"text": "inline"}', '--input-file', 'in.json']);
