@@ -33,23 +33,29 @@ export const ScanAllowance = z
 export type ScanAllowance = z.infer<typeof ScanAllowance>;
 
 /**
+ * Why `url` cannot be where a site is served, or undefined when it can: it must be an absolute
+ * http(s) URL without query, fragment or credentials, as it ends up in `index.json` and every
+ * absolute link. (The site build also wants its final `/`, which it adds itself.)
+ */
+export function siteUrlProblem(url: string): string | undefined {
+  if (!URL.canParse(url)) return 'not a URL';
+  const parsed = new URL(url);
+  if (!/^https?:$/.test(parsed.protocol)) return 'not http(s)';
+  if (parsed.search || parsed.hash || parsed.username || parsed.password) return 'has a query, fragment or credentials';
+  return undefined;
+}
+
+/**
  * `skilldex.config.json` at the registry root. Every field is optional; the defaults are what a
  * public registry accepting pull requests wants.
  */
-/** An absolute http(s) URL a site can be served at: it ends up in `index.json` and every absolute link. */
-function isSiteUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !url.search && !url.hash;
-}
-
 export const RegistryConfig = z
   .object({
     $schema: z.string().optional().describe('Path or URL of this schema, for editors.'),
     title: z.string().default('Skilldex').describe('Shown in the site header and the index.'),
     siteUrl: z
       .string()
-      .refine(isSiteUrl, { message: 'must be the absolute http(s) URL the site is served at, e.g. https://skills.example.org/ (no query, fragment or credentials)' })
+      .refine((url) => siteUrlProblem(url) === undefined, { message: 'must be the absolute http(s) URL the site is served at, e.g. https://skills.example.org/ (no query, fragment or credentials)' })
       .optional()
       .describe('Public URL of the deployed site, e.g. `https://skills.example.org/`. Used for absolute links: feed, sitemap, canonical URLs, install commands.'),
     repository: z

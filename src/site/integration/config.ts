@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { siteUrlProblem } from '../../core/schemas/config.ts';
 
 /**
  * What the site build knows that the pages need: where the built registry and the docs pages are,
@@ -10,7 +11,7 @@ export const SiteSettings = z.object({
   title: z.string().default('Skilldex').describe('Shown in the header, the page titles and the feed.'),
   siteUrl: z
     .string()
-    .refine((url) => siteUrlProblem(url) === undefined, { message: 'must be an absolute http(s) URL ending in /, without query, fragment or credentials' })
+    .refine((url) => builtSiteUrlProblem(url) === undefined, { message: 'must be an absolute http(s) URL ending in /, without query, fragment or credentials' })
     .optional()
     .describe('Where the site is served, e.g. `https://user.github.io/repo/`; absolute URLs and the base path come from it.'),
   repository: z.object({ url: z.string(), branch: z.string() }).optional().describe('Source repository, for "source" links.'),
@@ -34,18 +35,9 @@ export const SiteBuildConfig = z.object({
 export type SiteBuildConfig = z.infer<typeof SiteBuildConfig>;
 export type SiteBuildConfigInput = z.input<typeof SiteBuildConfig>;
 
-/** Why `url` cannot be the site's URL, or undefined when it can. */
-function siteUrlProblem(url: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'not a URL';
-  }
-  if (!/^https?:$/.test(parsed.protocol)) return 'not http(s)';
-  if (parsed.search || parsed.hash || parsed.username || parsed.password) return 'has a query, fragment or credentials';
-  if (!parsed.pathname.endsWith('/')) return 'does not end in /';
-  return undefined;
+/** Why `url` cannot be the site's URL, or undefined when it can: a registry's site URL ending in `/`. */
+function builtSiteUrlProblem(url: string): string | undefined {
+  return siteUrlProblem(url) ?? (new URL(url).pathname.endsWith('/') ? undefined : 'does not end in /');
 }
 
 /**
@@ -64,7 +56,7 @@ export function normaliseSiteUrl(value: string): string | undefined {
     return undefined;
   }
   if (!url.pathname.endsWith('/')) url.pathname += '/';
-  return siteUrlProblem(url.href) === undefined ? url.href : undefined;
+  return builtSiteUrlProblem(url.href) === undefined ? url.href : undefined;
 }
 
 /** The URL path the site is served under, with slashes at both ends: `/` or `/repo/`. */
