@@ -97,7 +97,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   };
   const misplaced = outputPlaceProblem(root, config.skillsDir, outDir);
   if (misplaced) throw new SiteBuildError('E_OUT_DIR', `${misplaced}. Choose another --out.`);
-  const output = prepareOutDir(outDir, root, registryGiven === undefined);
+  const output = prepareOutDir(outDir, registryGiven === undefined);
   if (registryGiven !== undefined && !existsSync(path.join(registryGiven, 'index.json'))) {
     throw new SiteBuildError('E_NO_REGISTRY', `${registryGiven} has no index.json; pass a folder written by buildRegistry.`);
   }
@@ -258,7 +258,7 @@ export interface OutputFolderPlan {
  *
  * Any other folder that looks built is moved aside and deleted while this build runs (see discard).
  */
-function prepareOutDir(outDir: string, root: string, registryBuiltHere: boolean): OutputFolderPlan {
+function prepareOutDir(outDir: string, registryBuiltHere: boolean): OutputFolderPlan {
   const ownership = path.join(projectRoot, '.cache', 'skilldex-outdirs', createHash('sha256').update(outDir).digest('hex').slice(0, 16));
   const stash = `${ownership}.registry.json`;
   const record = path.join(outDir, REGISTRY_RECORD);
@@ -267,7 +267,8 @@ function prepareOutDir(outDir: string, root: string, registryBuiltHere: boolean)
     const entries = readdirSync(outDir);
     ours = existsSync(ownership) && readFileSync(ownership, 'utf8') === `${outDir}\n`;
     const looksBuilt = ours || entries.includes('index.html') || entries.includes('index.json') || entries.includes('pagefind');
-    const dangerous = outDir === root || outDir === projectRoot || root.startsWith(outDir + path.sep) || projectRoot.startsWith(outDir + path.sep);
+    // The registry's own root and skills folder are refused before (outputPlaceProblem); this checkout is not one of them.
+    const dangerous = outDir === projectRoot || projectRoot.startsWith(outDir + path.sep);
     if (dangerous || (entries.length > 0 && !looksBuilt)) {
       throw new SiteBuildError('E_OUT_DIR', `Refusing to empty ${outDir}: it is not empty and does not look like a Skilldex build. Choose another --out.`);
     }
