@@ -68,7 +68,8 @@ export default defineCommand({
     out('');
     out('next:');
     out(`  1. edit ${shown}/${plan.files[0]?.path ?? ''} — the description is what agents match on`);
-    out(`  2. npx skilldex validate${shown.startsWith('..') || resolve(shown) !== resolve(process.cwd(), 'skills', plan.folder) ? ` ${shown}` : ''}`);
+    // A plain `validate` checks ./skills; a skill made anywhere else is named.
+    out(`  2. npx skilldex validate${target === resolve('skills', plan.folder) ? '' : ` ${shown}`}`);
     out(`  3. ${await buildStep()}, then open a pull request${(await exists('CONTRIBUTING.md')) ? ' (see CONTRIBUTING.md)' : ''}`);
     return EXIT.ok;
   },
