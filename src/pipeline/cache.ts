@@ -449,21 +449,34 @@ export function sourceFromCache(root: string, entry: CachedSkill): SkillSource {
  */
 export function filesReadOnDemand(root: string, dir: string, files: readonly Omit<SkillSourceFile, 'bytes'>[]): SkillSourceFile[] {
   const absDir = join(root, dir);
-  return files.map(({ path, size, hex }) => {
-    let bytes: Uint8Array | undefined;
-    const file = { path, size, hex } as SkillSourceFile;
-    Object.defineProperty(file, 'bytes', {
-      enumerable: true,
-      get(): Uint8Array {
-        if (bytes) return bytes;
-        const read = new Uint8Array(readFileSync(join(absDir, path)));
-        if (sha256HexSync(read) !== hex) throw new Error(`${dir}/${path} changed while the registry was being built; run the build again`);
-        bytes = read;
-        return bytes;
-      },
-    });
-    return file;
-  });
+  return files.map(({ path, size, hex }) => new FileOnDisk(absDir, dir, path, size, hex));
+}
+
+/**
+ * One file of {@link filesReadOnDemand}. A class, so its `bytes` getter is shared: a getter defined
+ * on each file cost a fiftieth of the main thread's time in a 2,000-skill validate.
+ */
+class FileOnDisk implements SkillSourceFile {
+  readonly path: string;
+  readonly size: number;
+  readonly hex: string;
+  #bytes: Uint8Array | undefined;
+  readonly #absDir: string;
+  readonly #dir: string;
+  constructor(absDir: string, dir: string, path: string, size: number, hex: string) {
+    this.path = path;
+    this.size = size;
+    this.hex = hex;
+    this.#absDir = absDir;
+    this.#dir = dir;
+  }
+  get bytes(): Uint8Array {
+    if (this.#bytes) return this.#bytes;
+    const read = new Uint8Array(readFileSync(join(this.#absDir, this.path)));
+    if (sha256HexSync(read) !== this.hex) throw new Error(`${this.#dir}/${this.path} changed while the registry was being built; run the build again`);
+    this.#bytes = read;
+    return read;
+  }
 }
 
 /**

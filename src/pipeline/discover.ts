@@ -340,12 +340,15 @@ export function readSkillSource(root: string, dir: string, declaration: SkillSou
   let count = 0;
   let reportedCount = false;
 
+  // Paths below the folder are joined by hand: they are entry names from a listing, never `.`,
+  // `..` or empty, so path.join's normalising (a thirtieth of reading a skill) changes nothing.
+  const abs = (path: string) => (path ? `${absDir}/${path}` : absDir);
   const visit = (relDir: string): void => {
     // Stat the folder before listing it: an entry added in between then changes its mtime.
-    if (stamps) stamps.dirs.push(stampOf(relDir, lstatSync(join(absDir, relDir))));
+    if (stamps) stamps.dirs.push(stampOf(relDir, lstatSync(abs(relDir))));
     // Discovery's listing serves only without stamps: the build cache needs each folder stat'ed
     // before it is listed, so that an entry added in between is caught by the folder's mtime.
-    const entries: ListedEntry[] = [...((stamps ? undefined : listing?.(relDir)) ?? readdirSync(join(absDir, relDir), { withFileTypes: true }))];
+    const entries: ListedEntry[] = [...((stamps ? undefined : listing?.(relDir)) ?? readdirSync(abs(relDir), { withFileTypes: true }))];
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const nested = relDir === '' ? undefined : (entries.find((e) => e.name === 'skill.json' && e.isFile()) ?? entries.find(isDeclarationFile));
     if (nested) {
@@ -378,7 +381,7 @@ export function readSkillSource(root: string, dir: string, declaration: SkillSou
         reportedCount = true;
         continue;
       }
-      const opened = openRegularFile(join(absDir, path));
+      const opened = openRegularFile(abs(path));
       if (!opened) {
         sink.report(filesSymlink, file, START, `'${path}' is a symbolic link; links are never followed or published`);
         continue;
