@@ -1,4 +1,4 @@
-import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
+import { FAILSAFE_SCHEMA, load as loadYaml, Type } from 'js-yaml';
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { bracketDepthExceeds } from '../json-depth.ts';
 import { nodeOffset } from './node-position.ts';
@@ -140,11 +140,46 @@ function parseYaml(text: string): Document {
 const NOT_PLAIN = new RegExp(String.raw`(?:^|[\s[{,])[&*!]|^%|<<|^\s*\?(?:\s|$)|\t|^(?:---|\.\.\.)|${[...FORBIDDEN_KEYS].join('|')}`, 'm');
 
 /**
+ * The YAML 1.2 core schema's scalars exactly as the yaml library resolves them (its
+ * schema/core/*.js: the same patterns, in the same order, to the same values), for js-yaml.
+ * js-yaml's own core schema takes YAML 1.1's numbers (`0b101` is 5, `1_000` is 1000, `-.5` a
+ * string), which made every frontmatter holding a number take the full parser: a third of the
+ * SKILL.md packages of a generated registry, for a `minimum: 0` in a schema or a `timeout_ms`.
+ */
+const scalar = (tag: string, forms: readonly (readonly [RegExp, (text: string) => unknown])[]) =>
+  new Type(tag, {
+    kind: 'scalar',
+    resolve: (text: string | null) => forms.some(([test]) => test.test(text ?? '')),
+    construct: (text: string | null) => {
+      const form = forms.find(([test]) => test.test(text ?? '')) as (typeof forms)[number];
+      return form[1](text ?? '');
+    },
+  });
+// One type per tag, its forms in the yaml library's order: js-yaml keeps only the last type of a tag.
+const CORE_SCALARS = FAILSAFE_SCHEMA.extend({
+  implicit: [
+    scalar('tag:yaml.org,2002:null', [[/^(?:~|[Nn]ull|NULL)?$/, () => null]]),
+    scalar('tag:yaml.org,2002:bool', [[/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/, (text) => text[0] === 't' || text[0] === 'T']]),
+    scalar('tag:yaml.org,2002:int', [
+      [/^0o[0-7]+$/, (text) => parseInt(text.slice(2), 8)],
+      [/^[-+]?[0-9]+$/, (text) => parseInt(text, 10)],
+      [/^0x[0-9a-fA-F]+$/, (text) => parseInt(text.slice(2), 16)],
+    ]),
+    scalar('tag:yaml.org,2002:float', [
+      [/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/, (text) => (text.slice(-3).toLowerCase() === 'nan' ? NaN : text[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY)],
+      [/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/, parseFloat],
+      [/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/, parseFloat],
+    ]),
+  ],
+});
+
+/**
  * Frontmatter as the yaml library reads it, for the common case only, ten times faster: plain
  * mappings of scalars, lists and mappings (no anchors, aliases, tags or directives, see
- * {@link NOT_PLAIN}) that js-yaml reads under the same YAML 1.2 core schema, as a mapping within
- * the depth limit. Undefined for anything else, including every document either parser finds an
- * error in: the yaml library then reads it, with positions for its problems.
+ * {@link NOT_PLAIN}) that js-yaml reads under the same YAML 1.2 core schema
+ * ({@link CORE_SCALARS}), as a mapping within the depth limit. Undefined for anything else,
+ * including every document either parser finds an error in: the yaml library then reads it, with
+ * positions for its problems.
  *
  * Why: the yaml library builds a document with every node's position, which the build needs only
  * for a diagnostic; over the 2,000-skill corpus it was a third of reading and checking a skill.
@@ -154,7 +189,7 @@ export function readPlainFrontmatter(text: string, maxDepth: number): Record<str
   if (NOT_PLAIN.test(text) || flowSpansLines(text)) return undefined;
   let data: unknown;
   try {
-    data = loadYaml(text, { schema: CORE_SCHEMA });
+    data = loadYaml(text, { schema: CORE_SCALARS });
   } catch {
     return undefined;
   }
@@ -216,16 +251,8 @@ function flowSpansLines(text: string): boolean {
  */
 const NON_STRING_KEY = /^(?:$|[-+.~\d]|(?:null|true|false)$)|[,[\]{}]/i;
 
-/** A plain scalar the YAML 1.2 core schema reads as a number; js-yaml reads some as strings (`-.5`). */
-const CORE_NUMBER = /^(?:[-+]?(?:\.\d+|\d+(?:\.\d*)?)(?:[eE][-+]?\d+)?|0o[0-7]+|0x[\da-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
-
-/**
- * Within the depth limit, with only keys both parsers spell alike, and no numbers: js-yaml's
- * numbers are YAML 1.1's (`0b101` is 5, `-.5` a string; see {@link CORE_NUMBER}), and
- * frontmatter rarely holds one.
- */
+/** Within the depth limit, with only keys both parsers spell alike. */
 function nestsWithin(value: unknown, depth: number, maxDepth: number): boolean {
-  if (typeof value === 'number' || (typeof value === 'string' && CORE_NUMBER.test(value))) return false;
   if (typeof value !== 'object' || value === null) return true;
   if (depth > maxDepth) return false;
   if (!Array.isArray(value) && Object.keys(value).some((key) => NON_STRING_KEY.test(key))) return false;

@@ -85,6 +85,14 @@ describe('plain frontmatter, read quickly', () => {
     expect(quick / files.length).toBeGreaterThan(0.85);
   });
 
+  it('reads numbers quickly, each as the YAML 1.2 core schema resolves it', () => {
+    // A package's schemas and limits hold numbers; they used to send the whole frontmatter to the full parser.
+    const text = '---\nname: demo\ndescription: Sums.\ninput_schema:\n  type: object\n  properties:\n    n: {type: integer, minimum: 0, maximum: 100, default: 7}\nsecurity:\n  timeout_ms: 30000\nratio: 0.5\nhex: 0x1F\noctal: 0o17\nbig: 1e3\nnot-octal: 017\nnot-binary: 0b101\nnot-grouped: 1_000\nhalf: -.5\n---\nBody\n';
+    expect(compare('numbers', text)).toBe(true);
+    const { data } = parseFrontmatter(sourceFromString(text), LIMITS);
+    expect(data).toMatchObject({ ratio: 0.5, hex: 31, octal: 15, big: 1000, 'not-octal': 17, 'not-binary': '0b101', 'not-grouped': '1_000', half: -0.5, security: { timeout_ms: 30000 } });
+  });
+
   it('agrees on tricky scalars in every layout, and on odd and broken documents', () => {
     let quick = 0;
     let total = 0;
