@@ -3,6 +3,7 @@ import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { IndexEntry, RegistryIndex } from '../core/schemas/registry-index.ts';
 import { createSearchIndex, type SearchIndex, searchIndex } from '../core/search.ts';
 import { nameKey, toKebab } from '../core/names.ts';
+import { closest } from '../core/suggest.ts';
 import { visibleControls } from '../core/control-chars.ts';
 import { skillNameOf } from './tool-id.ts';
 import { fillName } from '../core/url-template.ts';
@@ -200,10 +201,17 @@ export class Registry {
   entry(name: string): IndexEntry {
     const found = this.find(name);
     if (found) return found;
-    const close = this.search(name, { limit: 3 }).map((hit) => hit.skill.name);
-    throw new RegistryError('SKILL_NOT_FOUND', `no skill named '${name}' in ${this.root}`, {
-      hint: close.length > 0 ? `did you mean ${close.map((c) => `'${c}'`).join(', ')}?` : 'list the skills with `skilldex search ""`',
-    });
+    throw new RegistryError('SKILL_NOT_FOUND', `no skill named '${name}' in ${this.root}`, { hint: this.notFoundHint(name) });
+  }
+
+  /**
+   * What to say when no skill is called `name`: the names it may have meant (a misspelling of one,
+   * then the best search matches), or how to list them all.
+   */
+  notFoundHint(name: string): string {
+    const typo = closest(name, this.index.skills.map((s) => s.name));
+    const close = [...new Set([...(typo ? [typo] : []), ...this.search(name, { limit: 3 }).map((hit) => hit.skill.name)])].slice(0, 3);
+    return close.length > 0 ? `did you mean ${close.map((c) => `'${c}'`).join(', ')}?` : 'list the skills with `skilldex search ""`';
   }
 
   /**

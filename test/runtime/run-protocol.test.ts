@@ -134,6 +134,11 @@ describe('seed 004 protocol scripts', () => {
     const outcome = await registry.run('no-such-skill', {});
     expect(outcome).toMatchObject({ status: 'error', output: null, error: { code: 'SKILL_NOT_FOUND' } });
   });
+
+  it('suggests the skill a misspelt name meant', async () => {
+    const outcome = await registry.run('flakey', {});
+    expect(outcome.error).toMatchObject({ code: 'SKILL_NOT_FOUND', details: { hint: expect.stringMatching(/^did you mean 'flaky'/) } });
+  });
 });
 
 describe('module entries run through the harness', () => {

@@ -61,6 +61,8 @@ export interface RunHost {
   runnableDir(name: string): Promise<string>;
   /** prompt.md text (verified) for llm skills whose manifest does not inline it. */
   fileText(name: string, path: string): Promise<string>;
+  /** The hint for a name no skill has ("did you mean …"). */
+  notFoundHint?(name: string): string;
 }
 
 /** Errors worth another try: the same input may well succeed the next time. */
@@ -117,7 +119,10 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
     if (at > 0 && host.find(name.slice(0, at))) {
       return errorOutcome({ code: 'INVALID_PARAM', message: `run runs the current version of a skill; '${name}' names another`, details: { hint: `run ${name.slice(0, at)}, or install '${name}' and run its scripts from the installed folder` } });
     }
-    if (!host.find(name)) return errorOutcome({ code: 'SKILL_NOT_FOUND', message: stack.length > 0 ? `${stack.at(-1)} calls '${name}', which is not in the registry` : `no skill named '${name}' in the registry` });
+    if (!host.find(name)) {
+      const hint = stack.length > 0 ? undefined : host.notFoundHint?.(name);
+      return errorOutcome({ code: 'SKILL_NOT_FOUND', message: stack.length > 0 ? `${stack.at(-1)} calls '${name}', which is not in the registry` : `no skill named '${name}' in the registry`, ...(hint ? { details: { hint } } : {}) });
+    }
     manifest = await host.manifest(name);
     if (script !== undefined) {
       const selected = await manifestForScript(manifest, script, (path) => host.fileText(manifest.name, path));
