@@ -34,6 +34,8 @@ import { buildRegistry, ConfigError, loadConfig, outputPlaceProblem } from '../s
 import { REGISTRY_RECORD, removeEmptyFolders } from '../src/pipeline/emit/output-folder.ts';
 import { normaliseSiteUrl, SiteBuildError, skilldexSite, type SiteSettings } from '../src/site/integration/index.ts';
 import type { RenderStats } from '../src/site/render/pool.ts';
+import { cliFailure } from '../src/cli/_errors.ts';
+import { makeFolder } from '../src/core-node/make-folder.ts';
 import { bundleBrowserRuntime } from './bundle-runtime.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -292,7 +294,7 @@ function prepareOutDir(outDir: string, registryBuiltHere: boolean): OutputFolder
   }
   rmSync(stash, { force: true });
   const removal = discard(outDir, path.dirname(ownership));
-  mkdirSync(outDir, { recursive: true });
+  makeFolder(outDir);
   // Remembers, outside the output, that this folder is ours: the next build updates it in place,
   // and whatever a failed build leaves behind is swept by the next one.
   writeFileSync(ownership, `${outDir}\n`);
@@ -555,7 +557,11 @@ async function main(argv: string[]): Promise<number> {
       console.error(`error ${error.code}: ${error.message}`);
       return USAGE_ERRORS.has(error.code) ? 2 : 1;
     }
-    throw error;
+    // A file system error (an output path that cannot be created or written) names the path and why, without a stack.
+    const failure = cliFailure(error);
+    if (!failure) throw error;
+    console.error(`error ${failure.message}${failure.hint ? `\n  hint: ${failure.hint}` : ''}`);
+    return failure.exitCode;
   }
 }
 

@@ -1,5 +1,6 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { makeFolder } from './make-folder.ts';
 
 /**
  * Writes `file` whole or not at all: into a temporary file beside it (unique to this process and
@@ -8,7 +9,7 @@ import path from 'node:path';
  * cannot write.
  */
 export function writeFileAtomically(file: string, data: string | Uint8Array): void {
-  mkdirSync(path.dirname(file), { recursive: true });
+  makeFolder(path.dirname(file));
   const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   writeFileSync(temporary, data);
   renameSync(temporary, file);

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { GitError } from './git-error.ts';
+import { makeFolder } from '../core-node/make-folder.ts';
 
 /**
  * The few git operations a pull-request check needs. Everything goes through `git` itself
@@ -67,7 +68,7 @@ export async function extractTree(cwd: string, rev: string, subdir: string, dest
   }
   const archive = await git(cwd, ['archive', '--format=tar', treeish]);
   const target = join(dest, subdir);
-  await mkdir(target, { recursive: true });
+  makeFolder(target);
   const extract = tar.extract();
   Readable.from([archive]).pipe(extract);
   for await (const entry of extract) {
@@ -76,9 +77,9 @@ export async function extractTree(cwd: string, rev: string, subdir: string, dest
     for await (const chunk of entry) chunks.push(chunk as Buffer);
     // git archive writes plain relative names; anything else would be a corrupt archive.
     if (name.startsWith('/') || name.split('/').includes('..')) continue;
-    if (type === 'directory') await mkdir(join(target, name), { recursive: true });
+    if (type === 'directory') makeFolder(join(target, name));
     else if (type === 'file') {
-      await mkdir(dirname(join(target, name)), { recursive: true });
+      makeFolder(dirname(join(target, name)));
       await writeFile(join(target, name), Buffer.concat(chunks));
     }
   }

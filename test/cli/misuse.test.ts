@@ -60,6 +60,14 @@ describe('build --out', () => {
     expect(rootIsFile.status).toBe(2);
     expect(rootIsFile.stderr).toContain('hint: pass the registry root, the folder that holds skills/, not a file');
   });
+
+  it.runIf(existsSync('/proc/self'))('fails instead of hanging where the system cannot make the folder (/proc)', async () => {
+    // Node's recursive mkdir loops for ever there: mkdir answers ENOENT below a folder that exists.
+    const result = await runSkilldex(root, ['build', '--out', '/proc/skilldex-out/dist']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('error cannot mkdir /proc/skilldex-out: no such file or folder (ENOENT)');
+    noStack(result.stderr);
+  });
 });
 
 describe('options', () => {

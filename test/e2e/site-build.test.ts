@@ -63,6 +63,13 @@ describe('scripts/build.ts', () => {
     expect(run.stderr).toContain('E_OUT_DIR');
   });
 
+  it.runIf(existsSync('/proc/self'))('names an output folder the system cannot make, instead of hanging (/proc)', () => {
+    const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.ts'), '--root', work, '--registry', work, '--out', '/proc/skilldex-site/out'], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('error cannot mkdir /proc/skilldex-site: no such file or folder (ENOENT)');
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+
   it('publishes an already-built registry with --registry', () => {
     // The hand-written registry in test/fixtures/site holds what the examples may not: a Japanese
     // llm skill and an extended package with triggers, security policy, resources and ABP tools.

@@ -1,4 +1,4 @@
-import { access, copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { access, copyFile, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { ConvertError } from '../../publish/convert-error.ts';
@@ -7,6 +7,7 @@ import { folderKind } from '../../pipeline/discover.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { notUsable } from '../_registry-root.ts';
 import { out, style } from '../_output.ts';
+import { makeFolder } from '../../core-node/make-folder.ts';
 
 const TARGETS = ['skill-json', 'skill-md'] as const;
 
@@ -68,11 +69,11 @@ export default defineCommand({
       throw new CliError('E_EXISTS', `${shown(target)} already exists and is not empty`, { hint: 'choose an empty --out folder' });
     }
     for (const p of copies) {
-      await mkdir(dirname(join(target, p)), { recursive: true });
+      makeFolder(dirname(join(target, p)));
       await copyFile(join(dir, p), join(target, p));
     }
     for (const f of conversion.files) {
-      await mkdir(dirname(join(target, f.path)), { recursive: true });
+      makeFolder(dirname(join(target, f.path)));
       await writeFile(join(target, f.path), f.content);
     }
     if (inPlace) for (const p of conversion.replaces) if (!conversion.files.some((f) => f.path === p)) await rm(join(dir, p));

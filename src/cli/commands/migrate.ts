@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { defineCommand } from 'citty';
@@ -9,6 +9,7 @@ import { planMigration, type MigrationOp, type MigrationPlan } from '../../publi
 import { CliError, EXIT } from '../_errors.ts';
 import { printReport } from '../_report.ts';
 import { err, out, style } from '../_output.ts';
+import { makeFolder } from '../../core-node/make-folder.ts';
 
 export default defineCommand({
   meta: { name: 'migrate', description: 'Migrate legacy skills (SKILL.md with code blocks, METADATA.yml + scripts/main.ts) to the extended package layout' },
@@ -89,11 +90,11 @@ function describe(op: MigrationOp): string {
 async function applyPlan(dir: string, ops: readonly MigrationOp[]): Promise<void> {
   for (const op of ops) {
     if (op.kind === 'backup' || op.kind === 'move') {
-      await mkdir(dirname(join(dir, op.to)), { recursive: true });
+      makeFolder(dirname(join(dir, op.to)));
       await rename(join(dir, op.from), join(dir, op.to));
     } else if (op.kind === 'delete') await rm(join(dir, op.path));
     else {
-      await mkdir(dirname(join(dir, op.path)), { recursive: true });
+      makeFolder(dirname(join(dir, op.path)));
       await writeFile(join(dir, op.path), op.content);
     }
   }

@@ -1,4 +1,4 @@
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { defineCommand } from 'citty';
@@ -8,6 +8,7 @@ import { ScaffoldError } from '../../publish/scaffold-error.ts';
 import { SCAFFOLD_FORMATS, scaffold, type Callee, type ScaffoldFormat } from '../../publish/scaffold.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { err, out, style } from '../_output.ts';
+import { makeFolder } from '../../core-node/make-folder.ts';
 
 /** Prompts only with a person at a terminal; CI and pipes get flags and defaults, never a hang. */
 const interactive = () => Boolean(process.stdin.isTTY && process.stdout.isTTY) && !process.env.CI;
@@ -59,7 +60,7 @@ export default defineCommand({
     const target = join(skillsDir, plan.folder);
     if (await exists(target)) throw new CliError('E_EXISTS', `${relative(process.cwd(), target) || target} already exists`, { hint: 'choose another name, or edit the existing skill' });
     for (const file of plan.files) {
-      await mkdir(dirname(join(target, file.path)), { recursive: true });
+      makeFolder(dirname(join(target, file.path)));
       await writeFile(join(target, file.path), file.content, { flag: 'wx' });
     }
     const shown = relative(process.cwd(), target) || '.';

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { jsonText } from './json-text.ts';
 import type { FileStamp } from '../../core/schemas/file-stamp.ts';
 import { regularFile, stampOf, unchanged } from '../../core-node/file-stamp.ts';
+import { makeFolder } from '../../core-node/make-folder.ts';
 
 /**
  * Remembers what the last build wrote, so stale files can be removed and nothing else. The site
@@ -54,7 +55,7 @@ export class OutputFolder {
   get #previous(): ReadonlySet<string> {
     if (!this.#previousRead) {
       // The folder itself is the caller's choice, and may be a link to where a site is served from.
-      const created = mkdirSync(this.dir, { recursive: true });
+      const created = makeFolder(this.dir);
       if (created !== undefined) this.#createdDirs.push(created);
       this.#previousRead = readState(this.dir);
     }

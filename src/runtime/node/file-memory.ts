@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { searchMemory } from '../../core/memory-search.ts';
 import { MemoryEntry, type MemoryInput } from '../../core/schemas/memory.ts';
 import type { MemoryService } from '../context-services.ts';
+import { makeFolder } from '../../core-node/make-folder.ts';
 
 /**
  * The default memory store: one JSON line per entry in `<cacheDir>/memory/entries.jsonl`, searched
@@ -40,7 +41,7 @@ export function fileMemoryStore(dir: string): MemoryService & { entries(): Promi
     search: async (query, limit = 5) => searchMemory(await entries(), query, limit),
     async write(input: MemoryInput) {
       const entry = MemoryEntry.parse({ ...input, id: `m-${randomUUID().slice(0, 13)}`, createdAt: new Date().toISOString() });
-      await mkdir(dirname(file), { recursive: true });
+      makeFolder(dirname(file));
       await appendFile(file, `${JSON.stringify(entry)}\n`);
       return entry;
     },

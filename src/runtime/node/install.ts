@@ -7,6 +7,7 @@ import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { RegistryError } from '../../core/errors/registry-error.ts';
 import { verifySkillFiles } from '../verify.ts';
 import { containedPath } from './contained-path.ts';
+import { makeFolder } from '../../core-node/make-folder.ts';
 
 /**
  * Project-level skill folders, by agent, exactly as the `skills` CLI (1.7.4, `npx skills add`)
@@ -353,7 +354,7 @@ export async function writeSkillDir(
   const generated = options.generated ?? new Map<string, Uint8Array>();
   if (await verifiesAt(manifest, dest, generated)) return { dir: dest, changed: false };
   const parent = dirname(dest);
-  await mkdir(parent, { recursive: true });
+  makeFolder(parent);
   const suffix = randomBytes(6).toString('hex');
   const temp = join(parent, `.${basename(dest)}.${suffix}.tmp`);
   const old = join(parent, `.${basename(dest)}.${suffix}.old`);
@@ -362,7 +363,7 @@ export async function writeSkillDir(
     for (const [path, bytes] of [...files, ...generated]) {
       const target = containedPath(temp, path);
       try {
-        await mkdir(dirname(target), { recursive: true });
+        makeFolder(dirname(target));
         await writeFile(target, bytes, { mode: modeOf(bytes), flag: 'wx' });
       } catch (error) {
         throw collision(error, manifest.name, path) ?? error;

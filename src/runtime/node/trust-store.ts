@@ -1,9 +1,10 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { bracketDepthExceeds, MAX_JSON_DEPTH } from '../../core/json-depth.ts';
 import { PUBLIC_KEY_PATTERN } from '../../core/public-key.ts';
 import { writeFileAtomic } from './atomic-write.ts';
+import { makeFolder } from '../../core-node/make-folder.ts';
 
 /**
  * What the client remembers per registry, by its root (URL or folder):
@@ -36,7 +37,7 @@ async function readJsonObject(path: string): Promise<Record<string, unknown>> {
 }
 
 async function writeJson(path: string, value: unknown): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  makeFolder(dirname(path));
   await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 

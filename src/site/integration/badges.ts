@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PUBLISHED_NAME } from '../../core/names.ts';
 import { skillBadges } from '../catalog/badge.ts';
+import { makeFolder } from '../../core-node/make-folder.ts';
 
 /**
  * Writes each skill's badges (`skills/<name>/version.svg`, `scan.svg`) into the built site, from
@@ -15,7 +16,7 @@ export function writeBadges(registryDir: string, outDir: string): number {
     // The index was checked when it was built; a name is still only ever one path segment here.
     if (!PUBLISHED_NAME.test(skill.name)) continue;
     const dir = path.join(outDir, 'skills', skill.name);
-    mkdirSync(dir, { recursive: true });
+    makeFolder(dir);
     for (const badge of skillBadges(skill)) {
       writeFileSync(path.join(dir, badge.file), badge.svg);
       written++;

@@ -1,5 +1,6 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { makeFolder } from '../../core-node/make-folder.ts';
 
 /**
  * Copies the files beside the docs pages to the site's /docs/, so their images and example files
@@ -12,7 +13,7 @@ export function copyDocAssets(from: string, to: string): void {
     if (!entry.isFile() || /\.(md|html?)$/i.test(entry.name)) continue;
     const relative = path.relative(from, path.join(entry.parentPath, entry.name));
     if (relative.split(path.sep).some((segment) => segment.startsWith('.'))) continue;
-    mkdirSync(path.dirname(path.join(to, relative)), { recursive: true });
+    makeFolder(path.dirname(path.join(to, relative)));
     copyFileSync(path.join(from, relative), path.join(to, relative));
   }
 }
