@@ -12,6 +12,17 @@ import { defineRule, type DeclarationContext } from './rule.ts';
 const declaredName = ({ data }: DeclarationContext): string | undefined =>
   typeof data.name === 'string' && data.name.trim() !== '' ? data.name : undefined;
 
+/**
+ * What a field holds when it is there but is not text (`name: 123` is a number in YAML), said
+ * so: "missing" would send the author looking for a field they wrote. Undefined when it is absent,
+ * empty or null, which is missing.
+ */
+function notText(value: unknown): string | undefined {
+  if (value === undefined || value === null || typeof value === 'string') return undefined;
+  const kind = Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a mapping' : typeof value === 'number' ? 'a number' : typeof value === 'boolean' ? 'true or false' : `a ${typeof value}`;
+  return `is ${kind}${typeof value === 'number' || typeof value === 'boolean' ? ` (${String(value)})` : ''}, not text`;
+}
+
 export const nameRequired = defineRule({
   id: 'name/required',
   severity: 'error',
@@ -25,6 +36,11 @@ export const nameRequired = defineRule({
     const hint = ctx.format !== 'skill-md' ? 'add a snake_case "name"'
       : fromFolder === folderName ? `add \`name: ${fromFolder}\``
       : `add a kebab-case \`name:\` and give the folder the same name${fromFolder ? `, e.g. '${fromFolder}'` : ''}`;
+    const wrong = notText(ctx.data.name);
+    if (wrong) {
+      report(['name'], `name ${wrong}`, { hint: ctx.format === 'skill-md' ? `write a kebab-case name, e.g. \`name: ${fromFolder || 'my-skill'}\` (YAML reads digits alone, true and false as other types)` : 'write the name as a snake_case JSON string' });
+      return;
+    }
     report(['name'], 'missing required field: name', { hint });
   },
 });
@@ -102,8 +118,10 @@ export const descriptionRequired = defineRule({
   scope: 'declaration',
   description: '`description` is required and not empty.',
   hint: 'say what the skill does and when to use it, in at most 1024 characters',
-  check({ data }, report) {
-    if (typeof data.description !== 'string' || data.description.trim() === '') report(['description'], 'missing required field: description');
+  check({ data, format }, report) {
+    const wrong = notText(data.description);
+    if (wrong) report(['description'], `description ${wrong}`, { hint: format === 'skill-md' ? 'write the description as a sentence, quoted if YAML would read it as something else' : 'write the description as a JSON string' });
+    else if (typeof data.description !== 'string' || data.description.trim() === '') report(['description'], 'missing required field: description');
   },
 });
 

@@ -51,8 +51,10 @@ export const skillJsonMetaSchema = defineRule({
       if (path[0] === 'name' || path[0] === 'description') continue;
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) report([...path, key], `unknown field '${key}' (the skill.json meta-schema has additionalProperties: false)`, { hint: 'remove it, or keep custom data in another file' });
-      } else if (issue.code === 'invalid_type' && !hasPath(data, path)) {
-        report(path, `missing required field '${path.join('.')}'`);
+      } else if (!hasPath(data, path)) {
+        // zod words an absent enum field "Invalid option": it is missing, and these are its values.
+        const values = issue.code === 'invalid_value' ? ` (one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')})` : '';
+        report(path, `missing required field '${path.join('.')}'${values}`);
       } else {
         report(path, `${path.join('.') || 'skill.json'}: ${issue.message}`);
       }

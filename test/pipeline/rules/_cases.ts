@@ -401,7 +401,15 @@ export const INVALID: RuleCase[] = [
   { fixture: 'unknown-field-error', covers: ['frontmatter/unknown-field'], expect: [E('frontmatter/unknown-field', 'extra/SKILL.md', 4)], accepted: [] },
 
   // names, description, compatibility, metadata, body
-  { fixture: 'name-required', covers: ['name/required'], expect: [E('name/required', 'blank/SKILL.md', 2), E('name/required', 'nameless/SKILL.md', 2)], accepted: [] },
+  {
+    fixture: 'name-required',
+    covers: ['name/required'],
+    expect: [E('name/required', 'blank/SKILL.md', 2), E('name/required', 'nameless/SKILL.md', 2), E('name/required', 'numeric/SKILL.md', 2)],
+    accepted: [],
+    checks: {
+      'a name that is not text is said to be so, not missing': (ctx) => expect(message(ctx, 'name/required', 'skills/numeric/SKILL.md')).toEqual(['name is a number (123), not text']),
+    },
+  },
   {
     fixture: 'name-charset',
     covers: ['name/charset'],
@@ -443,8 +451,11 @@ export const INVALID: RuleCase[] = [
   {
     fixture: 'description-required',
     covers: ['description/required'],
-    expect: [E('description/required', 'empty/SKILL.md', 3), E('description/required', 'json_empty/skill.json', 3), E('description/required', 'missing/SKILL.md', 2)],
+    expect: [E('description/required', 'empty/SKILL.md', 3), E('description/required', 'flagged/SKILL.md', 3), E('description/required', 'json_empty/skill.json', 3), E('description/required', 'missing/SKILL.md', 2)],
     accepted: [],
+    checks: {
+      'a description that is not text is said to be so, not missing': (ctx) => expect(message(ctx, 'description/required', 'skills/flagged/SKILL.md')).toEqual(['description is true or false (true), not text']),
+    },
   },
   {
     fixture: 'description-length',
@@ -638,11 +649,14 @@ export const INVALID: RuleCase[] = [
       E('skill-json/meta-schema', 'bad_types/skill.json', 26),
       E('skill-json/meta-schema', 'bad_types/skill.json', 28),
       E('skill-json/meta-schema', 'no_category/skill.json', 1),
+      E('skill-json/meta-schema', 'no_mode/skill.json', 1),
       E('skill-json/meta-schema', 'unknown_field/skill.json', 25),
     ],
     accepted: [],
     checks: {
       'a missing field is reported as missing': (ctx) => expect(message(ctx, 'skill-json/meta-schema', 'skills/no_category/skill.json')).toEqual(["missing required field 'category'"]),
+      'a missing field of fixed values is reported as missing, with its values': (ctx) =>
+        expect(message(ctx, 'skill-json/meta-schema', 'skills/no_mode/skill.json')).toEqual(['missing required field \'mode\' (one of "code", "llm", "composite")']),
       'an unknown field is named': (ctx) => expect(message(ctx, 'skill-json/meta-schema', 'skills/unknown_field/skill.json')[0]).toMatch(/^unknown field 'icon'/),
       'a field of the wrong type is not reported as missing': (ctx) => {
         for (const m of message(ctx, 'skill-json/meta-schema', 'skills/bad_types/skill.json')) expect(m).not.toMatch(/missing required field/);
