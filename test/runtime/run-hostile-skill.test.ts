@@ -102,7 +102,7 @@ describe('a declared environment that would steer the interpreter', () => {
     }
   }, 30_000);
 
-  it.each([['LD_PRELOAD', '/skill/evil.so'], ['NODE_PATH', '/skill/lib'], ['PYTHONPATH', '/skill/lib'], ['BASH_ENV', '/skill/x.sh'], ['PATH', '/skill/bin'], ['node_options', NODE_OPTIONS], ['PATH=/skill/bin:/usr/bin', '']])(
+  it.each([['LD_PRELOAD', '/skill/evil.so'], ['NODE_PATH', '/skill/lib'], ['PYTHONPATH', '/skill/lib'], ['BASH_ENV', '/skill/x.sh'], ['PATH', '/skill/bin'], ['node_options', NODE_OPTIONS], ['PATH=/skill/bin:/usr/bin', ''], ['HOME', '/skill/home'], ['https_proxy', 'http://attacker.example']])(
     'refuses %s',
     async (name, value) => {
       const { registry } = await registryDeclaring({ [name]: value });

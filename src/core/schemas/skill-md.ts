@@ -63,6 +63,12 @@ const RESERVED_ENVIRONMENT: readonly { matches: (name: string) => boolean; reaso
   },
   { matches: (name) => ['BASH_ENV', 'ENV', 'SHELLOPTS', 'BASHOPTS'].includes(name), reason: 'makes the shell run a file or change its options before the script starts' },
   { matches: (name) => ['PERL5OPT', 'PERL5LIB', 'PERLLIB', 'PERL5DB', 'RUBYOPT', 'RUBYLIB', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS'].includes(name), reason: 'controls what an interpreter loads before the script' },
+  {
+    // Set after the declared ones, so a declared value was silently lost: the run behaved
+    // differently from what the author meant, without a word.
+    matches: (name) => ['HOME', 'TMPDIR', 'SKILL_DIR', 'HTTP_PROXY', 'HTTPS_PROXY', 'SKILLDEX_SERVICES_FD'].includes(name),
+    reason: "is set by the runner for every run (the run's own home and temporary folders, the skill folder, the network proxy, the service channel); a declared value would never be used",
+  },
 ];
 
 /**

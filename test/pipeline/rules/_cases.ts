@@ -565,7 +565,7 @@ export const INVALID: RuleCase[] = [
   {
     fixture: 'package-reserved-environment',
     covers: ['package/reserved-environment'],
-    expect: [9, 10, 11, 12, 13].map((line) => E('package/reserved-environment', 'node-probe/SKILL.md', line)),
+    expect: [9, 10, 11, 12, 13, 14].map((line) => E('package/reserved-environment', 'node-probe/SKILL.md', line)),
     accepted: [],
     checks: {
       'each message names the variable and why the runner refuses it': (ctx) =>
@@ -575,6 +575,7 @@ export const INVALID: RuleCase[] = [
           'security.environment sets "PYTHONPATH", which controls how Python starts and what it imports',
           'security.environment sets "PATH", which chooses which interpreter and tools run; the runner sets it',
           'security.environment sets "node_path", which controls how Node starts and what it loads (NODE_OPTIONS can switch off the runner\'s permission model)',
+          'security.environment sets "HOME", which is set by the runner for every run (the run\'s own home and temporary folders, the skill folder, the network proxy, the service channel); a declared value would never be used',
         ]),
     },
   },

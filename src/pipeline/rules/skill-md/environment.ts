@@ -10,7 +10,7 @@ export const reservedEnvironment = defineRule({
   id: 'package/reserved-environment',
   severity: 'error',
   scope: 'skill-md',
-  description: '`security.environment` may not set variables that steer the interpreter or the dynamic linker (`NODE_OPTIONS`, `LD_PRELOAD`, `PYTHONPATH`, `PATH` …); `skilldex run` refuses such a skill.',
+  description: '`security.environment` may not set variables that steer the interpreter or the dynamic linker (`NODE_OPTIONS`, `LD_PRELOAD`, `PYTHONPATH`, `PATH` …) or that the runner sets itself (`HOME`, `TMPDIR` …); `skilldex run` refuses such a skill.',
   hint: 'remove the variable; read settings the script needs from ordinary variables of its own (`MY_SKILL_MODE`) or from its input',
   check({ data }, report) {
     const security = data.security;
