@@ -92,7 +92,7 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
   }
   const doc = parseYaml(yamlText);
   for (const error of doc.errors) {
-    problems.push({ rule: 'frontmatter/yaml', offset: yamlStart + (error.pos[0] ?? 0), message: `YAML: ${firstLine(error.message)}`, hint: 'fix the YAML syntax; quote values that contain `: ` or start with a special character' });
+    problems.push({ rule: 'frontmatter/yaml', offset: yamlStart + (error.pos[0] ?? 0), message: `YAML: ${firstLine(error.message)}`, hint: YAML_HINTS[error.code] ?? YAML_HINT });
   }
   // The yaml library reads an unknown tag (`!!js/function`, `!custom`) as the plain string after
   // it, with only a warning: `description: !!js/function …` would publish the source as a
@@ -126,6 +126,16 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
   }
   return withBody(data as Record<string, unknown>, doc);
 }
+
+const YAML_HINT = 'fix the YAML syntax; quote values that contain `: ` or start with a special character';
+/** What to do about the yaml library's errors, by code, where the general hint would mislead. */
+const YAML_HINTS: Partial<Record<string, string>> = {
+  DUPLICATE_KEY: 'write each field once; remove or merge the repeated one',
+  TAB_AS_INDENT: 'indent with spaces: YAML does not allow tabs for indentation',
+  MISSING_CHAR: 'close the quote or bracket this value opens, on the same line',
+  BAD_INDENT: 'line up the fields of one mapping (or the items of one list) at the same column, with spaces',
+  BAD_SCALAR_START: 'quote the value: a plain YAML value cannot start with this character',
+};
 
 function parseYaml(text: string): Document {
   // logLevel: the library's own warnings go to the problems, never to the terminal as a Node warning.

@@ -131,6 +131,16 @@ describe('refusals', () => {
     expect(problems(fm, source)).toEqual(['frontmatter/yaml 4:1']);
   });
 
+  it('gives the hint that fits the mistake: quoting, a repeated field, tabs, an open quote, alignment', () => {
+    const hintFor = (yaml: string) => parse(`---\n${yaml}---\n`).fm.problems[0]?.hint;
+    expect(hintFor('name: a\ndescription: Use it: when asked\n')).toMatch(/quote values that contain `: `/);
+    expect(hintFor('name: a\nname: b\n')).toBe('write each field once; remove or merge the repeated one');
+    expect(hintFor('name: a\nmetadata:\n\tkey: v\n')).toMatch(/^indent with spaces/);
+    expect(hintFor('name: "a\ndescription: b\n')).toMatch(/^close the quote/);
+    expect(hintFor('tags:\n  - a\n  b: c\n')).toMatch(/^line up the fields/);
+    expect(hintFor('name: a\ndescription: @mention me\n')).toMatch(/^quote the value/);
+  });
+
   it('refuses a tag it cannot resolve rather than reading the value after it as a string', () => {
     const { fm, source } = parse("---\nname: a\ndescription: !!js/function 'function () { return process.env }'\ntags: !custom [x]\n---\n");
     expect(problems(fm, source)).toEqual(['frontmatter/yaml 3:14', 'frontmatter/yaml 4:7']);
