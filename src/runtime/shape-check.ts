@@ -48,8 +48,8 @@ export function fileUnderFile(paths: readonly string[]): [string, string] | unde
 }
 
 /**
- * File paths: relative, no `.`/`..` segments, no `\ ? # [ ]`, none listed twice and none inside
- * another listed file (the manifest's `files`). Both shape checks apply it.
+ * File paths: relative, no `.`/`..` segments, no `\ ? # [ ]`, none listed twice (also up to case)
+ * and none inside another listed file (the manifest's `files`). Both shape checks apply it.
  */
 export const unsafePaths = (manifest: SkillManifest): string[] => {
   const issues = manifest.files.flatMap((file, i) => (isSafeSkillPath(file.path) ? [] : [`files.${i}.path: not a safe relative path`]));
@@ -57,6 +57,13 @@ export const unsafePaths = (manifest: SkillManifest): string[] => {
   if (repeatedPath(paths) !== undefined) issues.push('files: must not list a path twice');
   const nested = fileUnderFile(paths);
   if (nested) issues.push(`files: must not list a path inside another listed file (${nested[0]} and ${nested[1]})`);
+  // On macOS and Windows these are one file: installing both would leave one path holding the other's bytes.
+  const folded = paths.map((path) => path.toLowerCase());
+  const twin = repeatedPath(folded);
+  if (twin !== undefined && repeatedPath(paths) === undefined) {
+    const [a, b] = paths.filter((_, i) => folded[i] === twin);
+    issues.push(`files: must not list two paths that differ only in case (${a} and ${b})`);
+  }
   return issues;
 };
 

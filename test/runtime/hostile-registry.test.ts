@@ -236,3 +236,31 @@ describe('a manifest listing a file and a path inside it', () => {
     expect(fileUnderFile([`${'d/'.repeat(50_000)}f`, `${'d/'.repeat(49_999)}d`])).toEqual([`${'d/'.repeat(49_999)}d`, `${'d/'.repeat(50_000)}f`]);
   });
 });
+
+describe('a manifest listing two paths that differ only in case', () => {
+  // On macOS and Windows both are one file: installed there, run.sh would hold RUN.sh's bytes.
+  const TWINS: ForgedSkill = {
+    name: 'twins',
+    mode: 'code',
+    files: { 'SKILL.md': '---\nname: twins\ndescription: Twins.\n---\n\n# Twins\n', 'scripts/run.sh': '#!/bin/sh\necho {}\n', 'scripts/RUN.sh': '#!/bin/sh\necho pwned\n' },
+    manifest: (m) => (m.entry = { path: 'scripts/run.sh', runner: 'protocol', language: 'shell' }),
+  };
+  let forged: ForgedServer;
+  let url: string;
+  beforeAll(async () => {
+    forged = await serveForged();
+    url = mount(forged, await forgeRegistry([TWINS]));
+  });
+  afterAll(() => forged.close());
+
+  it('is refused up front (MANIFEST_INVALID) by install and the browser build, and nothing is written', async () => {
+    const registry = await openRegistry(url, { cacheDir: await tempDir('cache') });
+    const project = await tempDir('project');
+    const error = await registry.install('twins', project).then(() => undefined, (e: unknown) => e as SkilldexError);
+    expect(error?.code).toBe('MANIFEST_INVALID');
+    expect(error?.message).toContain('must not list two paths that differ only in case (scripts/run.sh and scripts/RUN.sh)');
+    expect(await readdir(project)).toEqual([]);
+    expect((await registry.run('twins', {})).error?.code).toBe('VERIFICATION_FAILED');
+    expect(await codeOf((await openBrowserRegistry(url)).manifest('twins'))).toBe('MANIFEST_INVALID');
+  });
+});

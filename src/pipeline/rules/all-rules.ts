@@ -3,7 +3,7 @@ import type { ScannerRule } from '../../scanner/rule.ts';
 import { REGISTRY_RULES } from './cross-skill.ts';
 import { discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryTooDeep } from './discovery.ts';
 import {
-  filesBidi, filesEncoding, filesExecutableBinary, filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany,
+  filesBidi, filesCaseCollision, filesEncoding, filesExecutableBinary, filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany,
   filesUnicodeTag, filesZeroWidth,
 } from './files.ts';
 import { internalCheckFailed } from './internal.ts';
@@ -43,7 +43,7 @@ export const ALL_RULES = [
   discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryTooDeep,
   // Files
   filesSymlink, filesSpecial, filesPath, filesTooLarge, filesSkillTooLarge, filesTooMany,
-  filesExecutableBinary, filesEncoding, filesBidi, filesUnicodeTag, filesZeroWidth,
+  filesCaseCollision, filesExecutableBinary, filesEncoding, filesBidi, filesUnicodeTag, filesZeroWidth,
   // SKILL.md frontmatter and body
   frontmatterMissing, frontmatterUnclosed, frontmatterLanguage, frontmatterTooLarge, frontmatterYaml, frontmatterAliasLimit,
   frontmatterTooDeep, frontmatterForbiddenKey, frontmatterNotAMap, frontmatterFieldType, frontmatterUnknownField,

@@ -90,6 +90,28 @@ export const filesExecutableBinary = defineRule({
   },
 });
 
+/**
+ * Paths are case-sensitive in git and on Linux, not on macOS or Windows: there, two files whose
+ * paths differ only in case are one file, so a checkout or an install keeps one of them, and
+ * clients refuse a manifest that lists both.
+ */
+export const filesCaseCollision = defineRule({
+  id: 'files/case-collision',
+  severity: 'error',
+  scope: 'files',
+  description: 'Two files of the skill have paths that differ only in case; on macOS and Windows they are one file.',
+  hint: 'rename or remove one of them',
+  check(ctx, report) {
+    const first = new Map<string, string>();
+    for (const file of ctx.src.files) {
+      const key = file.path.toLowerCase();
+      const other = first.get(key);
+      if (other === undefined) first.set(key, file.path);
+      else report({ file: file.path, line: 1, column: 1 }, `'${file.path}' and '${other}' differ only in case: on macOS and Windows they are one file, so a checkout or an install keeps only one`);
+    }
+  },
+});
+
 export const filesEncoding = defineRule({
   id: 'files/encoding',
   severity: 'error',

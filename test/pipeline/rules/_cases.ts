@@ -142,7 +142,7 @@ export const VALID: RuleCase[] = [
   },
   {
     fixture: 'files-valid',
-    covers: ['files/symlink', 'files/special', 'files/path', 'files/too-large', 'files/skill-too-large', 'files/too-many', 'files/executable-binary', 'files/encoding', 'files/bidi', 'files/unicode-tag', 'files/zero-width'],
+    covers: ['files/symlink', 'files/special', 'files/path', 'files/too-large', 'files/skill-too-large', 'files/too-many', 'files/case-collision', 'files/executable-binary', 'files/encoding', 'files/bidi', 'files/unicode-tag', 'files/zero-width'],
     setup: async (root) => {
       const dir = join('skills', 'media');
       // A real PNG signature and a Java class (shares Mach-O's universal magic; byte 7 is the class version).
@@ -275,6 +275,21 @@ export const INVALID: RuleCase[] = [
     },
     expect: [E('files/too-many', 'target/SKILL.md', 1)],
     accepted: [],
+  },
+  {
+    fixture: 'files-case-collision',
+    covers: ['files/case-collision'],
+    // Written here, not committed: a checkout on macOS or Windows could not hold both.
+    setup: async (root) => {
+      await write(root, 'skills/twins/notes.md', 'lower\n');
+      await write(root, 'skills/twins/NOTES.md', 'upper\n');
+    },
+    expect: [E('files/case-collision', 'twins/notes.md', 1)],
+    accepted: [],
+    checks: {
+      'names both files': (ctx) =>
+        expect(message(ctx, 'files/case-collision')).toEqual(["'notes.md' and 'NOTES.md' differ only in case: on macOS and Windows they are one file, so a checkout or an install keeps only one"]),
+    },
   },
   {
     fixture: 'files-executable-binary',
