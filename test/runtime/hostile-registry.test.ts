@@ -116,6 +116,17 @@ describe('hostile manifests', () => {
     expect(outcome.warnings?.[0]).toContain("security scan verdict is 'warn'");
   });
 
+  it('fails a run whose input or output schema does not compile with an outcome, never an exception', async () => {
+    const broken = { type: 'object', properties: { limit: { type: 'number', maximum: null } } };
+    for (const field of ['inputSchema', 'outputSchema'] as const) {
+      const registry = await registryWith('semver-tool', (m) => (m[field] = broken));
+      const outcome = await registry.run('semver-tool', { version: '1.0.0' }, { action: 'parse' });
+      expect(outcome.status, field).toBe('error');
+      expect(outcome.error?.code, field).toBe('VERIFICATION_FAILED');
+      expect(outcome.error?.message, field).toMatch(/^the skill's (input|output) schema is not a usable JSON Schema \(schema is invalid: data\/properties\/limit\/maximum must be number\)$/);
+    }
+  });
+
   it('rejects a manifest that breaks the schema', async () => {
     const registry = await registryWith('semver-tool', (m) => (m.files = 'everything'));
     expect(await codeOf(registry.load('semver-tool'))).toBe('MANIFEST_INVALID');

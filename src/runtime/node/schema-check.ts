@@ -10,11 +10,22 @@ import type { ProtocolError } from '../../core/schemas/outcome.ts';
 const compiled = new Map<string, ValidateFunction>();
 const MAX_COMPILED = 500;
 
-function validatorFor(schema: Record<string, unknown>): ValidateFunction {
+/**
+ * The compiled schema, or why the skill's schema cannot be used. A registry's manifest is not
+ * trusted: a schema that does not compile (one a forged registry wrote, or a `maximum: null` left
+ * where YAML's .inf met JSON) fails the run as a manifest that fails its checks does, never as an
+ * exception.
+ */
+function validatorFor(schema: Record<string, unknown>, which: 'input' | 'output'): ValidateFunction | ProtocolError {
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (!validate) {
-    validate = compileSchema(schema);
+    try {
+      validate = compileSchema(schema);
+    } catch (error) {
+      const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
+      return { code: 'VERIFICATION_FAILED', message: `the skill's ${which} schema is not a usable JSON Schema (${reason})`, details: { hint: 'the registry published a schema the client cannot compile; report it to the registry' } };
+    }
     if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
     compiled.set(key, validate);
   }
@@ -34,7 +45,8 @@ export type SchemaCheck = { ok: true; value: unknown } | { ok: false; error: Pro
 export function checkInput(schema: Record<string, unknown> | undefined, input: unknown): SchemaCheck {
   const value = structuredClone(input ?? {});
   if (!schema) return { ok: true, value };
-  const validate = validatorFor(schema);
+  const validate = validatorFor(schema, 'input');
+  if (typeof validate !== 'function') return { ok: false, error: validate };
   if (validate(value)) return { ok: true, value };
   const errors = validate.errors ?? [];
   const missing = errors.some((e) => e.keyword === 'required');
@@ -48,7 +60,8 @@ export function checkInput(schema: Record<string, unknown> | undefined, input: u
 /** Checks a skill's result against its output schema: `INVALID_OUTPUT` when it does not match. */
 export function checkOutput(schema: Record<string, unknown> | undefined, output: unknown): SchemaCheck {
   if (!schema) return { ok: true, value: output };
-  const validate = validatorFor(schema);
+  const validate = validatorFor(schema, 'output');
+  if (typeof validate !== 'function') return { ok: false, error: validate };
   // Validate a copy: useDefaults would otherwise change the skill's real output.
   if (validate(structuredClone(output))) return { ok: true, value: output };
   const messages = describeErrors(validate.errors);

@@ -501,9 +501,13 @@ export const INVALID: RuleCase[] = [
   {
     fixture: 'metadata-nested',
     covers: ['metadata/nested'],
-    expect: [W('metadata/nested', 'meta/SKILL.md', 6), W('metadata/nested', 'meta/SKILL.md', 8), W('metadata/nested', 'meta/SKILL.md', 9)],
+    expect: [W('metadata/nested', 'meta/SKILL.md', 6), W('metadata/nested', 'meta/SKILL.md', 8), W('metadata/nested', 'meta/SKILL.md', 9), W('metadata/nested', 'meta/SKILL.md', 10)],
     accepted: ['meta'],
-    checks: { 'nested metadata is kept as written': (ctx) => expect(draft(ctx, 'meta').metadata).toEqual({ author: 'a', owners: ['x', 'y'], extra: { k: 'v' }, count: 3 }) },
+    checks: {
+      'nested metadata is kept as written': (ctx) => expect(draft(ctx, 'meta').metadata).toEqual({ author: 'a', owners: ['x', 'y'], extra: { k: 'v' }, count: 3, empty: null }),
+      'says what each value is': (ctx) =>
+        expect(message(ctx, 'metadata/nested')).toEqual(['metadata.owners is a list, not a string', 'metadata.extra is a mapping, not a string', 'metadata.count is a number, not a string', 'metadata.empty is null, not a string']),
+    },
   },
   { fixture: 'description-placeholder', covers: ['description/placeholder'], expect: [W('description/placeholder', 'fresh/SKILL.md', 3)], accepted: ['fresh'] },
   { fixture: 'body-empty', covers: ['body/empty'], expect: [W('body/empty', 'hollow/SKILL.md', 2)], accepted: ['hollow'] },
@@ -591,6 +595,19 @@ export const INVALID: RuleCase[] = [
           'security.environment sets "PATH", which chooses which interpreter and tools run; the runner sets it',
           'security.environment sets "node_path", which controls how Node starts and what it loads (NODE_OPTIONS can switch off the runner\'s permission model)',
           'security.environment sets "HOME", which is set by the runner for every run (the run\'s own home and temporary folders, the skill folder, the network proxy, the service channel); a declared value would never be used',
+        ]),
+    },
+  },
+  {
+    fixture: 'frontmatter-non-finite',
+    covers: ['frontmatter/field-type'],
+    expect: [E('frontmatter/field-type', 'infinite/SKILL.md', 8), E('frontmatter/field-type', 'infinite/SKILL.md', 10), W('metadata/nested', 'infinite/SKILL.md', 10)],
+    accepted: [],
+    checks: {
+      'names each .inf and .nan, and leaves a quoted one alone': (ctx) =>
+        expect(message(ctx, 'frontmatter/field-type')).toEqual([
+          'input_schema.properties.limit.maximum: .inf and .nan cannot be published, as JSON has no such numbers (the manifest would hold null)',
+          'metadata.ratio: .inf and .nan cannot be published, as JSON has no such numbers (the manifest would hold null)',
         ]),
     },
   },

@@ -24,7 +24,9 @@ export const metadataNested = defineRule({
   check({ data }, report) {
     if (!data.metadata || typeof data.metadata !== 'object' || Array.isArray(data.metadata)) return;
     for (const [key, value] of Object.entries(data.metadata)) {
-      if (typeof value !== 'string') report(['metadata', key], `metadata.${key} is ${Array.isArray(value) ? 'a list' : typeof value}, not a string`);
+      if (typeof value === 'string') continue;
+      const kind = value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a mapping' : `a ${typeof value}`;
+      report(['metadata', key], `metadata.${key} is ${kind}, not a string`);
     }
   },
 });

@@ -89,7 +89,7 @@ export const frontmatterFieldType = defineRule({
   scope: 'skill-md',
   description: 'A known field has a value of the wrong type.',
   hint: 'see the field table in docs/skill-md.md#fields',
-  check({ fieldIssues }, report) {
+  check({ data, fieldIssues }, report) {
     const seen = new Set<string>();
     for (const issue of fieldIssues) {
       const path = issue.path as (string | number)[];
@@ -99,8 +99,22 @@ export const frontmatterFieldType = defineRule({
       seen.add(key);
       report(path, `${key || 'frontmatter'}: ${issue.message}`, { hint: `see the field table in ${fieldTable(path[0])}` });
     }
+    // YAML has .inf and .nan, JSON has neither: the manifest would hold null, and a schema with
+    // `maximum: null` fails to compile when the skill runs.
+    for (const path of nonFiniteNumbers(data)) {
+      const key = path.join('.');
+      if (seen.has(key)) continue;
+      report(path, `${key}: .inf and .nan cannot be published, as JSON has no such numbers (the manifest would hold null)`, { hint: 'write a finite number, or quote the value to keep it as text' });
+    }
   },
 });
+
+/** Where a value holds an infinite or NaN number. */
+function nonFiniteNumbers(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+  if (typeof value === 'number') return Number.isFinite(value) ? [] : [path];
+  if (typeof value !== 'object' || value === null) return [];
+  return (Array.isArray(value) ? [...value.entries()] : Object.entries(value)).flatMap(([key, child]) => nonFiniteNumbers(child, [...path, key]));
+}
 
 export const frontmatterUnknownField = defineRule({
   id: 'frontmatter/unknown-field',
