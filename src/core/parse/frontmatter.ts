@@ -1,5 +1,5 @@
 import { FAILSAFE_SCHEMA, load as loadYaml, Type } from 'js-yaml';
-import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
 import { bracketDepthExceeds } from '../json-depth.ts';
 import { nodeOffset } from './node-position.ts';
 import type { Limits } from '../schemas/config.ts';
@@ -92,7 +92,9 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
   }
   const doc = parseYaml(yamlText);
   for (const error of doc.errors) {
-    problems.push({ rule: 'frontmatter/yaml', offset: yamlStart + (error.pos[0] ?? 0), message: `YAML: ${firstLine(error.message)}`, hint: YAML_HINTS[error.code] ?? YAML_HINT });
+    // An unclosed [ or { is reported as an indentation error of the line after it.
+    const hint = error.code === 'BAD_INDENT' && /^Flow (sequence|mapping)/.test(error.message) ? 'close the bracket this value opens, on its own line' : (YAML_HINTS[error.code] ?? YAML_HINT);
+    problems.push({ rule: 'frontmatter/yaml', offset: yamlStart + (error.pos[0] ?? 0), message: `YAML: ${firstLine(error.message)}`, hint });
   }
   // The yaml library reads an unknown tag (`!!js/function`, `!custom`) as the plain string after
   // it, with only a warning: `description: !!js/function …` would publish the source as a
@@ -114,14 +116,17 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
   }
 
   const before = problems.length;
-  walk(doc.contents, 1, limits.maxDepth, yamlStart, problems);
+  walk(doc.contents, 1, limits.maxDepth, yamlStart, problems, anchorsOf(doc));
   if (problems.length > before) return withBody(undefined, doc);
 
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: limits.maxAliases });
   } catch (error) {
-    problems.push({ rule: 'frontmatter/alias-limit', offset: yamlStart, message: `YAML aliases expand too far: ${firstLine((error as Error).message)}`, hint: `use at most ${limits.maxAliases} alias expansions; write the values out instead` });
+    const message = firstLine((error as Error).message);
+    // An alias used before its anchor is defined (the ones with no anchor at all, walk reports where they are).
+    if (/^Unresolved alias/.test(message)) problems.push({ rule: 'frontmatter/yaml', offset: yamlStart, message: `YAML: ${message}`, hint: 'define the anchor (&name) before its alias (*name), or quote a value that starts with *' });
+    else problems.push({ rule: 'frontmatter/alias-limit', offset: yamlStart, message: `YAML aliases expand too far: ${message}`, hint: `use at most ${limits.maxAliases} alias expansions; write the values out instead` });
     return withBody(undefined, doc);
   }
   return withBody(data as Record<string, unknown>, doc);
@@ -132,8 +137,10 @@ const YAML_HINT = 'fix the YAML syntax; quote values that contain `: ` or start 
 const YAML_HINTS: Partial<Record<string, string>> = {
   DUPLICATE_KEY: 'write each field once; remove or merge the repeated one',
   TAB_AS_INDENT: 'indent with spaces: YAML does not allow tabs for indentation',
-  MISSING_CHAR: 'close the quote or bracket this value opens, on the same line',
+  MISSING_CHAR: 'close the quote or bracket this value opens',
   BAD_INDENT: 'line up the fields of one mapping (or the items of one list) at the same column, with spaces',
+  BLOCK_AS_IMPLICIT_KEY: 'quote a value that contains `: `, and line up the fields of one mapping at the same column',
+  MULTILINE_IMPLICIT_KEY: 'line up the fields of one mapping at the same column, and quote a value that contains `: `',
   BAD_SCALAR_START: 'quote the value: a plain YAML value cannot start with this character',
 };
 
@@ -291,7 +298,7 @@ function mappingStart(text: string): number | undefined {
 }
 
 /** Rejects forbidden keys and over-deep nesting, with the node's position. */
-function walk(node: unknown, depth: number, maxDepth: number, base: number, problems: ParseProblem<FrontmatterRuleId>[]): void {
+function walk(node: unknown, depth: number, maxDepth: number, base: number, problems: ParseProblem<FrontmatterRuleId>[], anchors: ReadonlySet<string>): void {
   if (isMap(node) || isSeq(node)) {
     const offset = base + ((node as Node).range?.[0] ?? 0);
     if (depth > maxDepth) {
@@ -304,14 +311,23 @@ function walk(node: unknown, depth: number, maxDepth: number, base: number, prob
         if (key !== undefined && FORBIDDEN_KEYS.has(key)) {
           problems.push({ rule: 'frontmatter/forbidden-key', offset: base + ((item.key as Node).range?.[0] ?? 0), message: `key '${key}' is not allowed`, hint: 'rename the key; `__proto__`, `constructor` and `prototype` are refused to prevent prototype pollution' });
         }
-        walk(item.value, depth + 1, maxDepth, base, problems);
+        walk(item.value, depth + 1, maxDepth, base, problems, anchors);
       } else {
-        walk(item, depth + 1, maxDepth, base, problems);
+        walk(item, depth + 1, maxDepth, base, problems, anchors);
       }
     }
-  } else if (isAlias(node)) {
-    // Alias targets are walked where they are defined; expansion is capped by maxAliasCount.
+  } else if (isAlias(node) && !anchors.has(node.source)) {
+    // A value written `*me` is an alias; with no `&me` anchor before it, it refers to nothing.
+    problems.push({ rule: 'frontmatter/yaml', offset: base + (node.range?.[0] ?? 0), message: `YAML: the alias *${node.source} refers to no anchor`, hint: 'quote the value: a plain YAML value starting with * is an alias' });
   }
+  // Alias targets are walked where they are defined; expansion is capped by maxAliasCount.
+}
+
+/** The anchor names a document defines (`&name`). */
+function anchorsOf(doc: Document): Set<string> {
+  const names = new Set<string>();
+  visit(doc, { Node: (_, node) => void (node.anchor && names.add(node.anchor)) });
+  return names;
 }
 
 function firstLine(message: string): string {

@@ -133,12 +133,23 @@ describe('refusals', () => {
 
   it('gives the hint that fits the mistake: quoting, a repeated field, tabs, an open quote, alignment', () => {
     const hintFor = (yaml: string) => parse(`---\n${yaml}---\n`).fm.problems[0]?.hint;
-    expect(hintFor('name: a\ndescription: Use it: when asked\n')).toMatch(/quote values that contain `: `/);
+    expect(hintFor("name: a\ndescription: Use it: when asked\n")).toMatch(/^quote a value that contains `: `/);
     expect(hintFor('name: a\nname: b\n')).toBe('write each field once; remove or merge the repeated one');
     expect(hintFor('name: a\nmetadata:\n\tkey: v\n')).toMatch(/^indent with spaces/);
     expect(hintFor('name: "a\ndescription: b\n')).toMatch(/^close the quote/);
     expect(hintFor('tags:\n  - a\n  b: c\n')).toMatch(/^line up the fields/);
     expect(hintFor('name: a\ndescription: @mention me\n')).toMatch(/^quote the value/);
+    expect(hintFor('name: a\ntags: [a, b\nlicense: MIT\n')).toMatch(/^close the bracket/);
+    expect(hintFor('name: a\nmetadata:\n  author: me\n   team: x\n')).toMatch(/line up the fields/);
+  });
+
+  it('reports an alias that refers to no anchor as YAML, where it is, with a hint to quote it', () => {
+    const { fm, source } = parse('---\nname: a\ndescription: b\nauthor: *me\n---\n');
+    expect(problems(fm, source)).toEqual(['frontmatter/yaml 4:9']);
+    expect(fm.problems[0]).toMatchObject({ message: 'YAML: the alias *me refers to no anchor', hint: expect.stringMatching(/^quote the value/) });
+    const early = parse('---\nname: a\ndescription: *d\nother: &d text\n---\n');
+    expect(early.fm.problems.map((p) => p.rule)).toEqual(['frontmatter/yaml']);
+    expect(early.fm.problems[0]?.hint).toMatch(/^define the anchor/);
   });
 
   it('refuses a tag it cannot resolve rather than reading the value after it as a string', () => {
