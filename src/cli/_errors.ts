@@ -52,6 +52,12 @@ function systemError(error: unknown): (Error & { code: string; syscall?: string;
   return typeof code === 'string' && Object.hasOwn(SYSTEM_ERRORS, code) ? (error as Error & { code: string }) : undefined;
 }
 
+/** A file system error's reason in words, with its code ("no such file or folder (ENOENT)"); undefined for any other error. */
+export function systemReason(error: unknown): string | undefined {
+  const system = systemError(error);
+  return system && `${SYSTEM_ERRORS[system.code]!.reason} (${system.code})`;
+}
+
 /**
  * The one mapping from a thrown error to what the CLI prints and exits with: any
  * {@link SkilldexError} becomes its headline, hint and exit code (a `CliError`'s own, else 1); a
@@ -61,10 +67,9 @@ function systemError(error: unknown): (Error & { code: string; syscall?: string;
 export function cliFailure(error: unknown): { exitCode: number; message: string; hint: string | undefined } | undefined {
   const system = systemError(error);
   if (system) {
-    const { reason, hint } = SYSTEM_ERRORS[system.code]!;
     const target = system.path === undefined ? '' : ` ${printable(system.path)}`;
     const action = system.syscall ? `cannot ${system.syscall}${target}` : `failed${target}`;
-    return { exitCode: EXIT.failure, message: `${action}: ${reason} (${system.code})`, hint };
+    return { exitCode: EXIT.failure, message: `${action}: ${systemReason(system)}`, hint: SYSTEM_ERRORS[system.code]!.hint };
   }
   if (!(error instanceof SkilldexError)) return undefined;
   const { text, hint } = describeFailure(error);

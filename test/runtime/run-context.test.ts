@@ -168,10 +168,16 @@ describe('the CLI', () => {
     expect(notJson.stderr).toMatch(/hint: quote it for the shell/);
     const array = await cli(['run', 'greeter', '--config', '[1]']);
     expect(array.status).toBe(2);
-    expect(array.stderr).toMatch(/--config must be a JSON object, not an array/);
+    expect(array.stderr).toContain('error --config must be a JSON object, not an array\n');
     const missing = await cli(['run', 'greeter', '--context', '@/nonexistent/ctx.json']);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toMatch(/cannot read --context @\/nonexistent\/ctx.json: ENOENT/);
+    expect(missing.stderr).toContain('cannot read --context @/nonexistent/ctx.json: no such file or folder (ENOENT)');
+    const noInput = await cli(['run', 'greeter', '--input-file', '/nonexistent/input.json']);
+    expect(noInput.status).toBe(2);
+    expect(noInput.stderr).toContain('cannot read --input-file /nonexistent/input.json: no such file or folder (ENOENT)\nhint: give the path of a readable file');
+    const timeout = await cli(['run', 'greeter', '--timeout', 'abc']);
+    expect(timeout.status).toBe(2);
+    expect(timeout.stderr).toMatch(/--timeout must be a whole number of milliseconds[^\n]*\nhint: e\.g\. --timeout 60000/);
     expect(`${notJson.stdout}${notJson.stderr}`).not.toMatch(/\n\s+at /);
   });
 

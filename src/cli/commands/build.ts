@@ -37,7 +37,7 @@ export default defineCommand({
     if (args.format === 'human') {
       for (const r of result.rejected) err(`${style.yellow('rejected', process.stderr)} ${printable(r.dir)}: ${[...new Set(r.errors.map((e) => e.rule))].join(', ')}`);
       for (const n of result.notDiscoverable) err(`${style.dim('not in discovery indexes', process.stderr)} ${printable(n.name)}: ${printable(n.reason)}`);
-      if (result.index) err(`published ${result.index.totalSkills} skills to ${printable(String(args.out))}`);
+      if (result.index) err(`published ${result.index.totalSkills} ${result.index.totalSkills === 1 ? 'skill' : 'skills'} to ${printable(String(args.out))}`);
       else err(`${style.red('nothing written', process.stderr)}: fix the errors above, or pass --lenient to publish the valid skills only`);
     }
     return result.ok || (args.lenient && result.index) ? EXIT.ok : EXIT.failure;

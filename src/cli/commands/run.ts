@@ -3,7 +3,7 @@ import { defineCommand } from 'citty';
 import { toProtocolEnvelope } from '../../runtime/protocol-envelope.ts';
 import { defaultAction } from '../../runtime/node/run.ts';
 import { MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
-import { CliError, EXIT } from '../_errors.ts';
+import { CliError, EXIT, systemReason } from '../_errors.ts';
 import { outJson } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
@@ -20,7 +20,7 @@ async function readInput(args: { input?: string; 'input-file'?: string }): Promi
       for await (const chunk of process.stdin) text += chunk;
     } else {
       text = await readFile(args['input-file'], 'utf8').catch((error: NodeJS.ErrnoException) => {
-        throw new CliError('E_USAGE', `cannot read --input-file ${args['input-file']}: ${error.code ?? error.message}`, { exitCode: 2 });
+        throw new CliError('E_USAGE', `cannot read --input-file ${args['input-file']}: ${systemReason(error) ?? error.message}`, { exitCode: 2, hint: "give the path of a readable file holding the input as JSON, or '-' to read it from stdin" });
       });
     }
   }
@@ -43,7 +43,7 @@ async function readObjectArg(flag: string, value: string | undefined): Promise<R
   if (value.startsWith('@')) {
     source = value.slice(1);
     text = await readFile(source, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new CliError('E_USAGE', `cannot read --${flag} ${value}: ${error.code ?? error.message}`, { exitCode: 2, hint: `give a JSON object inline (--${flag} '{"user_id": "u1"}') or a readable file as @path` });
+      throw new CliError('E_USAGE', `cannot read --${flag} ${value}: ${systemReason(error) ?? error.message}`, { exitCode: 2, hint: `give a JSON object inline (--${flag} '{"user_id": "u1"}') or a readable file as @path` });
     });
   }
   let parsed: unknown;
@@ -56,7 +56,8 @@ async function readObjectArg(flag: string, value: string | undefined): Promise<R
     throw new CliError('E_INVALID_JSON', `${where}--${flag} is not JSON: ${(error as Error).message}`, { exitCode: 2, hint: `quote it for the shell: --${flag} '{"key": "value"}', or put it in a file and pass @file.json` });
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new CliError('E_USAGE', `${source}: --${flag} must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed}`, { exitCode: 2, hint: `wrap the values in an object: --${flag} '{"key": "value"}'` });
+    const where = source === `--${flag}` ? '' : `${source}: `;
+    throw new CliError('E_USAGE', `${where}--${flag} must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed}`, { exitCode: 2, hint: `wrap the values in an object: --${flag} '{"key": "value"}'` });
   }
   return parsed as Record<string, unknown>;
 }
@@ -89,7 +90,7 @@ export default defineCommand({
     if (args.session !== undefined && (args.session === '' || args.session.length > 256)) throw new CliError('E_USAGE', '--session must be 1 to 256 characters', { exitCode: 2 });
     const timeoutMs = args.timeout === undefined ? undefined : Number(args.timeout);
     if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMEOUT_MS)) {
-      throw new CliError('E_USAGE', `--timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`, { exitCode: 2 });
+      throw new CliError('E_USAGE', `--timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`, { exitCode: 2, hint: 'e.g. --timeout 60000 for one minute' });
     }
     const registry = await openRegistryFromArgs(args);
     const started = performance.now();
