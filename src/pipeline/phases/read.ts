@@ -1,7 +1,7 @@
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import type { ScanResult } from '../../core/schemas/scan.ts';
 import { join, posix } from 'node:path';
-import { createWorkerPool, DEFAULT_DEPTH, defaultPoolSize, PoolUnavailableError, type WorkerPool } from '../../core-node/worker-pool.ts';
+import { createWorkerPool, defaultPoolSize, PoolUnavailableError, type WorkerPool } from '../../core-node/worker-pool.ts';
 import type { ScanOptions } from '../../scanner/scan.ts';
 import { siblingModule } from '../../core/module-file.ts';
 import { cacheEntryOf, filesReadOnDemand, locateFrom, sourceFromCache, type BuildCache, type CachedSkill } from '../cache.ts';
@@ -34,6 +34,14 @@ type Found = readonly FoundSkill[];
 export function cacheHits(root: string, found: Found, cache: BuildCache | undefined): (CachedSkill | undefined)[] {
   return found.map(({ dir, declaration }) => cache?.lookup(root, dir, declaration));
 }
+
+/**
+ * Folders queued at each worker. This thread hands a worker its next folder only between folders
+ * it prepares itself, and a long skill here took longer than four of the worker's: with four
+ * queued (the pool's default), the worker stood idle a tenth of a 2,000-skill validate. Sixteen
+ * leave it idle only at the end, for less than a folder's worth of time each.
+ */
+const READ_DEPTH = 16;
 
 /**
  * Below this many folders to read, worker threads cost more to start (each loads the parser and
@@ -127,7 +135,7 @@ export async function readSkills(
       feed();
     });
   };
-  if (pool) for (let k = 0; k < size * DEFAULT_DEPTH; k++) feed();
+  if (pool) for (let k = 0; k < size * READ_DEPTH; k++) feed();
   // This thread prepares the next unclaimed folder, then lets the workers' replies in (unless it
   // is busy elsewhere and has workers to leave them to).
   const helping = (async () => {
@@ -199,7 +207,7 @@ export function startReadPool(workers: number | false | undefined, callerBusy = 
   const size = workers === false ? 0 : (workers ?? defaultPoolSize() - (callerBusy ? 0 : 1));
   if (size <= 0) return { pool: undefined, size: 0 };
   try {
-    return { pool: createWorkerPool<PrepareRequest, PreparedSkill>(siblingModule(import.meta.url, './worker'), { size }), size };
+    return { pool: createWorkerPool<PrepareRequest, PreparedSkill>(siblingModule(import.meta.url, './worker'), { size, depth: READ_DEPTH }), size };
   } catch {
     return { pool: undefined, size: 0 };
   }
