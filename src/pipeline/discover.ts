@@ -99,6 +99,8 @@ interface Candidate {
   path: string;
   name: string;
   dirent: Dirent;
+  /** The declaration a file named almost like one means to be ({@link misnamedDeclaration}). */
+  meant?: string;
 }
 
 /**
@@ -133,7 +135,8 @@ function listCandidates(base: string, listings: Map<string, Dirent[]>, stamps?: 
       if (name.startsWith('.') || name === 'node_modules') continue;
       const path = rel ? `${rel}/${name}` : name;
       const isDeclaration = (DECLARATIONS as readonly string[]).includes(name);
-      if (depth <= 2 || isDeclaration || (dirent.isFile() && misnamedDeclaration(name))) out.push({ path, name, dirent });
+      const meant = dirent.isFile() ? misnamedDeclaration(name) : undefined;
+      if (depth <= 2 || isDeclaration || meant) out.push({ path, name, dirent, ...(meant ? { meant } : {}) });
       if (isDeclaration) onDeclaration?.(++declarations);
       if (dirent.isDirectory() && !skillFolder) visit(path, depth + 1);
     }
@@ -175,10 +178,9 @@ export async function discoverSkills(
   for (const entry of entries) {
     const rel = `${skillsDir}/${entry.path}`;
     const isDeclaration = (DECLARATIONS as readonly string[]).includes(entry.name);
-    const meant = entry.dirent.isFile() ? misnamedDeclaration(entry.name) : undefined;
     if (entry.dirent.isSymbolicLink() || (isDeclaration && !entry.dirent.isFile())) problems.push({ entry, rel });
     else if (isDeclaration) found.push(entry.path);
-    else if (meant) misnamed.push({ entry, rel, meant });
+    else if (entry.meant) misnamed.push({ entry, rel, meant: entry.meant });
   }
   // Links inside a skill folder are reported when the folder is read; here only the ones that
   // stand where a skill or its declaration should be.
