@@ -155,7 +155,7 @@ export class Registry {
       const key = nameKey(skill.name);
       const other = this.#byName.get(key);
       if (other) {
-        throw new RegistryError('INDEX_INVALID', `${transport.root}: index.json lists both '${visibleControls(other.name)}' and '${visibleControls(skill.name)}', which differ only in case`, {
+        throw new RegistryError('INDEX_INVALID', `${transport.root}: index.json lists both '${other.name}' and '${skill.name}', which differ only in case`, {
           hint: 'nothing was read from this registry; report it to its maintainers',
         });
       }
@@ -361,7 +361,7 @@ export class Registry {
   async #fetchOlderManifest(entry: IndexEntry, version: SkillVersion, where: string, digest: string): Promise<SkillManifest> {
     const manifest = await this.#readManifest(checkRegistryPath(where), digest, 'the versions document');
     if (manifest.name !== entry.name || manifest.version !== version.version || manifest.digest !== version.digest) {
-      throw new RegistryError('VERIFICATION_FAILED', `${where} names ${manifest.name} ${visibleControls(manifest.version)} ${manifest.digest} but the versions document lists ${entry.name} ${version.version} ${version.digest}`, {
+      throw new RegistryError('VERIFICATION_FAILED', `${where} names ${manifest.name} ${manifest.version} ${manifest.digest} but the versions document lists ${entry.name} ${version.version} ${version.digest}`, {
         hint: 'the versions document and the manifest come from different builds; retry, or report it to the registry maintainers',
       });
     }

@@ -98,6 +98,12 @@ describe('load', () => {
     const error = await rejectsWith(registry.load('semver'), 'SKILL_NOT_FOUND');
     expect(error.hint).toContain('semver-tool');
   });
+
+  it('shows the control characters of a name it quotes, never the raw bytes', async () => {
+    const error = await rejectsWith(registry.load('\u001b[31mred\u0007'), 'SKILL_NOT_FOUND');
+    expect(error.message).toContain('\u241b[31mred\u2407');
+    expect(error.message).not.toMatch(/[\u0000-\u001f\u007f]/);
+  });
 });
 
 describe('assets (seed 002)', () => {

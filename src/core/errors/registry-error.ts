@@ -1,4 +1,5 @@
-import { SkilldexError } from './skilldex-error.ts';
+import { visibleControls } from '../control-chars.ts';
+import { SkilldexError, type SkilldexErrorOptions } from './skilldex-error.ts';
 
 /**
  * Codes a registry client failure can carry (listed in docs/runtime.md#errors). Run failures
@@ -35,4 +36,14 @@ export type RegistryErrorCode =
  */
 export class RegistryError extends SkilldexError<RegistryErrorCode> {
   override name = 'RegistryError';
+
+  /**
+   * Messages quote what a registry or a caller said (skill names, versions, paths, a server's
+   * answer), and a library user prints them: their control characters are shown (ESC as ␛),
+   * never sent to a terminal. The CLI does the same for everything it prints; this covers the
+   * library and the MCP server too.
+   */
+  constructor(code: RegistryErrorCode, message: string, options: SkilldexErrorOptions = {}) {
+    super(code, visibleControls(message), { ...options, hint: options.hint === undefined ? undefined : visibleControls(options.hint) });
+  }
 }

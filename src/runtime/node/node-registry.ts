@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { agentSkillMarkdown } from '../../core/agent-skill-md.ts';
-import { visibleControls } from '../../core/control-chars.ts';
 import { digestPrefix } from '../../core/digest.ts';
 import { discoveryName } from '../../core/names.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
@@ -188,7 +187,7 @@ export class NodeRegistry extends Registry {
       try {
         await verifyInstalled(manifest, base, this.#generatedFiles(manifest));
       } catch (error) {
-        throw new RegistryError('NOT_INSTALLED', `${base} is not a verified copy of ${manifest.name} ${visibleControls(manifest.version)}`, { cause: error, hint: `reinstall it: skilldex install ${manifest.name}` });
+        throw new RegistryError('NOT_INSTALLED', `${base} is not a verified copy of ${manifest.name} ${manifest.version}`, { cause: error, hint: `reinstall it: skilldex install ${manifest.name}` });
       }
     } else {
       base = await this.runnableDir(name);
