@@ -32,6 +32,7 @@ import type { AstroIntegration } from 'astro';
 import type { RegistryConfig } from '../src/core/schemas/config.ts';
 import { buildRegistry, ConfigError, loadConfig, outputPlaceProblem } from '../src/pipeline/index.ts';
 import { REGISTRY_RECORD, removeEmptyFolders } from '../src/pipeline/emit/output-folder.ts';
+import { defaultCacheFile } from '../src/pipeline/cache.ts';
 import { normaliseSiteUrl, SiteBuildError, skilldexSite, type SiteSettings } from '../src/site/integration/index.ts';
 import type { RenderStats } from '../src/site/render/pool.ts';
 import { cliFailure } from '../src/cli/_errors.ts';
@@ -146,8 +147,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
       registryDir,
       docsDir: path.join(projectRoot, 'docs'),
       site,
-      // Beside the registry's build cache, so one deletion of .cache/ makes the next build cold.
-      renderCacheDir: path.join(root, '.cache', 'skilldex', 'site-render'),
+      renderCacheDir: path.join(siteCacheDir(root), 'site-render'),
       ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
     },
     {
@@ -196,6 +196,16 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   return { skills, pagesIndexed, documents, skillPagesKept, timings, peakRssMb };
 }
 
+/**
+ * Where the site build keeps its caches: beside the registry's build cache, so one deletion of
+ * .cache/ makes the next build cold; in this checkout's own .cache/ when the registry's is a
+ * symbolic link (see defaultCacheFile), so nothing is read or written through it.
+ */
+function siteCacheDir(root: string): string {
+  if (defaultCacheFile(root) !== undefined) return path.join(root, '.cache', 'skilldex');
+  return path.join(projectRoot, '.cache', 'skilldex-sites', createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 16));
+}
+
 async function runAstro(root: string, outDir: string, integration: AstroIntegration): Promise<void> {
   process.env.ASTRO_TELEMETRY_DISABLED = '1';
   const { build } = await import('astro');
@@ -213,7 +223,7 @@ async function runAstro(root: string, outDir: string, integration: AstroIntegrat
       root: projectRoot,
       outDir,
       // One cache per registry root, so concurrent builds don't share state here either.
-      cacheDir: path.join(root, '.cache', 'skilldex', 'astro'),
+      cacheDir: path.join(siteCacheDir(root), 'astro'),
       logLevel: 'warn',
       integrations: [integration],
       // The output folder is this build's own (prepareOutDir): it starts empty or holds the last

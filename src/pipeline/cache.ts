@@ -45,7 +45,22 @@ const FORMAT = 2;
 export const RACY_WINDOW_MS = 2000;
 
 /** Default cache file for a registry root. */
-export const defaultCacheFile = (root: string): string => join(root, '.cache', 'skilldex', 'build-cache.json');
+/**
+ * The build cache's file in a repository, or undefined when a folder on the way to it (`.cache`,
+ * `.cache/skilldex`) is there but is a symbolic link or not a folder: the repository being built
+ * (a pull request's) chose it, and a link would carry the cache's reads and writes out of the
+ * checkout. The build then goes without a cache.
+ */
+export function defaultCacheFile(root: string): string | undefined {
+  let at = root;
+  for (const folder of ['.cache', 'skilldex']) {
+    at = join(at, folder);
+    const info = lstatSync(at, { throwIfNoEntry: false });
+    if (!info) break;
+    if (!info.isDirectory()) return undefined;
+  }
+  return join(root, '.cache', 'skilldex', 'build-cache.json');
+}
 
 /** Stat facts of one folder or file of a skill, as recorded by `readSkillSource`. */
 export interface Stamp {
