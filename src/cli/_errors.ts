@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { describeFailure, SkilldexError, type SkilldexErrorOptions } from '../core/errors/skilldex-error.ts';
 import { printable } from './_output.ts';
 
@@ -69,7 +71,9 @@ export function cliFailure(error: unknown): { exitCode: number; message: string;
   if (system) {
     const target = system.path === undefined ? '' : ` ${printable(system.path)}`;
     const action = system.syscall ? `cannot ${system.syscall}${target}` : `failed${target}`;
-    return { exitCode: EXIT.failure, message: `${action}: ${systemReason(system)}`, hint: SYSTEM_ERRORS[system.code]!.hint };
+    // mkdir answers ENOENT under a folder that exists where nothing may be created (/proc, /sys).
+    const refused = system.code === 'ENOENT' && system.syscall === 'mkdir' && system.path !== undefined && statSync(dirname(system.path), { throwIfNoEntry: false })?.isDirectory();
+    return { exitCode: EXIT.failure, message: `${action}: ${systemReason(system)}`, hint: refused ? 'the folder above it exists, but the system lets nothing be created there; choose another path' : SYSTEM_ERRORS[system.code]!.hint };
   }
   if (!(error instanceof SkilldexError)) return undefined;
   const { text, hint } = describeFailure(error);

@@ -65,7 +65,7 @@ describe('build --out', () => {
     // Node's recursive mkdir loops for ever there: mkdir answers ENOENT below a folder that exists.
     const result = await runSkilldex(root, ['build', '--out', '/proc/skilldex-out/dist']);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('error cannot mkdir /proc/skilldex-out: no such file or folder (ENOENT)');
+    expect(result.stderr).toContain('error cannot mkdir /proc/skilldex-out: no such file or folder (ENOENT)\nhint: the folder above it exists, but the system lets nothing be created there');
     noStack(result.stderr);
   });
 });
