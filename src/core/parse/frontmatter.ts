@@ -94,7 +94,8 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
   for (const error of doc.errors) {
     // An unclosed [ or { is reported as an indentation error of the line after it.
     const hint = error.code === 'BAD_INDENT' && /^Flow (sequence|mapping)/.test(error.message) ? 'close the bracket this value opens, on its own line' : (YAML_HINTS[error.code] ?? YAML_HINT);
-    problems.push({ rule: 'frontmatter/yaml', offset: yamlStart + (error.pos[0] ?? 0), message: `YAML: ${firstLine(error.message)}`, hint });
+    const at = error.code === 'MISSING_CHAR' ? (unclosedQuoteStart(doc, error.pos[0]) ?? error.pos[0]) : error.pos[0];
+    problems.push({ rule: 'frontmatter/yaml', offset: yamlStart + (at ?? 0), message: `YAML: ${firstLine(error.message)}`, hint });
   }
   // The yaml library reads an unknown tag (`!!js/function`, `!custom`) as the plain string after
   // it, with only a warning: `description: !!js/function …` would publish the source as a
@@ -321,6 +322,20 @@ function walk(node: unknown, depth: number, maxDepth: number, base: number, prob
     problems.push({ rule: 'frontmatter/yaml', offset: base + (node.range?.[0] ?? 0), message: `YAML: the alias *${node.source} refers to no anchor`, hint: 'quote the value: a plain YAML value starting with * is an alias' });
   }
   // Alias targets are walked where they are defined; expansion is capped by maxAliasCount.
+}
+
+/**
+ * Where the quoted value that runs on to `end` without its closing quote opens: the yaml library
+ * reports the missing quote where the text ends, the closing `---` line, far from the mistake.
+ */
+function unclosedQuoteStart(doc: Document, end: number): number | undefined {
+  let start: number | undefined;
+  visit(doc, {
+    Scalar: (_, node) => {
+      if ((node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && node.range?.[1] === end) start = node.range[0];
+    },
+  });
+  return start;
 }
 
 /** The anchor names a document defines (`&name`). */

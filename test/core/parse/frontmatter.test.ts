@@ -143,6 +143,13 @@ describe('refusals', () => {
     expect(hintFor('name: a\nmetadata:\n  author: me\n   team: x\n')).toMatch(/line up the fields/);
   });
 
+  it('reports an unclosed quote where the quoted value opens, not at the end of the frontmatter', () => {
+    const double = parse('---\nname: a\ndescription: "Use it\nlicense: MIT\n---\n');
+    expect(problems(double.fm, double.source)).toEqual(['frontmatter/yaml 3:14']);
+    const single = parse("---\nname: a\nmetadata:\n  x: 'Use it\nlicense: MIT\n---\n");
+    expect(problems(single.fm, single.source)).toEqual(['frontmatter/yaml 4:6']);
+  });
+
   it('reports an alias that refers to no anchor as YAML, where it is, with a hint to quote it', () => {
     const { fm, source } = parse('---\nname: a\ndescription: b\nauthor: *me\n---\n');
     expect(problems(fm, source)).toEqual(['frontmatter/yaml 4:9']);
