@@ -47,6 +47,13 @@ describe('skilldex scan (real process)', () => {
     const r = run('no/such/folder');
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('no/such/folder does not exist');
-    expect(r.stderr).toContain('hint:');
+    expect(r.stderr).toContain('hint: check the path');
+  });
+
+  it('exits 2 with a hint for a file given as the folder, as validate does', () => {
+    const r = run('test/fixtures/security/malicious/base64-pipe-shell/SKILL.md');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('test/fixtures/security/malicious/base64-pipe-shell/SKILL.md is not a folder');
+    expect(r.stderr).toContain('hint: pass a skill folder or a folder of skills, not a file');
   });
 });

@@ -13,6 +13,7 @@ import { reaches, scanReport, scanSarifOptions, scanSkill, type ScanInputFile, t
 import { CliError, EXIT } from '../_errors.ts';
 import { err, printable, style } from '../_output.ts';
 import { progressLine } from '../_progress.ts';
+import { notUsable } from '../_registry-root.ts';
 import { formatArg, printReport, type OutputFormat } from '../_report.ts';
 
 const FAIL_ON = ['fail', 'warn', 'review'] as const;
@@ -93,8 +94,8 @@ const displayDir = (cwd: string, dir: string): string => relative(cwd, dir).spli
  */
 async function findSkillFolders(dir: string, asGiven: string, skillsDir: string): Promise<string[]> {
   const kind = await folderKind(dir);
-  if (kind === 'missing') throw new CliError('E_NOT_FOUND', `${asGiven} does not exist`, { hint: 'pass a skill folder or a folder of skills', exitCode: EXIT.usage });
-  if (kind === 'file') throw new CliError('E_NOT_A_FOLDER', `${asGiven} is not a folder`, { hint: 'pass the folder that contains SKILL.md, not the file', exitCode: EXIT.usage });
+  const unusable = notUsable(kind, asGiven, 'a skill folder or a folder of skills');
+  if (unusable) throw unusable;
   if (kind === 'skill') return [dir];
   if (kind === 'registry' && (await folderKind(join(dir, skillsDir))) !== 'missing') return skillFoldersBelow(join(dir, skillsDir));
   return skillFoldersBelow(dir);
