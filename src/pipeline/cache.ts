@@ -44,7 +44,6 @@ const FORMAT = 2;
 /** Files modified this close to the recording build are re-read next time (timestamp granularity). */
 export const RACY_WINDOW_MS = 2000;
 
-/** Default cache file for a registry root. */
 /**
  * The build cache's file in a repository, or undefined when a folder on the way to it (`.cache`,
  * `.cache/skilldex`) is there but is a symbolic link or not a folder: the repository being built

@@ -1,5 +1,5 @@
 import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_NAME_LENGTH, PLACEHOLDER_DESCRIPTION } from '../../core/names.ts';
-import { defineRule, type DeclarationContext } from './rule.ts';
+import { defineRule, valueKind, type DeclarationContext } from './rule.ts';
 
 /**
  * Name and description rules, for both formats (skill.json names are snake_case, SKILL.md names
@@ -19,7 +19,7 @@ const declaredName = ({ data }: DeclarationContext): string | undefined =>
  */
 function notText(value: unknown): string | undefined {
   if (value === undefined || value === null || typeof value === 'string') return undefined;
-  const kind = Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a mapping' : typeof value === 'number' ? 'a number' : typeof value === 'boolean' ? 'true or false' : `a ${typeof value}`;
+  const kind = typeof value === 'boolean' ? 'true or false' : valueKind(value);
   return `is ${kind}${typeof value === 'number' || typeof value === 'boolean' ? ` (${String(value)})` : ''}, not text`;
 }
 

@@ -19,6 +19,10 @@ import type { DraftManifest, SkillSource, SkillSourceFile } from '../model.ts';
 /** A path into a skill's declaration: `['name']`, `['resources', 'scripts', 0]`. */
 export type FieldPath = readonly (string | number)[];
 
+/** What a declaration's value is, as a message says it: `null`, `a list`, `a mapping`, `a number`… */
+export const valueKind = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a mapping' : `a ${typeof value}`;
+
 /** A place in one of the skill's files, for a problem that is not at a declared field. */
 export interface FilePlace extends Position {
   /** The file, inside the skill folder (`scripts/run.py`). */

@@ -1,6 +1,6 @@
 // One function, not the whole package: semver's index loads ~45 modules on every validate.
 import semverValid from 'semver/functions/valid.js';
-import { defineRule } from '../rule.ts';
+import { defineRule, valueKind } from '../rule.ts';
 
 export const compatibilityLength = defineRule({
   id: 'compatibility/length',
@@ -24,9 +24,7 @@ export const metadataNested = defineRule({
   check({ data }, report) {
     if (!data.metadata || typeof data.metadata !== 'object' || Array.isArray(data.metadata)) return;
     for (const [key, value] of Object.entries(data.metadata)) {
-      if (typeof value === 'string') continue;
-      const kind = value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a mapping' : `a ${typeof value}`;
-      report(['metadata', key], `metadata.${key} is ${kind}, not a string`);
+      if (typeof value !== 'string') report(['metadata', key], `metadata.${key} is ${valueKind(value)}, not a string`);
     }
   },
 });
