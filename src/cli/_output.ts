@@ -1,5 +1,5 @@
 import { stripVTControlCharacters } from 'node:util';
-import { visibleControls } from '../core/control-chars.ts';
+import { escapedJson, visibleControls } from '../core/control-chars.ts';
 
 /**
  * Whether to style text written to `stream`. FORCE_COLOR wins, as in Node itself (`1`, `2`, `3`,
@@ -38,13 +38,11 @@ export function forStream(text: string, stream: NodeJS.WriteStream): string {
 
 /**
  * One line of text from a skill or the command line (a folder name, an argument), safe to echo:
- * its control characters are shown as `visible` shows them (ESC as ␛), and so are a line feed
- * and the bidi controls, so a name can neither break nor reorder the line it is quoted in.
+ * its control and invisible characters are shown as `visible` shows them (ESC as ␛), and so is a
+ * line feed, so a name can neither break nor reorder the line it is quoted in.
  */
 export function printable(text: string): string {
-  return visibleControls(text)
-    .replace(/\n/g, '\u240a')
-    .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return visibleControls(text).replace(/\n/g, '\u240a');
 }
 
 /** Writes a line to stdout. Commands print through this so tests can rely on plain text. */
@@ -57,16 +55,20 @@ export const err = (line = ''): void => {
   process.stderr.write(`${line}\n`);
 };
 
-/** Prints a value as stable, indented JSON (the `--json` output of every command). */
+/**
+ * Prints a value as stable, indented JSON (the `--json` output of every command), with the
+ * characters a terminal acts on or hides written as `\u` escapes: a reader of the JSON gets the
+ * same strings, a terminal showing it gets no escape sequence.
+ */
 export const outJson = (value: unknown): void => {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${escapedJson(JSON.stringify(value, null, 2))}\n`);
 };
 
 /**
  * Registry text (names, descriptions, SKILL.md bodies) made safe for a terminal: control
  * characters are shown (ESC as ␛) instead of acted on, so a description cannot retitle the
  * window, write the clipboard or hide text. Every human-readable line built from registry data
- * goes through this; `--json` output is escaped by JSON itself.
+ * goes through this; `--json` output is escaped by {@link outJson}.
  */
 export const visible = visibleControls;
 

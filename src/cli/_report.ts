@@ -1,3 +1,4 @@
+import { escapedJson } from '../core/control-chars.ts';
 import { formatGithub } from '../core/reporters/github.ts';
 import { formatHuman } from '../core/reporters/human.ts';
 import { formatJson } from '../core/reporters/json.ts';
@@ -38,7 +39,7 @@ const printableDiagnostic = (d: Diagnostic): Diagnostic => ({
  * Prints a report in the chosen format to stdout: the one set of formats (src/core/reporters/)
  * for every command. File names, messages and evidence quote skills (folder names, field values,
  * matched text), so in the text formats their control characters are shown, never sent to the
- * terminal or the CI log; JSON and SARIF escape them themselves.
+ * terminal or the CI log; in JSON and SARIF they are written as `\u` escapes.
  */
 export async function printReport(
   report: Report,
@@ -46,12 +47,12 @@ export async function printReport(
   options: { extra?: Record<string, unknown>; sarif?: () => SarifOptions | Promise<SarifOptions> } = {},
 ): Promise<void> {
   if (format === 'json') {
-    process.stdout.write(formatJson(report, options.extra));
+    process.stdout.write(escapedJson(formatJson(report, options.extra)));
     return;
   }
   if (format === 'sarif') {
     const { formatSarif } = await import('../core/reporters/sarif.ts');
-    process.stdout.write(formatSarif(report, await (options.sarif ?? validatorSarif)()));
+    process.stdout.write(escapedJson(formatSarif(report, await (options.sarif ?? validatorSarif)())));
     return;
   }
   const safe: Report = {

@@ -377,6 +377,42 @@ describe('terminal escapes', () => {
     expect(JSON.parse((await skilldex(['search', 'dates', '--json', '--registry', url])).stdout).matched_skills[0].description).toBe(hostile);
     expect((await skilldex(['assets', 'escapes', 'references/notes.md', '--registry', url])).stdout).toBe(`see ${ESC}[31mred\n`);
   });
+
+  // JSON.stringify escapes only C0 controls: C1 controls (U+009B is CSI), bidi controls and
+  // invisible characters would reach the terminal showing the JSON as they are.
+  const unseen = 'Dates \u009b2J \u009d0;title\u009c \u202eexe\u202c zero\u200bwidth line\u2028break \u{e0041}\u{e0042} bom\ufeff end';
+  const raw = /[\u007f-\u009f\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\u{e0000}-\u{e007f}]/u;
+
+  it('writes C1 controls, bidi controls and invisible characters as escapes in --json output and run results, which parse back to the same text', async () => {
+    const { url } = await registry([{ ...SKILL('unseen'), description: unseen, manifest: (m) => void (m.instructions = `# Unseen\n\n${unseen}\n`) }]);
+    const search = await skilldex(['search', 'dates', '--json', '--registry', url]);
+    const info = await skilldex(['info', 'unseen', '--json', '--registry', url]);
+    const run = await skilldex(['run', 'unseen', '--registry', url]);
+    for (const [what, r] of [['search', search], ['info', info], ['run', run]] as const) {
+      expect(r.code, `${what}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, what).not.toMatch(raw);
+      expect(r.stdout, what).toContain('\\u009b2J');
+    }
+    expect(JSON.parse(search.stdout).matched_skills[0].description).toBe(unseen);
+    expect(JSON.parse(info.stdout).description).toBe(unseen);
+    expect(JSON.stringify(JSON.parse(run.stdout))).toContain(JSON.stringify(unseen).slice(1, -1));
+  });
+
+  it("colours info's scan verdict on a terminal with the CLI's own codes, not shown as text", async () => {
+    const { url } = await registry([{ ...SKILL('coloured'), manifest: (m) => void (m.scan = { verdict: 'pass', rulesVersion: '1', findings: [] }) }]);
+    const info = await skilldex(['info', 'coloured', '--registry', url], { env: { FORCE_COLOR: '1' } });
+    expect(info.code, info.stderr).toBe(0);
+    expect(info.stdout).toContain(`${ESC}[32mpass${ESC}[39m (0 findings)`);
+    expect(info.stdout).not.toContain('␛[32m');
+  });
+
+  it('shows invisible characters in human-readable output', async () => {
+    const { url } = await registry([{ ...SKILL('unseen-human'), description: unseen }]);
+    const info = await skilldex(['info', 'unseen-human', '--registry', url]);
+    expect(info.code, info.stderr).toBe(0);
+    expect(info.stdout).not.toMatch(raw);
+    expect(info.stdout).toContain('Dates \\u009b2J \\u009d0;title\\u009c \\u202eexe\\u202c zero\\u200bwidth line\\u2028break \\u{e0041}\\u{e0042} bom\\ufeff end');
+  });
 });
 
 describe('long paths', () => {

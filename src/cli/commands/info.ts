@@ -44,8 +44,9 @@ export default defineCommand({
     row('files', `${m.files.length} (${formatBytes(m.files.reduce((n, f) => n + f.size, 0))})`);
     row('digest', m.digest);
     if (m.scan) {
-      const verdict = m.scan.verdict === 'pass' ? style.green(m.scan.verdict) : m.scan.verdict === 'fail' ? style.red(m.scan.verdict) : style.yellow(m.scan.verdict);
-      row('scan', `${verdict} (${m.scan.findings.length} finding${m.scan.findings.length === 1 ? '' : 's'})`);
+      // Coloured after it is made visible: the colour's own escape codes must reach the terminal.
+      const paint = m.scan.verdict === 'pass' ? style.green : m.scan.verdict === 'fail' ? style.red : style.yellow;
+      out(`${style.dim('scan'.padEnd(10))} ${paint(visible(m.scan.verdict))} (${m.scan.findings.length} finding${m.scan.findings.length === 1 ? '' : 's'})`);
       for (const f of m.scan.findings) out(`           ${visible(`${f.severity} ${f.rule} ${f.file}:${f.line} ${f.message}`)}`);
     }
     // Every published version, the one shown marked; dates are when each first appeared.
