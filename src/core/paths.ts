@@ -1,24 +1,39 @@
 /**
  * Path rules for files inside a skill (discovery RFC): relative, `/` separated,
- * no `..`, printable ASCII, none of `\ ? # [ ]`. Published URLs are built from these paths, so a
- * path that passes here cannot escape a skill's folder on a server or on disk.
+ * no `..`, printable ASCII, none of `\ ? # [ ] % : " | * < >`. Published URLs are built from these paths, so a
+ * path that passes here cannot escape a skill's folder on a server or on disk. Each name must also
+ * be one every file system an install lands on can hold: at most 255 characters, not a Windows
+ * device name, not ending in a dot or a space.
  */
 export function pathProblem(path: string): string | undefined {
   if (path.length === 0) return 'is empty';
   if (path.startsWith('/')) return 'is absolute';
   if (/[^\x20-\x7e]/.test(path)) return 'has characters outside printable ASCII';
-  if (/[\\?#[\]]/.test(path)) return 'contains one of \\ ? # [ ]';
+  // `?` `#` `%` change what a URL built from the path asks for; `[ ]` are not allowed in one;
+  // Windows refuses `\ : " | * < >` in a name.
+  if (/[\\?#[\]%:"|*<>]/.test(path)) return 'contains one of \\ ? # [ ] % : " | * < >';
   const segments = path.split('/');
   if (segments.some((s) => s === '..' || s === '.')) return 'has a `.` or `..` segment';
   if (segments.some((s) => s === '')) return 'has an empty segment';
+  // File systems cap a name at 255 bytes (printable ASCII: characters); a longer one cannot be installed anywhere.
+  const long = segments.find((s) => s.length > MAX_NAME_LENGTH);
+  if (long) return `has a name of ${long.length} characters (at most ${MAX_NAME_LENGTH} fit a file system)`;
+  // Windows cannot create these at all, nor keep a trailing dot or space (it drops them, so `a.` and `a` are one file).
+  const reserved = segments.find((s) => WINDOWS_DEVICES.test(s));
+  if (reserved) return `uses '${reserved}', a device name on Windows, where no file can have it`;
   // A version-control folder in an installed skill is executable configuration: git runs
   // `core.fsmonitor` or `core.hooksPath` from `.git/config` the next time anyone (or a shell prompt)
   // runs git there. Case-insensitive, as file systems on macOS and Windows are.
   if (segments.some((s) => VCS_FOLDERS.has(s.toLowerCase().replace(/[. ]+$/, '')))) return 'is inside a version-control folder (.git, .hg, .svn)';
+  if (segments.some((s) => /[. ]$/.test(s))) return 'has a name ending in a dot or a space, which Windows drops';
   return undefined;
 }
 
 const VCS_FOLDERS = new Set(['.git', '.hg', '.svn', '.bzr', '_darcs', '.jj']);
+
+const MAX_NAME_LENGTH = 255;
+/** CON, PRN, AUX, NUL, COM0–9 and LPT0–9, in any case and with any extension (`aux.txt` too). */
+const WINDOWS_DEVICES = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\.[^/]*)?$/i;
 
 /**
  * The first path listed twice, if any. A manifest whose file list repeats a path is not what a
@@ -32,11 +47,6 @@ export function repeatedPath(paths: readonly string[]): string | undefined {
     seen.add(path);
   }
   return undefined;
-}
-
-/** True when `path` is safe under {@link pathProblem}. */
-export function isSafeSkillPath(path: string): boolean {
-  return pathProblem(path) === undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { checkJsonShape } from '../core/json-shape.ts';
-import { isSafeSkillPath, repeatedPath } from '../core/paths.ts';
+import { pathProblem, repeatedPath } from '../core/paths.ts';
 import { isNameTemplate, NAME_PLACEHOLDER } from '../core/url-template.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { RegistryIndex } from '../core/schemas/registry-index.ts';
@@ -48,11 +48,14 @@ export function fileUnderFile(paths: readonly string[]): [string, string] | unde
 }
 
 /**
- * File paths: relative, no `.`/`..` segments, no `\ ? # [ ]`, none listed twice (also up to case)
+ * File paths: safe and portable ({@link pathProblem}), none listed twice (also up to case)
  * and none inside another listed file (the manifest's `files`). Both shape checks apply it.
  */
 export const unsafePaths = (manifest: SkillManifest): string[] => {
-  const issues = manifest.files.flatMap((file, i) => (isSafeSkillPath(file.path) ? [] : [`files.${i}.path: not a safe relative path`]));
+  const issues = manifest.files.flatMap((file, i) => {
+    const problem = pathProblem(file.path);
+    return problem ? [`files.${i}.path: '${file.path}' ${problem}`] : [];
+  });
   const paths = manifest.files.map((f) => f.path);
   if (repeatedPath(paths) !== undefined) issues.push('files: must not list a path twice');
   const nested = fileUnderFile(paths);

@@ -6,7 +6,8 @@ import { gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { describe, expect, it } from 'vitest';
 import { RegistryError } from '../../src/core/errors/registry-error.ts';
-import { readSkillArchive } from '../../src/runtime/node/archive.ts';
+import { createArchive } from '../../src/pipeline/emit/archive.ts';
+import { archiveSizeBound, readSkillArchive } from '../../src/runtime/node/archive.ts';
 
 async function packed(entries: { header: tar.Headers; body?: string }[]): Promise<Buffer> {
   const pack = tar.pack();
@@ -26,6 +27,16 @@ const refusal = async (gz: Uint8Array): Promise<RegistryError> => {
 };
 
 describe('readSkillArchive', () => {
+  it('reads a build\'s archive of files 150 folders deep within the bound its manifest sets', async () => {
+    const deep = `${Array.from({ length: 150 }, () => 'd').join('/')}/f.txt`;
+    const files = [{ path: 'SKILL.md', bytes: Buffer.from('# x\n') }, { path: deep, bytes: Buffer.from('x\n') }, { path: `${'n'.repeat(250)}.md`, bytes: Buffer.from('y\n') }];
+    const gz = await createArchive(files);
+    const bound = archiveSizeBound({ files: files.map((f) => ({ path: f.path, size: f.bytes.length, digest: `sha256:${'0'.repeat(64)}` })) });
+    expect(gz.length).toBeLessThanOrEqual(bound.gzip);
+    const read = await readSkillArchive(gz, 'deep', bound.tar);
+    expect([...read.keys()].sort()).toEqual([...files.map((f) => f.path)].sort());
+  });
+
   it('reads regular files into memory', async () => {
     const files = await readSkillArchive(await packed([{ header: { name: 'SKILL.md' }, body: '# x\n' }, { header: { name: 'scripts/run.sh', mode: 0o755 }, body: 'echo\n' }]));
     expect([...files.keys()].sort()).toEqual(['SKILL.md', 'scripts/run.sh']);

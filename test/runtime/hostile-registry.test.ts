@@ -48,6 +48,20 @@ describe('hostile manifests', () => {
     expect(await readdir(project)).toEqual([]);
   });
 
+  it.each([
+    ['a Windows device name', 'references/CON', 'a device name on Windows'],
+    ['a Windows device name with an extension', 'references/aux.txt', 'a device name on Windows'],
+    ['a name ending in a dot', 'references/notes.', 'ending in a dot or a space'],
+    ['a name longer than a file system holds', `references/${'n'.repeat(300)}.md`, 'at most 255 fit a file system'],
+  ])('refuses a manifest listing a file with %s, naming the file, and writes nothing', async (_what, path, words) => {
+    const registry = await registryWith('semver-tool', (m) => (m.files[0].path = path));
+    const project = await tempDir('project');
+    const error = await registry.install('semver-tool', project, { via: 'files' }).then(() => undefined, (e: unknown) => e as SkilldexError);
+    expect(error?.code).toBe('MANIFEST_INVALID');
+    expect(error?.message).toContain(words);
+    expect(await readdir(project)).toEqual([]);
+  });
+
   it('refuses a manifest listing one file path twice, and writes nothing', async () => {
     const registry = await registryWith('semver-tool', (m) => m.files.push({ ...m.files[0] }));
     const project = await tempDir('project');

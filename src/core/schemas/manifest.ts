@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_RETRY, MAX_TIMEOUT_MS } from './run-limits.ts';
 import { PUBLISHED_NAME } from '../names.ts';
-import { isSafeSkillPath, repeatedPath } from '../paths.ts';
+import { pathProblem, repeatedPath } from '../paths.ts';
 import { SHA256_DIGEST } from '../digest.ts';
 import { ValidatorDiagnostic } from './diagnostic.ts';
 import { ScanResult } from './scan.ts';
@@ -44,7 +44,13 @@ export type SkillEntry = z.infer<typeof SkillEntry>;
 
 export const SkillFile = z.object({
   /** Path inside the skill folder, `/`-separated, following the discovery RFC path rules. */
-  path: z.string().regex(/^[\x20-\x7e]+$/).refine(isSafeSkillPath, 'must be a relative path of printable ASCII without `.`/`..` segments or `\\ ? # [ ]`'),
+  path: z
+    .string()
+    .regex(/^[\x20-\x7e]+$/)
+    .superRefine((path, ctx) => {
+      const problem = pathProblem(path);
+      if (problem) ctx.addIssue({ code: 'custom', message: `'${path}' ${problem}` });
+    }),
   size: z.number().int().nonnegative(),
   /** `sha256:<hex>` of the raw bytes. */
   digest: z.string().regex(SHA256_DIGEST),

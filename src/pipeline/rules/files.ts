@@ -29,7 +29,7 @@ export const filesSpecial = reportedRule({
 export const filesPath = reportedRule({
   id: 'files/path',
   severity: 'error',
-  description: 'File paths must be relative, printable ASCII, without `..`, `\\ ? # [ ]` (discovery RFC).',
+  description: 'File paths must be relative, printable ASCII, without `..` or any of `\\ ? # [ ] % : " | * < >` (discovery RFC; URLs and Windows), with names every file system holds: at most 255 characters, not a Windows device name (`CON`, `aux.txt`), not ending in a dot or a space.',
   hint: 'rename the file using letters, digits, `-`, `_` and `.` only',
   reportedBy,
 });

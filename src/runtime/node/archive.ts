@@ -33,9 +33,21 @@ export function checkDeclaredSize(manifest: Pick<SkillManifest, 'name' | 'files'
 
 export function archiveSizeBound(manifest: Pick<SkillManifest, 'files'>): { tar: number; gzip: number } {
   let tarBytes = 10240;
-  for (const file of manifest.files) tarBytes += Math.ceil(file.size / 512) * 512 + 512 + 1024 + 512 * file.path.split('/').length;
+  const folders = new Set<string>();
+  for (const file of manifest.files) {
+    tarBytes += Math.ceil(file.size / 512) * 512 + entryBound(file.path);
+    for (let at = file.path.indexOf('/'); at !== -1; at = file.path.indexOf('/', at + 1)) folders.add(file.path.slice(0, at + 1));
+  }
+  // One entry per folder, as a build writes them: a file 150 folders deep brings 150 of them.
+  for (const folder of folders) tarBytes += entryBound(folder);
   return { tar: tarBytes, gzip: tarBytes + Math.ceil(tarBytes / 1000) + 1024 };
 }
+
+/**
+ * The most one entry's headers take: its own 512-byte header, and for a name too long for one a
+ * PAX header before it (a header block and the blocks holding `NN path=<name>` and a little more).
+ */
+const entryBound = (path: string): number => 1024 + 512 * Math.ceil((path.length + 64) / 512);
 
 const inflate = promisify(gunzip);
 /** Every refusal of an archive: what it means for the user, and that nothing reached their disk. */

@@ -239,15 +239,22 @@ export const INVALID: RuleCase[] = [
     fixture: 'files-path',
     covers: ['files/path'],
     setup: async (root) => {
-      for (const name of ['what?.md', 'a#b.md', 'back\\slash.md', 'résumé.md', 'list[1].md', 'tab\tname.md']) await write(root, join('skills/target/references', name), 'x\n');
+      for (const name of ['what?.md', 'a#b.md', 'back\\slash.md', 'résumé.md', 'list[1].md', 'tab\tname.md', 'aux.txt', 'COM1', 'notes.', 'notes ', '%41.md', 'a:b.md', 'x|y.md']) await write(root, join('skills/target/references', name), 'x\n');
     },
     expect: [
+      E('files/path', 'target/references/%41.md', 1),
+      E('files/path', 'target/references/COM1', 1),
       E('files/path', 'target/references/a#b.md', 1),
+      E('files/path', 'target/references/a:b.md', 1),
+      E('files/path', 'target/references/aux.txt', 1),
       E('files/path', 'target/references/back\\slash.md', 1),
       E('files/path', 'target/references/list[1].md', 1),
+      E('files/path', 'target/references/notes ', 1),
+      E('files/path', 'target/references/notes.', 1),
       E('files/path', 'target/references/résumé.md', 1),
       E('files/path', 'target/references/tab\tname.md', 1),
       E('files/path', 'target/references/what?.md', 1),
+      E('files/path', 'target/references/x|y.md', 1),
     ],
     accepted: [],
   },
@@ -482,12 +489,20 @@ export const INVALID: RuleCase[] = [
   {
     fixture: 'text-control-chars',
     covers: ['text/control-chars'],
-    expect: [E('text/control-chars', 'esc-tag/SKILL.md', 6), E('text/control-chars', 'json_ctrl/skill.json', 3), E('text/control-chars', 'osc-title/SKILL.md', 3)],
+    expect: [
+      E('text/control-chars', 'esc-tag/SKILL.md', 6),
+      E('text/control-chars', 'json_ctrl/skill.json', 3),
+      E('text/control-chars', 'osc-title/SKILL.md', 3),
+      E('text/control-chars', 'other-fields/SKILL.md', 4),
+      E('text/control-chars', 'other-fields/SKILL.md', 5),
+      E('text/control-chars', 'other-fields/SKILL.md', 7),
+    ],
     accepted: ['multi-line'],
     checks: {
       'names the field, the character and where it is, and links the rule': (ctx) => {
         expect(message(ctx, 'text/control-chars', 'skills/osc-title/SKILL.md')).toEqual(['description contains the control character U+001B at character 15']);
         expect(message(ctx, 'text/control-chars', 'skills/esc-tag/SKILL.md')).toEqual(['tags.1 contains the control character U+001B at character 1']);
+        expect(message(ctx, 'text/control-chars', 'skills/other-fields/SKILL.md')).toEqual(['license contains the control character U+001B at character 4', 'compatibility contains the control character U+001B at character 2', 'metadata.k contains the control character U+001B at character 2']);
         expect(formatHuman({ diagnostics: ctx.result.diagnostics.filter((d) => d.rule === 'text/control-chars') })).toContain('docs/rules.md#text-control-chars');
       },
     },
