@@ -8,6 +8,9 @@ export const AGENT_SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** skill.json names: snake_case (the skill.json meta-schema). */
 export const FUNCTION_NAME = /^[a-z][a-z0-9_]*$/;
 export const MAX_NAME_LENGTH = 64;
+
+/** The longest description the Agent Skills specification allows, in characters. */
+export const MAX_DESCRIPTION_LENGTH = 1024;
 /**
  * The grammar every published skill name follows, whatever a registry's config lets through: 1–64
  * letters, digits, `-` and `_`, starting with a letter or digit. Clients build folder names and

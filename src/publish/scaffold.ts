@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
-import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_NAME_LENGTH, PLACEHOLDER_DESCRIPTION, titleFromName, toKebab } from '../core/names.ts';
+import { CONTROL_CHARS } from '../core/control-chars.ts';
+import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PLACEHOLDER_DESCRIPTION, titleFromName, toKebab } from '../core/names.ts';
 import type { FunctionMode } from '../core/schemas/skill-json.ts';
 import { ScaffoldError } from './scaffold-error.ts';
 
@@ -70,9 +71,24 @@ function checkCategory(category: string): void {
   }
 }
 
+/**
+ * A description the scaffold can write: one `skilldex validate` accepts (no control characters,
+ * at most 1,024 characters), so the skill it writes validates as promised.
+ */
+function checkDescription(description: string): void {
+  const control = CONTROL_CHARS.exec(description);
+  if (control) {
+    throw new ScaffoldError(`the description contains the control character U+${(control[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`, 'write it as plain text: terminals act on control characters');
+  }
+  if (description.length > MAX_DESCRIPTION_LENGTH) {
+    throw new ScaffoldError(`the description is ${description.length} characters; at most ${MAX_DESCRIPTION_LENGTH} are allowed`, 'one or two sentences: what the skill does and when to use it; details go in the body');
+  }
+}
+
 export function scaffold(options: ScaffoldOptions): Scaffold {
   const { name, folderName } = scaffoldNames(options.name, options.format);
   if (options.category !== undefined) checkCategory(options.category);
+  if (options.description !== undefined) checkDescription(options.description.trim());
   const title = titleFromName(name);
   const description = options.description?.trim() || `${title}: ${PLACEHOLDER_DESCRIPTION}`;
   const folder = options.category ? `${options.category}/${folderName}` : folderName;

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,6 +133,19 @@ describe('skilldex new', () => {
     expect(unknown.stderr).toContain('not in skills: missing_one');
     expect(noName.status).toBe(2);
     expect(noName.stderr).toContain('missing the skill name');
+  });
+
+  it('refuses a description the skill could not validate with (control characters, over 1,024 characters), and writes nothing', async () => {
+    const [control, long] = await Promise.all([
+      skilldex(root, 'new', 'ctl-desc', '--description', 'Counts words.\u001b]0;title\u0007 Use it for counts.'),
+      skilldex(root, 'new', 'long-desc', '--description', 'a'.repeat(1025)),
+    ]);
+    expect(control.status).toBe(2);
+    expect(control.stderr).toContain('error the description contains the control character U+001B');
+    expect(long.status).toBe(2);
+    expect(long.stderr).toContain('error the description is 1025 characters; at most 1024 are allowed');
+    expect(existsSync(join(root, 'skills', 'ctl-desc'))).toBe(false);
+    expect(existsSync(join(root, 'skills', 'long-desc'))).toBe(false);
   });
 
   it('says how to fix --mode given without --format skill-json', async () => {

@@ -53,7 +53,7 @@ export default defineCommand({
         calls,
       });
     } catch (error) {
-      if (error instanceof ScaffoldError) throw new CliError('E_NAME', error.message, { hint: error.hint, exitCode: EXIT.usage });
+      if (error instanceof ScaffoldError) throw new CliError('E_SCAFFOLD', error.message, { hint: error.hint, exitCode: EXIT.usage });
       throw error;
     }
 

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { agentSkillMarkdown, type AgentSkillFields } from '../../core/agent-skill-md.ts';
-import { AGENT_SKILL_NAME, discoveryName, MAX_NAME_LENGTH } from '../../core/names.ts';
+import { AGENT_SKILL_NAME, discoveryName, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from '../../core/names.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { DraftManifest } from '../model.ts';
 
@@ -54,7 +54,7 @@ export async function createArchive(files: readonly ArchiveFile[]): Promise<Uint
 export function notDiscoverableReason(m: Pick<SkillManifest, 'name' | 'format' | 'description'>): string | undefined {
   const wkName = discoveryName(m.name, m.format);
   if (!AGENT_SKILL_NAME.test(wkName) || wkName.length > MAX_NAME_LENGTH) return `name '${wkName}' is not a valid Agent Skills name`;
-  return m.description.length > 1024 ? 'description is longer than 1024 characters' : undefined;
+  return m.description.length > MAX_DESCRIPTION_LENGTH ? `description is longer than ${MAX_DESCRIPTION_LENGTH} characters` : undefined;
 }
 
 /** What emitting a skill compresses: its archive and, for a discoverable skill.json skill, the Agent Skills form. */

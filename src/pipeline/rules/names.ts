@@ -1,4 +1,4 @@
-import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_NAME_LENGTH, PLACEHOLDER_DESCRIPTION } from '../../core/names.ts';
+import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PLACEHOLDER_DESCRIPTION } from '../../core/names.ts';
 import { defineRule, valueKind, type DeclarationContext } from './rule.ts';
 
 /**
@@ -133,8 +133,8 @@ export const descriptionLength = defineRule({
   hint: 'move detail into the body; keep the description to what and when',
   check({ data }, report) {
     const { description } = data;
-    if (typeof description === 'string' && description.trim() !== '' && description.length > 1024) {
-      report(['description'], `Description exceeds 1024 character limit (${description.length} chars)`);
+    if (typeof description === 'string' && description.trim() !== '' && description.length > MAX_DESCRIPTION_LENGTH) {
+      report(['description'], `Description exceeds ${MAX_DESCRIPTION_LENGTH} character limit (${description.length} chars)`);
     }
   },
 });
