@@ -10,6 +10,8 @@ export const EXIT = {
   failure: 1,
   /** Bad usage: unknown command or flag, unreadable arguments. */
   usage: 2,
+  /** A bug in Skilldex: an error no command expected (sysexits' EX_SOFTWARE). */
+  internal: 70,
 } as const;
 
 /**

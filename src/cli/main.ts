@@ -116,8 +116,19 @@ export async function main(argv: string[]): Promise<number> {
     }
     // citty raises CLIError for bad usage (missing positional, enum value not allowed).
     if (error instanceof Error && error.name === 'CLIError') return usageError(stripVTControlCharacters(error.message), `see 'skilldex help ${sub}'`);
-    throw error;
+    return internalError(sub, error);
   }
+}
+
+/**
+ * An error no command expected is a bug in Skilldex, not the user's: one line saying so, with
+ * what went wrong, instead of a stack trace of bundled code (SKILLDEX_DEBUG=1 prints it).
+ */
+function internalError(sub: string, error: unknown): number {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  printFailure(`skilldex ${sub} stopped on an internal error: ${message.split('\n', 1)[0]}`, 'this is a bug in skilldex; please report it with the command you ran (run it with SKILLDEX_DEBUG=1 to see where it happened)');
+  if (process.env.SKILLDEX_DEBUG && error instanceof Error && error.stack) err(visibleControls(error.stack));
+  return EXIT.internal;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,12 +61,49 @@ describe('build --out', () => {
     expect(rootIsFile.stderr).toContain('hint: pass the registry root, the folder that holds skills/, not a file');
   });
 
+  it("refuses a folder holding someone's files (exit 2) and leaves them as they were; builds into its own output, an empty folder or a gh-pages worktree", async () => {
+    const site = join(root, 'my-site');
+    await mkdir(join(site, 'skills'), { recursive: true });
+    await writeFile(join(site, 'index.json'), '{"my":"own data"}\n');
+    await writeFile(join(site, 'skills', 'tool-1.json'), 'my notes\n');
+    const refused = await runSkilldex(root, ['build', '--out', 'my-site']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain("holds files no Skilldex build wrote ('index.json', 'skills')");
+    expect(refused.stderr).toContain('hint: pass a new or empty folder for --out');
+    noStack(refused.stderr);
+    expect(await readFile(join(site, 'index.json'), 'utf8')).toBe('{"my":"own data"}\n');
+    expect(await readFile(join(site, 'skills', 'tool-1.json'), 'utf8')).toBe('my notes\n');
+    // Its own output again (and again without the record), an empty folder, and one holding only .git are built into.
+    expect((await runSkilldex(root, ['build', '--out', 'dist'])).status).toBe(0);
+    await rm(join(root, 'dist', '.skilldex-build.json'));
+    expect((await runSkilldex(root, ['build', '--out', 'dist'])).status).toBe(0);
+    await mkdir(join(root, 'worktree', '.git'), { recursive: true });
+    const worktree = await runSkilldex(root, ['build', '--out', 'worktree']);
+    expect(worktree.status, worktree.stderr).toBe(0);
+    expect(existsSync(join(root, 'worktree', 'index.json'))).toBe(true);
+  });
+
   it.runIf(existsSync('/proc/self'))('fails instead of hanging where the system cannot make the folder (/proc)', async () => {
     // Node's recursive mkdir loops for ever there: mkdir answers ENOENT below a folder that exists.
     const result = await runSkilldex(root, ['build', '--out', '/proc/skilldex-out/dist']);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('error cannot mkdir /proc/skilldex-out: no such file or folder (ENOENT)\nhint: the folder above it exists, but the system lets nothing be created there');
     noStack(result.stderr);
+  });
+});
+
+describe('files named by options', () => {
+  it('says why a published index or a key file cannot be used, in words, without Node\'s error text', async () => {
+    const index = await runSkilldex(root, ['validate', '--no-scan', '--against-index', 'no-such-index.json']);
+    expect(index.status).toBe(2);
+    expect(index.stderr).toContain('error cannot read the published index no-such-index.json: no such file or folder (ENOENT)');
+    const key = await runSkilldex(root, ['keygen', '--out', join('no-such-folder', 'key.pem')]);
+    expect(key.status).toBe(1);
+    expect(key.stderr).toContain(`error cannot write ${join('no-such-folder', 'key.pem')}: no such file or folder (ENOENT)`);
+    for (const r of [index, key]) {
+      expect(r.stderr).not.toContain('no such file or directory');
+      noStack(r.stderr);
+    }
   });
 });
 

@@ -53,6 +53,16 @@ describe('skilldex validate PATH (spawned)', () => {
     expect([main, other].sort()).toEqual(['one/pdf-tools/SKILL.md', 'two/pdf-tools/SKILL.md']);
   });
 
+  it.each(['My Skills', 'données', 'a+b', '@org'])('checks a folder of skills named %s, whatever characters its name holds', async (folder) => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { [`${folder}/hello/SKILL.md`]: skillMd('hello'), [`${folder}/broken/SKILL.md`]: skillMd('broken', '') });
+    const result = await runSkilldex(cwd, ['validate', '--no-scan', folder]);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stdout).toContain(`${folder}/broken/SKILL.md:3:`);
+    expect(result.stdout).not.toContain(`${folder}/hello/`);
+  });
+
   it('checks one skill folder outside any registry, with paths relative to the current folder', async () => {
     const cwd = await tempDir();
     await writeTree(cwd, { 'drafts/pdf-tools/SKILL.md': skillMd('pdf-tool') });

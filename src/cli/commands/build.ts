@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
-import { buildRegistry, outputPlaceProblem } from '../../pipeline/index.ts';
+import { buildRegistry, foreignOutputProblem, outputPlaceProblem } from '../../pipeline/index.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { formatArg, printReport, type OutputFormat } from '../_report.ts';
 import { err, printable, style } from '../_output.ts';
@@ -9,7 +9,7 @@ import { progressLine } from '../_progress.ts';
 import { requireRegistryRoot } from '../_registry-root.ts';
 
 export default defineCommand({
-  meta: { name: 'build', description: 'Build the static registry (index.json, manifests, files, archives, discovery indexes) without the site' },
+  meta: { name: 'build', description: 'Build the static registry (index.json, manifests, files, archives, discovery indexes) without the site; a build cache in <root>/.cache/skilldex/ makes the next build redo only what changed' },
   args: {
     root: { type: 'string', description: 'Registry root (holds skills/)', default: '.' },
     out: { type: 'string', description: 'Output folder', default: 'dist' },
@@ -26,6 +26,8 @@ export default defineCommand({
     if ((await stat(outDir).catch(() => undefined))?.isDirectory() === false) {
       throw new CliError('E_OUT_DIR', `${printable(String(args.out))} is a file, not a folder`, { hint: 'pass a folder for --out; it is created if it does not exist', exitCode: EXIT.usage });
     }
+    const foreign = foreignOutputProblem(outDir);
+    if (foreign) throw new CliError('E_OUT_DIR', printable(foreign), { hint: 'pass a new or empty folder for --out, or empty this one', exitCode: EXIT.usage });
     const progress = progressLine();
     let result;
     try {

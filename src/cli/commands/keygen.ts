@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { generateSigningKey } from '../../pipeline/index.ts';
-import { CliError } from '../_errors.ts';
+import { CliError, systemReason } from '../_errors.ts';
 import { out } from '../_output.ts';
 
 export default defineCommand({
@@ -15,7 +15,7 @@ export default defineCommand({
     const key = await generateSigningKey();
     // `wx`: never overwrite an existing key, which may be the only copy of the registry's key.
     await writeFile(file, key.privateKeyPem, { mode: 0o600, flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
-      throw new CliError('E_KEYGEN', error.code === 'EEXIST' ? `${String(args.out)} already exists; it is not overwritten` : `cannot write ${String(args.out)}: ${error.message}`, {
+      throw new CliError('E_KEYGEN', error.code === 'EEXIST' ? `${String(args.out)} already exists; it is not overwritten` : `cannot write ${String(args.out)}: ${systemReason(error) ?? error.message}`, {
         hint: 'choose another file with --out',
       });
     });

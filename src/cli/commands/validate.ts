@@ -7,7 +7,7 @@ import { validateRegistry, validateSkillFolder, within, type ValidationResult } 
 import { DECLARATIONS, folderKind } from '../../pipeline/discover.ts';
 import { GitError } from '../../publish/git-error.ts';
 import type { PullRequestCheck } from '../../publish/pull-request.ts';
-import { CliError, EXIT } from '../_errors.ts';
+import { CliError, EXIT, systemReason } from '../_errors.ts';
 import { formatArg, printReport, type OutputFormat } from '../_report.ts';
 import { printable } from '../_output.ts';
 import { progressLine } from '../_progress.ts';
@@ -74,7 +74,9 @@ export default defineCommand({
           // pull-request check reports on every changed skill, so it scans them all).
           target.kind === 'registry' ? await validateRegistry(target.root, { ...options, config: target.config, ...(target.select && !pullRequest ? { only: target.select.map((s) => s.path) } : {}) })
           : target.kind === 'skill' ? await validateSkillFolder(target.dir, options)
-          : await validateRegistry(unitRoot, { ...options, config: RegistryConfig.parse({ skillsDir: basename(target.dir) }) });
+          // The folder the user named, as it is: the config's skillsDir grammar keeps a pull request's
+          // config inside its repository, and would refuse a folder called `My Skills`.
+          : await validateRegistry(unitRoot, { ...options, config: { ...RegistryConfig.parse({}), skillsDir: basename(target.dir) || '.' } });
         const shown = (file: string) => displayPath(base, join(unitRoot, file));
         let own = result.diagnostics;
         if (target.kind === 'registry' && pullRequest) {
@@ -230,6 +232,7 @@ async function loadIndex(location: string) {
     const { loadPublishedIndex } = await import('../../publish/pull-request.ts');
     return await loadPublishedIndex(location);
   } catch (error) {
-    throw new CliError('E_INDEX', `cannot read the published index: ${(error as Error).message}`, { hint: 'pass the URL of a deployed index.json or a local copy', exitCode: EXIT.usage });
+    const reason = systemReason(error) ?? (error as Error).message;
+    throw new CliError('E_INDEX', `cannot read the published index ${printable(location)}: ${reason}`, { hint: 'pass the URL of a deployed index.json or a local copy', exitCode: EXIT.usage });
   }
 }
