@@ -155,7 +155,8 @@ export class Registry {
       const key = nameKey(skill.name);
       const other = this.#byName.get(key);
       if (other) {
-        throw new RegistryError('INDEX_INVALID', `${transport.root}: index.json lists both '${other.name}' and '${skill.name}', which differ only in case`, {
+        const listed = other.name === skill.name ? `'${skill.name}' twice` : `both '${other.name}' and '${skill.name}', which differ only in case`;
+        throw new RegistryError('INDEX_INVALID', `${transport.root}: index.json lists ${listed}`, {
           hint: 'nothing was read from this registry; report it to its maintainers',
         });
       }

@@ -120,6 +120,13 @@ describe('names that differ only in case', () => {
     expect(run.stderr).toContain("lists both 'okskill' and 'OKSKILL', which differ only in case");
     await expect(readdir(join(base, 'project'))).rejects.toThrow();
   });
+
+  it('says a name listed twice is listed twice', async () => {
+    const { url } = await registry([SKILL('twice'), SKILL('twice', '# Steps\n\nThe impostor.\n')]);
+    const run = await skilldex(['info', 'twice', '--registry', url]);
+    expectRefusal(run, 'INDEX_INVALID');
+    expect(run.stderr).toContain("index.json lists 'twice' twice");
+  });
 });
 
 describe('version-control folders in a skill', () => {
@@ -232,6 +239,8 @@ describe('bodies larger than declared', () => {
     const project = await tempDir('endless');
     const run = await skilldex(['install', 'tiny', '--dir', project, '--via', 'archive', '--registry', url]);
     expectRefusal(run, 'RESPONSE_TOO_LARGE');
+    // The index limit's setting has nothing to do with an archive's size.
+    expect(run.stderr).not.toContain('SKILLDEX_MAX_INDEX_BYTES');
     expect(sent.bytes).toBeLessThan(16 * 1024 * 1024);
     expect(await readdir(project)).toEqual([]);
     // The cap follows from the declared sizes with room for tar and gzip: incompressible files fit.

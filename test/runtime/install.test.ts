@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { dirname, join, relative } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -190,6 +190,14 @@ describe('install', () => {
     await writeFile(join(first.dir, 'SKILL.md'), `${await readFile(join(first.dir, 'SKILL.md'), 'utf8')}\nedited\n`);
     expect((await registry.install('semver-tool', project)).changed).toBe(true);
     expect(await readFile(join(first.dir, 'SKILL.md'), 'utf8')).not.toContain('edited');
+    // An install holding a file this version does not publish is refused, naming the file: the
+    // same version rebuilt with other files, or a file of the user's, which must not be lost.
+    await writeFile(join(first.dir, 'my-notes.md'), 'mine\n');
+    const extra = await errorOf(registry.install('semver-tool', project));
+    expect(extra.code).toBe('INSTALL_FAILED');
+    expect(extra.message).toContain(`holds 'my-notes.md', which version ${first.version} of 'semver-tool' does not publish`);
+    expect(await readFile(join(first.dir, 'my-notes.md'), 'utf8')).toBe('mine\n');
+    await rm(join(first.dir, 'my-notes.md'));
     // Forced, the user's folder goes.
     expect((await registry.install('json-toolkit', project, { force: true })).changed).toBe(true);
     expect(await listTree(join(project, 'json-toolkit'))).not.toContain('notes.txt');

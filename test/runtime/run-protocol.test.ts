@@ -23,6 +23,8 @@ describe('seed 004 protocol scripts', () => {
     const elapsed = performance.now() - started;
     expect(outcome.status).toBe('error');
     expect(outcome.error?.code).toBe('TIMEOUT');
+    // The message names the skill's timeout, not what was left of it once the process started.
+    expect(outcome.error?.message).toContain(`did not finish within ${(await registry.manifest('sleeper')).timeoutMs} ms`);
     expect(elapsed).toBeLessThan(10_000);
     expect((outcome.error?.details as { stderr: string }).stderr).toMatch(/started \d+ \d+/);
     // The kernel tears the sandbox's PID namespace down when its first process dies; give it a moment.

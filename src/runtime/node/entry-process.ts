@@ -15,7 +15,10 @@ export interface EntryRun {
   /** Verified installed copy. */
   skillDir: string;
   sandbox: RunSandbox;
+  /** What is left of the run's deadline for this try: the process is killed when it passes. */
   timeoutMs: number;
+  /** The run's whole timeout, which a timeout message names (what is left of it is a millisecond or more less). */
+  deadlineMs: number;
   /** The script's stderr as it arrives, with its control characters made visible ({@link terminalSafe}). */
   onStderr?: (text: string) => void;
   /** Aborts the process (interrupted caller, or the run's deadline). */
@@ -81,7 +84,7 @@ async function execute(run: EntryRun, plan: SpawnPlan, stdin: string): Promise<A
   const name = run.manifest.name;
   if (result.spawnError) return failed('INTERNAL_ERROR', `${name}: cannot start ${plan.command}: ${result.spawnError.message}`, { hint: `install ${plan.command} or put it on PATH` });
   if (result.aborted) return failed('CANCELLED', `${name} was stopped: ${abortReason(run.signal)}`, { stderr: tail(result.stderr) });
-  if (result.timedOut) return failed('TIMEOUT', `${name} did not finish within ${run.timeoutMs} ms; its processes were killed`, { stderr: tail(result.stderr) });
+  if (result.timedOut) return failed('TIMEOUT', `${name} did not finish within ${run.deadlineMs} ms; its processes were killed`, { stderr: tail(result.stderr) });
   if (result.outputTooLarge) return failed('OUTPUT_TOO_LARGE', `${name} wrote more than 10 MB to stdout; its process group was killed`, { hint: 'return a reference (a file in the run folder, a URL) instead of the data itself' });
   const text = result.stdout.trim();
   const status = result.signal ? `signal ${result.signal}` : `exit code ${result.exitCode}`;

@@ -190,7 +190,8 @@ async function holdsExactly(path: string, size: number, expected: { digest: stri
 }
 
 /**
- * Whether `install` may replace what is at `dest` without `--force`: nothing, a symbolic link
+ * Why `install` may not replace what is at `dest` without `--force`, in words for the user
+ * (`is not an installed copy of 'pdf'`); undefined when it may: nothing, a symbolic link
  * (replaced itself, never followed), or an earlier install of this skill — a folder in which
  * nothing is the user's:
  *
@@ -211,13 +212,14 @@ async function holdsExactly(path: string, size: number, expected: { digest: stri
  *
  * @example
  * const layout = { version: manifest.version, files: manifest.files, generated: new Map() };
- * await isReplaceable('/project/utils', ['utils'], layout); // false while utils/ holds a helpers.py the skill does not publish
+ * await replaceRefusal('/project/utils', ['utils'], layout); // "holds 'helpers.py', …" or "is not an installed copy of 'utils'" while utils/ holds a file the skill does not publish
  */
-export async function isReplaceable(dest: string, names: readonly string[], current: InstallLayout, layoutOf?: (version: string) => Promise<InstallLayout | undefined>): Promise<boolean> {
+export async function replaceRefusal(dest: string, names: readonly string[], current: InstallLayout, layoutOf?: (version: string) => Promise<InstallLayout | undefined>): Promise<string | undefined> {
+  const notAnInstall = `is not an installed copy of '${names[0]}'`;
   const info = await lstat(dest).catch(() => undefined);
   // A link is replaced itself, its target never touched: nothing of the user's is lost.
-  if (!info || info.isSymbolicLink()) return true;
-  if (!info.isDirectory()) return false;
+  if (!info || info.isSymbolicLink()) return undefined;
+  if (!info.isDirectory()) return 'is a file, not an installed copy';
 
   const wanted = new Set(names.map((n) => n.toLowerCase()));
   let declaredVersion: string | undefined;
@@ -236,8 +238,20 @@ export async function isReplaceable(dest: string, names: readonly string[], curr
   // what it wrote is looked up only if the folder is not an install of this version.
   const otherVersion = declaredVersion !== undefined && declaredVersion !== current.version && layoutOf !== undefined ? declaredVersion : undefined;
   const publishedNow = new Map(current.files.map((file) => [file.path, file]));
-  const tree = await installLikeTree(dest, (path) => otherVersion !== undefined || isToolLitter(path) || current.generated.has(path) || publishedNow.has(path));
-  if (!tree) return false;
+  const unknown: string[] = [];
+  const tree = await installLikeTree(dest, (path) => {
+    const known = otherVersion !== undefined || isToolLitter(path) || current.generated.has(path) || publishedNow.has(path);
+    if (!known) unknown.push(path);
+    return known;
+  });
+  if (!tree) {
+    // An install of this very version that holds a file it does not publish: the registry rebuilt
+    // the version with other files (a SKILL.md without a version is always 1.0.0), or the user added one.
+    if (declaredVersion !== undefined && unknown.length > 0) {
+      return `holds '${unknown[0]}', which version ${current.version} of '${names[0]}' does not publish: a file of yours, or one an earlier build of the same version had`;
+    }
+    return notAnInstall;
+  }
 
   const isInstallOf = async (layout: InstallLayout): Promise<boolean> => {
     const published = new Map(layout.files.map((file) => [file.path, file]));
@@ -256,10 +270,10 @@ export async function isReplaceable(dest: string, names: readonly string[], curr
     }
     return evidence && (declaredVersion !== undefined || untouched);
   };
-  if (await isInstallOf(current)) return true;
-  if (otherVersion === undefined) return false;
+  if (await isInstallOf(current)) return undefined;
+  if (otherVersion === undefined) return notAnInstall;
   const declared = await layoutOf!(otherVersion).catch(() => undefined);
-  return declared !== undefined && (await isInstallOf(declared));
+  return declared !== undefined && (await isInstallOf(declared)) ? undefined : notAnInstall;
 }
 
 /** Every regular file under `dir`, by `/`-separated relative path. Symlinks count as unexpected files. */

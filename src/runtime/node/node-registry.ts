@@ -13,7 +13,7 @@ import { verifySkillFiles } from '../verify.ts';
 import { archiveSizeBound, checkDeclaredSize, readSkillArchive } from './archive.ts';
 import { containedPath } from './contained-path.ts';
 import { fsError } from './fs-error.ts';
-import { type InstallLayout, installDestination, isReplaceable, verifyInstalled, writeSkillDir } from './install.ts';
+import { type InstallLayout, installDestination, replaceRefusal, verifyInstalled, writeSkillDir } from './install.ts';
 import { type RunOptions, runSkill } from './run.ts';
 import { type AbpCallOptions, type AbpToolResult, callAbpTool } from './abp-tool.ts';
 import { zodShapeCheck } from './zod-shape-check.ts';
@@ -98,8 +98,9 @@ export class NodeRegistry extends Registry {
     const manifest = await this.manifest(name);
     const folder = discoveryName(manifest.name, manifest.format);
     const dest = installDestination(dir, folder, options.to);
-    if (!options.force && !(await isReplaceable(dest, [manifest.name, folder], this.#layout(manifest), (version) => this.#layoutOfVersion(manifest, version)))) {
-      throw new RegistryError('INSTALL_FAILED', `'${dest}' already exists and is not an installed copy of '${manifest.name}'; nothing was changed`, {
+    const refusal = options.force ? undefined : await replaceRefusal(dest, [manifest.name, folder], this.#layout(manifest), (version) => this.#layoutOfVersion(manifest, version));
+    if (refusal) {
+      throw new RegistryError('INSTALL_FAILED', `'${dest}' already exists and ${refusal}; nothing was changed`, {
         hint: 'move it away or install into another folder (--dir); --force replaces it, deleting what is there',
       });
     }

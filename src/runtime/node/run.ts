@@ -229,7 +229,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
       started = performance.now();
     }
     try {
-      const run = { manifest, skillDir, sandbox, timeoutMs: remaining(), onStderr: options.onStderr, signal: options.signal, services: options };
+      const run = { manifest, skillDir, sandbox, timeoutMs: remaining(), deadlineMs: timeoutMs, onStderr: options.onStderr, signal: options.signal, services: options };
       if (manifest.entry?.runner === 'protocol') {
         const request = describesRequest(manifest) ? (value as { action: string; params?: Record<string, unknown> }) : { action, params: value as Record<string, unknown> };
         return await runProtocolEntry(run, { action: request.action, params: request.params ?? {}, context: options.context ?? {} });
