@@ -14,7 +14,7 @@ import { sha256HexSync } from './hash.ts';
 import { INDEX_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './emit/layout.ts';
 import type { WriteResult } from './emit/write-registry.ts';
 import { OutputFolder, REGISTRY_RECORD } from './emit/output-folder.ts';
-import { foreignOutputProblem, OutputPlaceError, outputPlaceProblem } from './emit/output-place.ts';
+import { OutputPlaceError, outputPlaceProblem } from './emit/output-place.ts';
 import type { ReadSkill } from './phases/read.ts';
 import { checkSigningKeys, signingKeysFromEnv, type SigningKey } from './emit/sign.ts';
 import { gitCommitTimes, headCommitTime, lastCommitTime } from './git-times.ts';
@@ -90,8 +90,6 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   const config = options.config ?? (await loadConfig(options.root));
   const misplaced = outputPlaceProblem(options.root, config.skillsDir, options.outDir);
   if (misplaced) throw new OutputPlaceError(misplaced);
-  const foreign = foreignOutputProblem(options.outDir);
-  if (foreign) throw new OutputPlaceError(foreign, 'choose a new or empty folder for the output, or empty this one');
   const signingKeys = options.signingKeys ?? (await signingKeysFromEnv());
   checkSigningKeys(signingKeys, config.signing.keys);
   const cacheFile = options.cache === false ? undefined : (options.cache ?? defaultCacheFile(options.root));

@@ -16,8 +16,8 @@ import { REGISTRY_RECORD } from './output-folder.ts';
 export class OutputPlaceError extends SkilldexError<'OUTPUT_FOLDER_REFUSED'> {
   override name = 'OutputPlaceError';
 
-  constructor(message: string, hint = 'choose an output folder outside the skills folder, such as dist/ (the default)') {
-    super('OUTPUT_FOLDER_REFUSED', message, { hint });
+  constructor(message: string) {
+    super('OUTPUT_FOLDER_REFUSED', message, { hint: 'choose an output folder outside the skills folder, such as dist/ (the default)' });
   }
 }
 
@@ -84,11 +84,12 @@ function isBuiltIndex(path: string): boolean {
 }
 
 /**
- * Why a build must not write into `outDir` as it is; undefined when it may. A build replaces the
+ * Why `skilldex build` must not write into `outDir` as it is; undefined when it may. A build replaces the
  * files it writes (index.json, skills/<name>.json, …) wherever it writes them, so a folder holding
  * anything must be one a build wrote: one with the record a build leaves (.skilldex-build.json),
  * or whose index.json a build wrote. A missing or empty folder is fine, and so is one holding only
- * `.git` (a gh-pages worktree).
+ * `.git` (a gh-pages worktree). The site build has its own rule (scripts/build.ts): it writes the
+ * registry into a folder it has readied, beside the pages and the runtime it adds itself.
  */
 export function foreignOutputProblem(outDir: string): string | undefined {
   let entries: string[];
