@@ -140,6 +140,8 @@ function usageProblem(sub: string, defs: ArgsDef, args: readonly string[]): { me
   const options = new Set<string>(['help', 'h']);
   /** Options that take a value (string and enum), each spelling with the option it names. */
   const valued = new Map<string, string>();
+  /** Switches (boolean options), each spelling (`scan`, `no-scan`) with the option it names. */
+  const switches = new Map<string, string>();
   const givenOnce = new Set<string>();
   const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   let positionals = 0;
@@ -150,8 +152,10 @@ function usageProblem(sub: string, defs: ArgsDef, args: readonly string[]): { me
     }
     for (const n of [name, kebab(name), ...[(def as { alias?: string | string[] }).alias ?? []].flat()]) {
       options.add(n);
-      if (def.type === 'boolean') options.add(`no-${n}`);
-      else valued.set(n, name);
+      if (def.type === 'boolean') {
+        options.add(`no-${n}`);
+        switches.set(n, kebab(name)).set(`no-${n}`, kebab(name));
+      } else valued.set(n, name);
     }
   }
   for (const [i, arg] of args.entries()) {
@@ -170,6 +174,11 @@ function usageProblem(sub: string, defs: ArgsDef, args: readonly string[]): { me
       const option = valued.get(name);
       if (option !== undefined && givenOnce.has(option)) return { message: `option '${typed}' is given more than once`, hint: `give it once; an option that takes several values takes them comma-separated (see 'skilldex help ${sub}')` };
       if (option !== undefined) givenOnce.add(option);
+      // citty reads `--scan=no` as on, and keeps the last of `--no-scan --scan`.
+      const flag = switches.get(name);
+      if (flag !== undefined && match[2] === '=') return { message: `option '${typed}' takes no value`, hint: `write '--${flag}' or '--no-${flag}'; see 'skilldex help ${sub}'` };
+      if (flag !== undefined && givenOnce.has(flag)) return { message: `option '${typed}' is given more than once`, hint: `give '--${flag}' or '--no-${flag}' once; see 'skilldex help ${sub}'` };
+      if (flag !== undefined) givenOnce.add(flag);
       continue;
     }
     const guess = closest(name, [...options].filter((o) => o.length > 1));

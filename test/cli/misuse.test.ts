@@ -115,6 +115,17 @@ describe('options', () => {
     expect(existsSync(join(root, 'agent'))).toBe(false);
   });
 
+  it('refuses a switch given a value or given twice, instead of reading --scan=no as on', async () => {
+    const valued = await runSkilldex(root, ['validate', '--scan=no']);
+    expect(valued.status).toBe(2);
+    expect(valued.stderr).toContain("error option '--scan' takes no value");
+    expect(valued.stderr).toContain("hint: write '--scan' or '--no-scan'");
+    const both = await runSkilldex(root, ['validate', '--no-scan', '--scan']);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain("error option '--scan' is given more than once");
+    expect((await runSkilldex(root, ['validate', '--no-scan'])).status).toBe(0);
+  });
+
   it('takes a folder without index.json for the wrong folder (exit 2), not a broken registry', async () => {
     const result = await runSkilldex(root, ['search', 'count', '--registry', 'skills']);
     expect(result.status).toBe(2);
