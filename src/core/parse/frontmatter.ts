@@ -50,6 +50,10 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
 
   const split = splitFrontmatter(text);
   if (split.kind === 'missing') {
+    // `---` then a lone CR: lines ended the way classic Mac OS ended them, which YAML tools and git read as one line.
+    if (/^(?:\ufeff)?---\r(?!\n)/.test(text)) {
+      return fail('frontmatter/missing', 0, 'SKILL.md ends its lines with CR alone, so its `---` line never ends and no frontmatter is found', 'save the file with LF (or CRLF) line endings');
+    }
     return fail('frontmatter/missing', 0, 'SKILL.md does not start with YAML frontmatter', 'begin the file with a line `---`, the name and description fields, and a closing `---` line');
   }
   if (split.kind === 'language') {

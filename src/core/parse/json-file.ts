@@ -1,4 +1,4 @@
-import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
+import { findNodeAtLocation, parse, parseTree, type Node, type ParseError } from 'jsonc-parser';
 import type { Limits } from '../schemas/config.ts';
 import { FORBIDDEN_KEYS, tooDeep, type ParseProblem } from './problem.ts';
 import { bracketDepthExceeds } from '../json-depth.ts';
@@ -32,7 +32,9 @@ export function parseJsonFile<Prefix extends string = 'skill-json'>(source: Sour
   } catch (error) {
     const message = (error as Error).message;
     const at = /position (\d+)/.exec(message);
-    const offset = at ? Number(at[1]) : source.text.length;
+    // V8 names no position for some mistakes (a comment, an unexpected token at the start): the
+    // strict reading of jsonc-parser says where the first one is.
+    const offset = at ? Number(at[1]) : firstSyntaxError(source.text);
     problems.push({ rule: `${rulePrefix}/syntax` as const, offset, message: `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`, hint: 'check for a missing comma or quote, or a trailing comma, just before this point' });
     return { data: undefined, problems, locate: () => positionAt(source, Math.min(offset, source.text.length)) };
   }
@@ -72,4 +74,11 @@ function nodeAt(root: Node, path: readonly (string | number)[]): Node {
     if (node) return node;
   }
   return root;
+}
+
+/** Offset of the first syntax error in `text` read as strict JSON (no comments, no trailing commas); the end when none is found. */
+function firstSyntaxError(text: string): number {
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  return errors[0]?.offset ?? text.length;
 }

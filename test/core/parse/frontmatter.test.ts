@@ -101,6 +101,13 @@ describe('refusals', () => {
     expect((globalThis as Record<string, unknown>)[marker]).toBeUndefined();
   });
 
+  it('says a file whose lines end in CR alone has no line the frontmatter could start on', () => {
+    const { fm, source } = parse('---\rname: a\rdescription: b\r---\rBody\r');
+    expect(problems(fm, source)).toEqual(['frontmatter/missing 1:1']);
+    expect(fm.problems[0]!.message).toContain('ends its lines with CR alone');
+    expect(fm.problems[0]!.hint).toBe('save the file with LF (or CRLF) line endings');
+  });
+
   it('reports a file without frontmatter, including one that starts with a blank line', () => {
     for (const text of ['# Title\n', '\n---\nname: a\n---\n', '', ' ---\nname: a\n---\n']) {
       const { fm, source } = parse(text);

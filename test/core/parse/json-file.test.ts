@@ -29,6 +29,8 @@ describe('parseJsonFile', () => {
     ['a missing comma', '{\n  "name": "x"\n  "mode": "llm"\n}\n', 'skill-json/syntax 3:3'],
     ['a single-quoted string', "{\n  'name': 'x'\n}\n", 'skill-json/syntax 2:3'],
     ['a comment', '{\n  // note\n  "name": "x"\n}\n', 'skill-json/syntax 2:3'],
+    ['a comment before the object', '// note\n{\n  "name": "x"\n}\n', 'skill-json/syntax 1:1'],
+    ['a word before the object', 'skill\n{\n  "name": "x"\n}\n', 'skill-json/syntax 1:1'],
     ['an unterminated object', '{\n  "name": "x"', 'skill-json/syntax 2:14'],
     ['an empty file', '', 'skill-json/syntax 1:1'],
   ])('reports %s with line and column', (_what, text, expected) => {
