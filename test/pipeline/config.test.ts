@@ -71,4 +71,11 @@ describe('the rest of skilldex.config.json', () => {
     }
     expect((await withConfig('{ "siteUrl": "https://user.github.io/repo/" }')).error).toBeUndefined();
   });
+
+  it('refuses a required package field no skill can have, which would fail every package', async () => {
+    const { error } = await withConfig('{ "requiredPackageFields": ["version", "bogus"] }\n');
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error?.message).toContain('requiredPackageFields.1');
+    expect((await withConfig('{ "requiredPackageFields": ["version", "license"] }\n')).error).toBeUndefined();
+  });
 });

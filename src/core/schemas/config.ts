@@ -3,6 +3,7 @@ import { Sha256Digest } from './digest.ts';
 import { RegistryKey } from './signing.ts';
 import { RiskSeverity, RuleSeverity } from './diagnostic.ts';
 import { ScanVerdict } from './scan.ts';
+import { SkillMdFrontmatter } from './skill-md.ts';
 
 // Every field carries `.describe()`, so schemas/config.schema.json gives editors the same text.
 export const Limits = z
@@ -77,7 +78,10 @@ export const RegistryConfig = z
       .default('skills')
       .describe('Folder holding the skills, relative to this file; never outside the repository.'),
     rules: z.record(z.string(), RuleSeverity).default({}).describe('Per-rule severity overrides, ESLint style: `{"frontmatter/unknown-field": "error"}`. See docs/rules.md.'),
-    requiredPackageFields: z.array(z.string()).default([]).describe('Extended-package fields every package skill must have (`package/required-field`); none by default.'),
+    requiredPackageFields: z
+      .array(z.enum(Object.keys(SkillMdFrontmatter.shape) as [string, ...string[]]))
+      .default([])
+      .describe('Frontmatter fields every package skill must have (`package/required-field`), such as `version` or `license`; none by default.'),
     limits: Limits.default(Limits.parse({})),
     scan: z
       .object({
