@@ -1,6 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { RegistryConfig } from '../core/schemas/config.ts';
+import { shellQuote } from '../core/shell-quote.ts';
 import { loadConfig } from '../pipeline/config.ts';
 import { ConfigError } from '../pipeline/config-error.ts';
 import { folderKind, type FolderKind } from '../pipeline/discover.ts';
@@ -45,11 +46,11 @@ export async function requireRegistryRoot(root: string, shown: string, command: 
   const hint =
     kind === 'skill'
       ? command === 'validate'
-        ? `${name} is a skill folder: check it with 'skilldex validate ${name}'`
+        ? `${name} is a skill folder; check it with: skilldex validate ${shellQuote(name)}`
         : `${name} is a skill folder; ${layout}`
       : kind === 'skills'
         ? command === 'validate'
-          ? `${name} is a folder of skills: check it with 'skilldex validate ${name}'`
+          ? `${name} is a folder of skills; check it with: skilldex validate ${shellQuote(name)}`
           : `${name} is a folder of skills: pass its parent as --root, with "skillsDir" set in skilldex.config.json if it is not named ${config.skillsDir}`
         : `${layout}; 'skilldex new <name>' creates one`;
   throw new CliError('E_NO_SKILLS', `${name} has no ${config.skillsDir}/ folder, so there is nothing to ${command}`, { hint, exitCode: EXIT.usage });

@@ -165,9 +165,9 @@ function usageProblem(sub: string, defs: ArgsDef, args: readonly string[]): { me
     const name = match[1] as string;
     const typed = arg.split('=')[0] as string;
     if (options.has(name)) {
-      // citty would take `--root` at the end, or `--root --no-scan`, as an empty value.
+      // citty would take `--root` at the end, `--root --no-scan` or `--out ""` as an empty value (`--out ""` built into the current folder).
       const next = args[i + 1];
-      const empty = match[2] === '=' ? arg.length === match[0].length : next === undefined || next.startsWith('--');
+      const empty = match[2] === '=' ? arg.length === match[0].length : next === undefined || next === '' || next.startsWith('--');
       if (valued.has(name) && empty) return { message: `option '${typed}' needs a value`, hint: `write '${typed} <value>'; see 'skilldex help ${sub}'` };
       // citty keeps the last of two values and drops the other without a word: `--to claude
       // --to cursor` installed for cursor only.

@@ -126,6 +126,12 @@ describe('options', () => {
     expect((await runSkilldex(root, ['validate', '--no-scan'])).status).toBe(0);
   });
 
+  it('takes an empty value for an option that needs one as missing', async () => {
+    const result = await runSkilldex(root, ['build', '--out', '']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("error option '--out' needs a value");
+  });
+
   it('takes a folder without index.json for the wrong folder (exit 2), not a broken registry', async () => {
     const result = await runSkilldex(root, ['search', 'count', '--registry', 'skills']);
     expect(result.status).toBe(2);

@@ -160,7 +160,11 @@ describe('skilldex validate PATH (spawned)', () => {
     expectUsageError(await runSkilldex(cwd, ['validate', '--root', 'nowhere']), 'nowhere does not exist');
     const skill = await runSkilldex(cwd, ['validate', '--root', 'one']);
     expectUsageError(skill, 'one has no skills/ folder');
-    expect(skill.stderr).toContain("hint: one is a skill folder: check it with 'skilldex validate one'");
+    expect(skill.stderr).toContain('hint: one is a skill folder; check it with: skilldex validate one');
+    // The command in the hint runs as shown when pasted.
+    await writeTree(cwd, { 'my skills/two/SKILL.md': skillMd('two') });
+    const spaced = await runSkilldex(cwd, ['validate', '--root', 'my skills']);
+    expect(spaced.stderr).toContain("hint: my skills is a folder of skills; check it with: skilldex validate 'my skills'");
     expectUsageError(await runSkilldex(cwd, ['validate', '--root', 'empty']), 'empty/skills holds no skills, so there is nothing to validate');
     expectUsageError(await runSkilldex(join(cwd, 'empty'), ['validate']), 'skills holds no skills');
   });

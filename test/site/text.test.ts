@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { anchorOf } from '../../src/core/rule.ts';
-import { detectLang, formatBytes, shellQuote, slugify, truncate } from '../../src/site/catalog/text.ts';
+import { shellQuote } from '../../src/core/shell-quote.ts';
+import { detectLang, formatBytes, slugify, truncate } from '../../src/site/catalog/text.ts';
 
 describe('detectLang', () => {
   it('tells Chinese, Japanese and English apart', () => {

@@ -81,8 +81,3 @@ export function truncate(text: string, max: number): string {
   const space = cut.lastIndexOf(' ');
   return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
 }
-
-/** Quotes a string for a POSIX shell command line, e.g. the `--input` JSON of `skilldex run`. */
-export function shellQuote(value: string): string {
-  return /^[A-Za-z0-9_./:@=-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
