@@ -9,6 +9,20 @@ export const AGENT_SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const FUNCTION_NAME = /^[a-z][a-z0-9_]*$/;
 export const MAX_NAME_LENGTH = 64;
 
+/**
+ * A valid name close to `raw`, to suggest: accents dropped (`ünicode` → `unicode`), lower case,
+ * every other run of characters one separator (`-` for Agent Skills names, `_` for skill.json
+ * names, which also start with a letter). Empty when nothing of `raw` can be kept.
+ *
+ * @example
+ * suggestName('My Skill!', '-'); // 'my-skill'
+ */
+export function suggestName(raw: string, separator: '-' | '_'): string {
+  const plain = raw.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  const joined = plain.replace(/[^a-z0-9]+/g, separator).replace(new RegExp(`^${separator}+|${separator}+$`, 'g'), '');
+  return separator === '_' ? joined.replace(/^[^a-z]+/, '') : joined;
+}
+
 /** The longest description the Agent Skills specification allows, in characters. */
 export const MAX_DESCRIPTION_LENGTH = 1024;
 /**

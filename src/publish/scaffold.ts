@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import { CONTROL_CHARS } from '../core/control-chars.ts';
-import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PLACEHOLDER_DESCRIPTION, titleFromName, toKebab } from '../core/names.ts';
+import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PLACEHOLDER_DESCRIPTION, suggestName, titleFromName, toKebab } from '../core/names.ts';
 import type { FunctionMode } from '../core/schemas/skill-json.ts';
 import { ScaffoldError } from './scaffold-error.ts';
 
@@ -53,16 +53,15 @@ export function scaffoldNames(raw: string, format: ScaffoldFormat): { name: stri
   if (format === 'skill-json') {
     // skill.json names are snake_case (docs/skill-json.md); the folder may use the kebab-case form.
     const name = input.replace(/-/g, '_');
-    if (!FUNCTION_NAME.test(name)) throw new ScaffoldError(`'${input}' is not a valid skill.json name`, `use a lowercase letter followed by a-z, 0-9 and _ (e.g. ${suggest(input).replace(/-/g, '_') || 'text_stats'})`);
+    if (!FUNCTION_NAME.test(name)) throw new ScaffoldError(`'${input}' is not a valid skill.json name`, `use a lowercase letter followed by a-z, 0-9 and _ (e.g. ${suggestName(input, '_') || 'text_stats'})`);
     return { name, folderName: toKebab(name) };
   }
   if (!AGENT_SKILL_NAME.test(input)) {
-    throw new ScaffoldError(`'${input}' is not a valid Agent Skills name`, `use lowercase letters, digits and single hyphens (e.g. ${suggest(input) || 'text-stats'}); the folder gets the same name`);
+    throw new ScaffoldError(`'${input}' is not a valid Agent Skills name`, `use lowercase letters, digits and single hyphens (e.g. ${suggestName(input, '-') || 'text-stats'}); the folder gets the same name`);
   }
   return { name: input, folderName: input };
 }
 
-const suggest = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
 
 /** A category becomes a folder name: one path segment, no dot-folders. */
 function checkCategory(category: string): void {

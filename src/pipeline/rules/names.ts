@@ -1,4 +1,4 @@
-import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PLACEHOLDER_DESCRIPTION } from '../../core/names.ts';
+import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PLACEHOLDER_DESCRIPTION, suggestName } from '../../core/names.ts';
 import { defineRule, valueKind, type DeclarationContext } from './rule.ts';
 
 /**
@@ -59,6 +59,9 @@ export const nameLength = defineRule({
   },
 });
 
+/** The rule's own hint when nothing of the name can be kept, else a name to try. */
+const tryName = (suggested: string): { hint?: string } => (suggested ? { hint: `try '${suggested}'` } : {});
+
 export const nameCharset = defineRule({
   id: 'name/charset',
   severity: 'error',
@@ -70,10 +73,10 @@ export const nameCharset = defineRule({
     if (name === undefined) return;
     if (ctx.format === 'skill-json') {
       if (!FUNCTION_NAME.test(name)) {
-        report(['name'], `function name '${name}' must be snake_case (^[a-z][a-z0-9_]*$)`, { hint: `try '${name.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^[^a-z]+/, '')}'` });
+        report(['name'], `function name '${name}' must be snake_case (^[a-z][a-z0-9_]*$)`, tryName(suggestName(name, '_')));
       }
     } else if (/[^a-z0-9-]/.test(name)) {
-      report(['name'], `Skill name '${name}' must contain only lowercase letters, digits and hyphens`, { hint: `try '${name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '')}'` });
+      report(['name'], `Skill name '${name}' must contain only lowercase letters, digits and hyphens`, tryName(suggestName(name, '-')));
     }
   },
 });
