@@ -394,7 +394,8 @@ def main() -> int:
         respond({"success": False, "action": action, "error": failure})
         return 0
     except Exception as error:  # the envelope must still be JSON, whatever went wrong
-        respond({"success": False, "action": action, "error": {"code": "INTERNAL_ERROR", "message": str(error)}})
+        # str(MemoryError()) is empty: the exception's class says what happened.
+        respond({"success": False, "action": action, "error": {"code": "INTERNAL_ERROR", "message": str(error) or type(error).__name__}})
         return 1
 
 

@@ -70,6 +70,17 @@ beforeAll(async () => {
   await writeFile(join(root, 'skills/node-probe/scripts/execute.ts'), NODE_PROBE);
   await skill('terminal-probe', ['description: Test fixture. A Python script that writes terminal escape sequences to stderr.', 'version: 1.0.0', 'actions:', '  - name: run', 'resources:', '  entry: ./scripts/run.py']);
   await writeFile(join(root, 'skills/terminal-probe/scripts/run.py'), TERMINAL_PROBE);
+  for (const [name, code] of [
+    ['spawner', "import { execSync } from 'node:child_process';\nexport async function execute(): Promise<unknown> {\n  return { output: String(execSync('id -un')) };\n}\n"],
+    ['unsettled', 'export function execute(): Promise<unknown> {\n  return new Promise(() => {});\n}\n'],
+  ] as const) {
+    await mkdir(join(root, `skills/${name}/scripts`), { recursive: true });
+    await skill(name, [`description: Test fixture. A TypeScript module entry (${name}).`, 'version: 1.0.0', 'security:', '  timeout_ms: 20000', 'resources:', '  entry: ./scripts/execute.ts']);
+    await writeFile(join(root, `skills/${name}/scripts/execute.ts`), code);
+  }
+  await mkdir(join(root, 'skills/wordless/scripts'), { recursive: true });
+  await skill('wordless', ['description: Test fixture. A Python script that fails with an empty message.', 'version: 1.0.0', 'actions:', '  - name: run', 'security:', '  memory_mb: 64', 'resources:', '  entry: ./scripts/run.py']);
+  await writeFile(join(root, 'skills/wordless/scripts/run.py'), 'import json, sys\nsys.stdin.read()\nprint(json.dumps({"success": False, "error": {"code": "INTERNAL_ERROR", "message": str(MemoryError())}}))\n');
   built = await buildInto(root, 'hostile-skill');
 });
 
@@ -134,6 +145,33 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
   child.stdin.end();
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
+
+describe('a module entry that fails in ways its author did not foresee', () => {
+  it("reports the sandbox's refusal as PERMISSION_DENIED in the protocol's words, not Node's advice to pass --allow-* flags", async () => {
+    const registry = await openRegistry(built, { cacheDir: await tempDir('hostile-skill-cache') });
+    const outcome = await registry.run('spawner', {});
+    expect(outcome.error?.code).toBe('PERMISSION_DENIED');
+    expect(outcome.error?.message).toContain('the sandbox does not allow ChildProcess');
+    expect(outcome.error?.message).not.toContain('--allow-');
+  }, 30_000);
+
+  it('gives an error reported with no message one that says so, and what may have caused it', async () => {
+    const registry = await openRegistry(built, { cacheDir: await tempDir('hostile-skill-cache') });
+    const outcome = await registry.run('wordless', {});
+    expect(outcome.error?.code).toBe('INTERNAL_ERROR');
+    expect(outcome.error?.message).toBe('wordless reported INTERNAL_ERROR without a message; it may have run out of its 64 MB of memory');
+  }, 30_000);
+
+  it('says that execute() never settled, instead of a crash with the harness in its message', async () => {
+    const registry = await openRegistry(built, { cacheDir: await tempDir('hostile-skill-cache') });
+    const started = performance.now();
+    const outcome = await registry.run('unsettled', {});
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(outcome.error?.code).toBe('INTERNAL_ERROR');
+    expect(outcome.error?.message).toContain('execute() returned a promise that never settles');
+    expect(JSON.stringify(outcome.error)).not.toContain('module-harness');
+  }, 30_000);
+});
 
 describe("a skill's stderr on the user's terminal", () => {
   const visible = 'title␛]0;PWNED␇ clear␛[2J clipboard␛]52;c;ZXZpbA==␇ csi\\u009b31m\ttab\r\nsecond line\n';

@@ -116,7 +116,12 @@ async function execute(run: EntryRun, plan: SpawnPlan, stdin: string): Promise<A
     return failed('INVALID_OUTPUT', `${name} printed JSON that is not a script-protocol envelope ({success, data} or {success: false, error: {code, message}})`, { stdout: text.slice(0, 400) });
   }
   const value = envelope.data;
-  if (value.success === false) return { ok: false, error: value.error };
+  if (value.success === false) {
+    // A script that reports an error with no words (Python's str(MemoryError()) is '') still tells the user something.
+    if (value.error.message.trim() !== '') return { ok: false, error: value.error };
+    const limit = run.manifest.security?.memory_mb === undefined ? '' : `; it may have run out of its ${run.manifest.security.memory_mb} MB of memory`;
+    return { ok: false, error: { ...value.error, message: `${name} reported ${value.error.code} without a message${limit}`, details: value.error.details ?? { stderr: tail(result.stderr) } } };
+  }
   if (crashed) return crash('wrote a success envelope but then exited with a failure status, so its result is not trusted', { hint: 'exit with status 0 after a success envelope; report failures as {"success": false, "error": {...}}' });
   // A protocol script suggests memory writes beside `data` (checked one by one when committed).
   const memoryWrites = Array.isArray(value.memoryWrites) ? { memoryWrites: value.memoryWrites as never[] } : {};

@@ -41,9 +41,32 @@ const plainError = (error: Error): Record<string, unknown> => {
   return { ...(typeof code === 'string' ? { code } : {}), message: error.message, ...(error.name !== 'Error' ? { name: error.name } : {}) };
 };
 
+let written = false;
 const write = (envelope: unknown): void => {
+  written = true;
   process.stdout.write(`${JSON.stringify(envelope, (_key, value: unknown) => (value === undefined ? null : value instanceof Error ? plainError(value) : value))}\n`);
 };
+
+// An execute() whose promise never settles leaves nothing for the event loop to do: Node would end
+// the process with exit code 13 and a warning about this file's own top-level await. Said plainly
+// instead, for the skill's author.
+process.once('beforeExit', () => {
+  if (written) return;
+  write({ success: false, action: 'execute', error: { code: 'INTERNAL_ERROR', message: 'execute() returned a promise that never settles: it waits on something that will never happen (a promise nothing resolves, a callback nothing calls)' } });
+  process.exit(0);
+});
+
+/**
+ * An error from Node's permission model, which confines a module entry (ERR_ACCESS_DENIED): the
+ * sandbox's refusal, in the script protocol's words. Node's own advice ("Use --allow-fs-read to
+ * manage permissions") is for whoever starts Node, not for a skill.
+ */
+function sandboxRefusal(error: unknown): { code: 'PERMISSION_DENIED'; message: string } | undefined {
+  if ((error as { code?: unknown }).code !== 'ERR_ACCESS_DENIED') return undefined;
+  const { permission, resource } = error as { permission?: unknown; resource?: unknown };
+  const what = typeof permission === 'string' ? permission : 'this';
+  return { code: 'PERMISSION_DENIED', message: `the sandbox does not allow ${what}${typeof resource === 'string' ? ` (${resource})` : ''}: a skill's Node code reads only its own folder and its run folder, writes only the run folder, and starts no child processes or workers` };
+}
 
 const toStderr = (...args: unknown[]): void => {
   process.stderr.write(`${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}\n`);
@@ -144,6 +167,11 @@ async function main(): Promise<void> {
       write({ success: true, action, data: output });
     }
   } catch (error) {
+    const refused = sandboxRefusal(error);
+    if (refused) {
+      write({ success: false, action, error: refused });
+      return;
+    }
     const code = (error as { code?: unknown }).code;
     write({
       success: false,
