@@ -8,7 +8,6 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -22,7 +21,7 @@ import { inputProblem } from './input-limits.ts';
 import type { LiveRegistry } from './live-registry.ts';
 import { mimeType, parseSkillUri, skillUri, textOrBlob } from './skill-uri.ts';
 import { type SkillTool, skillTools } from './skill-tools.ts';
-import { describeError, RUN_OFF, structured, toolError } from './tool-results.ts';
+import { describeError, ProtocolError, RUN_OFF, structured, toolError } from './tool-results.ts';
 
 export interface McpServerOptions {
   /** Let clients run skills (`run_skill` and the skills' own tools). Off by default. */
@@ -114,7 +113,9 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     if (call.abpTool) input = { ...args, tool: call.abpTool };
     const outcome = await registry.run(call.skill, input, call.action ? { action: call.action } : {});
     if (outcome.status === 'error') {
-      return toolError(`${call.skill} failed: ${outcome.error?.message ?? outcome.message ?? 'unknown error'} [${outcome.error?.code ?? 'INTERNAL_ERROR'}]`);
+      // Text only, with the hint as every other failure has it: structured content would be checked against the skill's output schema.
+      const hint = (outcome.error?.details as { hint?: unknown } | undefined)?.hint;
+      return toolError(`${call.skill} failed: ${outcome.error?.message ?? outcome.message ?? 'unknown error'} [${outcome.error?.code ?? 'INTERNAL_ERROR'}]${typeof hint === 'string' ? `\nhint: ${hint}` : ''}`);
     }
     const output = outcome.output;
     if (call.wrapOutput) return structured({ result: output });
@@ -139,7 +140,7 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     const args = request.params.arguments ?? {};
     const builtin = builtinByName.get(name);
     const skillTool = builtin ? undefined : (await exposed(registry)).find((tool) => tool.name === name);
-    if (!builtin && !skillTool) throw new McpError(ErrorCode.InvalidParams, `unknown tool '${String(name).slice(0, 100)}'; list the tools with tools/list`);
+    if (!builtin && !skillTool) throw new ProtocolError(ErrorCode.InvalidParams, `unknown tool '${String(name).slice(0, 100)}'; list the tools with tools/list`);
     const tooBig = inputProblem(args);
     if (tooBig) return toolError(`${name}: ${tooBig} [INVALID_PARAM]`);
     try {
@@ -160,7 +161,7 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
 
   const page = <T>(items: readonly T[], cursor: string | undefined, size = PAGE_SIZE): { items: T[]; nextCursor?: string } => {
     const start = cursor === undefined ? 0 : /^\d{1,9}$/.test(cursor) ? Number(cursor) : -1;
-    if (start < 0) throw new McpError(ErrorCode.InvalidParams, 'invalid cursor; pass back the nextCursor of the previous page');
+    if (start < 0) throw new ProtocolError(ErrorCode.InvalidParams, 'invalid cursor; pass back the nextCursor of the previous page');
     const end = start + size;
     return { items: items.slice(start, end), ...(end < items.length ? { nextCursor: String(end) } : {}) };
   };
@@ -185,14 +186,14 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
     const target = parseSkillUri(uri);
-    if (!target) throw new McpError(ErrorCode.InvalidParams, `not a skill resource: ${JSON.stringify(uri.slice(0, 200))}; use skill://<name>/<path> as resources/list gives it`);
+    if (!target) throw new ProtocolError(ErrorCode.InvalidParams, `not a skill resource: ${JSON.stringify(uri.slice(0, 200))}; use skill://<name>/<path> as resources/list gives it`);
     const registry = live.current;
     let bytes: Uint8Array;
     try {
       bytes = await registry.file(registry.entry(target.name).name, target.path);
     } catch (error) {
       const missing = error instanceof RegistryError && (error.code === 'SKILL_NOT_FOUND' || error.code === 'ASSET_NOT_FOUND');
-      throw new McpError(missing ? RESOURCE_NOT_FOUND : ErrorCode.InternalError, describeError(error), { uri });
+      throw new ProtocolError(missing ? RESOURCE_NOT_FOUND : ErrorCode.InternalError, describeError(error), { uri });
     }
     return { contents: [{ uri, mimeType: mimeType(target.path), ...textOrBlob(bytes) }] };
   });
@@ -208,7 +209,7 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
       const skill = await live.current.load(request.params.name);
       return { description: `The instructions of the skill ${skill.name}`, messages: [{ role: 'user', content: { type: 'text', text: skill.text } }] };
     } catch (error) {
-      throw new McpError(ErrorCode.InvalidParams, describeError(error));
+      throw new ProtocolError(ErrorCode.InvalidParams, describeError(error));
     }
   });
 

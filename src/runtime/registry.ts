@@ -212,7 +212,8 @@ export class Registry {
   notFoundHint(name: string): string {
     const typo = closest(name, this.index.skills.map((s) => s.name));
     const close = [...new Set([...(typo ? [typo] : []), ...this.search(name, { limit: 3 }).map((hit) => hit.skill.name)])].slice(0, 3);
-    return close.length > 0 ? `did you mean ${close.map((c) => `'${c}'`).join(', ')}?` : 'list the skills with `skilldex search ""`';
+    // The library serves the CLI and the MCP server alike: name both ways of listing.
+    return close.length > 0 ? `did you mean ${close.map((c) => `'${c}'`).join(', ')}?` : 'list the skills: `skilldex search ""` on the command line, the list_skills tool over MCP';
   }
 
   /**

@@ -23,7 +23,8 @@ beforeAll(async () => {
   registry = await serveDirectory(await buildExamples());
   cacheDir = await tempDir('mcp-cache');
   installRoot = await tempDir('mcp-install');
-  const server = await connectStdio(['--registry', registry.url, '--cache-dir', cacheDir, '--install-root', installRoot, '--allow-run', '--expose-skills', '--poll', '0']);
+  // No model, whatever the environment says: llm-mode skills fail the same way everywhere.
+  const server = await connectStdio(['--registry', registry.url, '--cache-dir', cacheDir, '--install-root', installRoot, '--allow-run', '--expose-skills', '--poll', '0'], { SKILLDEX_LLM_BASE_URL: '' });
   open = server.client;
   closeOpen = server.close;
   openStderr = server.stderr;
@@ -190,6 +191,16 @@ describe('skilldex mcp over stdio (SDK client, real CLI process, registry over H
     await expect(huge).rejects.toThrow(/larger than 4 MB/);
 
     await expect(open.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toBeInstanceOf(McpError);
+    // A skill exposed as a tool fails with the hint its outcome carries, as every other failure does.
+    const llm = await call(open, 'summarize', { text: 'A long text to summarize.' });
+    expect(llm.isError).toBe(true);
+    expect(textOf(llm)).toMatch(/^summarize failed: .*\[EXTERNAL_SERVICE_ERROR\]\nhint: \S/);
+    // The client's SDK puts "MCP error <code>: " before the message once; the server sends it bare.
+    for (const refused of [open.callTool({ name: 'no_such_tool', arguments: {} }), open.getPrompt({ name: 'no-such-skill' }), open.readResource({ uri: 'skill://no-such-skill/SKILL.md' })]) {
+      const message = await refused.then(() => '', (error: unknown) => (error as Error).message);
+      expect(message).toMatch(/^MCP error -\d+: /);
+      expect(message.match(/MCP error/g)).toHaveLength(1);
+    }
 
     const still = await call(open, 'list_skills');
     expect((still.structuredContent as { total: number }).total).toBe(20);

@@ -172,6 +172,9 @@ describe('the CLI', () => {
     const missing = await cli(['run', 'greeter', '--context', '@/nonexistent/ctx.json']);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('cannot read --context @/nonexistent/ctx.json: no such file or folder (ENOENT)');
+    const atFile = await cli(['run', 'greeter', '--input', '@input.json']);
+    expect(atFile.status).toBe(2);
+    expect(atFile.stderr).toContain('hint: to read the input from a file, pass --input-file input.json');
     const noInput = await cli(['run', 'greeter', '--input-file', '/nonexistent/input.json']);
     expect(noInput.status).toBe(2);
     expect(noInput.stderr).toContain('cannot read --input-file /nonexistent/input.json: no such file or folder (ENOENT)\nhint: give the path of a readable file');

@@ -28,7 +28,9 @@ async function readInput(args: { input?: string; 'input-file'?: string }): Promi
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new CliError('E_INVALID_JSON', `${source} is not JSON: ${(error as Error).message}`, { exitCode: 2, hint: `quote it for the shell: --input '{"key": "value"}'` });
+    // `--input @file` reads a file for --context and --config; for the input, that is --input-file.
+    const hint = source === '--input' && text.startsWith('@') ? `to read the input from a file, pass --input-file ${text.slice(1)}` : `quote it for the shell: --input '{"key": "value"}', or put it in a file and pass --input-file`;
+    throw new CliError('E_INVALID_JSON', `${source} is not JSON: ${(error as Error).message}`, { exitCode: 2, hint });
   }
 }
 
