@@ -4,7 +4,7 @@ import { REGISTRY_RULES } from './cross-skill.ts';
 import { discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryTooDeep } from './discovery.ts';
 import {
   filesBidi, filesCaseCollision, filesEncoding, filesExecutableBinary, filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany,
-  filesUnicodeTag, filesZeroWidth,
+  filesTypescriptSyntax, filesUnicodeTag, filesZeroWidth,
 } from './files.ts';
 import { internalCheckFailed } from './internal.ts';
 import { descriptionLength, descriptionPlaceholder, descriptionRequired, nameCharset, nameFolderMismatch, nameHyphens, nameLength, nameRequired } from './names.ts';
@@ -43,7 +43,7 @@ export const ALL_RULES = [
   discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryTooDeep,
   // Files
   filesSymlink, filesSpecial, filesPath, filesTooLarge, filesSkillTooLarge, filesTooMany,
-  filesCaseCollision, filesExecutableBinary, filesEncoding, filesBidi, filesUnicodeTag, filesZeroWidth,
+  filesCaseCollision, filesExecutableBinary, filesEncoding, filesTypescriptSyntax, filesBidi, filesUnicodeTag, filesZeroWidth,
   // SKILL.md frontmatter and body
   frontmatterMissing, frontmatterUnclosed, frontmatterLanguage, frontmatterTooLarge, frontmatterYaml, frontmatterAliasLimit,
   frontmatterTooDeep, frontmatterForbiddenKey, frontmatterNotAMap, frontmatterFieldType, frontmatterUnknownField,

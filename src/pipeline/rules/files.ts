@@ -3,6 +3,7 @@ import type { ScannerRuleId } from '../../scanner/catalog.ts';
 import { extensionOf, sniffFormat, TEXT_EXTENSIONS } from '../../scanner/magic.ts';
 import type { HiddenClass } from '../../scanner/rules/hidden-unicode.ts';
 import type { SkillSourceFile } from '../model.ts';
+import { typescriptProblem } from '../../core-node/typescript-syntax.ts';
 import { defineRule, reportedRule } from './rule.ts';
 
 // Reading a folder already refuses what must never be read or published (links, devices,
@@ -108,6 +109,26 @@ export const filesCaseCollision = defineRule({
       const other = first.get(key);
       if (other === undefined) first.set(key, file.path);
       else report({ file: file.path, line: 1, column: 1 }, `'${file.path}' and '${other}' differ only in case: on macOS and Windows they are one file, so a checkout or an install keeps only one`);
+    }
+  },
+});
+
+/** TypeScript files Node runs by erasing their types: entries and what they import. */
+const TYPESCRIPT = /\.[mc]?ts$/;
+
+export const filesTypescriptSyntax = defineRule({
+  id: 'files/typescript-syntax',
+  severity: 'error',
+  scope: 'files',
+  description: 'A TypeScript file uses syntax Node cannot run by erasing types: `enum`, `namespace`, parameter properties, `import x = require()`, `<T>x`.',
+  hint: 'use a const object or a union of string literals for an enum, plain exports for a namespace, assignments in the constructor body for parameter properties, and `x as T` for an assertion',
+  check(ctx, report) {
+    for (const file of ctx.src.files) {
+      if (!TYPESCRIPT.test(file.path) || file.path.endsWith('.d.ts')) continue;
+      const text = ctx.decoded(file);
+      if (!text?.ok) continue;
+      const problem = typescriptProblem(text.source.text);
+      if (problem) report({ file: file.path, line: 1, column: 1 }, `'${file.path}' cannot run: ${problem} (Node runs TypeScript by erasing its types)`);
     }
   },
 });

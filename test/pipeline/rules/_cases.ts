@@ -161,6 +161,18 @@ export const VALID: RuleCase[] = [
   },
   { fixture: 'body-links-valid', covers: ['body/broken-link'], expect: [], accepted: ['linker', 'other'] },
   {
+    fixture: 'typescript-valid',
+    covers: ['files/typescript-syntax'],
+    // TypeScript whose types erase: annotations, interfaces, `as`, type-only imports; a declaration file is never run.
+    setup: async (root) => {
+      await write(root, 'skills/target/scripts/helper.ts', "import type { Readable } from 'node:stream';\ninterface Row { a: string }\nexport const rows = (input: unknown): Row[] => input as Row[];\nexport type { Readable };\n");
+      await write(root, 'skills/target/scripts/types.d.ts', 'declare enum Legacy { A }\nexport declare function f(): void;\n');
+    },
+    expect: [],
+    accepted: ['target'],
+  },
+
+  {
     fixture: 'body-lines-valid',
     covers: ['body/too-long'],
     expect: [],
@@ -257,6 +269,19 @@ export const INVALID: RuleCase[] = [
       E('files/path', 'target/references/x|y.md', 1),
     ],
     accepted: [],
+  },
+  {
+    fixture: 'files-typescript-syntax',
+    covers: ['files/typescript-syntax'],
+    setup: async (root) => {
+      await write(root, 'skills/target/scripts/colors.ts', 'export enum Color { Red, Green }\n');
+      await write(root, 'skills/target/scripts/shapes.mts', 'export namespace Shapes {\n  export const sides = 4;\n}\n');
+    },
+    expect: [E('files/typescript-syntax', 'target/scripts/colors.ts', 1), E('files/typescript-syntax', 'target/scripts/shapes.mts', 1)],
+    accepted: [],
+    checks: {
+      'names the construct Node cannot erase': (ctx) => expect(message(ctx, 'files/typescript-syntax', 'skills/target/scripts/colors.ts')).toEqual(["'scripts/colors.ts' cannot run: TypeScript enum is not supported in strip-only mode (Node runs TypeScript by erasing its types)"]),
+    },
   },
   {
     fixture: 'files-too-large',

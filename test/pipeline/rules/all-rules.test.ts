@@ -31,7 +31,7 @@ describe('ALL_RULES', () => {
     expect(rulesOfScope('registry').map((r) => r.meta.id)).toEqual(['registry/duplicate-name', 'registry/cross-format-collision', 'registry/call-cycle', 'registry/unknown-call']);
     // The registry engine runs its family's list: the same rules, in the same order.
     expect(rulesOfScope('registry')).toEqual([...REGISTRY_RULES]);
-    expect(rulesOfScope('files').map((r) => r.meta.id)).toEqual(['files/case-collision', 'files/executable-binary', 'files/encoding', 'files/bidi', 'files/unicode-tag', 'files/zero-width']);
+    expect(rulesOfScope('files').map((r) => r.meta.id)).toEqual(['files/case-collision', 'files/executable-binary', 'files/encoding', 'files/typescript-syntax', 'files/bidi', 'files/unicode-tag', 'files/zero-width']);
   });
 
   it('links every rule to an anchor its page really has', async () => {
