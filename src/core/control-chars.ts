@@ -4,6 +4,9 @@
  * CR lets later text overwrite earlier text. Tab and line feed are ordinary text.
  */
 
+/** A code point as Unicode writes it: `U+001B`. */
+export const codePointLabel = (codePoint: number): string => `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
+
 /** C0 controls except tab and line feed, DEL, and the C1 controls (U+0080–U+009F; U+009B is CSI). */
 export const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { CONTROL_CHARS } from '../core/control-chars.ts';
+import { codePointLabel, CONTROL_CHARS } from '../core/control-chars.ts';
 import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PLACEHOLDER_DESCRIPTION, suggestName, titleFromName, toKebab } from '../core/names.ts';
 import type { FunctionMode } from '../core/schemas/skill-json.ts';
 import { ScaffoldError } from './scaffold-error.ts';
@@ -77,7 +77,7 @@ function checkCategory(category: string): void {
 function checkDescription(description: string): void {
   const control = CONTROL_CHARS.exec(description);
   if (control) {
-    throw new ScaffoldError(`the description contains the control character U+${(control[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`, 'write it as plain text: terminals act on control characters');
+    throw new ScaffoldError(`the description contains the control character ${codePointLabel(control[0].codePointAt(0) as number)}`, 'write it as plain text: terminals act on control characters');
   }
   if (description.length > MAX_DESCRIPTION_LENGTH) {
     throw new ScaffoldError(`the description is ${description.length} characters; at most ${MAX_DESCRIPTION_LENGTH} are allowed`, 'one or two sentences: what the skill does and when to use it; details go in the body');

@@ -3,6 +3,7 @@
  * reviewer cannot see (Snyk ToxicSkills), so every excerpt the scanner prints goes
  * through `makeVisible`, and hidden payloads are decoded back to the text they carry.
  */
+import { codePointLabel } from '../core/control-chars.ts';
 
 /** Bidirectional controls that reorder how text is displayed (Trojan Source, CVE-2021-42574). */
 export const isBidiControl = (cp: number): boolean =>
@@ -27,7 +28,7 @@ const isOtherInvisible = (cp: number): boolean =>
 export const isHidden = (cp: number): boolean =>
   isBidiControl(cp) || isTagCharacter(cp) || isZeroWidth(cp) || isVariationSelector(cp) || isOtherInvisible(cp);
 
-const hex = (cp: number): string => `<U+${cp.toString(16).toUpperCase().padStart(4, '0')}>`;
+const hex = (cp: number): string => `<${codePointLabel(cp)}>`;
 
 /** The ASCII a run of tag characters spells out; the language tag and cancel tag are dropped. */
 export function decodeTagRun(codePoints: readonly number[]): string {

@@ -1,3 +1,4 @@
+import { codePointLabel } from '../../core/control-chars.ts';
 import { positionAt } from '../../core/parse/source-text.ts';
 import type { ScannerRuleId } from '../../scanner/catalog.ts';
 import { extensionOf, sniffFormat, TEXT_EXTENSIONS } from '../../scanner/magic.ts';
@@ -170,8 +171,7 @@ const hiddenCharacterRule = <const Id extends string>(
         const decoded = ctx.decoded(file);
         if (!first || !decoded?.ok) continue;
         const count = runs.reduce((sum, run) => sum + run.length, 0);
-        const code = first.first.toString(16).toUpperCase().padStart(4, '0');
-        report({ file: file.path, ...positionAt(decoded.source, first.offset) }, `${count} ${what} character${count > 1 ? 's' : ''}, first U+${code}`);
+        report({ file: file.path, ...positionAt(decoded.source, first.offset) }, `${count} ${what} character${count > 1 ? 's' : ''}, first ${codePointLabel(first.first)}`);
       }
     },
   });

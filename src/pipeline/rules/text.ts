@@ -1,4 +1,4 @@
-import { CONTROL_CHARS } from '../../core/control-chars.ts';
+import { codePointLabel, CONTROL_CHARS } from '../../core/control-chars.ts';
 import { defineRule, type FieldPath } from './rule.ts';
 
 /**
@@ -20,8 +20,7 @@ export const textControlChars = defineRule({
     for (const [path, text] of declaredText(data, [], false)) {
       const found = CONTROL_CHARS.exec(text);
       if (!found) continue;
-      const code = (found[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
-      report(path, `${path.join('.')} contains the control character U+${code} at character ${found.index + 1}`);
+      report(path, `${path.join('.')} contains the control character ${codePointLabel(found[0].codePointAt(0) as number)} at character ${found.index + 1}`);
     }
   },
 });
