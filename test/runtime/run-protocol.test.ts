@@ -152,7 +152,8 @@ describe('module entries run through the harness', () => {
   it("confines Node modules to their own folder with Node's permission model", async () => {
     const outcome = await registry.run('thrower', { mode: 'read-outside', path: '/etc/hostname' });
     expect(outcome.status).toBe('error');
-    expect(outcome.error?.message).toMatch(/ERR_ACCESS_DENIED|permission|Access to this API has been restricted/i);
+    expect(outcome.error?.code).toBe('PERMISSION_DENIED');
+    expect(outcome.error?.message).toMatch(/^the sandbox does not allow FileSystem\w* \(\/etc\/hostname\): a skill's Node code reads only its own folder/);
     expect((await registry.run('thrower', { mode: 'ok' })).output).toEqual({ ok: true });
   });
 
