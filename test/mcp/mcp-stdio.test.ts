@@ -196,8 +196,9 @@ describe('skilldex mcp over stdio (SDK client, real CLI process, registry over H
     expect(llm.isError).toBe(true);
     expect(textOf(llm)).toMatch(/^summarize failed: .*\[EXTERNAL_SERVICE_ERROR\]\nhint: \S/);
     // The client's SDK puts "MCP error <code>: " before the message once; the server sends it bare.
-    for (const refused of [open.callTool({ name: 'no_such_tool', arguments: {} }), open.getPrompt({ name: 'no-such-skill' }), open.readResource({ uri: 'skill://no-such-skill/SKILL.md' })]) {
-      const message = await refused.then(() => '', (error: unknown) => (error as Error).message);
+    // One at a time, each awaited as it is made: a rejection no one waits on yet is an unhandled one.
+    for (const refused of [() => open.callTool({ name: 'no_such_tool', arguments: {} }), () => open.getPrompt({ name: 'no-such-skill' }), () => open.readResource({ uri: 'skill://no-such-skill/SKILL.md' })]) {
+      const message = await refused().then(() => '', (error: unknown) => (error as Error).message);
       expect(message).toMatch(/^MCP error -\d+: /);
       expect(message.match(/MCP error/g)).toHaveLength(1);
     }
