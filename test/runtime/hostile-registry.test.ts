@@ -62,6 +62,15 @@ describe('hostile manifests', () => {
     expect(await readdir(project)).toEqual([]);
   });
 
+  it('refuses a manifest that says the skill has a SKILL.md and lists none, and writes nothing', async () => {
+    const registry = await registryWith('semver-tool', (m) => (m.files = m.files.filter((f: { path: string }) => f.path !== 'SKILL.md')));
+    const project = await tempDir('project');
+    const error = await registry.install('semver-tool', project, { via: 'files' }).then(() => undefined, (e: unknown) => e as SkilldexError);
+    expect(error?.code).toBe('MANIFEST_INVALID');
+    expect(error?.message).toContain('must list SKILL.md, as hasSkillMd says the skill has one');
+    expect(await readdir(project)).toEqual([]);
+  });
+
   it('refuses a manifest listing one file path twice, and writes nothing', async () => {
     const registry = await registryWith('semver-tool', (m) => m.files.push({ ...m.files[0] }));
     const project = await tempDir('project');
