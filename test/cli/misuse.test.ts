@@ -126,6 +126,13 @@ describe('options', () => {
     expect((await runSkilldex(root, ['validate', '--no-scan'])).status).toBe(0);
   });
 
+  it('refuses a folder for --summary before checking anything', async () => {
+    const result = await runSkilldex(root, ['validate', '--no-scan', '--summary', 'skills']);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('error --summary skills is a folder');
+  });
+
   it('takes an empty value for an option that needs one as missing', async () => {
     const result = await runSkilldex(root, ['build', '--out', '']);
     expect(result.status).toBe(2);

@@ -1,4 +1,4 @@
-import { appendFile } from 'node:fs/promises';
+import { appendFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { defineCommand } from 'citty';
 import { RegistryConfig } from '../../core/schemas/config.ts';
@@ -47,6 +47,10 @@ export default defineCommand({
     if (paths.some((p) => p === '')) throw new CliError('E_USAGE', 'an empty path was given', { hint: 'pass a skill folder, a folder of skills or a registry root', exitCode: EXIT.usage });
     const targets = await planTargets(paths, rootArg);
 
+    // The summary is written after the whole check: a folder named there would fail only then.
+    if (args.summary !== undefined && (await stat(resolve(String(args.summary))).catch(() => undefined))?.isDirectory()) {
+      throw new CliError('E_USAGE', `--summary ${printable(String(args.summary))} is a folder`, { hint: 'name the file to append the summary to, such as "$GITHUB_STEP_SUMMARY"', exitCode: EXIT.usage });
+    }
     const changedSince = args['changed-since'] as string | undefined;
     const indexLocation = args['against-index'] as string | undefined;
     const pullRequest = PR_FLAGS.some((flag) => args[flag] !== undefined);
