@@ -16,8 +16,8 @@ export function pathProblem(path: string): string | undefined {
   if (segments.some((s) => s === '..' || s === '.')) return 'has a `.` or `..` segment';
   if (segments.some((s) => s === '')) return 'has an empty segment';
   // File systems cap a name at 255 bytes (printable ASCII: characters); a longer one cannot be installed anywhere.
-  const long = segments.find((s) => s.length > MAX_NAME_LENGTH);
-  if (long) return `has a name of ${long.length} characters (at most ${MAX_NAME_LENGTH} fit a file system)`;
+  const long = segments.find((s) => s.length > MAX_FILE_NAME_LENGTH);
+  if (long) return `has a name of ${long.length} characters (at most ${MAX_FILE_NAME_LENGTH} fit a file system)`;
   // Windows cannot create these at all, nor keep a trailing dot or space (it drops them, so `a.` and `a` are one file).
   const reserved = segments.find((s) => WINDOWS_DEVICES.test(s));
   if (reserved) return `uses '${reserved}', a device name on Windows, where no file can have it`;
@@ -31,7 +31,7 @@ export function pathProblem(path: string): string | undefined {
 
 const VCS_FOLDERS = new Set(['.git', '.hg', '.svn', '.bzr', '_darcs', '.jj']);
 
-const MAX_NAME_LENGTH = 255;
+const MAX_FILE_NAME_LENGTH = 255;
 /** CON, PRN, AUX, NUL, COM0–9 and LPT0–9, in any case and with any extension (`aux.txt` too). */
 const WINDOWS_DEVICES = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\.[^/]*)?$/i;
 

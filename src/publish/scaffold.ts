@@ -62,7 +62,6 @@ export function scaffoldNames(raw: string, format: ScaffoldFormat): { name: stri
   return { name: input, folderName: input };
 }
 
-
 /** A category becomes a folder name: one path segment, no dot-folders. */
 function checkCategory(category: string): void {
   if (category === '' || /[/\\]/.test(category) || category.startsWith('.') || /[\u0000-\u001f]/.test(category)) {
@@ -87,9 +86,10 @@ function checkDescription(description: string): void {
 export function scaffold(options: ScaffoldOptions): Scaffold {
   const { name, folderName } = scaffoldNames(options.name, options.format);
   if (options.category !== undefined) checkCategory(options.category);
-  if (options.description !== undefined) checkDescription(options.description.trim());
+  const given = options.description?.trim();
+  if (given !== undefined) checkDescription(given);
   const title = titleFromName(name);
-  const description = options.description?.trim() || `${title}: ${PLACEHOLDER_DESCRIPTION}`;
+  const description = given || `${title}: ${PLACEHOLDER_DESCRIPTION}`;
   const folder = options.category ? `${options.category}/${folderName}` : folderName;
   const ctx: TemplateContext = { name, title, description, category: options.category };
   const files =

@@ -90,9 +90,7 @@ export function registryBaseUrl(url: string): string {
 /** The limit on JSON documents (index.json, manifests) is the client's own, and can be raised; a file's or an archive's comes from what the registry declares. */
 const tooLarge = (target: string, maxBytes: number): RegistryError =>
   new RegistryError('RESPONSE_TOO_LARGE', `GET ${target} sent more than ${maxBytes} bytes, more than the registry declares`, {
-    hint: /\.json(?:[?#]|$)/.test(target)
-      ? 'the registry serves something other than what its index declares; report it to the registry maintainers (for a very large index.json, raise the limit: SKILLDEX_MAX_INDEX_BYTES)'
-      : 'the registry serves something other than what its index declares; report it to the registry maintainers',
+    hint: `the registry serves something other than what its index declares; report it to the registry maintainers${/\.json(?:[?#]|$)/.test(target) ? ' (for a very large index.json, raise the limit: SKILLDEX_MAX_INDEX_BYTES)' : ''}`,
   });
 
 /**

@@ -1,10 +1,10 @@
 import { codePointLabel } from '../../core/control-chars.ts';
+import { typescriptProblem } from '../../core-node/typescript-syntax.ts';
 import { positionAt } from '../../core/parse/source-text.ts';
 import type { ScannerRuleId } from '../../scanner/catalog.ts';
 import { extensionOf, sniffFormat, TEXT_EXTENSIONS } from '../../scanner/magic.ts';
 import type { HiddenClass } from '../../scanner/rules/hidden-unicode.ts';
 import type { SkillSourceFile } from '../model.ts';
-import { typescriptProblem } from '../../core-node/typescript-syntax.ts';
 import { defineRule, reportedRule } from './rule.ts';
 
 // Reading a folder already refuses what must never be read or published (links, devices,
