@@ -512,7 +512,7 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
   // recorded it started (src/pipeline/cache.ts). A checkout's files are older than that; files
   // generated a moment ago are not, and a cold build started at once recorded every skill as
   // racy, so the no-op after it, and at 200 skills even the one after that, read everything.
-  const { RACY_WINDOW_MS } = await import('../src/pipeline/cache.ts');
+  const { RACY_WINDOW_MS } = await import('../src/pipeline/cache-file.ts');
   await new Promise((done) => setTimeout(done, Math.max(0, RACY_WINDOW_MS + 100 - (performance.now() - generatedAt))));
   const env = { SOURCE_DATE_EPOCH: '1767225600' };
   process.env.SOURCE_DATE_EPOCH = env.SOURCE_DATE_EPOCH;

@@ -32,7 +32,7 @@ import type { AstroIntegration } from 'astro';
 import type { RegistryConfig } from '../src/core/schemas/config.ts';
 import { buildRegistry, ConfigError, loadConfig, outputPlaceProblem } from '../src/pipeline/index.ts';
 import { REGISTRY_RECORD, removeEmptyFolders } from '../src/pipeline/emit/output-folder.ts';
-import { defaultCacheFile } from '../src/pipeline/cache.ts';
+import { defaultCacheFile } from '../src/pipeline/cache-file.ts';
 import { normaliseSiteUrl, SiteBuildError, skilldexSite, type SiteSettings } from '../src/site/integration/index.ts';
 import type { RenderStats } from '../src/site/render/pool.ts';
 import { cliFailure } from '../src/cli/_errors.ts';

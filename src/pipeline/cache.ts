@@ -10,7 +10,7 @@
  *
  * Correctness comes first, so every doubt is a miss:
  * - the cache is salted with the config, the scanner rule version and a fingerprint of the
- *   validator's own source files, so a changed rule never serves an old verdict;
+ *   build's own code (./code-fingerprint.ts), so a changed rule never serves an old verdict;
  * - a file whose mtime is within {@link RACY_WINDOW_MS} of the build that recorded it is never
  *   trusted ("racy" in git's sense: it could change again within the same timestamp tick);
  * - a scan result is keyed by the skill's tree digest and by the names it could imitate, because
@@ -22,11 +22,8 @@
  * default), so it is never deployed, and is written atomically, so concurrent builds of one root
  * only ever lose cache hits, never read half a file.
  */
-import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { moduleExtension } from '../core/module-file.ts';
+import { lstatSync, readFileSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
 import type { ScanResult } from '../core/schemas/scan.ts';
@@ -37,29 +34,11 @@ import type { EncodedWalk } from './history/version-walk.ts';
 import type { TextReferences } from './references.ts';
 import { SkillOutput, SkillOutputsFile } from './emit/skill-output.ts';
 import { writeFileAtomically } from '../core-node/write-atomically.ts';
+import { RACY_WINDOW_MS } from './cache-file.ts';
+import { codeFingerprint } from './code-fingerprint.ts';
 
 /** Bump when the shape of a cache entry changes. */
 const FORMAT = 2;
-
-/** Files modified this close to the recording build are re-read next time (timestamp granularity). */
-export const RACY_WINDOW_MS = 2000;
-
-/**
- * The build cache's file in a repository, or undefined when a folder on the way to it (`.cache`,
- * `.cache/skilldex`) is there but is a symbolic link or not a folder: the repository being built
- * (a pull request's) chose it, and a link would carry the cache's reads and writes out of the
- * checkout. The build then goes without a cache.
- */
-export function defaultCacheFile(root: string): string | undefined {
-  let at = root;
-  for (const folder of ['.cache', 'skilldex']) {
-    at = join(at, folder);
-    const info = lstatSync(at, { throwIfNoEntry: false });
-    if (!info) break;
-    if (!info.isDirectory()) return undefined;
-  }
-  return join(root, '.cache', 'skilldex', 'build-cache.json');
-}
 
 /** Stat facts of one folder or file of a skill, as recorded by `readSkillSource`. */
 export interface Stamp {
@@ -155,31 +134,6 @@ interface CacheFile {
 /** Positions registry rules ask a member for: its name, its `calls`, and each call. */
 const positionKey = (path: readonly (string | number)[]): string => path.join('\u0000');
 
-const srcDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-let codeFingerprint: string | undefined;
-/**
- * Size and mtime of every source file of the validator, the scanner and core (about a hundred stats): a cache
- * written by other rules is never reused, even in a working copy being edited.
- */
-function fingerprintOfCode(): string {
-  if (codeFingerprint) return codeFingerprint;
-  const hash = createHash('sha256');
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const abs = join(dir, entry.name);
-      if (entry.isDirectory()) walk(abs);
-      else if (entry.name.endsWith(moduleExtension(import.meta.url))) {
-        const info = lstatSync(abs);
-        hash.update(`${relative(srcDir, abs)}\0${info.size}\0${info.mtimeMs}\n`);
-      }
-    }
-  };
-  for (const part of ['pipeline', 'scanner', 'core']) walk(join(srcDir, part));
-  codeFingerprint = hash.digest('hex');
-  return codeFingerprint;
-}
-
 /**
  * JSON with every character past ASCII written as a `\u` escape, which JSON.parse turns back
  * into exactly the same string. The cache holds descriptions and instructions in any script: one
@@ -229,7 +183,7 @@ export class BuildCache {
 
   /** Opens the cache file (a missing, corrupt or differently salted file is an empty cache). */
   static open(file: string, config: RegistryConfig, extraSalt = ''): BuildCache {
-    const salt = sha256HexSync(JSON.stringify([FORMAT, config, extraSalt, fingerprintOfCode()]));
+    const salt = sha256HexSync(JSON.stringify([FORMAT, config, extraSalt, codeFingerprint()]));
     let previous: CacheFile | undefined;
     try {
       const parsed = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;

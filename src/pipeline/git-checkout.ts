@@ -1,28 +1,91 @@
-import { realpathSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+const is = (path: string, kind: 'any' | 'file' | 'dir'): boolean => {
+  const info = statSync(path, { throwIfNoEntry: false });
+  return info !== undefined && (kind === 'any' || (kind === 'dir' ? info.isDirectory() : info.isFile()));
+};
 
 /**
- * Whether git could find a repository for `root`, decided without starting git. Git looks from
- * the folder's real path upward for a `.git` (a folder, or a file as in a worktree or a
- * submodule) or a folder that is itself a repository (bare), unless `GIT_DIR` names one. Where
- * none of these exists, git can only answer "not a git repository", so a build there (an
+ * Where git looks for a repository from `root`: the first folder from its real path upward
+ * with a `.git` (a folder, or a file as in a worktree or a submodule), or that is itself a
+ * repository (bare). Undefined when there is none; throws when a folder cannot be read.
+ */
+function findRepository(root: string): { dir: string; dotGit: boolean } | undefined {
+  for (let dir = realpathSync(root); ; dir = dirname(dir)) {
+    if (is(join(dir, '.git'), 'any')) return { dir, dotGit: true };
+    // What git requires of a folder before it takes it for a repository itself.
+    if (is(join(dir, 'HEAD'), 'file') && is(join(dir, 'objects'), 'dir') && is(join(dir, 'refs'), 'dir')) return { dir, dotGit: false };
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Whether git could find a repository for `root`, decided without starting git, unless `GIT_DIR`
+ * names one. Where none exists, git can only answer "not a git repository", so a build there (an
  * extracted archive, a generated registry) starts no git process at all. Anything else, even a
  * `.git` that turns out broken or a folder that cannot be read, is left for git to judge.
  */
 export function mayBeInGitCheckout(root: string): boolean {
   if (process.env.GIT_DIR) return true;
   try {
-    const is = (path: string, kind: 'any' | 'file' | 'dir'): boolean => {
-      const info = statSync(path, { throwIfNoEntry: false });
-      return info !== undefined && (kind === 'any' || (kind === 'dir' ? info.isDirectory() : info.isFile()));
-    };
-    for (let dir = realpathSync(root); ; dir = dirname(dir)) {
-      if (is(join(dir, '.git'), 'any')) return true;
-      // What git requires of a folder before it takes it for a repository itself.
-      if (is(join(dir, 'HEAD'), 'file') && is(join(dir, 'objects'), 'dir') && is(join(dir, 'refs'), 'dir')) return true;
-      if (dirname(dir) === dir) return false;
-    }
+    return findRepository(root) !== undefined;
   } catch {
     return true;
+  }
+}
+
+const read = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The variables that change which repository git reads, or what it sees of the history there
+ * (git's own list of "the Git repository" variables, its config given by variables, and grafts,
+ * replacements and shallow files). Others, such as GIT_SSL_CAINFO or GIT_TERMINAL_PROMPT, do not.
+ */
+const MOVES_REPOSITORY = /^GIT_(DIR|WORK_TREE|COMMON_DIR|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|CEILING_DIRECTORIES|DISCOVERY_ACROSS_FILESYSTEM|NAMESPACE|REPLACE_REF_BASE|NO_REPLACE_OBJECTS|GRAFT_FILE|SHALLOW_FILE|CONFIG\w*)$/;
+
+/**
+ * What the history a build reads from git depends on, read from the repository's files without
+ * starting git: the commit HEAD names, and the files that change which commits a walk sees
+ * (`shallow`, `info/grafts`). `no repository` where git would find none. Undefined when it
+ * cannot be told this way, and then only git itself can say: a variable that moves the
+ * repository ({@link MOVES_REPOSITORY}), replacement refs, a layout not recognised.
+ */
+export function gitHistoryState(root: string): string | undefined {
+  if (Object.keys(process.env).some((name) => MOVES_REPOSITORY.test(name))) return undefined;
+  try {
+    const found = findRepository(root);
+    if (!found) return 'no repository';
+    let gitDir = found.dotGit ? join(found.dir, '.git') : found.dir;
+    if (!is(gitDir, 'dir')) {
+      // A worktree or a submodule: `.git` is a file naming the repository's folder.
+      const pointer = /^gitdir: (.+)$/m.exec(read(gitDir) ?? '')?.[1];
+      if (!pointer) return undefined;
+      gitDir = resolve(found.dir, pointer.trim());
+    }
+    const commonPointer = read(join(gitDir, 'commondir'));
+    const common = commonPointer === undefined ? gitDir : resolve(gitDir, commonPointer.trim());
+    const head = read(join(gitDir, 'HEAD'))?.trim();
+    if (head === undefined) return undefined;
+    const packed = read(join(common, 'packed-refs')) ?? '';
+    if (packed.includes(' refs/replace/') || (is(join(common, 'refs', 'replace'), 'dir') && readdirSync(join(common, 'refs', 'replace')).length > 0)) return undefined;
+    let commit = head;
+    const ref = /^ref: (refs\/\S+)$/.exec(head)?.[1];
+    if (ref) {
+      const loose = read(join(common, ref))?.trim();
+      const inPacked = packed.split('\n').find((line) => line.endsWith(` ${ref}`));
+      // A branch with no commit yet has neither: its history is empty.
+      commit = loose ?? inPacked?.split(' ')[0] ?? `unborn ${ref}`;
+    }
+    if (!/^([0-9a-f]{40}|[0-9a-f]{64}|unborn refs\/\S+)$/.test(commit)) return undefined;
+    return JSON.stringify([commit, read(join(common, 'shallow')) ?? null, read(join(common, 'info', 'grafts')) ?? null]);
+  } catch {
+    return undefined;
   }
 }

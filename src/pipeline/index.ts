@@ -8,7 +8,8 @@ import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import type { RegistryIndex } from '../core/schemas/registry-index.ts';
-import { BuildCache, defaultCacheFile } from './cache.ts';
+import { BuildCache } from './cache.ts';
+import { defaultCacheFile } from './cache-file.ts';
 import { loadConfig } from './config.ts';
 import { sha256HexSync } from './hash.ts';
 import { INDEX_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './emit/layout.ts';
@@ -105,6 +106,12 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
     throw error;
   }
 }
+
+/**
+ * The files whose stamps prove that an output folder still holds what a build wrote there: the
+ * indexes, rewritten by any build that changes anything, and the folder's record.
+ */
+export const OUTPUT_PROOF: readonly string[] = [INDEX_FILE, `${WELL_KNOWN_V2}/index.json`, `${WELL_KNOWN_V1}/index.json`, REGISTRY_RECORD, SIGNED_INDEX_FILE];
 
 /**
  * The facts a published manifest adds to its draft, with the draft's digest and folder: the
@@ -231,7 +238,7 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
     const written = await writeRegistry(options.outDir, withVersions, config, { generatedAt, updatedAt: latest }, signingKeys, folder);
     index = written.index;
     notDiscoverable = written.notDiscoverable;
-    const proof = [INDEX_FILE, `${WELL_KNOWN_V2}/index.json`, `${WELL_KNOWN_V1}/index.json`, REGISTRY_RECORD, ...(signingKeys.length > 0 ? [SIGNED_INDEX_FILE] : [])];
+    const proof = signingKeys.length > 0 ? OUTPUT_PROOF : OUTPUT_PROOF.filter((f) => f !== SIGNED_INDEX_FILE);
     cache?.recordEmit(outDir, emitKey, proof, notDiscoverable);
     cache?.recordSkillOutputs(outDir, written.outputs);
   }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { RACY_WINDOW_MS } from '../../src/pipeline/cache-file.ts';
 
 /**
  * Start-up is mostly module loading, so what a short command loads is its cost. A load hook in
@@ -68,5 +69,16 @@ describe('what a short command loads', () => {
     expect(noop.some((u) => u.endsWith('src/pipeline/validate.ts'))).toBe(true);
     const unused = noop.filter((u) => /node_modules\/(jose|tar-stream|ajv|yaml)\/|src\/pipeline\/phases\/parse\.ts|src\/core\/parse\/(frontmatter|declared-identity)\.ts|src\/scanner\/catalog\.ts|src\/pipeline\/emit\/(write-registry|archive)\.ts/.test(u));
     expect(unused).toEqual([]);
+  });
+
+  it('a build with nothing changed since the last one loads none of the pipeline, nor zod', async () => {
+    // Written, then left alone for longer than the racy window: only then is the build recorded.
+    const root = join(dir, 'settled');
+    cpSync(join(repo, 'skills', 'code'), join(root, 'skills', 'code'), { recursive: true });
+    await new Promise((done) => setTimeout(done, RACY_WINDOW_MS + 200));
+    loadedBy(['build', '--out', join(dir, 'settled-out')], root);
+    const unchanged = loadedBy(['build', '--out', join(dir, 'settled-out')], root);
+    expect(unchanged.some((u) => u.endsWith('src/pipeline/last-build.ts'))).toBe(true);
+    expect(unchanged.filter((u) => /node_modules\/(zod|yaml|js-yaml|ajv|jose|tar-stream)\/|src\/pipeline\/(index|validate|cache|config)\.ts|src\/scanner\//.test(u))).toEqual([]);
   });
 });

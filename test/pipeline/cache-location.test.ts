@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultCacheFile } from '../../src/pipeline/cache.ts';
+import { defaultCacheFile } from '../../src/pipeline/cache-file.ts';
 import { buildRegistry } from '../../src/pipeline/index.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'skilldex-cache-location-'));

@@ -1,12 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
-import { buildRegistry, foreignOutputProblem, outputPlaceProblem } from '../../pipeline/index.ts';
+import { buildInputs, lastBuild, recordLastBuild, type BuildSummary } from '../../pipeline/last-build.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { formatArg, printReport, type OutputFormat } from '../_report.ts';
 import { err, printable, style } from '../_output.ts';
 import { progressLine } from '../_progress.ts';
-import { requireRegistryRoot } from '../_registry-root.ts';
 
 export default defineCommand({
   meta: { name: 'build', description: 'Build the static registry (index.json, manifests, files, archives, discovery indexes) without the site; a build cache in <root>/.cache/skilldex/ makes the next build redo only what changed' },
@@ -18,9 +17,16 @@ export default defineCommand({
   },
   async run({ args }) {
     const root = resolve(String(args.root));
+    const outDir = resolve(String(args.out));
+    const settings = { root, outDir, lenient: args.lenient, scan: true };
+    // Nothing changed since the last build: its answer stands, without loading the pipeline
+    // (most of a no-op's time) or checking what that build checked (src/pipeline/last-build.ts).
+    const last = lastBuild(settings);
+    if ('summary' in last) return report(last.summary, { written: true, unchanged: true }, String(args.out), args.format as OutputFormat, args.lenient);
+
+    const [{ buildRegistry, foreignOutputProblem, OUTPUT_PROOF, outputPlaceProblem }, { requireRegistryRoot }] = await Promise.all([import('../../pipeline/index.ts'), import('../_registry-root.ts')]);
     // A missing root or skills folder is a usage error; an empty skills folder builds an empty registry.
     const config = await requireRegistryRoot(root, String(args.root), 'build');
-    const outDir = resolve(String(args.out));
     const misplaced = outputPlaceProblem(root, config.skillsDir, outDir);
     if (misplaced) throw new CliError('E_OUT_DIR', misplaced, { hint: 'pass another --out, such as dist (the default)', exitCode: EXIT.usage });
     if ((await stat(outDir).catch(() => undefined))?.isDirectory() === false) {
@@ -28,6 +34,8 @@ export default defineCommand({
     }
     const foreign = foreignOutputProblem(outDir);
     if (foreign) throw new CliError('E_OUT_DIR', printable(foreign), { hint: 'pass a new or empty folder for --out, or empty this one', exitCode: EXIT.usage });
+    // The input's key is taken before the build reads anything: a file changed meanwhile changes the next key.
+    const inputs = last.inputs?.skillsDir === config.skillsDir ? last.inputs : buildInputs(settings, config.skillsDir);
     const progress = progressLine();
     let result;
     try {
@@ -35,13 +43,22 @@ export default defineCommand({
     } finally {
       progress.end();
     }
-    await printReport({ diagnostics: result.diagnostics }, args.format as OutputFormat, { extra: { published: result.manifests.length, rejected: result.rejected } });
-    if (args.format === 'human') {
-      for (const r of result.rejected) err(`${style.yellow('rejected', process.stderr)} ${printable(r.dir)}: ${[...new Set(r.errors.map((e) => e.rule))].join(', ')}`);
-      for (const n of result.notDiscoverable) err(`${style.dim('not in discovery indexes', process.stderr)} ${printable(n.name)}: ${printable(n.reason)}`);
-      if (result.index) err(`published ${result.index.totalSkills} ${result.index.totalSkills === 1 ? 'skill' : 'skills'} to ${printable(String(args.out))}`);
-      else err(`${style.red('nothing written', process.stderr)}: fix the errors above, or pass --lenient to publish the valid skills only`);
-    }
-    return result.ok || (args.lenient && result.index) ? EXIT.ok : EXIT.failure;
+    const summary: BuildSummary = { ok: result.ok, published: result.manifests.length, diagnostics: result.diagnostics, rejected: result.rejected, notDiscoverable: result.notDiscoverable };
+    if (result.index) recordLastBuild(settings, inputs, OUTPUT_PROOF, summary);
+    return report(summary, { written: result.index !== undefined, unchanged: false }, String(args.out), args.format as OutputFormat, args.lenient);
   },
 });
+
+/** Prints a build's report (the last build's, when nothing changed since) and returns the exit code. */
+async function report(summary: BuildSummary, { written, unchanged }: { written: boolean; unchanged: boolean }, out: string, format: OutputFormat, lenient: boolean): Promise<number> {
+  await printReport({ diagnostics: summary.diagnostics }, format, { extra: { published: summary.published, rejected: summary.rejected, unchanged } });
+  if (format === 'human') {
+    for (const r of summary.rejected) err(`${style.yellow('rejected', process.stderr)} ${printable(r.dir)}: ${[...new Set(r.errors.map((e) => e.rule))].join(', ')}`);
+    for (const n of summary.notDiscoverable) err(`${style.dim('not in discovery indexes', process.stderr)} ${printable(n.name)}: ${printable(n.reason)}`);
+    const skills = `${summary.published} ${summary.published === 1 ? 'skill' : 'skills'}`;
+    if (unchanged) err(`nothing changed since the last build: ${printable(out)} holds its ${skills}`);
+    else if (written) err(`published ${skills} to ${printable(out)}`);
+    else err(`${style.red('nothing written', process.stderr)}: fix the errors above, or pass --lenient to publish the valid skills only`);
+  }
+  return summary.ok || (lenient && written) ? EXIT.ok : EXIT.failure;
+}

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { gitHistoryState } from '../../src/pipeline/git-checkout.ts';
+import { GitRepo, skillMd } from '../helpers/git-repo.ts';
+
+/**
+ * What a build's record keys git's history by, read without starting git
+ * (src/pipeline/last-build.ts): it must move whenever git would walk another history, and stay
+ * put when only the way the same commit is named changes.
+ */
+const repo = new GitRepo('history-state');
+repo.write('skills/alpha-skill/SKILL.md', skillMd('alpha-skill', '1.0.0'));
+const first = repo.commit('first', '2026-01-01T00:00:00Z');
+const elsewhere = mkdtempSync(join(tmpdir(), 'skilldex-no-repo-'));
+afterAll(() => {
+  rmSync(repo.root, { recursive: true, force: true });
+  rmSync(`${repo.root}-worktree`, { recursive: true, force: true });
+  rmSync(elsewhere, { recursive: true, force: true });
+});
+afterEach(() => vi.unstubAllEnvs());
+
+describe('gitHistoryState', () => {
+  it('names the commit HEAD is at, however it is named', () => {
+    const state = gitHistoryState(repo.root);
+    expect(state).toContain(first);
+    expect(gitHistoryState(join(repo.root, 'skills'))).toBe(state);
+    repo.git('pack-refs', '--all');
+    expect(gitHistoryState(repo.root)).toBe(state);
+    repo.git('checkout', '-q', '--detach');
+    expect(gitHistoryState(repo.root)).toBe(state);
+    repo.git('checkout', '-q', 'main');
+    repo.git('worktree', 'add', '-q', `${repo.root}-worktree`);
+    expect(gitHistoryState(`${repo.root}-worktree`)).toBe(state);
+  });
+
+  it('moves with a new commit, even an empty one, and with a shallow file', () => {
+    const before = gitHistoryState(repo.root);
+    const second = repo.commit('empty', '2026-02-01T00:00:00Z');
+    expect(gitHistoryState(repo.root)).toContain(second);
+    expect(gitHistoryState(repo.root)).not.toBe(before);
+    const deep = gitHistoryState(repo.root);
+    writeFileSync(join(repo.root, '.git', 'shallow'), `${second}\n`);
+    expect(gitHistoryState(repo.root)).not.toBe(deep);
+    rmSync(join(repo.root, '.git', 'shallow'));
+  });
+
+  it('cannot tell under a variable that moves the repository, or with replacement refs', () => {
+    vi.stubEnv('GIT_SSL_CAINFO', '/etc/ssl/certs/ca-certificates.crt');
+    expect(gitHistoryState(repo.root)).toBeDefined();
+    vi.stubEnv('GIT_DIR', join(repo.root, '.git'));
+    expect(gitHistoryState(repo.root)).toBeUndefined();
+    vi.unstubAllEnvs();
+    vi.stubEnv('GIT_CONFIG_COUNT', '1');
+    expect(gitHistoryState(repo.root)).toBeUndefined();
+    vi.unstubAllEnvs();
+    repo.git('update-ref', `refs/replace/${first}`, repo.git('rev-parse', 'HEAD').trim());
+    expect(gitHistoryState(repo.root)).toBeUndefined();
+    repo.git('update-ref', '-d', `refs/replace/${first}`);
+    expect(gitHistoryState(repo.root)).toBeDefined();
+  });
+
+  it('says there is no repository where git would find none', () => {
+    expect(gitHistoryState(elsewhere)).toBe('no repository');
+  });
+});
