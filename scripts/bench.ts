@@ -5,10 +5,11 @@
  *
  * For each size N it generates a synthetic registry (scripts/generate-registry.ts, fixed seed)
  * and measures, each in a fresh child process so peak RSS belongs to one measurement:
- *   1. index build (buildRegistry into an empty folder) against two floors: read every file of
+ *   1. index build (`skilldex build` into an empty folder) against two floors: read every file of
  *      the same tree and sha256 it; and that plus writing the same bytes to a fresh folder and
  *      gzipping each skill's files, so the disk's share of the build is visible;
- *   2. no-op rebuild (same output folder, build cache warm) as a fraction of the cold build;
+ *   2. `skilldex build` again with nothing changed (same output folder, warm build cache and last
+ *      build's record) as a fraction of the cold build, and after one skill changed;
  *   3. the full site build (scripts/build.ts) against a bare Astro build of N trivial pages plus
  *      Pagefind over them; then, over the warm caches, the site rebuilt with nothing changed and
  *      with one skill changed;
@@ -38,7 +39,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { indexSize } from './bench/index-size.ts';
-import { child, type ChildArgs, type ChildRun, fmtB, fmtMs, fmtS, mb, median, node, projectRoot, quantile, RESULT_MARK, round, runChild, setAside, emptyTrash } from './bench/harness.ts';
+import { child, cli, type ChildArgs, type ChildRun, fmtB, fmtMs, fmtS, mb, median, node, projectRoot, quantile, RESULT_MARK, round, runChild, setAside, emptyTrash } from './bench/harness.ts';
 import { MODULES } from './bench/modules.ts';
 
 const SEED = 20261122;
@@ -114,13 +115,18 @@ async function taskWriteFloor(args: ChildArgs): Promise<unknown> {
   return { ms: performance.now() - start, files, bytes, archiveBytes };
 }
 
-async function taskIndexBuild(args: ChildArgs): Promise<unknown> {
-  const start = performance.now();
-  const { buildRegistry } = (await import(pathToFileURL(join(projectRoot, 'src/pipeline/index.ts')).href)) as typeof import('../src/pipeline/index.ts');
-  const loaded = performance.now();
-  const result = await buildRegistry({ root: String(args.root), outDir: String(args.out), cache: String(args.cache) });
-  const errors = result.diagnostics.filter((d) => d.severity === 'error');
-  return { ms: performance.now() - start, importMs: loaded - start, ok: result.ok, skills: result.manifests.length, errors: errors.slice(0, 5), cache: result.cache };
+/** What `skilldex build --format json` reports, as the bench reads it. */
+interface CliBuild {
+  ok: boolean;
+  published: number;
+  unchanged: boolean;
+}
+
+/** `skilldex build --format json`, timed from spawn to exit; its JSON report is the result. */
+async function cliBuild(root: string, out: string): Promise<ChildRun<CliBuild>> {
+  const run = await cli(['build', '--root', root, '--out', out, '--format', 'json']);
+  const report = JSON.parse(run.stdout) as { errors: number; published: number; unchanged: boolean };
+  return { ...run, result: { ok: report.errors === 0, published: report.published, unchanged: report.unchanged } };
 }
 
 /** The framework floor: a throwaway Astro project with one dynamic route of N trivial pages, then Pagefind. */
@@ -433,7 +439,6 @@ async function taskMcp(args: ChildArgs): Promise<unknown> {
 const TASKS: Record<string, (args: ChildArgs) => Promise<unknown>> = {
   'hash-floor': taskHashFloor,
   'write-floor': taskWriteFloor,
-  'index-build': taskIndexBuild,
   'bare-astro': taskBareAstro,
   runtime: taskRuntime,
   browser: taskBrowser,
@@ -486,9 +491,9 @@ interface SizeResult {
   loadAverage?: number[];
   generated: { files: number; bytes: number; seconds: number };
   index: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; runs: number[]; floorRuns: number[]; ok: boolean; writeFloorMs?: number; ratioToWriteFloor?: number; writeFloorRuns?: number[] };
-  noop: { wallMs: number; fractionOfCold: number; runs: number[]; cache: unknown };
+  noop: { wallMs: number; fractionOfCold: number; runs: number[]; unchanged: boolean };
   /** A rebuild after one skill's SKILL.md gained a line, over the warm build cache. */
-  oneChanged?: { wallMs: number; fractionOfCold: number; runs: number[]; cache: unknown };
+  oneChanged?: { wallMs: number; fractionOfCold: number; runs: number[] };
   site?: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; oneSkillChangedMs?: number; noopMs?: number; noopBreakdown?: string; oneSkillChangedBreakdown?: string; breakdown: string; floorBreakdown: unknown; runs: number[]; floorRuns: number[] } | { error: string };
   sizes: ReturnType<typeof outputSizes>;
   runtime?: unknown;
@@ -520,28 +525,27 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
   // 1 + 2: interleave floor, cold build and no-op rebuild in every run.
   const floors: ChildRun<{ ms: number }>[] = [];
   const writeFloors: ChildRun<{ ms: number }>[] = [];
-  const colds: ChildRun<{ ok: boolean; errors: unknown[]; cache: unknown }>[] = [];
-  const noops: ChildRun<{ ok: boolean; cache: unknown }>[] = [];
-  const oneChanged: ChildRun<{ ok: boolean; cache: unknown }>[] = [];
+  const colds: ChildRun<CliBuild>[] = [];
+  const noops: ChildRun<CliBuild>[] = [];
+  const oneChanged: ChildRun<CliBuild>[] = [];
   const changed = firstDeclaration(join(root, 'skills'));
   const registryOut = join(work, `registry-${n}`);
   for (let r = 0; r < runs; r++) {
     floors.push(await child('hash-floor', { root }));
     writeFloors.push(await child('write-floor', { root, out: join(work, `write-floor-${n}`) }));
     setAside(work, join(work, `write-floor-${n}`));
-    const cache = join(work, `cache-${n}.json`);
     setAside(work, registryOut);
-    setAside(work, cache);
-    const cold = await child<{ ok: boolean; errors: unknown[]; cache: unknown }>('index-build', { root, out: registryOut, cache });
-    if (!cold.result?.ok) throw new Error(`index build failed at N=${n}: ${JSON.stringify(cold.result?.errors)}`);
+    // The build cache and the last build's record live in <root>/.cache/skilldex/, as for a user.
+    setAside(work, join(root, '.cache'));
+    const cold = await cliBuild(root, registryOut);
+    if (!cold.result.ok) throw new Error(`index build failed at N=${n}: ${cold.stdout.slice(0, 2000)}`);
     colds.push(cold);
-    let noop = await child<{ ok: boolean; cache: { misses?: number } }>('index-build', { root, out: registryOut, cache });
-    if ((noop.result?.cache?.misses ?? 0) > 0) {
-      // The cache is salted with the validator's source: an edit to src/pipeline, src/scanner or src/core during
-      // the run (a working copy being developed) invalidates it. That build re-recorded
-      // everything, so the next one is the true no-op.
-      log(`  no-op missed ${noop.result.cache.misses} skills (build code changed during the run, or files modified within the cache's racy window?); measuring again`);
-      noop = await child('index-build', { root, out: registryOut, cache });
+    let noop = await cliBuild(root, registryOut);
+    if (!noop.result.unchanged) {
+      // The record is keyed by the build code too: an edit to src/ during the run (a working
+      // copy being developed) makes the build run in full once and record again.
+      log('  no-op ran the whole build (build code changed during the run, or files modified within the racy window?); measuring again');
+      noop = await cliBuild(root, registryOut);
     }
     noops.push(noop);
     // One skill changed, as a build after a one-skill pull request: the others are neither read
@@ -550,7 +554,7 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
     const before = readFileSync(changed);
     writeFileSync(changed, Buffer.concat([before, Buffer.from('\nOne more line, so this skill changed.\n')]));
     try {
-      oneChanged.push(await child<{ ok: boolean; cache: unknown }>('index-build', { root, out: registryOut, cache }));
+      oneChanged.push(await cliBuild(root, registryOut));
     } finally {
       writeFileSync(changed, before);
     }
@@ -558,7 +562,7 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
     log(`  run ${r + 1}: floor ${(floors.at(-1)!.wallMs / 1000).toFixed(2)}s, write floor ${(writeFloors.at(-1)!.wallMs / 1000).toFixed(2)}s, cold ${(cold.wallMs / 1000).toFixed(2)}s (${mb(cold.maxRssKb)} MB), no-op ${(noops.at(-1)!.wallMs / 1000).toFixed(2)}s, one skill changed ${(oneChanged.at(-1)!.wallMs / 1000).toFixed(2)}s`);
   }
   // Untimed: the registry the figures modules below measure is built from the skills as generated.
-  await child('index-build', { root, out: registryOut, cache: join(work, `cache-${n}.json`) });
+  await cliBuild(root, registryOut);
   const coldMs = median(colds.map((c) => c.wallMs));
   const floorMs = median(floors.map((c) => c.wallMs));
   const noopMs = median(noops.map((c) => c.wallMs));
@@ -579,8 +583,8 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
       ratioToWriteFloor: round(coldMs / writeFloorMs, 2),
       writeFloorRuns: writeFloors.map((c) => round(c.wallMs, 0)),
     },
-    noop: { wallMs: round(noopMs, 0), fractionOfCold: round(noopMs / coldMs, 3), runs: noops.map((c) => round(c.wallMs, 0)), cache: noops.at(-1)?.result.cache },
-    oneChanged: { wallMs: round(median(oneChanged.map((c) => c.wallMs)), 0), fractionOfCold: round(median(oneChanged.map((c) => c.wallMs)) / coldMs, 3), runs: oneChanged.map((c) => round(c.wallMs, 0)), cache: oneChanged.at(-1)?.result.cache },
+    noop: { wallMs: round(noopMs, 0), fractionOfCold: round(noopMs / coldMs, 3), runs: noops.map((c) => round(c.wallMs, 0)), unchanged: noops.every((c) => c.result.unchanged) },
+    oneChanged: { wallMs: round(median(oneChanged.map((c) => c.wallMs)), 0), fractionOfCold: round(median(oneChanged.map((c) => c.wallMs)) / coldMs, 3), runs: oneChanged.map((c) => round(c.wallMs, 0)) },
     sizes: outputSizes(undefined, registryOut, n),
   };
 

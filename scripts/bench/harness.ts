@@ -136,6 +136,9 @@ const compileCache = process.env.NODE_COMPILE_CACHE || join(os.tmpdir(), 'node-c
 /** Runs one of the bench's child tasks (scripts/bench.ts --child <task>) in a fresh process. */
 export const child = <T>(task: string, args: ChildArgs, options?: { timeoutMs?: number }) =>
   runChild<T>([node, benchScript, '--child', task, '--args', JSON.stringify(args)], { ...options, env: { NODE_COMPILE_CACHE: compileCache } });
+/** Runs the checkout's `skilldex` in a fresh process, as a user starts it (bin/skilldex.mjs). */
+export const cli = (args: readonly string[], options?: { timeoutMs?: number }) =>
+  runChild<undefined>([node, join(projectRoot, 'bin', 'skilldex.mjs'), ...args], { ...options, env: { NODE_COMPILE_CACHE: compileCache } });
 
 export const fmtS = (ms: number | undefined) => (ms === undefined || !Number.isFinite(ms) ? '–' : `${(ms / 1000).toFixed(2)} s`);
 export const fmtMs = (ms: number | undefined) => (ms === undefined || !Number.isFinite(ms) ? '–' : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
