@@ -493,7 +493,7 @@ interface SizeResult {
   index: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; runs: number[]; floorRuns: number[]; ok: boolean; writeFloorMs?: number; ratioToWriteFloor?: number; writeFloorRuns?: number[] };
   noop: { wallMs: number; fractionOfCold: number; runs: number[]; unchanged: boolean };
   /** A rebuild after one skill's SKILL.md gained a line, over the warm build cache. */
-  oneChanged?: { wallMs: number; fractionOfCold: number; runs: number[] };
+  oneChanged?: { wallMs: number; fractionOfCold: number; runs: number[]; unchanged: boolean };
   site?: { wallMs: number; maxRssMb: number; floorMs: number; floorRssMb: number; ratioToFloor: number; oneSkillChangedMs?: number; noopMs?: number; noopBreakdown?: string; oneSkillChangedBreakdown?: string; breakdown: string; floorBreakdown: unknown; runs: number[]; floorRuns: number[] } | { error: string };
   sizes: ReturnType<typeof outputSizes>;
   runtime?: unknown;
@@ -584,7 +584,7 @@ async function benchSize(n: number, runs: number, siteRuns: number, flags: { sit
       writeFloorRuns: writeFloors.map((c) => round(c.wallMs, 0)),
     },
     noop: { wallMs: round(noopMs, 0), fractionOfCold: round(noopMs / coldMs, 3), runs: noops.map((c) => round(c.wallMs, 0)), unchanged: noops.every((c) => c.result.unchanged) },
-    oneChanged: { wallMs: round(median(oneChanged.map((c) => c.wallMs)), 0), fractionOfCold: round(median(oneChanged.map((c) => c.wallMs)) / coldMs, 3), runs: oneChanged.map((c) => round(c.wallMs, 0)) },
+    oneChanged: { wallMs: round(median(oneChanged.map((c) => c.wallMs)), 0), fractionOfCold: round(median(oneChanged.map((c) => c.wallMs)) / coldMs, 3), runs: oneChanged.map((c) => round(c.wallMs, 0)), unchanged: oneChanged.some((c) => c.result.unchanged) },
     sizes: outputSizes(undefined, registryOut, n),
   };
 
