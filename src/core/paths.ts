@@ -64,3 +64,11 @@ export function resolveSegments(base: readonly string[], relative: string): stri
   }
   return out.length > 0 ? out : undefined;
 }
+
+/**
+ * A folder below a registry's root as its config may name one (`skillsDir`): relative, `/`
+ * separated, of letters, digits, `.`, `_` and `-`, with no `.` or `..` segment. A pull request
+ * that pointed it at `..` or `/etc` would publish files from outside the repository.
+ */
+export const isFolderBelowRoot = (path: string): boolean =>
+  /^[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*\/?$/.test(path) && !path.split('/').some((s) => s === '.' || s === '..');

@@ -23,6 +23,7 @@
  * only ever lose cache hits, never read half a file.
  */
 import { lstatSync, readFileSync, type Stats } from 'node:fs';
+import { readOwnFile } from '../core-node/read-own-file.ts';
 import { join } from 'node:path';
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
@@ -39,6 +40,9 @@ import { codeFingerprint } from './code-fingerprint.ts';
 
 /** Bump when the shape of a cache entry changes. */
 const FORMAT = 2;
+
+/** Larger than any cache a registry writes (56 MB at 10,000 skills), and than a string V8 can hold. */
+const MAX_CACHE_BYTES = 512 * 1024 * 1024;
 
 /** Stat facts of one folder or file of a skill, as recorded by `readSkillSource`. */
 export interface Stamp {
@@ -186,7 +190,7 @@ export class BuildCache {
     const salt = sha256HexSync(JSON.stringify([FORMAT, config, extraSalt, codeFingerprint()]));
     let previous: CacheFile | undefined;
     try {
-      const parsed = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;
+      const parsed = JSON.parse(readOwnFile(file, MAX_CACHE_BYTES) ?? 'null') as CacheFile;
       if (parsed.format === FORMAT && parsed.salt === salt && parsed.skills && typeof parsed.skills === 'object') previous = parsed;
     } catch {
       // No cache yet, or unreadable: build from scratch.
@@ -312,7 +316,7 @@ export class BuildCache {
   skillOutputs(outDir: string): ReadonlyMap<string, SkillOutput> {
     let last;
     try {
-      last = SkillOutputsFile.safeParse(JSON.parse(readFileSync(this.#outputsFile, 'utf8'))).data;
+      last = SkillOutputsFile.safeParse(JSON.parse(readOwnFile(this.#outputsFile, MAX_CACHE_BYTES) ?? 'null')).data;
     } catch {
       // No record yet, or unreadable: every skill is written.
     }

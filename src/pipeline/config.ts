@@ -5,9 +5,9 @@ import { decodeUtf8, positionAt } from '../core/parse/source-text.ts';
 import { parseJsonFile } from '../core/parse/json-file.ts';
 import { ConfigError } from './config-error.ts';
 import { closest } from '../core/suggest.ts';
+import { CONFIG_FILE } from './config-file.ts';
 
-export const CONFIG_FILE = 'skilldex.config.json';
-
+export { CONFIG_FILE };
 
 /** Reads `skilldex.config.json` from the registry root; a missing file means all defaults. */
 export async function loadConfig(root: string): Promise<RegistryConfig> {

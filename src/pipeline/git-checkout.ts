@@ -55,7 +55,8 @@ const MOVES_REPOSITORY = /^GIT_(DIR|WORK_TREE|COMMON_DIR|INDEX_FILE|OBJECT_DIREC
  * starting git: the commit HEAD names, and the files that change which commits a walk sees
  * (`shallow`, `info/grafts`). `no repository` where git would find none. Undefined when it
  * cannot be told this way, and then only git itself can say: a variable that moves the
- * repository ({@link MOVES_REPOSITORY}), replacement refs, a layout not recognised.
+ * repository ({@link MOVES_REPOSITORY}), replacement refs, refs in a reftable, a layout not
+ * recognised.
  */
 export function gitHistoryState(root: string): string | undefined {
   if (Object.keys(process.env).some((name) => MOVES_REPOSITORY.test(name))) return undefined;
@@ -73,6 +74,8 @@ export function gitHistoryState(root: string): string | undefined {
     const common = commonPointer === undefined ? gitDir : resolve(gitDir, commonPointer.trim());
     const head = read(join(gitDir, 'HEAD'))?.trim();
     if (head === undefined) return undefined;
+    // Refs in a reftable (git 2.45 and later) are binary: HEAD names a placeholder branch.
+    if (is(join(common, 'reftable'), 'any')) return undefined;
     const packed = read(join(common, 'packed-refs')) ?? '';
     if (packed.includes(' refs/replace/') || (is(join(common, 'refs', 'replace'), 'dir') && readdirSync(join(common, 'refs', 'replace')).length > 0)) return undefined;
     let commit = head;

@@ -4,24 +4,32 @@ import { mayBeInGitCheckout } from './git-checkout.ts';
 
 const run = promisify(execFile);
 
+/** What git said of the history, and whether it could say it: `read` is false when a repository may be there but git failed. */
+export interface GitAnswer<T> {
+  value: T;
+  read: boolean;
+}
+
 /**
  * Last commit time of every path under `dir`, from one `git log` pass (one process for the
- * whole registry, not one per skill). Empty when `root` is not a git checkout.
+ * whole registry, not one per skill), keyed by path from `root` (`--relative`: a registry may be
+ * a folder of a larger repository). Empty when `root` is not a git checkout.
  */
-export async function gitCommitTimes(root: string, dir: string): Promise<Map<string, number>> {
+export async function gitCommitTimes(root: string, dir: string): Promise<GitAnswer<Map<string, number>>> {
   const times = new Map<string, number>();
-  if (!mayBeInGitCheckout(root)) return times;
+  if (!mayBeInGitCheckout(root)) return { value: times, read: true };
   try {
-    const { stdout } = await run('git', ['-c', 'core.quotepath=off', 'log', '--format=@%ct', '--name-only', '--no-renames', '--', dir], { cwd: root, maxBuffer: 512 * 1024 * 1024 });
+    const { stdout } = await run('git', ['-c', 'core.quotepath=off', 'log', '--relative', '--format=@%ct', '--name-only', '--no-renames', '--', dir], { cwd: root, maxBuffer: 512 * 1024 * 1024 });
     let current = 0;
     for (const line of stdout.split('\n')) {
       if (line.startsWith('@')) current = Number(line.slice(1));
       else if (line && !times.has(line)) times.set(line, current); // newest first: keep the first seen
     }
+    return { value: times, read: true };
   } catch {
     // Not a git checkout, or git missing: callers fall back to SOURCE_DATE_EPOCH.
+    return { value: times, read: false };
   }
-  return times;
 }
 
 /** Latest commit time (seconds) of any file under `skillDir`, if git knows one. */
@@ -40,13 +48,14 @@ export function lastCommitTime(times: Map<string, number>, skillDir: string, fil
  * from, also when the change removes the newest skill or touches only the config: what a
  * client's rollback check needs from `generatedAt`.
  */
-export async function headCommitTime(root: string): Promise<number | undefined> {
-  if (!mayBeInGitCheckout(root)) return undefined;
+export async function headCommitTime(root: string): Promise<GitAnswer<number | undefined>> {
+  if (!mayBeInGitCheckout(root)) return { value: undefined, read: true };
   try {
     const { stdout } = await run('git', ['log', '-1', '--format=%ct'], { cwd: root });
     const seconds = Number(stdout.trim());
-    return Number.isFinite(seconds) && stdout.trim() !== '' ? seconds : undefined;
+    return { value: Number.isFinite(seconds) && stdout.trim() !== '' ? seconds : undefined, read: true };
   } catch {
-    return undefined;
+    // Not a repository after all, a branch with no commit yet, or git missing or refusing.
+    return { value: undefined, read: false };
   }
 }

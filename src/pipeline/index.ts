@@ -15,7 +15,8 @@ import { sha256HexSync } from './hash.ts';
 import { INDEX_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './emit/layout.ts';
 import type { WriteResult } from './emit/write-registry.ts';
 import { OutputFolder, REGISTRY_RECORD } from './emit/output-folder.ts';
-import { OutputPlaceError, outputPlaceProblem } from './emit/output-place.ts';
+import { OutputPlaceError } from './emit/output-place.ts';
+import { outputPlaceProblem } from './emit/output-place-problem.ts';
 import type { ReadSkill } from './phases/read.ts';
 import { checkSigningKeys, signingKeysFromEnv, type SigningKey } from './emit/sign.ts';
 import { gitCommitTimes, headCommitTime, lastCommitTime } from './git-times.ts';
@@ -25,12 +26,14 @@ import { planVersions } from './emit/versions.ts';
 import { checkOldVersions, readOldFiles } from './history/old-versions.ts';
 import { readSkillHistories } from './history/read-history.ts';
 import { usersOf } from './references.ts';
+import { versionsHistoryIncomplete } from './rules/versions.ts';
 import { skillDirOf, validateRegistry, type RejectedSkill, type ValidateOptions } from './validate.ts';
 
 export { validateRegistry, validateSkillFolder, type ValidationResult, type ValidationProgress, type RejectedSkill } from './validate.ts';
 export { loadConfig, CONFIG_FILE } from './config.ts';
 export { ConfigError } from './config-error.ts';
-export { foreignOutputProblem, OutputPlaceError, outputPlaceProblem } from './emit/output-place.ts';
+export { foreignOutputProblem, OutputPlaceError } from './emit/output-place.ts';
+export { outputPlaceProblem } from './emit/output-place-problem.ts';
 export { generateSigningKey, parseSigningKeys, type SigningKey } from './emit/sign.ts';
 
 export interface BuildOptions {
@@ -78,6 +81,12 @@ export interface BuildResult {
   notDiscoverable: WriteResult['notDiscoverable'];
   /** Cache hits and misses, when the cache was used. */
   cache?: BuildCache['stats'];
+  /**
+   * False when the registry is in a git repository whose history git could not read in full (git
+   * missing or refusing, objects missing, a shallow clone): the output then depends on more than
+   * the registry's files, and a build where git reads it may differ.
+   */
+  historyRead: boolean;
 }
 
 /**
@@ -146,7 +155,7 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
   const stopped = () => {
     folder.undo();
     cache?.save();
-    return { ok: false, config, manifests: [], diagnostics, rejected, notDiscoverable: [], ...(cache ? { cache: cache.stats } : {}) };
+    return { ok: false, config, manifests: [], diagnostics, rejected, notDiscoverable: [], ...(cache ? { cache: cache.stats } : {}), historyRead: false };
   };
   if (diagnostics.some((d) => d.severity === 'error') && !options.lenient) return stopped();
 
@@ -167,6 +176,8 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
   // Unknown (undefined) without SOURCE_DATE_EPOCH: such a time is left out, never shown as 1970.
   const fallbackEpoch = options.sourceDateEpoch ?? (Number.isFinite(envEpoch) && process.env.SOURCE_DATE_EPOCH ? envEpoch : undefined);
   const times = await gitTimes;
+  const head = await gitHead;
+  const historyRead = times.read && head.read && !histories.diagnostics.some((d) => d.rule === versionsHistoryIncomplete.meta.id);
   const users = usersOf(accepted.map((s) => ({ draft: s.draft, dir: s.source.dir, text: s.references ?? { toolIds: [], links: [] } })));
 
   const dirs = new Set(accepted.map((s) => s.source.dir));
@@ -177,7 +188,7 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
     if (dir) diagnosticsByDir.set(dir, [...(diagnosticsByDir.get(dir) ?? []), d]);
   }
   const planned = accepted.map((s) => {
-    const seconds = lastCommitTime(times, s.source.dir, s.source.files.map((f) => f.path)) ?? fallbackEpoch;
+    const seconds = lastCommitTime(times.value, s.source.dir, s.source.files.map((f) => f.path)) ?? fallbackEpoch;
     const usedBy = users.get(s.draft.name) ?? [];
     const manifest: SkillManifest = {
       ...s.draft,
@@ -198,8 +209,7 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
   // generatedAt must only grow (clients that verify the signature refuse an older index as a
   // rollback). The newest skill alone would go back in time when that skill is removed, so the
   // HEAD commit counts too.
-  const head = await gitHead;
-  const headIso = head === undefined ? undefined : new Date(head * 1000).toISOString();
+  const headIso = head.value === undefined ? undefined : new Date(head.value * 1000).toISOString();
   const later = (a: string | undefined, b: string | undefined) => (a === undefined || (b !== undefined && b > a) ? b : a);
   const generatedAt = process.env.SOURCE_DATE_EPOCH ? fallback : later(latest, headIso);
   // What writeRegistry's output depends on: when the output folder still holds what this exact
@@ -252,5 +262,6 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
     rejected,
     notDiscoverable,
     ...(cache ? { cache: cache.stats } : {}),
+    historyRead,
   };
 }

@@ -7,28 +7,39 @@
  * one key over everything the output depends on, the stamps of the files that prove the output
  * folder still holds what that build wrote, and what the build reported. When the key and the
  * stamps are all as recorded, the build's answer is the recorded one; any doubt, and the build
- * runs as before. This module loads nothing but Node's own modules, so the check costs a walk of
- * the skills folder (one `lstat` per entry) and no more.
+ * runs as before. This module loads nothing but Node's own modules and a few small ones of ours,
+ * so the check costs a walk of the skills folder (one `lstat` per entry) and little more.
  *
  * What the key covers, and why it is enough:
  * - every folder and file below the skills folder that discovery and reading can see (all but dot
- *   entries and node_modules), by size, mtime, ctime and inode, as the cache trusts a skill;
+ *   entries and node_modules), and each folder on the way to it, by kind, size, mtime, ctime and
+ *   inode, as the cache trusts a skill;
  * - the config file's bytes, the options (root, output folder, lenient, scan) and the variables
- *   the build reads (SOURCE_DATE_EPOCH, the signing key or its file's bytes);
+ *   the build reads (SOURCE_DATE_EPOCH, the signing key or its file's bytes; a key file that is
+ *   not a regular file, a pipe, is left to the build alone);
  * - git's state as the build reads it: the commit HEAD names, and the files that change which
- *   commits a walk sees (./git-checkout.ts); where that cannot be read without git, no record;
+ *   commits a walk sees (./git-checkout.ts); where that cannot be read without git, or git could
+ *   not read the history in full during the build, no record;
  * - the build's own code (./code-fingerprint.ts).
- * A build records its key only when every entry it saw was last changed more than
- * {@link RACY_WINDOW_MS} before it looked: a change after that always moves the entry's ctime,
- * which nothing but the kernel sets, so an equal key means equal input.
+ * All of it but the walk is taken before the config is read, and the walk before the build reads
+ * the skills, so what changes meanwhile changes the next key. A build records its key only when
+ * no entry it walked changed within {@link RACY_WINDOW_MS} before it began: a change after that
+ * always moves the entry's ctime, which nothing but the kernel sets, so an equal key means equal
+ * input. The record sits in the repository being built, where a pull request could commit one:
+ * it is read as untrusted (no link followed, a size cap, its skills folder one a config could
+ * name), and its key, over inodes and ctimes of this checkout, cannot be forged ahead of time.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isFolderBelowRoot } from '../core/paths.ts';
 import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
+import { readOwnFile } from '../core-node/read-own-file.ts';
 import { writeFileAtomically } from '../core-node/write-atomically.ts';
 import { defaultCacheFile, RACY_WINDOW_MS } from './cache-file.ts';
+import { CONFIG_FILE } from './config-file.ts';
 import { codeFingerprint } from './code-fingerprint.ts';
+import { outputPlaceProblem } from './emit/output-place-problem.ts';
 import { gitHistoryState } from './git-checkout.ts';
 
 /** Bump when the record's shape or what its key covers changes. */
@@ -74,6 +85,9 @@ interface LastBuildRecord {
   summary: BuildSummary;
 }
 
+/** Far more than a record of a 10,000-skill build takes; a larger file is not one this code wrote. */
+const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+
 const proofOf = (abs: string, rel: string): FileProof => {
   const info = lstatSync(abs, { throwIfNoEntry: false });
   return info ? [rel, info.size, info.mtimeMs, info.ctimeMs, info.ino] : [rel];
@@ -82,68 +96,82 @@ const sameProof = (a: FileProof, b: FileProof): boolean => a.length === b.length
 
 const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
-/** A file's bytes hashed, `null` when there is none; throws on any other failure to read it. */
-function fileHash(path: string): string | null {
-  try {
-    return sha256(readFileSync(path));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+/** The hash of a regular file's bytes, `null` when there is none; undefined for anything else (a pipe can be read only once, by the build). */
+function fileHash(path: string): string | null | undefined {
+  const info = statSync(path, { throwIfNoEntry: false });
+  if (!info) return null;
+  if (!info.isFile()) return undefined;
+  return sha256(readFileSync(path));
 }
 
 /**
  * Every entry below `base` that discovery and reading can see, hashed by kind, size, mtime,
- * ctime and inode, and the latest time any of them changed. Links are stamped, never followed:
- * a build reports them and reads nothing through them.
+ * ctime and inode, with each folder on the way to it from `root`, and the latest time any of
+ * them changed. Links are stamped, never followed: a build reports them and reads nothing
+ * through them.
  */
-function walkStamps(base: string): { digest: string; latestChange: number } {
+function walkStamps(root: string, skillsDir: string): { digest: string; latestChange: number } {
   const hash = createHash('sha256');
   let latestChange = 0;
-  const visit = (abs: string, rel: string): void => {
+  const stamp = (abs: string, rel: string): boolean => {
     const info = lstatSync(abs);
     const kind = info.isDirectory() ? 'd' : info.isFile() ? 'f' : info.isSymbolicLink() ? 'l' : 'o';
     hash.update(`${rel}\0${kind}\0${info.size}\0${info.mtimeMs}\0${info.ctimeMs}\0${info.ino}\n`);
     latestChange = Math.max(latestChange, info.mtimeMs, info.ctimeMs);
-    if (kind !== 'd') return;
+    return kind === 'd';
+  };
+  // A link in place of a folder on the way (`src` of `src/skills`) is what the build refuses.
+  const segments = skillsDir.split('/').filter(Boolean);
+  for (let i = 1; i < segments.length; i++) if (!stamp(join(root, ...segments.slice(0, i)), segments.slice(0, i).join('/'))) return { digest: hash.digest('hex'), latestChange };
+  const visit = (abs: string, rel: string): void => {
+    if (!stamp(abs, rel)) return;
     for (const name of readdirSync(abs).sort()) {
       if (name.startsWith('.') || name === 'node_modules') continue;
       visit(join(abs, name), rel ? `${rel}/${name}` : name);
     }
   };
-  visit(base, '');
+  visit(join(root, skillsDir), skillsDir);
   return { digest: hash.digest('hex'), latestChange };
 }
 
 /**
- * The key of everything a build's output depends on (see the module comment), or undefined
- * when part of it cannot be told without running the build (git's state, an unreadable file).
+ * The key of everything a build's output depends on but the skills folder, read before the
+ * config is (see the module comment), or undefined when part of it cannot be told without
+ * running the build (git's state, a key file that is a pipe, an unreadable file).
  */
-export function buildInputs(settings: BuildSettings, skillsDir: string): BuildInputs | undefined {
+function keyBeforeWalk(settings: BuildSettings): { key: string; startedAt: number } | undefined {
   const startedAt = Date.now();
   const git = gitHistoryState(settings.root);
   if (git === undefined) return undefined;
   try {
     const { SOURCE_DATE_EPOCH, SKILLDEX_SIGNING_KEY, SKILLDEX_SIGNING_KEY_FILE } = process.env;
-    const tree = walkStamps(join(settings.root, skillsDir));
-    const key = sha256(
-      JSON.stringify([
-        FORMAT,
-        codeFingerprint(),
-        settings.root,
-        settings.outDir,
-        settings.lenient,
-        settings.scan,
-        skillsDir,
-        fileHash(join(settings.root, 'skilldex.config.json')),
-        SOURCE_DATE_EPOCH ?? null,
-        SKILLDEX_SIGNING_KEY === undefined ? null : sha256(SKILLDEX_SIGNING_KEY),
-        SKILLDEX_SIGNING_KEY_FILE === undefined ? null : [SKILLDEX_SIGNING_KEY_FILE, fileHash(SKILLDEX_SIGNING_KEY_FILE)],
-        git,
-        tree.digest,
-      ]),
-    );
-    return { skillsDir, key, settled: tree.latestChange < startedAt - RACY_WINDOW_MS };
+    const keyFile = SKILLDEX_SIGNING_KEY_FILE === undefined ? null : fileHash(SKILLDEX_SIGNING_KEY_FILE);
+    const config = fileHash(join(settings.root, CONFIG_FILE));
+    if (keyFile === undefined || config === undefined) return undefined;
+    const parts = [
+      FORMAT,
+      codeFingerprint(),
+      settings.root,
+      settings.outDir,
+      settings.lenient,
+      settings.scan,
+      config,
+      SOURCE_DATE_EPOCH ?? null,
+      SKILLDEX_SIGNING_KEY === undefined ? null : sha256(SKILLDEX_SIGNING_KEY),
+      SKILLDEX_SIGNING_KEY_FILE === undefined ? null : [SKILLDEX_SIGNING_KEY_FILE, keyFile],
+      git,
+    ];
+    return { key: sha256(JSON.stringify(parts)), startedAt };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The whole key: what {@link keyBeforeWalk} took, and the skills folder as it is now. */
+function withWalk(before: { key: string; startedAt: number }, root: string, skillsDir: string): BuildInputs | undefined {
+  try {
+    const tree = walkStamps(root, skillsDir);
+    return { skillsDir, key: sha256(JSON.stringify([before.key, skillsDir, tree.digest])), settled: tree.latestChange < before.startedAt - RACY_WINDOW_MS };
   } catch {
     return undefined;
   }
@@ -167,11 +195,16 @@ const isDiagnostic = (d: unknown): d is ValidatorDiagnostic => {
   return typeof x === 'object' && x !== null && typeof x.file === 'string' && typeof x.rule === 'string' && typeof x.message === 'string' && typeof x.severity === 'string' && Number.isInteger(x.line);
 };
 
-/** The record at `file` when it has the shape this code writes; anything else is no record. */
+/**
+ * The record at `file` when it has the shape this code writes; anything else is no record. It
+ * sits in the repository being built, where a pull request could have committed one: it is read
+ * without following a link or waiting on a pipe, and its skills folder must be one a config
+ * could name.
+ */
 function readRecord(file: string): LastBuildRecord | undefined {
   let record: LastBuildRecord;
   try {
-    record = JSON.parse(readFileSync(file, 'utf8')) as LastBuildRecord;
+    record = JSON.parse(readOwnFile(file, MAX_RECORD_BYTES) ?? 'null') as LastBuildRecord;
   } catch {
     return undefined;
   }
@@ -180,8 +213,10 @@ function readRecord(file: string): LastBuildRecord | undefined {
   const shaped =
     record.format === FORMAT &&
     typeof record.skillsDir === 'string' &&
+    isFolderBelowRoot(record.skillsDir) &&
     typeof record.key === 'string' &&
     Array.isArray(record.proof) &&
+    record.proof.every((p) => Array.isArray(p) && typeof p[0] === 'string' && !p[0].split('/').includes('..')) &&
     Array.isArray(record.cache) &&
     typeof s === 'object' &&
     s !== null &&
@@ -196,22 +231,29 @@ function readRecord(file: string): LastBuildRecord | undefined {
   return shaped ? record : undefined;
 }
 
+/** What {@link lastBuild} found when the build must run: how to take the key of its input. */
+export type PendingInputs = (skillsDir: string) => BuildInputs | undefined;
+
 /**
  * What the last build reported, when nothing it depends on has changed since and the output
- * folder and the cache are still as it left them. Otherwise the key of the input as it is now,
- * to record after the build (taken now, before the build reads anything, so a file changed
- * meanwhile changes the next key), when the last record said which skills folder to walk.
+ * folder and the cache are still as it left them. Otherwise how to take the key of the input as
+ * it is now, for the record after the build, given the skills folder the config names: all of it
+ * but the walk of that folder is taken here, before the build (or the CLI) reads the config or
+ * anything else, so what changes meanwhile changes the next key.
  */
-export function lastBuild(settings: BuildSettings): { summary: BuildSummary } | { inputs: BuildInputs | undefined } {
+export function lastBuild(settings: BuildSettings): { summary: BuildSummary } | { inputs: PendingInputs } {
+  const before = keyBeforeWalk(settings);
   const place = placeOf(settings.root);
   const record = place === undefined ? undefined : readRecord(place.file);
-  if (!place || !record) return { inputs: undefined };
-  const inputs = buildInputs(settings, record.skillsDir);
-  if (inputs?.key !== record.key) return { inputs };
+  const walked = before && record ? withWalk(before, settings.root, record.skillsDir) : undefined;
+  const pending: PendingInputs = (skillsDir) => (before === undefined ? undefined : walked?.skillsDir === skillsDir ? walked : withWalk(before, settings.root, skillsDir));
+  if (!place || !record || walked?.key !== record.key) return { inputs: pending };
   const unchanged =
     sameProof(proofOf(place.cacheFile, 'cache'), record.cache) &&
-    record.proof.every((p) => typeof p[0] === 'string' && !p[0].split('/').includes('..') && sameProof(proofOf(join(settings.outDir, p[0]), p[0]), p));
-  return unchanged ? { summary: record.summary } : { inputs };
+    record.proof.every((p) => sameProof(proofOf(join(settings.outDir, p[0]), p[0]), p)) &&
+    // Where the output folder is now a link into the skills folder, the build has to say so.
+    outputPlaceProblem(settings.root, record.skillsDir, settings.outDir) === undefined;
+  return unchanged ? { summary: record.summary } : { inputs: pending };
 }
 
 /**

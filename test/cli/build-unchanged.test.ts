@@ -1,9 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RACY_WINDOW_MS } from '../../src/pipeline/cache-file.ts';
-import { runSkilldex } from '../helpers/cli.ts';
+import { generateSigningKey } from '../../src/pipeline/emit/sign.ts';
+import { lastBuild } from '../../src/pipeline/last-build.ts';
+import { CLI, runSkilldex } from '../helpers/cli.ts';
 import { GitRepo, skillMd } from '../helpers/git-repo.ts';
 
 /**
@@ -22,9 +25,10 @@ const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {
 const SKILLS = ['alpha-skill', 'beta-skill'];
 const UNCHANGED = 'nothing changed since the last build';
 
-const CASES = ['plain', 'same-stamp', 'added', 'config', 'output', 'cache', 'epoch', 'lenient', 'racy', 'forged', 'out-dir'] as const;
+const CASES = ['plain', 'same-stamp', 'added', 'config', 'output', 'cache', 'epoch', 'lenient', 'racy', 'forged', 'out-dir', 'pipe-key', 'segment-link', 'out-link', 'fifo', 'order'] as const;
 const rootOf = (name: string) => join(dir, name);
 let repo: GitRepo;
+let unreadable: GitRepo;
 
 beforeAll(async () => {
   for (const name of CASES) {
@@ -37,11 +41,24 @@ beforeAll(async () => {
   // A whole second, which utimes can set again exactly.
   utimesSync(join(rootOf('same-stamp'), 'skills', 'alpha-skill', 'SKILL.md'), 1767225600, 1767225600);
   repo = new GitRepo('unchanged');
-  for (const skill of SKILLS) repo.write(`skills/${skill}/SKILL.md`, skillMd(skill, '1.0.0'));
-  repo.commit('add the skills', '2026-01-02T03:04:05Z');
+  unreadable = new GitRepo('unchanged-no-git');
+  for (const r of [repo, unreadable]) {
+    for (const skill of SKILLS) r.write(`skills/${skill}/SKILL.md`, skillMd(skill, '1.0.0'));
+    r.commit('add the skills', '2026-01-02T03:04:05Z');
+  }
+  // Skills under src/skills, for a link put on the way to them.
+  const nested = rootOf('segment-link');
+  renameSync(join(nested, 'skills'), join(nested, 'src-skills'));
+  mkdirSync(join(nested, 'src'));
+  renameSync(join(nested, 'src-skills'), join(nested, 'src', 'skills'));
+  writeFileSync(join(nested, 'skilldex.config.json'), '{ "title": "Test registry", "skillsDir": "src/skills" }\n');
+  // A dot folder in the skills folder, which discovery skips and the record's walk too.
+  mkdirSync(join(rootOf('out-link'), 'skills', '.stash'));
   await new Promise((done) => setTimeout(done, RACY_WINDOW_MS + 200));
 }, 30_000);
-afterAll(() => rmSync(repo.root, { recursive: true, force: true }));
+afterAll(() => {
+  for (const r of [repo, unreadable]) rmSync(r.root, { recursive: true, force: true });
+});
 
 const build = (root: string, args: string[] = [], extra?: NodeJS.ProcessEnv) => runSkilldex(root, ['build', '--out', 'dist', ...args], env(extra));
 
@@ -165,4 +182,79 @@ describe('skilldex build when nothing changed', () => {
     await expectFullBuild(repo.root);
     expect(JSON.parse(readFileSync(join(repo.root, 'dist', 'index.json'), 'utf8'))).toMatchObject({ generatedAt: '2026-03-04T05:06:07.000Z' });
   });
+
+  it('signs with a key file that is a pipe, which only the build may read', async () => {
+    const root = rootOf('pipe-key');
+    const key = await generateSigningKey();
+    writeFileSync(join(root, 'skilldex.config.json'), JSON.stringify({ title: 'Signed', signing: { keys: [{ publicKey: key.publicKey }] } }));
+    // `<(…)`: a pipe the shell names /dev/fd/63, as a secret store hands a key over.
+    const script = 'SKILLDEX_SIGNING_KEY_FILE=<(printf %s "$KEY") exec "$NODE" "$CLI" build --out dist';
+    const run = spawnSync('bash', ['-c', script], { cwd: root, encoding: 'utf8', env: env({ KEY: key.privateKeyPem, NODE: process.execPath, CLI }) });
+    expect(run.status, run.stderr).toBe(0);
+    expect(existsSync(join(root, 'dist', 'index.jws.json'))).toBe(true);
+  });
+
+  it('takes the key of the config before the config is read', () => {
+    const root = rootOf('order');
+    const settings = { root, outDir: join(root, 'dist'), lenient: false, scan: true };
+    const same = (lastBuild(settings) as { inputs: (dir: string) => { key: string } | undefined }).inputs;
+    expect(same('skills')?.key).toBe((lastBuild(settings) as { inputs: typeof same }).inputs('skills')?.key);
+    // The config changes between the check and the build's reading of it: the recorded key must
+    // be the old config's, so that the next build sees a change.
+    const pending = (lastBuild(settings) as { inputs: typeof same }).inputs;
+    writeFileSync(join(root, 'skilldex.config.json'), '{ "title": "Changed meanwhile" }\n');
+    const now = (lastBuild(settings) as { inputs: typeof same }).inputs;
+    expect(pending('skills')?.key).not.toBe(now('skills')?.key);
+  });
+
+  it('builds again, and fails as a full build does, once a folder on the way to the skills is a link', async () => {
+    const root = rootOf('segment-link');
+    await recorded(root);
+    renameSync(join(root, 'src'), join(root, 'src-real'));
+    symlinkSync('src-real', join(root, 'src'));
+    const again = await build(root);
+    expect(again.stderr).not.toContain(UNCHANGED);
+    expect(again.stderr).toContain('files/symlink');
+    expect(again.status).toBe(1);
+  });
+
+  it('refuses, as a full build does, an output folder that a link now puts inside the skills folder', async () => {
+    const root = rootOf('out-link');
+    mkdirSync(join(root, 'real-out'));
+    symlinkSync('real-out', join(root, 'dist'));
+    await recorded(root);
+    renameSync(join(root, 'real-out'), join(root, 'skills', '.stash', 'out'));
+    rmSync(join(root, 'dist'));
+    symlinkSync(join(root, 'skills', '.stash', 'out'), join(root, 'dist'));
+    const again = await build(root);
+    expect(again.stderr).toContain('lies inside the skills folder');
+    expect(again.status).toBe(2);
+  });
+
+  it('reads neither a record nor a cache that is a pipe or a device, and still builds', async () => {
+    const root = rootOf('fifo');
+    await recorded(root);
+    const cacheDir = join(root, '.cache', 'skilldex');
+    rmSync(join(cacheDir, 'last-build.json'));
+    execFileSync('mkfifo', [join(cacheDir, 'last-build.json')]);
+    rmSync(join(cacheDir, 'build-cache.json'));
+    symlinkSync('/dev/zero', join(cacheDir, 'build-cache.json'));
+    await expectFullBuild(root);
+  });
+
+  it('records nothing while git cannot read the history, and records once it can', async () => {
+    const noGit = mkdtempSync(join(tmpdir(), 'skilldex-no-git-'));
+    const withoutGit = { PATH: noGit };
+    await expectFullBuild(unreadable.root, [], withoutGit);
+    await expectFullBuild(unreadable.root, [], withoutGit);
+    // With git, the build dates the skills by their commits: a record from the build without it
+    // would have kept the undated output.
+    await expectFullBuild(unreadable.root);
+    const manifest = JSON.parse(readFileSync(join(unreadable.root, 'dist', 'skills', 'alpha-skill.json'), 'utf8')) as { lastModified?: string };
+    expect(manifest.lastModified).toBe('2026-01-02T03:04:05.000Z');
+    const again = await build(unreadable.root);
+    expect(again.stderr).toContain(UNCHANGED);
+    rmSync(noGit, { recursive: true, force: true });
+  });
 });
+

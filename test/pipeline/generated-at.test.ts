@@ -58,3 +58,20 @@ describe('generatedAt', () => {
     expect((await generatedAt()) > afterRemoval).toBe(true);
   });
 });
+
+describe('a registry in a folder of a larger repository', () => {
+  it('dates each skill by its commits, as at the repository top', async () => {
+    const { GitRepo, skillMd } = await import('../helpers/git-repo.ts');
+    const repo = new GitRepo('subfolder');
+    try {
+      repo.write('registry/skills/alpha-skill/SKILL.md', skillMd('alpha-skill', '1.0.0')).commit('alpha', '2026-02-03T04:05:06Z');
+      const out = join(repo.root, 'out');
+      const result = await buildRegistry({ root: join(repo.root, 'registry'), outDir: out, cache: false, scan: false });
+      // git prints paths from the repository's top; the build keys them by the registry's root.
+      expect(result.manifests[0]?.lastModified).toBe('2026-02-03T04:05:06.000Z');
+      expect(result.historyRead).toBe(true);
+    } finally {
+      await rm(repo.root, { recursive: true, force: true });
+    }
+  });
+});

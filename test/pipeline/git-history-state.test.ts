@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -58,6 +58,11 @@ describe('gitHistoryState', () => {
     repo.git('update-ref', `refs/replace/${first}`, repo.git('rev-parse', 'HEAD').trim());
     expect(gitHistoryState(repo.root)).toBeUndefined();
     repo.git('update-ref', '-d', `refs/replace/${first}`);
+    expect(gitHistoryState(repo.root)).toBeDefined();
+    // Refs in a reftable (git 2.45+): HEAD names a placeholder branch the files cannot resolve.
+    mkdirSync(join(repo.root, '.git', 'reftable'));
+    expect(gitHistoryState(repo.root)).toBeUndefined();
+    rmSync(join(repo.root, '.git', 'reftable'), { recursive: true });
     expect(gitHistoryState(repo.root)).toBeDefined();
   });
 

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
-import { buildInputs, lastBuild, recordLastBuild, type BuildSummary } from '../../pipeline/last-build.ts';
+import { lastBuild, recordLastBuild, type BuildSummary } from '../../pipeline/last-build.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { formatArg, printReport, type OutputFormat } from '../_report.ts';
 import { err, printable, style } from '../_output.ts';
@@ -34,8 +34,8 @@ export default defineCommand({
     }
     const foreign = foreignOutputProblem(outDir);
     if (foreign) throw new CliError('E_OUT_DIR', printable(foreign), { hint: 'pass a new or empty folder for --out, or empty this one', exitCode: EXIT.usage });
-    // The input's key is taken before the build reads anything: a file changed meanwhile changes the next key.
-    const inputs = last.inputs?.skillsDir === config.skillsDir ? last.inputs : buildInputs(settings, config.skillsDir);
+    // Taken before the build reads the skills: a file changed meanwhile changes the next key.
+    const inputs = last.inputs(config.skillsDir);
     const progress = progressLine();
     let result;
     try {
@@ -44,7 +44,8 @@ export default defineCommand({
       progress.end();
     }
     const summary: BuildSummary = { ok: result.ok, published: result.manifests.length, diagnostics: result.diagnostics, rejected: result.rejected, notDiscoverable: result.notDiscoverable };
-    if (result.index) recordLastBuild(settings, inputs, OUTPUT_PROOF, summary);
+    // A build that could not read git's history in full has output a readable history would change.
+    if (result.index) recordLastBuild(settings, result.historyRead ? inputs : undefined, OUTPUT_PROOF, summary);
     return report(summary, { written: result.index !== undefined, unchanged: false }, String(args.out), args.format as OutputFormat, args.lenient);
   },
 });
@@ -53,7 +54,7 @@ export default defineCommand({
 async function report(summary: BuildSummary, { written, unchanged }: { written: boolean; unchanged: boolean }, out: string, format: OutputFormat, lenient: boolean): Promise<number> {
   await printReport({ diagnostics: summary.diagnostics }, format, { extra: { published: summary.published, rejected: summary.rejected, unchanged } });
   if (format === 'human') {
-    for (const r of summary.rejected) err(`${style.yellow('rejected', process.stderr)} ${printable(r.dir)}: ${[...new Set(r.errors.map((e) => e.rule))].join(', ')}`);
+    for (const r of summary.rejected) err(`${style.yellow('rejected', process.stderr)} ${printable(r.dir)}: ${printable([...new Set(r.errors.map((e) => e.rule))].join(', '))}`);
     for (const n of summary.notDiscoverable) err(`${style.dim('not in discovery indexes', process.stderr)} ${printable(n.name)}: ${printable(n.reason)}`);
     const skills = `${summary.published} ${summary.published === 1 ? 'skill' : 'skills'}`;
     if (unchanged) err(`nothing changed since the last build: ${printable(out)} holds its ${skills}`);

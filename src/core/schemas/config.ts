@@ -4,6 +4,7 @@ import { RegistryKey } from './signing.ts';
 import { RiskSeverity, RuleSeverity } from './diagnostic.ts';
 import { ScanVerdict } from './scan.ts';
 import { SkillMdFrontmatter } from './skill-md.ts';
+import { isFolderBelowRoot } from '../paths.ts';
 
 // Every field carries `.describe()`, so schemas/config.schema.json gives editors the same text.
 export const Limits = z
@@ -66,13 +67,11 @@ export const RegistryConfig = z
       })
       .optional()
       .describe('Source repository, for "source" and "edit this skill" links.'),
-    // A pull request that points this at `..` or `/etc` would publish files from outside the
-    // repository; only a plain relative path below the root is accepted.
     skillsDir: z
       .string()
       .min(1)
       .max(200)
-      .refine((p) => /^[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*\/?$/.test(p) && !p.split('/').some((s) => s === '.' || s === '..'), {
+      .refine(isFolderBelowRoot, {
         message: 'must be a relative folder below the registry root (letters, digits, `.`, `_`, `-`, `/`; no `..`)',
       })
       .default('skills')
