@@ -30,7 +30,7 @@
  * name), and its key, over inodes and ctimes of this checkout, cannot be forged ahead of time.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isFolderBelowRoot } from '../core/paths.ts';
 import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
@@ -96,12 +96,24 @@ const sameProof = (a: FileProof, b: FileProof): boolean => a.length === b.length
 
 const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
-/** The hash of a regular file's bytes, `null` when there is none; undefined for anything else (a pipe can be read only once, by the build). */
+/**
+ * The hash of a regular file's bytes (through a link, as the build reads it), `null` when there is
+ * none; undefined for anything else: a pipe can be read only once, and that is the build's read.
+ * Opened without blocking, then checked, so a FIFO put there meanwhile is never waited on.
+ */
 function fileHash(path: string): string | null | undefined {
-  const info = statSync(path, { throwIfNoEntry: false });
-  if (!info) return null;
-  if (!info.isFile()) return undefined;
-  return sha256(readFileSync(path));
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    return fstatSync(fd).isFile() ? sha256(readFileSync(fd)) : undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
