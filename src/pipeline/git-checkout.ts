@@ -53,41 +53,48 @@ const MOVES_REPOSITORY = /^GIT_(DIR|WORK_TREE|COMMON_DIR|INDEX_FILE|OBJECT_DIREC
 /**
  * What the history a build reads from git depends on, read from the repository's files without
  * starting git: the commit HEAD names, and the files that change which commits a walk sees
- * (`shallow`, `info/grafts`). `no repository` where git would find none. Undefined when it
- * cannot be told this way, and then only git itself can say: a variable that moves the
- * repository ({@link MOVES_REPOSITORY}), replacement refs, refs in a reftable, a layout not
- * recognised.
+ * (`shallow`, `info/grafts`), with every file it was read from (a caller stamps them: a commit
+ * made and undone while a build ran leaves the same commit but not the same files). `no
+ * repository` where git would find none. Undefined when it cannot be told this way, and then
+ * only git itself can say: a variable that moves the repository ({@link MOVES_REPOSITORY}),
+ * replacement refs, refs in a reftable, a layout not recognised.
  */
-export function gitHistoryState(root: string): string | undefined {
+export function gitHistoryState(root: string): { state: string; files: string[] } | undefined {
   if (Object.keys(process.env).some((name) => MOVES_REPOSITORY.test(name))) return undefined;
   try {
     const found = findRepository(root);
-    if (!found) return 'no repository';
+    if (!found) return { state: 'no repository', files: [] };
+    const files: string[] = [];
+    const readFile = (path: string): string | undefined => {
+      files.push(path);
+      return read(path);
+    };
     let gitDir = found.dotGit ? join(found.dir, '.git') : found.dir;
     if (!is(gitDir, 'dir')) {
       // A worktree or a submodule: `.git` is a file naming the repository's folder.
-      const pointer = /^gitdir: (.+)$/m.exec(read(gitDir) ?? '')?.[1];
+      const pointer = /^gitdir: (.+)$/m.exec(readFile(gitDir) ?? '')?.[1];
       if (!pointer) return undefined;
       gitDir = resolve(found.dir, pointer.trim());
     }
-    const commonPointer = read(join(gitDir, 'commondir'));
+    const commonPointer = readFile(join(gitDir, 'commondir'));
     const common = commonPointer === undefined ? gitDir : resolve(gitDir, commonPointer.trim());
-    const head = read(join(gitDir, 'HEAD'))?.trim();
+    const head = readFile(join(gitDir, 'HEAD'))?.trim();
     if (head === undefined) return undefined;
     // Refs in a reftable (git 2.45 and later) are binary: HEAD names a placeholder branch.
     if (is(join(common, 'reftable'), 'any')) return undefined;
-    const packed = read(join(common, 'packed-refs')) ?? '';
+    const packed = readFile(join(common, 'packed-refs')) ?? '';
     if (packed.includes(' refs/replace/') || (is(join(common, 'refs', 'replace'), 'dir') && readdirSync(join(common, 'refs', 'replace')).length > 0)) return undefined;
     let commit = head;
     const ref = /^ref: (refs\/\S+)$/.exec(head)?.[1];
     if (ref) {
-      const loose = read(join(common, ref))?.trim();
+      const loose = readFile(join(common, ref))?.trim();
       const inPacked = packed.split('\n').find((line) => line.endsWith(` ${ref}`));
       // A branch with no commit yet has neither: its history is empty.
       commit = loose ?? inPacked?.split(' ')[0] ?? `unborn ${ref}`;
     }
     if (!/^([0-9a-f]{40}|[0-9a-f]{64}|unborn refs\/\S+)$/.test(commit)) return undefined;
-    return JSON.stringify([commit, read(join(common, 'shallow')) ?? null, read(join(common, 'info', 'grafts')) ?? null]);
+    const state = JSON.stringify([commit, readFile(join(common, 'shallow')) ?? null, readFile(join(common, 'info', 'grafts')) ?? null]);
+    return { state, files };
   } catch {
     return undefined;
   }

@@ -22,15 +22,17 @@
  *   not read the history in full during the build, no record;
  * - the build's own code (./code-fingerprint.ts).
  * All of it but the walk is taken before the config is read, and the walk before the build reads
- * the skills, so what changes meanwhile changes the next key. A build records its key only when
- * no entry it walked changed within {@link RACY_WINDOW_MS} before it began: a change after that
- * always moves the entry's ctime, which nothing but the kernel sets, so an equal key means equal
- * input. The record sits in the repository being built, where a pull request could commit one:
+ * the skills, so what changes meanwhile changes the next key. Files are keyed by their stamps too,
+ * the config and git's HEAD and refs as well as the skills: one edited and put back while a build
+ * ran holds the same bytes, but the build may have read the edit. A build records its key only
+ * when nothing it stamps changed within {@link RACY_WINDOW_MS} before the key was taken: a change
+ * after that always moves the file's ctime, which nothing but the kernel sets, so an equal key
+ * means equal input. The record sits in the repository being built, where a pull request could commit one:
  * it is read as untrusted (no link followed, a size cap, its skills folder one a config could
  * name), and its key, over inodes and ctimes of this checkout, cannot be forged ahead of time.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isFolderBelowRoot } from '../core/paths.ts';
 import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
@@ -69,7 +71,7 @@ export interface BuildSettings {
 export interface BuildInputs {
   skillsDir: string;
   key: string;
-  /** No entry changed within the racy window before the walk: the key may be recorded. */
+  /** Nothing the key stamps changed within the racy window before it was taken: the key may be recorded. */
   settled: boolean;
 }
 
@@ -88,11 +90,16 @@ interface LastBuildRecord {
 /** Far more than a record of a 10,000-skill build takes; a larger file is not one this code wrote. */
 const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
-const proofOf = (abs: string, rel: string): FileProof => {
-  const info = lstatSync(abs, { throwIfNoEntry: false });
-  return info ? [rel, info.size, info.mtimeMs, info.ctimeMs, info.ino] : [rel];
+/** Undefined when the path cannot be looked at (a file in place of a folder on the way, a loop of links): no proof of anything. */
+const proofOf = (abs: string, rel: string): FileProof | undefined => {
+  try {
+    const info = lstatSync(abs, { throwIfNoEntry: false });
+    return info ? [rel, info.size, info.mtimeMs, info.ctimeMs, info.ino] : [rel];
+  } catch {
+    return undefined;
+  }
 };
-const sameProof = (a: FileProof, b: FileProof): boolean => a.length === b.length && a.every((v, i) => v === b[i]);
+const sameProof = (a: FileProof | undefined, b: FileProof): boolean => a !== undefined && a.length === b.length && a.every((v, i) => v === b[i]);
 
 const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
@@ -146,20 +153,38 @@ function walkStamps(root: string, skillsDir: string): { digest: string; latestCh
   return { digest: hash.digest('hex'), latestChange };
 }
 
+/** What {@link keyBeforeWalk} took: its part of the key, when it began, and the latest change of a file it read. */
+interface KeyBeforeWalk {
+  key: string;
+  startedAt: number;
+  latestChange: number;
+}
+
 /**
  * The key of everything a build's output depends on but the skills folder, read before the
  * config is (see the module comment), or undefined when part of it cannot be told without
- * running the build (git's state, a key file that is a pipe, an unreadable file).
+ * running the build (git's state, a key file that is a pipe, an unreadable file). The files it
+ * reads (the config, the key file, git's HEAD and refs) count by their stamps as well as their
+ * bytes: one edited and put back while a build ran (a branch switched and back, a commit made
+ * and undone) holds the same bytes but not the same ctime, and the build may have read the edit.
  */
-function keyBeforeWalk(settings: BuildSettings): { key: string; startedAt: number } | undefined {
+function keyBeforeWalk(settings: BuildSettings): KeyBeforeWalk | undefined {
   const startedAt = Date.now();
   const git = gitHistoryState(settings.root);
   if (git === undefined) return undefined;
   try {
     const { SOURCE_DATE_EPOCH, SKILLDEX_SIGNING_KEY, SKILLDEX_SIGNING_KEY_FILE } = process.env;
+    const configFile = join(settings.root, CONFIG_FILE);
     const keyFile = SKILLDEX_SIGNING_KEY_FILE === undefined ? null : fileHash(SKILLDEX_SIGNING_KEY_FILE);
-    const config = fileHash(join(settings.root, CONFIG_FILE));
+    const config = fileHash(configFile);
     if (keyFile === undefined || config === undefined) return undefined;
+    let latestChange = 0;
+    const stamps = [configFile, ...(SKILLDEX_SIGNING_KEY_FILE === undefined ? [] : [SKILLDEX_SIGNING_KEY_FILE]), ...git.files].map((file) => {
+      const info = statSync(file, { throwIfNoEntry: false });
+      if (!info) return [file];
+      latestChange = Math.max(latestChange, info.mtimeMs, info.ctimeMs);
+      return [file, info.size, info.mtimeMs, info.ctimeMs, info.ino];
+    });
     const parts = [
       FORMAT,
       codeFingerprint(),
@@ -171,19 +196,21 @@ function keyBeforeWalk(settings: BuildSettings): { key: string; startedAt: numbe
       SOURCE_DATE_EPOCH ?? null,
       SKILLDEX_SIGNING_KEY === undefined ? null : sha256(SKILLDEX_SIGNING_KEY),
       SKILLDEX_SIGNING_KEY_FILE === undefined ? null : [SKILLDEX_SIGNING_KEY_FILE, keyFile],
-      git,
+      git.state,
+      stamps,
     ];
-    return { key: sha256(JSON.stringify(parts)), startedAt };
+    return { key: sha256(JSON.stringify(parts)), startedAt, latestChange };
   } catch {
     return undefined;
   }
 }
 
 /** The whole key: what {@link keyBeforeWalk} took, and the skills folder as it is now. */
-function withWalk(before: { key: string; startedAt: number }, root: string, skillsDir: string): BuildInputs | undefined {
+function withWalk(before: KeyBeforeWalk, root: string, skillsDir: string): BuildInputs | undefined {
   try {
     const tree = walkStamps(root, skillsDir);
-    return { skillsDir, key: sha256(JSON.stringify([before.key, skillsDir, tree.digest])), settled: tree.latestChange < before.startedAt - RACY_WINDOW_MS };
+    const latestChange = Math.max(before.latestChange, tree.latestChange);
+    return { skillsDir, key: sha256(JSON.stringify([before.key, skillsDir, tree.digest])), settled: latestChange < before.startedAt - RACY_WINDOW_MS };
   } catch {
     return undefined;
   }
@@ -282,14 +309,13 @@ export function recordLastBuild(settings: BuildSettings, inputs: BuildInputs | u
       rmSync(place.file, { force: true });
       return;
     }
-    const record: LastBuildRecord = {
-      format: FORMAT,
-      skillsDir: inputs.skillsDir,
-      key: inputs.key,
-      proof: proofFiles.map((p) => proofOf(join(settings.outDir, p), p)),
-      cache: proofOf(place.cacheFile, 'cache'),
-      summary,
-    };
+    const proof = proofFiles.map((p) => proofOf(join(settings.outDir, p), p));
+    const cache = proofOf(place.cacheFile, 'cache');
+    if (!cache || !proof.every((p) => p !== undefined)) {
+      rmSync(place.file, { force: true });
+      return;
+    }
+    const record: LastBuildRecord = { format: FORMAT, skillsDir: inputs.skillsDir, key: inputs.key, proof, cache, summary };
     writeFileAtomically(place.file, `${JSON.stringify(record)}\n`);
   } catch {
     // Not writable: the next build runs in full.

@@ -25,7 +25,7 @@ const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {
 const SKILLS = ['alpha-skill', 'beta-skill'];
 const UNCHANGED = 'nothing changed since the last build';
 
-const CASES = ['plain', 'same-stamp', 'added', 'config', 'output', 'cache', 'epoch', 'lenient', 'racy', 'forged', 'out-dir', 'pipe-key', 'segment-link', 'out-link', 'fifo', 'order'] as const;
+const CASES = ['plain', 'same-stamp', 'added', 'config', 'output', 'cache', 'epoch', 'lenient', 'racy', 'forged', 'out-dir', 'pipe-key', 'segment-link', 'out-link', 'fifo', 'order', 'out-file'] as const;
 const rootOf = (name: string) => join(dir, name);
 let repo: GitRepo;
 let unreadable: GitRepo;
@@ -205,6 +205,39 @@ describe('skilldex build when nothing changed', () => {
     writeFileSync(join(root, 'skilldex.config.json'), '{ "title": "Changed meanwhile" }\n');
     const now = (lastBuild(settings) as { inputs: typeof same }).inputs;
     expect(pending('skills')?.key).not.toBe(now('skills')?.key);
+  });
+
+  it('keys the config and git HEAD by their stamps too: edited and put back while a build ran, they count as changed', () => {
+    const root = rootOf('order');
+    const settings = { root, outDir: join(root, 'dist'), lenient: false, scan: true };
+    type Pending = (dir: string) => { key: string; settled: boolean } | undefined;
+    const keyNow = (s: typeof settings) => (lastBuild(s) as { inputs: Pending }).inputs('skills');
+    const before = keyNow(settings);
+    const text = readFileSync(join(root, 'skilldex.config.json'));
+    writeFileSync(join(root, 'skilldex.config.json'), '{ "title": "Meanwhile" }\n');
+    writeFileSync(join(root, 'skilldex.config.json'), text);
+    const after = keyNow(settings);
+    expect(after?.key).not.toBe(before?.key);
+    // Put back just now: within the racy window, so a build would not record it.
+    expect(after?.settled).toBe(false);
+
+    const atRepo = { root: repo.root, outDir: join(repo.root, 'dist'), lenient: false, scan: true };
+    const head = repo.git('rev-parse', 'HEAD').trim();
+    const beforeCommit = keyNow(atRepo);
+    repo.commit('made during a build', '2030-01-01T00:00:00Z');
+    repo.git('update-ref', 'refs/heads/main', head);
+    expect(repo.git('rev-parse', 'HEAD').trim()).toBe(head);
+    expect(keyNow(atRepo)?.key).not.toBe(beforeCommit?.key);
+  });
+
+  it('says the output folder is a file, as a full build does, after a file took its place', async () => {
+    const root = rootOf('out-file');
+    await recorded(root);
+    renameSync(join(root, 'dist'), join(root, 'dist-moved'));
+    writeFileSync(join(root, 'dist'), 'a file\n');
+    const again = await build(root);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain('error dist is a file, not a folder');
   });
 
   it('builds again, and fails as a full build does, once a folder on the way to the skills is a link', async () => {

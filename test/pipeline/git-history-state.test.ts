@@ -23,50 +23,50 @@ afterEach(() => vi.unstubAllEnvs());
 
 describe('gitHistoryState', () => {
   it('names the commit HEAD is at, however it is named', () => {
-    const state = gitHistoryState(repo.root);
+    const state = gitHistoryState(repo.root)?.state;
     expect(state).toContain(first);
-    expect(gitHistoryState(join(repo.root, 'skills'))).toBe(state);
+    expect(gitHistoryState(join(repo.root, 'skills'))?.state).toBe(state);
     repo.git('pack-refs', '--all');
-    expect(gitHistoryState(repo.root)).toBe(state);
+    expect(gitHistoryState(repo.root)?.state).toBe(state);
     repo.git('checkout', '-q', '--detach');
-    expect(gitHistoryState(repo.root)).toBe(state);
+    expect(gitHistoryState(repo.root)?.state).toBe(state);
     repo.git('checkout', '-q', 'main');
     repo.git('worktree', 'add', '-q', `${repo.root}-worktree`);
-    expect(gitHistoryState(`${repo.root}-worktree`)).toBe(state);
+    expect(gitHistoryState(`${repo.root}-worktree`)?.state).toBe(state);
   });
 
   it('moves with a new commit, even an empty one, and with a shallow file', () => {
-    const before = gitHistoryState(repo.root);
+    const before = gitHistoryState(repo.root)?.state;
     const second = repo.commit('empty', '2026-02-01T00:00:00Z');
-    expect(gitHistoryState(repo.root)).toContain(second);
-    expect(gitHistoryState(repo.root)).not.toBe(before);
-    const deep = gitHistoryState(repo.root);
+    expect(gitHistoryState(repo.root)?.state).toContain(second);
+    expect(gitHistoryState(repo.root)?.state).not.toBe(before);
+    const deep = gitHistoryState(repo.root)?.state;
     writeFileSync(join(repo.root, '.git', 'shallow'), `${second}\n`);
-    expect(gitHistoryState(repo.root)).not.toBe(deep);
+    expect(gitHistoryState(repo.root)?.state).not.toBe(deep);
     rmSync(join(repo.root, '.git', 'shallow'));
   });
 
   it('cannot tell under a variable that moves the repository, or with replacement refs', () => {
     vi.stubEnv('GIT_SSL_CAINFO', '/etc/ssl/certs/ca-certificates.crt');
-    expect(gitHistoryState(repo.root)).toBeDefined();
+    expect(gitHistoryState(repo.root)?.state).toBeDefined();
     vi.stubEnv('GIT_DIR', join(repo.root, '.git'));
-    expect(gitHistoryState(repo.root)).toBeUndefined();
+    expect(gitHistoryState(repo.root)?.state).toBeUndefined();
     vi.unstubAllEnvs();
     vi.stubEnv('GIT_CONFIG_COUNT', '1');
-    expect(gitHistoryState(repo.root)).toBeUndefined();
+    expect(gitHistoryState(repo.root)?.state).toBeUndefined();
     vi.unstubAllEnvs();
     repo.git('update-ref', `refs/replace/${first}`, repo.git('rev-parse', 'HEAD').trim());
-    expect(gitHistoryState(repo.root)).toBeUndefined();
+    expect(gitHistoryState(repo.root)?.state).toBeUndefined();
     repo.git('update-ref', '-d', `refs/replace/${first}`);
-    expect(gitHistoryState(repo.root)).toBeDefined();
+    expect(gitHistoryState(repo.root)?.state).toBeDefined();
     // Refs in a reftable (git 2.45+): HEAD names a placeholder branch the files cannot resolve.
     mkdirSync(join(repo.root, '.git', 'reftable'));
-    expect(gitHistoryState(repo.root)).toBeUndefined();
+    expect(gitHistoryState(repo.root)?.state).toBeUndefined();
     rmSync(join(repo.root, '.git', 'reftable'), { recursive: true });
-    expect(gitHistoryState(repo.root)).toBeDefined();
+    expect(gitHistoryState(repo.root)?.state).toBeDefined();
   });
 
   it('says there is no repository where git would find none', () => {
-    expect(gitHistoryState(elsewhere)).toBe('no repository');
+    expect(gitHistoryState(elsewhere)?.state).toBe('no repository');
   });
 });
