@@ -1,18 +1,18 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 /**
- * The text of a file a build keeps for itself (its cache, the record of its last build), or
- * undefined when the path holds anything but a regular file of at most `maxBytes`. Such files
- * live in the repository being built, where a pull request can commit them: as a link to
- * /dev/zero or a FIFO they made the build read forever, and a plain read follows a link out of
- * the checkout. The file is opened without following a link and without blocking, then checked.
+ * The bytes of the regular file at `path`, `null` when nothing is there, undefined for anything
+ * else: a folder, a pipe, a device, a file over `maxBytes`, a link unless `followLinks`, an error.
+ * For files a build reads beside the skills, which a pull request or anyone who can write a
+ * folder above the registry may have put there: as a link to /dev/zero or a FIFO they made the
+ * build read forever or until memory ran out. The file is opened without blocking, then checked.
  */
-export function readOwnFile(path: string, maxBytes: number): string | undefined {
+export function readRegularFile(path: string, maxBytes: number, { followLinks = false }: { followLinks?: boolean } = {}): Buffer | null | undefined {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (followLinks ? 0 : constants.O_NOFOLLOW));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
   }
   try {
     const info = fstatSync(fd);
@@ -24,10 +24,17 @@ export function readOwnFile(path: string, maxBytes: number): string | undefined 
       if (n === 0) break;
       read += n;
     }
-    return buffer.toString('utf8', 0, read);
+    return buffer.subarray(0, read);
   } catch {
     return undefined;
   } finally {
     closeSync(fd);
   }
 }
+
+/**
+ * The text of a file a build keeps for itself (its cache, the record of its last build), or
+ * undefined when the path holds anything but a regular file of at most `maxBytes`: such files live
+ * in the repository being built, where a pull request can commit them, and no link is followed.
+ */
+export const readOwnFile = (path: string, maxBytes: number): string | undefined => readRegularFile(path, maxBytes)?.toString('utf8');

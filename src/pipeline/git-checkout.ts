@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { readRegularFile } from '../core-node/read-own-file.ts';
 
 const is = (path: string, kind: 'any' | 'file' | 'dir'): boolean => {
   const info = statSync(path, { throwIfNoEntry: false });
@@ -35,12 +36,18 @@ export function mayBeInGitCheckout(root: string): boolean {
   }
 }
 
+/** Larger than the packed-refs of any repository a registry lives in. */
+const MAX_GIT_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A file of git's, undefined when it is not there. Anything but a regular file within the bound
+ * throws: a folder above the registry that looks like a repository may have been put there by
+ * someone else, with a link to /dev/zero or a FIFO in place of `packed-refs`.
+ */
 const read = (path: string): string | undefined => {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const bytes = readRegularFile(path, MAX_GIT_FILE_BYTES, { followLinks: true });
+  if (bytes === undefined) throw new Error(`${path} is not a file git writes`);
+  return bytes?.toString('utf8');
 };
 
 /**

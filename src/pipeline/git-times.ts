@@ -1,8 +1,5 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { mayBeInGitCheckout } from './git-checkout.ts';
-
-const run = promisify(execFile);
+import { runGit } from './history/git-reader.ts';
 
 /** What git said of the history, and whether it could say it: `read` is false when a repository may be there but git failed. */
 export interface GitAnswer<T> {
@@ -19,7 +16,7 @@ export async function gitCommitTimes(root: string, dir: string): Promise<GitAnsw
   const times = new Map<string, number>();
   if (!mayBeInGitCheckout(root)) return { value: times, read: true };
   try {
-    const { stdout } = await run('git', ['-c', 'core.quotepath=off', 'log', '--relative', '--format=@%ct', '--name-only', '--no-renames', '--', dir], { cwd: root, maxBuffer: 512 * 1024 * 1024 });
+    const stdout = (await runGit(root, ['-c', 'core.quotepath=off', 'log', '--relative', '--format=@%ct', '--name-only', '--no-renames', '--', dir])).toString('utf8');
     let current = 0;
     for (const line of stdout.split('\n')) {
       if (line.startsWith('@')) current = Number(line.slice(1));
@@ -51,7 +48,7 @@ export function lastCommitTime(times: Map<string, number>, skillDir: string, fil
 export async function headCommitTime(root: string): Promise<GitAnswer<number | undefined>> {
   if (!mayBeInGitCheckout(root)) return { value: undefined, read: true };
   try {
-    const { stdout } = await run('git', ['log', '-1', '--format=%ct'], { cwd: root });
+    const stdout = (await runGit(root, ['log', '-1', '--format=%ct'])).toString('utf8');
     const seconds = Number(stdout.trim());
     return { value: Number.isFinite(seconds) && stdout.trim() !== '' ? seconds : undefined, read: true };
   } catch {

@@ -32,11 +32,11 @@
  * name), and its key, over inodes and ctimes of this checkout, cannot be forged ahead of time.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isFolderBelowRoot } from '../core/paths.ts';
 import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
-import { readOwnFile } from '../core-node/read-own-file.ts';
+import { readOwnFile, readRegularFile } from '../core-node/read-own-file.ts';
 import { writeFileAtomically } from '../core-node/write-atomically.ts';
 import { defaultCacheFile, RACY_WINDOW_MS } from './cache-file.ts';
 import { CONFIG_FILE } from './config-file.ts';
@@ -103,24 +103,16 @@ const sameProof = (a: FileProof | undefined, b: FileProof): boolean => a !== und
 
 const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
+/** Larger than any config or key file; a larger one is left to the build, unrecorded. */
+const MAX_INPUT_FILE_BYTES = 16 * 1024 * 1024;
+
 /**
  * The hash of a regular file's bytes (through a link, as the build reads it), `null` when there is
  * none; undefined for anything else: a pipe can be read only once, and that is the build's read.
- * Opened without blocking, then checked, so a FIFO put there meanwhile is never waited on.
  */
 function fileHash(path: string): string | null | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  try {
-    return fstatSync(fd).isFile() ? sha256(readFileSync(fd)) : undefined;
-  } finally {
-    closeSync(fd);
-  }
+  const bytes = readRegularFile(path, MAX_INPUT_FILE_BYTES, { followLinks: true });
+  return bytes === null || bytes === undefined ? bytes : sha256(bytes);
 }
 
 /**

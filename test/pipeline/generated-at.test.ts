@@ -75,3 +75,23 @@ describe('a registry in a folder of a larger repository', () => {
     }
   });
 });
+
+describe('git as the build starts it', () => {
+  it("dates by the commits themselves, whatever the user's config or replacement refs say", async () => {
+    const { GitRepo, skillMd } = await import('../helpers/git-repo.ts');
+    const { headCommitTime, gitCommitTimes } = await import('../../src/pipeline/git-times.ts');
+    const repo = new GitRepo('replaced');
+    try {
+      const first = repo.write('skills/alpha-skill/SKILL.md', skillMd('alpha-skill', '1.0.0')).commit('first', '2026-01-01T00:00:00Z');
+      const second = repo.write('skills/alpha-skill/SKILL.md', skillMd('alpha-skill', '1.0.1')).commit('second', '2027-01-01T00:00:00Z');
+      // A replacement makes a plain `git log` show the first commit in place of the second.
+      repo.git('replace', second, first);
+      repo.git('config', 'log.showSignature', 'true');
+      expect(repo.git('log', '-1', '--format=%ct').trim()).toBe(String(Date.parse('2026-01-01T00:00:00Z') / 1000));
+      expect(await headCommitTime(repo.root)).toEqual({ value: Date.parse('2027-01-01T00:00:00Z') / 1000, read: true });
+      expect((await gitCommitTimes(repo.root, 'skills')).value.get('skills/alpha-skill/SKILL.md')).toBe(Date.parse('2027-01-01T00:00:00Z') / 1000);
+    } finally {
+      await rm(repo.root, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -64,6 +65,26 @@ describe('gitHistoryState', () => {
     expect(gitHistoryState(repo.root)?.state).toBeUndefined();
     rmSync(join(repo.root, '.git', 'reftable'), { recursive: true });
     expect(gitHistoryState(repo.root)?.state).toBeDefined();
+  });
+
+  it('cannot tell, at once, where a folder that looks like a repository holds a link to a device or a pipe', () => {
+    // What someone who can write a folder above the registry (or a pull request, into the
+    // registry's own folder) could put there: git would take it for a bare repository.
+    const planted = mkdtempSync(join(tmpdir(), 'skilldex-planted-'));
+    try {
+      writeFileSync(join(planted, 'HEAD'), 'ref: refs/heads/main\n');
+      mkdirSync(join(planted, 'objects'));
+      mkdirSync(join(planted, 'refs'));
+      symlinkSync('/dev/zero', join(planted, 'packed-refs'));
+      expect(gitHistoryState(planted)).toBeUndefined();
+      rmSync(join(planted, 'packed-refs'));
+      execFileSync('mkfifo', [join(planted, 'packed-refs')]);
+      expect(gitHistoryState(planted)).toBeUndefined();
+      rmSync(join(planted, 'packed-refs'));
+      expect(gitHistoryState(planted)?.state).toContain('unborn refs/heads/main');
+    } finally {
+      rmSync(planted, { recursive: true, force: true });
+    }
   });
 
   it('says there is no repository where git would find none', () => {

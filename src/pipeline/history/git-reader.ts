@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mayBeInGitCheckout } from '../git-checkout.ts';
+import { HistoryUnreadableError } from './history-error.ts';
 
 /**
  * Reading a registry's git history: one `git log` over the skills folder and `git cat-file`
@@ -46,13 +47,21 @@ export const MAX_LOG_BYTES = 512 * 1024 * 1024;
  * daemon, an external diff, GPG for signatures. Passed before the subcommand.
  */
 const SAFE_CONFIG = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'diff.external=', '-c', 'log.showSignature=false', '--no-replace-objects'];
-/** No prompts, no optional lock or index refresh while the build reads, and the skills folder taken literally (no pathspec magic). */
-const SAFE_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1' };
+/**
+ * No prompts, no optional lock or index refresh while the build reads, the skills folder taken
+ * literally (no pathspec magic), and no fetch from a partial clone's remote (git 2.44 and later;
+ * a blob the clone lacks is then missing, as in any incomplete history).
+ */
+const SAFE_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1', GIT_NO_LAZY_FETCH: '1' };
 
 class GitFailure extends Error {}
 
-/** Runs git in `cwd`, feeding `input`, and resolves with stdout; refuses output beyond `maxBytes`. */
-function runGit(cwd: string, args: readonly string[], options: { input?: string; maxBytes?: number } = {}): Promise<Buffer> {
+/**
+ * Runs git in `cwd` with {@link SAFE_CONFIG} and {@link SAFE_ENV}, feeding `input`, and resolves
+ * with stdout; refuses output beyond `maxBytes`. Every git the build starts goes through here: the
+ * user's own config (`log.showSignature`, replacement refs) must not change what it prints.
+ */
+export function runGit(cwd: string, args: readonly string[], options: { input?: string; maxBytes?: number } = {}): Promise<Buffer> {
   const maxBytes = options.maxBytes ?? MAX_LOG_BYTES;
   return new Promise((resolve, reject) => {
     const child = spawn('git', [...SAFE_CONFIG, ...args], { cwd, env: { ...process.env, ...SAFE_ENV }, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -79,7 +88,8 @@ function runGit(cwd: string, args: readonly string[], options: { input?: string;
     child.stdin.end(options.input ?? '');
     child.on('close', (code) => {
       if (failed) reject(failed);
-      else if (code !== 0) reject(new GitFailure(stderr.trim().split('\n')[0] || `git ${args[0]} exited with ${code}`));
+      // git's own verdict, not a warning printed before it ("lazy fetching disabled").
+      else if (code !== 0) reject(new GitFailure(stderr.trim().split('\n').find((line) => /^(fatal|error):/.test(line)) ?? (stderr.trim().split('\n')[0] || `git ${args[0]} exited with ${code}`)));
       else resolve(Buffer.concat(chunks));
     });
   });
@@ -190,7 +200,9 @@ export async function readBlobs(root: string, oids: readonly string[], maxBlobBy
   const out = new Map<string, BlobRead>();
   const unique = [...new Set(oids)].filter((oid) => /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(oid));
   if (unique.length === 0) return out;
-  const checked = (await runGit(root, ['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], { input: `${unique.join('\n')}\n` })).toString('latin1');
+  // An older git still fetches a partial clone's missing blobs on demand, and fails when the remote is out of reach.
+  const catFile = (args: string[], options: { input: string; maxBytes?: number }) => runGit(root, args, options).catch((error: unknown) => Promise.reject(new HistoryUnreadableError(reasonOf(error), error)));
+  const checked = (await catFile(['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], { input: `${unique.join('\n')}\n` })).toString('latin1');
   const wanted: string[] = [];
   let total = 0;
   for (const line of checked.split('\n')) {
@@ -203,7 +215,7 @@ export async function readBlobs(root: string, oids: readonly string[], maxBlobBy
     }
   }
   if (wanted.length === 0) return out;
-  const data = await runGit(root, ['cat-file', '--batch=%(objectname) %(objecttype) %(objectsize)'], { input: `${wanted.join('\n')}\n`, maxBytes: total });
+  const data = await catFile(['cat-file', '--batch=%(objectname) %(objecttype) %(objectsize)'], { input: `${wanted.join('\n')}\n`, maxBytes: total });
   let at = 0;
   while (at < data.length) {
     const lineEnd = data.indexOf(0x0a, at);

@@ -5,6 +5,7 @@ import { DiagnosticSink, START } from '../diagnostics.ts';
 import { versionsHistoryIncomplete } from '../rules/versions.ts';
 import { sha256HexSync } from '../hash.ts';
 import { readBlobs, readGitLog, readHead } from './git-reader.ts';
+import { HistoryUnreadableError } from './history-error.ts';
 import { versionKey } from '../../core/changelog.ts';
 import { changesByFolder, decodeWalk, encodeWalk, versionRecords, type VersionRecord } from './version-walk.ts';
 
@@ -83,7 +84,14 @@ export async function readSkillHistories(root: string, config: RegistryConfig, s
   }
   if (unknown.size > 0) {
     // The declaration parser (and the YAML library) loads only here: a rebuild at a known HEAD never needs it.
-    const [{ declaredIdentity }, blobs] = await Promise.all([import('../../core/parse/declared-identity.ts'), readBlobs(root, [...unknown.keys()], config.limits.maxFileBytes)]);
+    let read;
+    try {
+      read = await Promise.all([import('../../core/parse/declared-identity.ts'), readBlobs(root, [...unknown.keys()], config.limits.maxFileBytes)]);
+    } catch (error) {
+      if (error instanceof HistoryUnreadableError) return unreadable(error.message.replace(/^git cannot read the registry's history \((.*)\)$/, '$1'));
+      throw error;
+    }
+    const [{ declaredIdentity }, blobs] = read;
     for (const d of unknown.values()) {
       const bytes = blobs.get(d.oid)?.bytes;
       const identity = bytes ? declaredIdentity(d.declaration, bytes, config.limits) : undefined;
