@@ -1,23 +1,29 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RegistryConfig } from '../core/schemas/config.ts';
 import { decodeUtf8, positionAt } from '../core/parse/source-text.ts';
 import { parseJsonFile } from '../core/parse/json-file.ts';
 import { ConfigError } from './config-error.ts';
+import { readRegularFile } from '../core-node/read-own-file.ts';
 import { closest } from '../core/suggest.ts';
 import { CONFIG_FILE } from './config-file.ts';
 
 export { CONFIG_FILE };
 
-/** Reads `skilldex.config.json` from the registry root; a missing file means all defaults. */
+/** Far larger than any config; what is larger is not one. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * Reads `skilldex.config.json` from the registry root; a missing file means all defaults. A pull
+ * request can commit it as a link to /dev/zero or a pipe, which a plain read never finishes: only
+ * a regular file is read.
+ */
 export async function loadConfig(root: string): Promise<RegistryConfig> {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await readFile(join(root, CONFIG_FILE)));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return RegistryConfig.parse({});
-    throw error;
+  const read = readRegularFile(join(root, CONFIG_FILE), MAX_CONFIG_BYTES, { followLinks: true });
+  if (read === null) return RegistryConfig.parse({});
+  if (read === undefined) {
+    throw new ConfigError(`${CONFIG_FILE} is not a readable file of at most 1 MB (a folder, a pipe, a device, or a link to one?)`, { hint: `make ${CONFIG_FILE} a plain JSON file at the registry root` });
   }
+  const bytes = new Uint8Array(read);
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) throw new ConfigError(`${CONFIG_FILE}:${decoded.position.line}:${decoded.position.column} is not valid UTF-8`);
   const parsed = parseJsonFile(decoded.source, { maxDepth: 16 }, 'config');

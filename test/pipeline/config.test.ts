@@ -79,3 +79,33 @@ describe('the rest of skilldex.config.json', () => {
     expect((await withConfig('{ "requiredPackageFields": ["version", "license"] }\n')).error).toBeUndefined();
   });
 });
+
+describe('a config that is not a plain file', () => {
+  it('is refused at once, through the CLI too: a link to /dev/zero, a pipe or a folder', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { symlink } = await import('node:fs/promises');
+    const dir = await mkdtemp(join(tmpdir(), 'skilldex-config-odd-'));
+    try {
+      await mkdir(join(dir, 'skills'));
+      const file = join(dir, 'skilldex.config.json');
+      await symlink('/dev/zero', file);
+      await expect(loadConfig(dir)).rejects.toThrow(ConfigError);
+      const cli = await runSkilldex(dir, ['build']);
+      expect(cli.status).toBe(1);
+      expect(cli.stderr).toContain('skilldex.config.json is not a readable file of at most 1 MB');
+      await rm(file);
+      execFileSync('mkfifo', [file]);
+      await expect(loadConfig(dir)).rejects.toThrow('is not a readable file');
+      await rm(file);
+      await mkdir(file);
+      await expect(loadConfig(dir)).rejects.toThrow('is not a readable file');
+      await rm(file, { recursive: true });
+      // A link to a plain file is read as the file.
+      await writeFile(join(dir, 'real.json'), '{ "title": "Linked" }');
+      await symlink('real.json', file);
+      expect((await loadConfig(dir)).title).toBe('Linked');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
