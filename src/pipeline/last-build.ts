@@ -32,7 +32,7 @@
  * name), and its key, over inodes and ctimes of this checkout, cannot be forged ahead of time.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isFolderBelowRoot } from '../core/paths.ts';
 import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
@@ -90,11 +90,14 @@ interface LastBuildRecord {
 /** Far more than a record of a 10,000-skill build takes; a larger file is not one this code wrote. */
 const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
+/** What says a file is the one it was: nothing but the kernel sets the ctime, and any write moves it. */
+const stampOf = (info: Stats): [number, number, number, number] => [info.size, info.mtimeMs, info.ctimeMs, info.ino];
+
 /** Undefined when the path cannot be looked at (a file in place of a folder on the way, a loop of links): no proof of anything. */
 const proofOf = (abs: string, rel: string): FileProof | undefined => {
   try {
     const info = lstatSync(abs, { throwIfNoEntry: false });
-    return info ? [rel, info.size, info.mtimeMs, info.ctimeMs, info.ino] : [rel];
+    return info ? [rel, ...stampOf(info)] : [rel];
   } catch {
     return undefined;
   }
@@ -127,7 +130,7 @@ function walkStamps(root: string, skillsDir: string): { digest: string; latestCh
   const stamp = (abs: string, rel: string): boolean => {
     const info = lstatSync(abs);
     const kind = info.isDirectory() ? 'd' : info.isFile() ? 'f' : info.isSymbolicLink() ? 'l' : 'o';
-    hash.update(`${rel}\0${kind}\0${info.size}\0${info.mtimeMs}\0${info.ctimeMs}\0${info.ino}\n`);
+    hash.update(`${rel}\0${kind}\0${stampOf(info).join('\0')}\n`);
     latestChange = Math.max(latestChange, info.mtimeMs, info.ctimeMs);
     return kind === 'd';
   };
@@ -175,7 +178,7 @@ function keyBeforeWalk(settings: BuildSettings): KeyBeforeWalk | undefined {
       const info = statSync(file, { throwIfNoEntry: false });
       if (!info) return [file];
       latestChange = Math.max(latestChange, info.mtimeMs, info.ctimeMs);
-      return [file, info.size, info.mtimeMs, info.ctimeMs, info.ino];
+      return [file, ...stampOf(info)];
     });
     const parts = [
       FORMAT,
@@ -290,20 +293,16 @@ export function lastBuild(settings: BuildSettings): { summary: BuildSummary } | 
 /**
  * Records a build that wrote (or kept) its output: the key taken before it ran, the stamps of
  * `proofFiles` in the output folder and of the cache, and its report. A build whose input was
- * still settling, or whose key could not be taken, removes the record instead: the next build
- * then runs in full.
+ * still settling, whose key could not be taken, or whose output cannot be looked at, removes the
+ * record instead: the next build then runs in full.
  */
 export function recordLastBuild(settings: BuildSettings, inputs: BuildInputs | undefined, proofFiles: readonly string[], summary: BuildSummary): void {
   const place = placeOf(settings.root);
   if (!place) return;
   try {
-    if (!inputs?.settled) {
-      rmSync(place.file, { force: true });
-      return;
-    }
     const proof = proofFiles.map((p) => proofOf(join(settings.outDir, p), p));
     const cache = proofOf(place.cacheFile, 'cache');
-    if (!cache || !proof.every((p) => p !== undefined)) {
+    if (!inputs?.settled || !cache || !proof.every((p) => p !== undefined)) {
       rmSync(place.file, { force: true });
       return;
     }

@@ -88,9 +88,11 @@ export function runGit(cwd: string, args: readonly string[], options: { input?: 
     child.stdin.end(options.input ?? '');
     child.on('close', (code) => {
       if (failed) reject(failed);
-      // git's own verdict, not a warning printed before it ("lazy fetching disabled").
-      else if (code !== 0) reject(new GitFailure(stderr.trim().split('\n').find((line) => /^(fatal|error):/.test(line)) ?? (stderr.trim().split('\n')[0] || `git ${args[0]} exited with ${code}`)));
-      else resolve(Buffer.concat(chunks));
+      else if (code !== 0) {
+        // git's own verdict, not a warning printed before it ("lazy fetching disabled").
+        const lines = stderr.trim().split('\n');
+        reject(new GitFailure(lines.find((line) => /^(fatal|error):/.test(line)) ?? (lines[0] || `git ${args[0]} exited with ${code}`)));
+      } else resolve(Buffer.concat(chunks));
     });
   });
 }

@@ -88,7 +88,7 @@ export async function readSkillHistories(root: string, config: RegistryConfig, s
     try {
       read = await Promise.all([import('../../core/parse/declared-identity.ts'), readBlobs(root, [...unknown.keys()], config.limits.maxFileBytes)]);
     } catch (error) {
-      if (error instanceof HistoryUnreadableError) return unreadable(error.message.replace(/^git cannot read the registry's history \((.*)\)$/, '$1'));
+      if (error instanceof HistoryUnreadableError) return unreadable(error.reason);
       throw error;
     }
     const [{ declaredIdentity }, blobs] = read;
