@@ -16,7 +16,8 @@ export async function gitCommitTimes(root: string, dir: string): Promise<GitAnsw
   const times = new Map<string, number>();
   if (!mayBeInGitCheckout(root)) return { value: times, read: true };
   try {
-    const stdout = (await runGit(root, ['-c', 'core.quotepath=off', 'log', '--relative', '--format=@%ct', '--name-only', '--no-renames', '--', dir])).toString('utf8');
+    // `--ignore-missing HEAD`: a branch with no commit yet has an empty history, not a failure.
+    const stdout = (await runGit(root, ['-c', 'core.quotepath=off', 'log', '--relative', '--format=@%ct', '--name-only', '--no-renames', '--ignore-missing', 'HEAD', '--', dir])).toString('utf8');
     let current = 0;
     for (const line of stdout.split('\n')) {
       if (line.startsWith('@')) current = Number(line.slice(1));
@@ -48,11 +49,11 @@ export function lastCommitTime(times: Map<string, number>, skillDir: string, fil
 export async function headCommitTime(root: string): Promise<GitAnswer<number | undefined>> {
   if (!mayBeInGitCheckout(root)) return { value: undefined, read: true };
   try {
-    const stdout = (await runGit(root, ['log', '-1', '--format=%ct'])).toString('utf8');
+    const stdout = (await runGit(root, ['log', '-1', '--format=%ct', '--ignore-missing', 'HEAD'])).toString('utf8');
     const seconds = Number(stdout.trim());
     return { value: Number.isFinite(seconds) && stdout.trim() !== '' ? seconds : undefined, read: true };
   } catch {
-    // Not a repository after all, a branch with no commit yet, or git missing or refusing.
+    // Not a repository after all, or git missing or refusing.
     return { value: undefined, read: false };
   }
 }

@@ -29,6 +29,7 @@ const CASES = ['plain', 'same-stamp', 'added', 'config', 'output', 'cache', 'epo
 const rootOf = (name: string) => join(dir, name);
 let repo: GitRepo;
 let unreadable: GitRepo;
+let unborn: GitRepo;
 
 beforeAll(async () => {
   for (const name of CASES) {
@@ -46,6 +47,9 @@ beforeAll(async () => {
     for (const skill of SKILLS) r.write(`skills/${skill}/SKILL.md`, skillMd(skill, '1.0.0'));
     r.commit('add the skills', '2026-01-02T03:04:05Z');
   }
+  // `git init`, skills written, nothing committed yet: how a new registry starts.
+  unborn = new GitRepo('unchanged-unborn');
+  for (const skill of SKILLS) unborn.write(`skills/${skill}/SKILL.md`, skillMd(skill, '1.0.0'));
   // Skills under src/skills, for a link put on the way to them.
   const nested = rootOf('segment-link');
   renameSync(join(nested, 'skills'), join(nested, 'src-skills'));
@@ -57,7 +61,7 @@ beforeAll(async () => {
   await new Promise((done) => setTimeout(done, RACY_WINDOW_MS + 200));
 }, 30_000);
 afterAll(() => {
-  for (const r of [repo, unreadable]) rmSync(r.root, { recursive: true, force: true });
+  for (const r of [repo, unreadable, unborn]) rmSync(r.root, { recursive: true, force: true });
 });
 
 const build = (root: string, args: string[] = [], extra?: NodeJS.ProcessEnv) => runSkilldex(root, ['build', '--out', 'dist', ...args], env(extra));
@@ -289,5 +293,10 @@ describe('skilldex build when nothing changed', () => {
     expect(again.stderr).toContain(UNCHANGED);
     rmSync(noGit, { recursive: true, force: true });
   });
-});
 
+  it('answers from the last build in a repository with no commit yet', async () => {
+    await recorded(unborn.root);
+    unborn.commit('first', '2026-04-05T06:07:08Z');
+    await expectFullBuild(unborn.root);
+  });
+});
