@@ -92,6 +92,10 @@ export async function readSkillHistories(root: string, config: RegistryConfig, s
       throw error;
     }
     const [{ declaredIdentity }, blobs] = read;
+    // A blob git does not have (a partial clone, objects lost) is not a declaration without a
+    // version: reading it as one dropped that version without a word, and the cache kept it so.
+    const absent = [...unknown.keys()].filter((oid) => !blobs.has(oid)).length;
+    if (absent > 0) return unreadable(`${absent} earlier ${absent === 1 ? 'declaration is' : 'declarations are'} not in the clone, as in a partial clone`);
     for (const d of unknown.values()) {
       const bytes = blobs.get(d.oid)?.bytes;
       const identity = bytes ? declaredIdentity(d.declaration, bytes, config.limits) : undefined;

@@ -29,4 +29,20 @@ describe('a partial clone whose remote is gone', () => {
     expect(warning?.message).toContain("git cannot read the registry's history");
     expect(result.historyRead).toBe(false);
   });
+
+  it('says so too when the clone has no remote to fetch from, instead of dropping the version without a word', async () => {
+    const upstream = new GitRepo('partial-upstream-2');
+    upstream.write('skills/alpha-skill/SKILL.md', skillMd('alpha-skill', '1.0.0')).commit('first', '2026-01-01T00:00:00Z');
+    upstream.write('skills/alpha-skill/SKILL.md', skillMd('alpha-skill', '1.0.1', '# alpha-skill\n\nDo the thing, better.\n')).commit('second', '2026-02-01T00:00:00Z');
+    upstream.git('config', 'uploadpack.allowFilter', 'true');
+    const clone = join(work, 'clone-without-remote');
+    execFileSync('git', ['clone', '-q', '--no-local', '--filter=blob:none', `file://${upstream.root}`, clone]);
+    rmSync(upstream.root, { recursive: true, force: true });
+    execFileSync('git', ['remote', 'remove', 'origin'], { cwd: clone });
+    const cache = join(work, 'cache-without-remote.json');
+    const result = await buildRegistry({ root: clone, outDir: join(work, 'out-2'), cache, scan: false });
+    expect(result.diagnostics.find((d) => d.rule === 'versions/history-incomplete')?.message).toContain('1 earlier declaration is not in the clone');
+    expect(result.historyRead).toBe(false);
+  });
 });
+
