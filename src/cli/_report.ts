@@ -6,7 +6,7 @@ import type { Report } from '../core/reporters/report.ts';
 import type { SarifOptions } from '../core/reporters/sarif.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
 import { printable, style } from './_output.ts';
-import { VERSION } from './_version.ts';
+import { VERSION } from '../core-node/package-version.ts';
 
 const OUTPUT_FORMATS = ['human', 'json', 'sarif', 'github'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

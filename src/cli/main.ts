@@ -4,7 +4,7 @@ import { cliFailure, EXIT } from './_errors.ts';
 import { err, forStream, printable, style } from './_output.ts';
 import { closest } from '../core/suggest.ts';
 import { visibleControls } from '../core/control-chars.ts';
-import { VERSION } from './_version.ts';
+import { VERSION } from '../core-node/package-version.ts';
 
 /**
  * Every command lives in its own file under `commands/` and is loaded only when it runs, so

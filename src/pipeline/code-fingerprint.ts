@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { moduleExtension } from '../core/module-file.ts';
+import { VERSION } from '../core-node/package-version.ts';
 
 /** src/ in a checkout, lib/ in the npm package: both hold pipeline/, scanner/, core/ and core-node/. */
 const codeDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,8 +27,7 @@ let fingerprint: string | undefined;
 export function codeFingerprint(): string {
   if (fingerprint) return fingerprint;
   const hash = createHash('sha256');
-  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  hash.update(`${version}\0${process.version}\n`);
+  hash.update(`${VERSION}\0${process.version}\n`);
   const extension = moduleExtension(import.meta.url);
   const walk = (dir: string) => {
     if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;

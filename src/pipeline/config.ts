@@ -7,8 +7,6 @@ import { readRegularFile } from '../core-node/read-own-file.ts';
 import { closest } from '../core/suggest.ts';
 import { CONFIG_FILE } from './config-file.ts';
 
-export { CONFIG_FILE };
-
 /** Far larger than any config; what is larger is not one. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 

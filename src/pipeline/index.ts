@@ -30,7 +30,8 @@ import { versionsHistoryIncomplete } from './rules/versions.ts';
 import { skillDirOf, validateRegistry, type RejectedSkill, type ValidateOptions } from './validate.ts';
 
 export { validateRegistry, validateSkillFolder, type ValidationResult, type ValidationProgress, type RejectedSkill } from './validate.ts';
-export { loadConfig, CONFIG_FILE } from './config.ts';
+export { loadConfig } from './config.ts';
+export { CONFIG_FILE } from './config-file.ts';
 export { ConfigError } from './config-error.ts';
 export { foreignOutputProblem, OutputPlaceError } from './emit/output-place.ts';
 export { outputPlaceProblem } from './emit/output-place-problem.ts';

@@ -43,6 +43,7 @@ import { CONFIG_FILE } from './config-file.ts';
 import { codeFingerprint } from './code-fingerprint.ts';
 import { outputPlaceProblem } from './emit/output-place-problem.ts';
 import { gitHistoryState } from './git-checkout.ts';
+import { sha256HexSync } from './hash.ts';
 
 /** Bump when the record's shape or what its key covers changes. */
 const FORMAT = 1;
@@ -104,8 +105,6 @@ const proofOf = (abs: string, rel: string): FileProof | undefined => {
 };
 const sameProof = (a: FileProof | undefined, b: FileProof): boolean => a !== undefined && a.length === b.length && a.every((v, i) => v === b[i]);
 
-const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
-
 /** Larger than any config or key file; a larger one is left to the build, unrecorded. */
 const MAX_INPUT_FILE_BYTES = 16 * 1024 * 1024;
 
@@ -115,7 +114,7 @@ const MAX_INPUT_FILE_BYTES = 16 * 1024 * 1024;
  */
 function fileHash(path: string): string | null | undefined {
   const bytes = readRegularFile(path, MAX_INPUT_FILE_BYTES, { followLinks: true });
-  return bytes === null || bytes === undefined ? bytes : sha256(bytes);
+  return bytes === null || bytes === undefined ? bytes : sha256HexSync(bytes);
 }
 
 /**
@@ -189,12 +188,12 @@ function keyBeforeWalk(settings: BuildSettings): KeyBeforeWalk | undefined {
       settings.scan,
       config,
       SOURCE_DATE_EPOCH ?? null,
-      SKILLDEX_SIGNING_KEY === undefined ? null : sha256(SKILLDEX_SIGNING_KEY),
+      SKILLDEX_SIGNING_KEY === undefined ? null : sha256HexSync(SKILLDEX_SIGNING_KEY),
       SKILLDEX_SIGNING_KEY_FILE === undefined ? null : [SKILLDEX_SIGNING_KEY_FILE, keyFile],
       git.state,
       stamps,
     ];
-    return { key: sha256(JSON.stringify(parts)), startedAt, latestChange };
+    return { key: sha256HexSync(JSON.stringify(parts)), startedAt, latestChange };
   } catch {
     return undefined;
   }
@@ -205,7 +204,7 @@ function withWalk(before: KeyBeforeWalk, root: string, skillsDir: string): Build
   try {
     const tree = walkStamps(root, skillsDir);
     const latestChange = Math.max(before.latestChange, tree.latestChange);
-    return { skillsDir, key: sha256(JSON.stringify([before.key, skillsDir, tree.digest])), settled: latestChange < before.startedAt - RACY_WINDOW_MS };
+    return { skillsDir, key: sha256HexSync(JSON.stringify([before.key, skillsDir, tree.digest])), settled: latestChange < before.startedAt - RACY_WINDOW_MS };
   } catch {
     return undefined;
   }

@@ -9,7 +9,7 @@ import { describeFailure } from '../../core/errors/skilldex-error.ts';
 import { CliError } from '../_errors.ts';
 import { err } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
-import { VERSION } from '../_version.ts';
+import { VERSION } from '../../core-node/package-version.ts';
 
 /** Largest single MCP message accepted, on stdio and over HTTP. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
