@@ -104,6 +104,13 @@ describe('build cache', () => {
 
     const rebuilt = await build(out('cached'), cacheFile());
     expect(rebuilt.cache).toMatchObject({ hits: 59, misses: 1, emitSkipped: false });
+    // The 59 skills' lines written back as they were read are, byte for byte, what a build without
+    // a cache to start from writes: the file's first line is its header, then a line per skill.
+    const fresh = join(work, 'fresh-cache.json');
+    await build(out('fresh'), fresh);
+    const skillLines = (file: string) => readFileSync(file, 'utf8').split('\n').slice(1);
+    expect(skillLines(fresh)).toHaveLength(60 + 1); // and the newline that ends the file
+    expect(skillLines(cacheFile())).toEqual(skillLines(fresh));
     const cold = await build(out('cold-after'), false);
     expect(snapshot(out('cached'))).toEqual(snapshot(out('cold-after')));
 
@@ -158,7 +165,7 @@ describe('build cache', () => {
     expect(cached.cache).toMatchObject({ misses: 0, emitSkipped: true });
     expect(statSync(cacheAt).mtimeMs).toBe(written); // discovery's record reused as it was, so nothing to rewrite
     expect(cached.diagnostics).toEqual(cold.diagnostics);
-    expect(JSON.parse(readFileSync(cacheAt, 'utf8')).discovery.found).toHaveLength(cold.manifests.length + cold.rejected.length);
+    expect(JSON.parse(readFileSync(cacheAt, 'utf8').split('\n')[0] as string).discovery.found).toHaveLength(cold.manifests.length + cold.rejected.length);
 
     // A skill added to a category folder, everything dated back again: only that folder's stamp
     // (its ctime) tells the cache that listing it again would find more.

@@ -84,7 +84,9 @@ describe('a build with and without worker threads', () => {
   });
 
   it.each(['workers', 'busy'] as const)('records the same build cache entries (%s)', (kind) => {
-    const entries = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { skills: unknown }).skills;
+    // A header line, then one line per skill.
+    const entries = (file: string) => readFileSync(file, 'utf8').split('\n').slice(1);
+    expect(entries(builds[kind].cache).length).toBeGreaterThan(30);
     expect(entries(builds[kind].cache)).toEqual(entries(builds.inline.cache));
   });
 

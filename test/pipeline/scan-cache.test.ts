@@ -46,7 +46,10 @@ describe('scans reused by a rebuild', () => {
     const withLookalike = await build();
     expect(withLookalike.cache).toMatchObject({ hits: 3, misses: 1 });
     expect(typosquatted(withLookalike)).toEqual(['invoice-parsar', 'invoice-parser']);
-    expect((await build()).cache).toMatchObject({ misses: 0, scanMisses: 0 });
+    // Reused from the cache now, findings and all: the rescan above replaced what the cache held.
+    const again = await build();
+    expect(again.cache).toMatchObject({ misses: 0, scanMisses: 0 });
+    expect(typosquatted(again)).toEqual(['invoice-parsar', 'invoice-parser']);
 
     rmSync(join(root, 'skills', 'invoice-parsar'), { recursive: true });
     utimesSync(join(root, 'skills'), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
