@@ -46,7 +46,7 @@ import { gitHistoryState } from './git-checkout.ts';
 import { sha256HexSync } from './hash.ts';
 
 /** Bump when the record's shape or what its key covers changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 export const LAST_BUILD_FILE = 'last-build.json';
 
@@ -68,12 +68,21 @@ export interface BuildSettings {
   scan: boolean;
 }
 
+/**
+ * Each folder a walk listed, by path from the root: its stamp (`[size, mtimeMs, ctimeMs, ino]`)
+ * and the entries the walk visits in it, sorted.
+ */
+type Listings = Record<string, [Stamp, string[]]>;
+type Stamp = [number, number, number, number];
+
 /** The key of a build's input, taken before the build reads anything. */
 export interface BuildInputs {
   skillsDir: string;
   key: string;
   /** Nothing the key stamps changed within the racy window before it was taken: the key may be recorded. */
   settled: boolean;
+  /** What the walk found in each folder, for the next walk. */
+  listings: Listings;
 }
 
 /** A file of the output folder, or of the cache, as it was: `[path, size, mtimeMs, ctimeMs, ino]`, or `[path]` for none. */
@@ -83,6 +92,7 @@ interface LastBuildRecord {
   format: number;
   skillsDir: string;
   key: string;
+  listings: Listings;
   proof: FileProof[];
   cache: FileProof;
   summary: BuildSummary;
@@ -92,7 +102,11 @@ interface LastBuildRecord {
 const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
 /** What says a file is the one it was: nothing but the kernel sets the ctime, and any write moves it. */
-const stampOf = (info: Stats): [number, number, number, number] => [info.size, info.mtimeMs, info.ctimeMs, info.ino];
+const stampOf = (info: Stats): Stamp => [info.size, info.mtimeMs, info.ctimeMs, info.ino];
+const sameStamp = (a: Stamp, b: Stamp): boolean => a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
+
+/** An entry that discovery and reading can see: dot entries and node_modules are never read. */
+const isVisible = (name: string): boolean => !name.startsWith('.') && name !== 'node_modules';
 
 /** Undefined when the path cannot be looked at (a file in place of a folder on the way, a loop of links): no proof of anything. */
 const proofOf = (abs: string, rel: string): FileProof | undefined => {
@@ -122,29 +136,40 @@ function fileHash(path: string): string | null | undefined {
  * ctime and inode, with each folder on the way to it from `root`, and the latest time any of
  * them changed. Links are stamped, never followed: a build reports them and reads nothing
  * through them.
+ *
+ * A folder whose stamp is the one `known` has for it is not listed again: its entries are the
+ * ones listed then. Adding, removing or renaming an entry moves the folder's mtime and ctime, and
+ * `known` comes from a record, written only when nothing walked had changed within the racy
+ * window before the walk: so an equal stamp means an equal listing, as the build cache trusts
+ * discovery's. Listing every folder was most of a no-op build's walk (a `readdir` costs an open,
+ * two reads and a close; an `lstat` is one call).
  */
-function walkStamps(root: string, skillsDir: string): { digest: string; latestChange: number } {
+function walkStamps(root: string, skillsDir: string, known: Listings = {}): { digest: string; latestChange: number; listings: Listings } {
   const hash = createHash('sha256');
+  const listings: Listings = {};
   let latestChange = 0;
-  const stamp = (abs: string, rel: string): boolean => {
+  /** The entry's stamp when it is a folder. */
+  const stamp = (abs: string, rel: string): Stamp | undefined => {
     const info = lstatSync(abs);
     const kind = info.isDirectory() ? 'd' : info.isFile() ? 'f' : info.isSymbolicLink() ? 'l' : 'o';
-    hash.update(`${rel}\0${kind}\0${stampOf(info).join('\0')}\n`);
+    const facts = stampOf(info);
+    hash.update(`${rel}\0${kind}\0${facts.join('\0')}\n`);
     latestChange = Math.max(latestChange, info.mtimeMs, info.ctimeMs);
-    return kind === 'd';
+    return kind === 'd' ? facts : undefined;
   };
   // A link in place of a folder on the way (`src` of `src/skills`) is what the build refuses.
   const segments = skillsDir.split('/').filter(Boolean);
-  for (let i = 1; i < segments.length; i++) if (!stamp(join(root, ...segments.slice(0, i)), segments.slice(0, i).join('/'))) return { digest: hash.digest('hex'), latestChange };
+  for (let i = 1; i < segments.length; i++) if (!stamp(join(root, ...segments.slice(0, i)), segments.slice(0, i).join('/'))) return { digest: hash.digest('hex'), latestChange, listings };
   const visit = (abs: string, rel: string): void => {
-    if (!stamp(abs, rel)) return;
-    for (const name of readdirSync(abs).sort()) {
-      if (name.startsWith('.') || name === 'node_modules') continue;
-      visit(join(abs, name), rel ? `${rel}/${name}` : name);
-    }
+    const facts = stamp(abs, rel);
+    if (!facts) return;
+    const last = Object.hasOwn(known, rel) ? known[rel] : undefined;
+    const names = last && sameStamp(last[0], facts) ? last[1] : readdirSync(abs).filter(isVisible).sort();
+    listings[rel] = [facts, names];
+    for (const name of names) visit(join(abs, name), rel ? `${rel}/${name}` : name);
   };
   visit(join(root, skillsDir), skillsDir);
-  return { digest: hash.digest('hex'), latestChange };
+  return { digest: hash.digest('hex'), latestChange, listings };
 }
 
 /** What {@link keyBeforeWalk} took: its part of the key, when it began, and the latest change of a file it read. */
@@ -200,11 +225,11 @@ function keyBeforeWalk(settings: BuildSettings): KeyBeforeWalk | undefined {
 }
 
 /** The whole key: what {@link keyBeforeWalk} took, and the skills folder as it is now. */
-function withWalk(before: KeyBeforeWalk, root: string, skillsDir: string): BuildInputs | undefined {
+function withWalk(before: KeyBeforeWalk, root: string, skillsDir: string, known?: Listings): BuildInputs | undefined {
   try {
-    const tree = walkStamps(root, skillsDir);
+    const tree = walkStamps(root, skillsDir, known);
     const latestChange = Math.max(before.latestChange, tree.latestChange);
-    return { skillsDir, key: sha256HexSync(JSON.stringify([before.key, skillsDir, tree.digest])), settled: latestChange < before.startedAt - RACY_WINDOW_MS };
+    return { skillsDir, key: sha256HexSync(JSON.stringify([before.key, skillsDir, tree.digest])), settled: latestChange < before.startedAt - RACY_WINDOW_MS, listings: tree.listings };
   } catch {
     return undefined;
   }
@@ -228,6 +253,21 @@ const isDiagnostic = (d: unknown): d is ValidatorDiagnostic => {
   return typeof x === 'object' && x !== null && typeof x.file === 'string' && typeof x.rule === 'string' && typeof x.message === 'string' && typeof x.severity === 'string' && Number.isInteger(x.line);
 };
 
+/** Listings as a walk writes them; each name one visible entry of its folder, never a path. */
+const isListings = (x: unknown): x is Listings =>
+  typeof x === 'object' &&
+  x !== null &&
+  Object.values(x).every(
+    (v) =>
+      Array.isArray(v) &&
+      v.length === 2 &&
+      Array.isArray(v[0]) &&
+      v[0].length === 4 &&
+      v[0].every((n: unknown) => typeof n === 'number') &&
+      Array.isArray(v[1]) &&
+      v[1].every((name: unknown) => typeof name === 'string' && name !== '' && isVisible(name) && !/[/\\\0]/.test(name)),
+  );
+
 /**
  * The record at `file` when it has the shape this code writes; anything else is no record. It
  * sits in the repository being built, where a pull request could have committed one: it is read
@@ -248,6 +288,7 @@ function readRecord(file: string): LastBuildRecord | undefined {
     typeof record.skillsDir === 'string' &&
     isFolderBelowRoot(record.skillsDir) &&
     typeof record.key === 'string' &&
+    isListings(record.listings) &&
     Array.isArray(record.proof) &&
     record.proof.every((p) => Array.isArray(p) && typeof p[0] === 'string' && !p[0].split('/').includes('..')) &&
     Array.isArray(record.cache) &&
@@ -278,8 +319,8 @@ export function lastBuild(settings: BuildSettings): { summary: BuildSummary } | 
   const before = keyBeforeWalk(settings);
   const place = placeOf(settings.root);
   const record = place === undefined ? undefined : readRecord(place.file);
-  const walked = before && record ? withWalk(before, settings.root, record.skillsDir) : undefined;
-  const pending: PendingInputs = (skillsDir) => (before === undefined ? undefined : walked?.skillsDir === skillsDir ? walked : withWalk(before, settings.root, skillsDir));
+  const walked = before && record ? withWalk(before, settings.root, record.skillsDir, record.listings) : undefined;
+  const pending: PendingInputs = (skillsDir) => (before === undefined ? undefined : walked?.skillsDir === skillsDir ? walked : withWalk(before, settings.root, skillsDir, record?.listings));
   if (!place || !record || walked?.key !== record.key) return { inputs: pending };
   const unchanged =
     sameProof(proofOf(place.cacheFile, 'cache'), record.cache) &&
@@ -305,7 +346,7 @@ export function recordLastBuild(settings: BuildSettings, inputs: BuildInputs | u
       rmSync(place.file, { force: true });
       return;
     }
-    const record: LastBuildRecord = { format: FORMAT, skillsDir: inputs.skillsDir, key: inputs.key, proof, cache, summary };
+    const record: LastBuildRecord = { format: FORMAT, skillsDir: inputs.skillsDir, key: inputs.key, listings: inputs.listings, proof, cache, summary };
     writeFileAtomically(place.file, `${JSON.stringify(record)}\n`);
   } catch {
     // Not writable: the next build runs in full.

@@ -25,7 +25,7 @@ const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {
 const SKILLS = ['alpha-skill', 'beta-skill'];
 const UNCHANGED = 'nothing changed since the last build';
 
-const CASES = ['plain', 'same-stamp', 'added', 'config', 'output', 'cache', 'epoch', 'lenient', 'racy', 'forged', 'out-dir', 'pipe-key', 'segment-link', 'out-link', 'fifo', 'order', 'out-file'] as const;
+const CASES = ['plain', 'same-stamp', 'added', 'deep', 'config', 'output', 'cache', 'epoch', 'lenient', 'racy', 'forged', 'out-dir', 'pipe-key', 'segment-link', 'out-link', 'fifo', 'order', 'out-file'] as const;
 const rootOf = (name: string) => join(dir, name);
 let repo: GitRepo;
 let unreadable: GitRepo;
@@ -56,6 +56,9 @@ beforeAll(async () => {
   mkdirSync(join(nested, 'src'));
   renameSync(join(nested, 'src-skills'), join(nested, 'src', 'skills'));
   writeFileSync(join(nested, 'skilldex.config.json'), '{ "title": "Test registry", "skillsDir": "src/skills" }\n');
+  // A folder two levels into a skill, for an entry added and removed below a folder left as it was.
+  mkdirSync(join(rootOf('deep'), 'skills', 'alpha-skill', 'references'));
+  writeFileSync(join(rootOf('deep'), 'skills', 'alpha-skill', 'references', 'guide.md'), '# Guide\n');
   // A dot folder in the skills folder, which discovery skips and the record's walk too.
   mkdirSync(join(rootOf('out-link'), 'skills', '.stash'));
   await new Promise((done) => setTimeout(done, RACY_WINDOW_MS + 200));
@@ -118,6 +121,42 @@ describe('skilldex build when nothing changed', () => {
     expect(manifest.files.map((f) => f.path)).toContain('notes.md');
   });
 
+  it('lists again each folder whose stamp moved, however deep, and only trusts the last listing of the others', async () => {
+    const root = rootOf('deep');
+    const settle = () => new Promise((done) => setTimeout(done, RACY_WINDOW_MS + 200));
+    await recorded(root);
+    const record = () => JSON.parse(readFileSync(join(root, '.cache', 'skilldex', 'last-build.json'), 'utf8')) as { listings: Record<string, [number[], string[]]> };
+    expect(record().listings['skills/alpha-skill/references']?.[1]).toEqual(['guide.md']);
+    const files = () => (JSON.parse(readFileSync(join(root, 'dist', 'skills', 'alpha-skill.json'), 'utf8')) as { files: { path: string }[] }).files.map((f) => f.path);
+    const references = join(root, 'skills', 'alpha-skill', 'references');
+    // Added below alpha-skill/, whose own stamp (and listing) stays as recorded; built once the
+    // change has settled, so that this build records what its walk found.
+    const skillFolder = statSync(join(root, 'skills', 'alpha-skill'));
+    writeFileSync(join(references, 'extra.md'), '# Extra\n');
+    expect(statSync(join(root, 'skills', 'alpha-skill')).mtimeMs).toBe(skillFolder.mtimeMs);
+    await settle();
+    await expectFullBuild(root);
+    expect(files()).toContain('references/extra.md');
+    expect(record().listings['skills/alpha-skill/references']?.[1]).toEqual(['extra.md', 'guide.md']);
+    // So the new file's own stamps are in the key: edited in place, it makes the next build run.
+    writeFileSync(join(references, 'extra.md'), '# Extra, edited\n');
+    await expectFullBuild(root);
+    await settle();
+    await recorded(root);
+    // Removed, then renamed: each time the walk lists the folder again and the build runs.
+    rmSync(join(references, 'extra.md'));
+    await settle();
+    await expectFullBuild(root);
+    expect(files()).not.toContain('references/extra.md');
+    expect(record().listings['skills/alpha-skill/references']?.[1]).toEqual(['guide.md']);
+    renameSync(join(references, 'guide.md'), join(references, 'manual.md'));
+    await settle();
+    await expectFullBuild(root);
+    expect(files()).toEqual(expect.arrayContaining(['references/manual.md']));
+    expect(files()).not.toContain('references/guide.md');
+    await build(root).then((again) => expect(again.stderr).toContain(UNCHANGED));
+  }, 30_000);
+
   it('builds again after the config changed', async () => {
     const root = rootOf('config');
     await recorded(root);
@@ -173,6 +212,13 @@ describe('skilldex build when nothing changed', () => {
     writeFileSync(file, JSON.stringify({ ...record, key: '0'.repeat(64), summary: { ...record.summary, published: 99 } }));
     await expectFullBuild(root);
     writeFileSync(file, JSON.stringify({ ...record, summary: { ...record.summary, diagnostics: [{ file: 1 }] } }));
+    await expectFullBuild(root);
+    // Listings whose names are paths, or that are not listings: the walk never follows them out of the skills folder.
+    for (const name of ['..', '../../outside', 'alpha-skill/SKILL.md', '.git', 'node_modules', '']) {
+      writeFileSync(file, JSON.stringify({ ...record, listings: { skills: [[0, 0, 0, 0], [name]] } }));
+      await expectFullBuild(root);
+    }
+    writeFileSync(file, JSON.stringify({ ...record, listings: { skills: 'alpha-skill' } }));
     await expectFullBuild(root);
     for (const broken of ['', '{', 'null', '[]', '{"format":1}']) {
       writeFileSync(file, broken);
