@@ -44,15 +44,18 @@ describe('what a short command loads', () => {
     expect(heavy).toEqual([]);
   });
 
-  it('skilldex validate <a skill without JSON Schemas> does not load the schema checker (ajv)', () => {
+  it('skilldex validate <a skill without JSON Schemas> does not load the schema checker, and one with schemas does not load ajv\'s compiler', () => {
     // Outside the registry, so it is checked alone; its SKILL.md declares no input or output schema.
     const skill = join(dir, 'plain', 'conventional-commits');
     cpSync(join(repo, 'skills', 'dev', 'conventional-commits'), skill, { recursive: true });
     const loaded = loadedBy(['validate', skill]);
     expect(loaded.some((u) => u.endsWith('src/pipeline/rules/check-skill.ts'))).toBe(true);
-    expect(loaded.filter((u) => /node_modules\/ajv\/|src\/core\/json-schema\.ts/.test(u))).toEqual([]);
-    // A skill with schemas loads it (it is needed to check them).
-    expect(loadedBy(['validate', join(repo, 'skills', 'code', 'code-review')]).some((u) => u.endsWith('src/core/json-schema.ts'))).toBe(true);
+    expect(loaded.filter((u) => /node_modules\/ajv\/|src\/core\/(schema-problems|meta-schema-validators|json-schema)\.ts/.test(u))).toEqual([]);
+    // A skill with schemas loads the checker, with its meta-schemas compiled ahead of time: ajv's
+    // compiler (and the runtime's schema compiler) stay unloaded.
+    const withSchemas = loadedBy(['validate', join(repo, 'skills', 'code', 'code-review')]);
+    expect(withSchemas.some((u) => u.endsWith('src/core/meta-schema-validators.ts'))).toBe(true);
+    expect(withSchemas.filter((u) => /node_modules\/ajv\/dist\/(ajv|core|2020|compile\/)|src\/core\/json-schema\.ts/.test(u))).toEqual([]);
   }, 120_000);
 
   it('a no-op rebuild loads neither the parser (nor its YAML library), the scanner rules, the emitter nor signing', () => {

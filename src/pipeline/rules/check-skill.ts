@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { SchemaProblem } from '../../core/json-schema.ts';
+import type { SchemaProblem } from '../../core/schema-problems.ts';
 import { moduleExtension } from '../../core/module-file.ts';
 import { oncePer } from '../../core/once-per.ts';
 import { PUBLISHED_NAME } from '../../core/names.ts';
@@ -99,14 +99,14 @@ export function checkSkillFiles(src: SkillSource, config: RegistryConfig, sink: 
 }
 
 /**
- * The JSON Schema checker, loaded at the first schema to check: ajv is 86 modules, most skills
- * (every plain SKILL.md) declare no schema, and `skilldex validate` of such a skill, or each
- * worker thread of a large validate, need not load it. The checks run synchronously (the parse
- * phase is pure and has no await), hence `require`, which loads this ES module in place.
+ * The JSON Schema checker, loaded at the first schema to check: its compiled meta-schemas and the
+ * RE2 engine are some 100 KB of code that most skills (every plain SKILL.md) never need. The
+ * checks run synchronously (the parse phase is pure and has no await), hence `require`, which
+ * loads this ES module in place.
  */
 let jsonSchema: { schemaProblems(schema: unknown): SchemaProblem[] } | undefined;
 const schemaProblems = (schema: unknown): SchemaProblem[] =>
-  (jsonSchema ??= createRequire(import.meta.url)(`../../core/json-schema${moduleExtension(import.meta.url)}`) as typeof jsonSchema & object).schemaProblems(schema);
+  (jsonSchema ??= createRequire(import.meta.url)(`../../core/schema-problems${moduleExtension(import.meta.url)}`) as typeof jsonSchema & object).schemaProblems(schema);
 
 /** The problems of each JSON Schema a declaration gives for its input and output. */
 const schemasOf = (data: Record<string, unknown>, fields: readonly string[]): DeclarationContext['schemas'] =>

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { SchemaProblem } from '../../core/json-schema.ts';
+import type { SchemaProblem } from '../../core/schema-problems.ts';
 import type { Frontmatter } from '../../core/parse/frontmatter.ts';
 import type { DecodeResult, Position, SourceText } from '../../core/parse/source-text.ts';
 import { anchorOf, type RuleMeta } from '../../core/rule.ts';

@@ -1,9 +1,9 @@
-import type { SchemaProblem } from '../../core/json-schema.ts';
+import type { SchemaProblem } from '../../core/schema-problems.ts';
 import { defineRule } from './rule.ts';
 
 /**
  * The rules for the JSON Schemas a skill declares for its input and output. The engine checks
- * each schema once (src/core/json-schema.ts: Ajv for validity, RE2 for patterns) and hands every
+ * each schema once (src/core/schema-problems.ts: ajv's compiled meta-schemas for validity, RE2 for patterns) and hands every
  * rule the problems; each reports its own, at the problem's place inside the schema.
  */
 const schemaRule = <const Id extends SchemaProblem['rule']>(meta: { id: Id; description: string; hint: string }) =>
