@@ -210,7 +210,7 @@ describe.each([
     expect(printVersion.filter((file) => !bundled.test(file))).toEqual([]);
     expect(printVersion.length).toBeLessThan(10);
     // A skill.json with input and output schemas: the JSON Schema checker (ajv) is the bundle's too,
-    // not lib/core/json-schema.js with a second ajv from node_modules (the tsc output: 385 files).
+    // not lib/core/schema-problems.js with its dependencies from node_modules (the tsc output: 385 files).
     const skill = join(work, `code-review-${version}`);
     await cp(join(REPO, 'skills', 'code', 'code-review'), skill, { recursive: true });
     const validate = await loaded('validate', ['validate', skill]);
