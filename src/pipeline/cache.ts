@@ -493,39 +493,6 @@ class FileOnDisk implements SkillSourceFile {
 }
 
 /**
- * Names that `name` could imitate according to the typosquatting rule: same confusable skeleton,
- * or within one edit. Found through an index of one-deletion variants (two strings one edit apart
- * always share one), so a registry of n skills costs O(n·length) instead of O(n²) comparisons.
- * The result is a superset of the rule's hits, in registry order, so the scanner's verdict and
- * evidence are exactly what it would give with every name.
- */
-export function imitationCandidates(names: readonly string[], skeleton: (name: string) => string): (name: string) => string[] {
-  const bySkeleton = new Map<string, number[]>();
-  const byVariant = new Map<string, number[]>();
-  const add = (map: Map<string, number[]>, key: string, i: number) => {
-    const list = map.get(key);
-    if (!list) map.set(key, [i]);
-    else if (list[list.length - 1] !== i) list.push(i);
-  };
-  const variants = (lower: string): string[] => {
-    const out = [lower];
-    for (let k = 0; k < lower.length; k++) out.push(lower.slice(0, k) + lower.slice(k + 1));
-    return out;
-  };
-  names.forEach((name, i) => {
-    add(bySkeleton, skeleton(name), i);
-    for (const v of variants(name.toLowerCase())) add(byVariant, v, i);
-  });
-  return (name: string) => {
-    const found = new Set<number>();
-    for (const i of bySkeleton.get(skeleton(name)) ?? []) found.add(i);
-    for (const v of variants(name.toLowerCase())) for (const i of byVariant.get(v) ?? []) found.add(i);
-    // Like the full list the scanner used to get: every name but the skill's own.
-    return [...found].sort((a, b) => a - b).map((i) => names[i] as string).filter((n) => n !== name);
-  };
-}
-
-/**
  * The positions registry-wide rules may report at (rules/registry.ts asks only for a member's
  * name, its `calls` and each call), taken while the declaration's parse is at hand: they are all
  * of `locate` that the cache, or the main thread after a worker parsed the skill, keeps.

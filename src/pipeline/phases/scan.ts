@@ -2,7 +2,7 @@ import type { RegistryConfig } from '../../core/schemas/config.ts';
 import type { ScanResult } from '../../core/schemas/scan.ts';
 import type { ScanPool } from '../../scanner/pool.ts';
 import type { ScanInput, ScanOptions } from '../../scanner/scan.ts';
-import { imitationCandidates, type BuildCache } from '../cache.ts';
+import type { BuildCache } from '../cache.ts';
 import { sha256HexSync } from '../hash.ts';
 import * as fileRules from '../rules/files.ts';
 import type { ReadSkill } from './read.ts';
@@ -56,9 +56,8 @@ export async function scanAll(
   // Only the names the typosquatting rule could match are passed: same verdicts and evidence,
   // without comparing every pair of skills (quadratic: minutes at 10,000 skills).
   const loadTyposquat = async () => {
-    const { imitatedNames } = await import('../../scanner/rules/typosquat.ts');
-    const { confusableSkeleton } = await import('../../scanner/unicode.ts');
-    return { imitatedNames, candidatesOf: imitationCandidates(names, confusableSkeleton) };
+    const { imitatedNames, imitationCandidates } = await import('../../scanner/rules/typosquat.ts');
+    return { imitatedNames, candidatesOf: imitationCandidates(names) };
   };
   // The names each skill could imitate depend on the list of names alone: when it is the list the
   // cache's scans were keyed with, an unchanged skill's scan is reused without working them out.
