@@ -47,7 +47,7 @@ export function printSkills(registry: NodeRegistry, query: string, args: { json?
     return;
   }
   if (hits.length === 0) err(query === '' ? 'no skills match these filters' : `no skills match '${visible(query)}'`);
-  const width = Math.max(...hits.map((hit) => hit.skill.name.length), 0);
+  const width = hits.reduce((most, hit) => Math.max(most, hit.skill.name.length), 0);
   for (const { skill } of hits) {
     const description = visible(skill.description.length > 100 ? `${skill.description.slice(0, 99)}…` : skill.description);
     out(`${style.bold(skill.name.padEnd(width))}  ${description} ${style.dim(`[${skill.format}, ${skill.mode}]`)}`);

@@ -165,7 +165,7 @@ export async function discoverSkills(
   if (await reportLinkedSkillsRoot(root, skillsDir, sink)) return [];
   const known = cache?.discovery(root, skillsDir);
   if (known) {
-    sink.diagnostics.push(...known.diagnostics);
+    for (const d of known.diagnostics) sink.diagnostics.push(d);
     return known.found.map(({ dir, declaration }) => ({ dir, declaration }));
   }
   const reportedBefore = sink.diagnostics.length;

@@ -167,7 +167,7 @@ async function validateFound(
   });
   const members: ValidatedSkill[] = [];
   for (const skill of read) {
-    sink.diagnostics.push(...skill.diagnostics);
+    for (const d of skill.diagnostics) sink.diagnostics.push(d);
     if (!skill.draft) continue;
     members.push({ draft: skill.draft, file: skill.file, locate: skill.locate, source: skill.source, scan: { verdict: 'pass', rulesVersion: '', findings: [] }, ...(skill.packed ? { packed: skill.packed } : {}), ...(skill.references ? { references: skill.references } : {}) });
   }

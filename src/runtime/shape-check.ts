@@ -80,13 +80,14 @@ const badTemplates = (index: RegistryIndex): string[] =>
 /** The generated index, manifest and versions shapes; small enough for the browser bundle. */
 export const structuralShapeCheck: Required<ShapeCheck> = {
   index(raw) {
-    const issues = checkJsonShape(raw, INDEX_SHAPE);
-    if (issues.length === 0) issues.push(...badTemplates(raw as RegistryIndex));
+    const shapeIssues = checkJsonShape(raw, INDEX_SHAPE);
+    const issues = shapeIssues.length === 0 ? badTemplates(raw as RegistryIndex) : shapeIssues;
     return issues.length === 0 ? { ok: true, value: raw as RegistryIndex } : { ok: false, issues };
   },
   manifest(raw) {
-    const issues = checkJsonShape(raw, MANIFEST_SHAPE);
-    if (issues.length === 0) issues.push(...unsafePaths(raw as SkillManifest));
+    // Not issues.push(...unsafePaths(…)): a forged manifest's 200,000 bad paths as arguments overflow the stack.
+    const shapeIssues = checkJsonShape(raw, MANIFEST_SHAPE);
+    const issues = shapeIssues.length === 0 ? unsafePaths(raw as SkillManifest) : shapeIssues;
     return issues.length === 0 ? { ok: true, value: raw as SkillManifest } : { ok: false, issues };
   },
   versions(raw) {

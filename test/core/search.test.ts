@@ -18,6 +18,18 @@ describe('tokenize', () => {
     expect(tokenize('ABC用户')).toEqual(['abc', '用', '户', '用户']);
     expect(tokenize('ＡＢＣ')).toEqual(['abc']);
   });
+
+  it('takes a Han character outside the Basic Multilingual Plane as CJK, like any other', () => {
+    // 𠀀 (U+20000) is two UTF-16 units; its first alone is no letter of any script.
+    expect(tokenize('𠀀码ab')).toEqual(['𠀀', '码', '𠀀码', 'ab']);
+  });
+
+  it('splits a CJK run or a word of millions of characters without overflowing the stack', () => {
+    const han = tokenize('漢'.repeat(150_000));
+    expect(han.length).toBe(150_000 + 149_999);
+    expect(han.at(-1)).toBe('漢漢');
+    expect(tokenize(`${'a'.repeat(20_000_000)} 代码`)).toEqual(['a'.repeat(20_000_000), '代', '码', '代码']);
+  });
 });
 
 describe('searchIndex', () => {

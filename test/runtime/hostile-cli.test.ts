@@ -358,6 +358,33 @@ describe('deeply nested JSON', () => {
   });
 });
 
+describe('oversized text and long lists', () => {
+  it('searches, lists and matches a registry whose one skill has a 150,000-character Chinese description', async () => {
+    const long: ForgedSkill = { ...SKILL('long-text'), description: `${'漢'.repeat(150_000)} longword${'x'.repeat(3_000_000)}` };
+    const { url } = await registry([long, SKILL('plain-skill')]);
+    for (const args of [['search', 'plain'], ['list'], ['match', 'hello']]) {
+      const run = await skilldex([...args, '--registry', url]);
+      expect(run.stderr, args.join(' ')).not.toContain('internal error');
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+    }
+    const found = await skilldex(['search', '漢漢', '--json', '--registry', url]);
+    expect(JSON.parse(found.stdout).matched_skills.map((s: { name: string }) => s.name)).toEqual(['long-text']);
+  });
+
+  it('lists an index of 150,000 skills', async () => {
+    // One real entry, listed again under 150,000 names: the index is all that list reads.
+    const { files } = await registry([SKILL('s0')]);
+    const index = JSON.parse(new TextDecoder().decode(files.get('index.json'))) as { skills: { name: string }[] };
+    const [entry] = index.skills;
+    index.skills = Array.from({ length: 150_000 }, (_, i) => ({ ...entry, name: `s${i}` }));
+    server.set('/many/index.json', JSON.stringify(index));
+    const run = await skilldex(['list', '--limit', '200000', '--registry', `${server.origin}many/`], { timeoutMs: 60_000 });
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.split('\n').filter(Boolean)).toHaveLength(150_000);
+  });
+});
+
 describe('terminal escapes', () => {
   const ESC = '\u001b';
   const hostile = `Formats dates.${ESC}]0;owned${ESC}\\${ESC}]52;c;cm0gLXJmIH4=\u0007${ESC}[2J\rHidden \u202etxt.exe\u202c`;

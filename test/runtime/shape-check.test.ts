@@ -51,6 +51,16 @@ function replaceAt(root: unknown, path: (string | number)[], parent: unknown): u
 }
 
 describe('structuralShapeCheck', () => {
+  it('refuses a manifest listing 200,000 climbing paths in both checks, with an issue for each', () => {
+    const [manifest] = manifests;
+    const forged = { ...manifest, files: Array.from({ length: 200_000 }, (_, i) => ({ path: `../x${i}`, size: 1, digest: `sha256:${'0'.repeat(64)}` })) };
+    for (const check of [structuralShapeCheck, zodShapeCheck]) {
+      const result = check.manifest(forged);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.issues.filter((issue) => issue.includes("'../x"))).toHaveLength(200_000);
+    }
+  });
+
   it('accepts what the build publishes', () => {
     expect(structuralShapeCheck.index(index)).toMatchObject({ ok: true });
     for (const manifest of manifests) expect(structuralShapeCheck.manifest(manifest)).toMatchObject({ ok: true });

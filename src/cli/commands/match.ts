@@ -24,7 +24,7 @@ export default defineCommand({
       return 0;
     }
     if (matches.length === 0) err(`no skill's triggers fire for '${visible(String(args.message))}'${args.event ? ` (event ${visible(args.event)})` : ''}`);
-    const width = Math.max(...matches.map((m) => m.skill.name.length), 0);
+    const width = matches.reduce((most, m) => Math.max(most, m.skill.name.length), 0);
     for (const m of matches) {
       const fired = [...m.fired.phrases.map((p) => `"${p}"`), ...m.fired.intents.map((i) => `intent ${i}`), ...(m.fired.event ? [`event ${m.fired.event}`] : [])].join(', ');
       out(`${style.bold(m.skill.name.padEnd(width))}  ${style.dim(`priority ${m.priority}`)}  ${visible(fired)}`);

@@ -104,9 +104,10 @@ export default defineCommand({
         }
         const report = target.kind === 'registry' ? narrow(result, own, target, base) : { result, diagnostics: own };
         // Related places (the other skill of a duplicate name…) are in the same frame as the file.
-        diagnostics.push(...report.diagnostics.map((d) => ({ ...d, file: shown(d.file), ...(d.related ? { related: d.related.map((r) => ({ ...r, file: shown(r.file) })) } : {}) })));
-        accepted.push(...report.result.accepted.map((s) => s.draft.name));
-        rejected.push(...report.result.rejected.map((r) => ({ dir: shown(r.dir), ...(r.name !== undefined ? { name: r.name } : {}) })));
+        // A loop, not push(...list): a list of 100,000 would overflow the stack as arguments.
+        for (const d of report.diagnostics) diagnostics.push({ ...d, file: shown(d.file), ...(d.related ? { related: d.related.map((r) => ({ ...r, file: shown(r.file) })) } : {}) });
+        for (const s of report.result.accepted) accepted.push(s.draft.name);
+        for (const r of report.result.rejected) rejected.push({ dir: shown(r.dir), ...(r.name !== undefined ? { name: r.name } : {}) });
       }
     } catch (error) {
       if (error instanceof GitError) {
