@@ -116,6 +116,10 @@ describe('hostile manifests', () => {
     const registry = await registryWith('semver-tool', (m) => (m.entry.path = '../../../../../../bin/sh'));
     const outcome = await registry.run('semver-tool', { version: '1.0.0' }, { action: 'parse' });
     expect(outcome.error?.code).toBe('PERMISSION_DENIED');
+    // Refused before anything starts: unsandboxed, it must not say it ran unconfined.
+    const unsandboxed = await registry.run('semver-tool', { version: '1.0.0' }, { action: 'parse', unsandboxed: true });
+    expect(unsandboxed.error?.code).toBe('PERMISSION_DENIED');
+    expect(unsandboxed.warnings ?? []).toEqual([]);
   });
 
   it('will not run an entry that is not one of the verified files', async () => {

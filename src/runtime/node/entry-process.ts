@@ -27,17 +27,29 @@ export interface EntryRun {
   services?: ContextServices;
 }
 
-/** The entry as the process sees it; a manifest path that escapes the skill folder is refused. */
-function entryPath(run: EntryRun): string | Attempt {
-  const entry = run.manifest.entry;
-  if (!entry) return failed('INTERNAL_ERROR', `${run.manifest.name} has mode '${run.manifest.mode}' but no entry to run`);
-  const abs = resolve(run.skillDir, entry.path.replace(/^\.\//, ''));
-  if (!abs.startsWith(run.skillDir + sep)) return failed('PERMISSION_DENIED', `${run.manifest.name}: entry '${entry.path}' is outside the skill folder`);
+/**
+ * Why the manifest's entry cannot run from `skillDir`, if it cannot: there is none, its path
+ * escapes the skill folder, or it is not one of the verified files. Checked before a sandbox is
+ * made, so a refused run neither starts anything nor says it ran.
+ */
+export function entryRefusal(manifest: SkillManifest, skillDir: string): Attempt | undefined {
+  const entry = manifest.entry;
+  if (!entry) return failed('INTERNAL_ERROR', `${manifest.name} has mode '${manifest.mode}' but no entry to run`);
+  const abs = resolve(skillDir, entry.path.replace(/^\.\//, ''));
+  if (!abs.startsWith(skillDir + sep)) return failed('PERMISSION_DENIED', `${manifest.name}: entry '${entry.path}' is outside the skill folder`);
   // Only a verified file runs: an entry the manifest does not list would start an interpreter on nothing.
-  const relativePath = abs.slice(run.skillDir.length + 1).split(sep).join('/');
-  if (!run.manifest.files.some((file) => file.path === relativePath)) {
-    return failed('VERIFICATION_FAILED', `${run.manifest.name}: entry '${entry.path}' is not one of the skill's files`, { hint: 'the registry published an inconsistent manifest; rebuild it, or report it to its maintainers' });
+  const relativePath = abs.slice(skillDir.length + 1).split(sep).join('/');
+  if (!manifest.files.some((file) => file.path === relativePath)) {
+    return failed('VERIFICATION_FAILED', `${manifest.name}: entry '${entry.path}' is not one of the skill's files`, { hint: 'the registry published an inconsistent manifest; rebuild it, or report it to its maintainers' });
   }
+  return undefined;
+}
+
+/** The entry as the process sees it ({@link entryRefusal} first). */
+function entryPath(run: EntryRun): string | Attempt {
+  const refused = entryRefusal(run.manifest, run.skillDir);
+  if (refused) return refused;
+  const abs = resolve(run.skillDir, (run.manifest.entry as NonNullable<SkillManifest['entry']>).path.replace(/^\.\//, ''));
   return skillPath(run.sandbox, run.skillDir, abs);
 }
 

@@ -4,7 +4,7 @@ import { skillMdBody } from '../registry.ts';
 import { RegistryError } from '../../core/errors/registry-error.ts';
 import { type Attempt, failed } from './attempt.ts';
 import { runPipeline } from './composite.ts';
-import { runModuleEntry, runProtocolEntry } from './entry-process.ts';
+import { entryRefusal, runModuleEntry, runProtocolEntry } from './entry-process.ts';
 import { DEFAULT_TIMEOUT_MS, MAX_RETRY, MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
 import { type ChatProvider, providerFromEnv, runLlm } from './llm.ts';
 import { createRunSandbox } from './run-sandbox.ts';
@@ -192,9 +192,6 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
   const deadlineTimer = setTimeout(() => deadline.abort(new Error(`the deadline of ${timeoutMs} ms passed`)), timeoutMs);
   // Steps of a pipeline stop with the caller and with this run's deadline.
   const stepSignal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
-  if (options.unsandboxed && (manifest.mode === 'code' || (manifest.mode === 'composite' && !manifest.pipeline?.length))) {
-    warnings.push(`${manifest.name} ran unconfined (unsandboxed): it could read your files, use the network and see other processes`);
-  }
 
   const once = async (): Promise<Attempt> => {
     switch (manifest.mode) {
@@ -216,6 +213,8 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
   };
   const runEntry = async (value: unknown): Promise<Attempt> => {
     if (skillDir === undefined) return failed('INTERNAL_ERROR', `${manifest.name} has no entry to run`);
+    const refused = entryRefusal(manifest, skillDir);
+    if (refused) return refused;
     let sandbox;
     try {
       sandbox = await createRunSandbox(skillDir, { debug: options.debug, env: options.env, policy: manifest.security, language: manifest.entry?.language, unsandboxed: options.unsandboxed });
@@ -227,6 +226,8 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
     if (!entryStarted) {
       entryStarted = true;
       started = performance.now();
+      // Said once the entry is about to start, not before: a run refused earlier never ran at all.
+      if (options.unsandboxed) warnings.push(`${manifest.name} ran unconfined (unsandboxed): it could read your files, use the network and see other processes`);
     }
     try {
       const run = { manifest, skillDir, sandbox, timeoutMs: remaining(), deadlineMs: timeoutMs, onStderr: options.onStderr, signal: options.signal, services: options };
