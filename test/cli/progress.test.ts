@@ -1,7 +1,7 @@
 /**
- * The real CLI, spawned: validate, build and scan of many skills draw one updating progress
- * line on stderr when it is a terminal (a real pseudo-terminal here), erase it before the
- * report, and write nothing of it into a pipe.
+ * The real CLI, spawned: validate, build and scan of many skills, and install of a large one,
+ * draw one updating progress line on stderr when it is a terminal (a real pseudo-terminal here),
+ * erase it before the report, and write nothing of it into a pipe.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -79,4 +79,27 @@ describe('no progress into a pipe (spawned)', () => {
     expect(scan.stderr).toBe('');
     for (const r of [validate, build, scan]) expect(r.stdout + r.stderr).not.toMatch(/[\r\u001b]/);
   });
+});
+
+describe('install of a large skill', () => {
+  it('shows the download on a terminal, and nothing of it into a pipe', async () => {
+    const reg = await mkdtemp(join(tmpdir(), 'skilldex-progress-install-'));
+    try {
+      await mkdir(join(reg, 'skills', 'big-data', 'references'), { recursive: true });
+      await writeFile(join(reg, 'skills', 'big-data', 'SKILL.md'), '---\nname: big-data\ndescription: Looks things up in a large table when the user asks.\n---\n# Big data\n\nRead [the table](references/table.txt).\n');
+      await writeFile(join(reg, 'skills', 'big-data', 'references', 'table.txt'), Array.from({ length: 20_000 }, (_, i) => `row ${i}: ${createHash('sha256').update(String(i)).digest('hex')}`).join('\n'));
+      const out = join(reg, '.out');
+      expect((await runSkilldex(reg, ['build', '--out', out], plainEnv)).status).toBe(0);
+      const install = (dir: string) => ['install', 'big-data', '--via', 'files', '--registry', out, '--dir', join(reg, dir)];
+      const piped = await runSkilldex(reg, install('piped'), plainEnv);
+      expect(piped.status).toBe(0);
+      expect(piped.stdout).toContain('installed big-data');
+      expect(piped.stderr).not.toContain('downloading');
+      const shown = await runInTerminal(reg, install('shown'), plainEnv);
+      expect(shown.status).toBe(0);
+      expect(shown.output).toMatch(/\rdownloading [\d.]+ [kM]B of [\d.]+ [kM]B/);
+    } finally {
+      await rm(reg, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

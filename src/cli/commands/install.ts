@@ -1,6 +1,6 @@
 import { defineCommand } from 'citty';
-import { CliError } from '../_errors.ts';
-import { err, outJson, out, style, visible } from '../_output.ts';
+import { choiceError, CliError } from '../_errors.ts';
+import { outJson, out, style, visible } from '../_output.ts';
 import { formatBytes, openRegistryFromArgs, registryArgs } from '../_registry.ts';
 import { closest } from '../../core/suggest.ts';
 import { AGENT_ALIASES, AGENT_SKILL_FOLDERS, agentSkillFolder } from '../../runtime/node/install.ts';
@@ -16,7 +16,7 @@ export default defineCommand({
     ...registryArgs,
   },
   async run({ args }) {
-    if (args.via !== 'archive' && args.via !== 'files') throw new CliError('E_USAGE', `--via must be archive or files, not '${args.via}'`, { exitCode: 2 });
+    if (args.via !== 'archive' && args.via !== 'files') throw choiceError('via', String(args.via), ['archive', 'files']);
     // A mistyped agent is a usage error, found before any network request.
     if (args.to && !agentSkillFolder(args.to)) {
       const guess = closest(args.to, [...Object.keys(AGENT_ALIASES), ...Object.keys(AGENT_SKILL_FOLDERS), ...new Set(Object.values(AGENT_SKILL_FOLDERS))]);
@@ -28,15 +28,16 @@ export default defineCommand({
     const registry = await openRegistryFromArgs(args);
     const tty = process.stderr.isTTY;
     let shown = 0;
-    const onProgress = (received: number, total: number | undefined) => {
-      // Progress only for downloads worth watching; a redraw per chunk only on a terminal.
-      if (received - shown < 256 * 1024 && received !== total) return;
-      shown = received;
-      const line = `downloading ${formatBytes(received)}${total ? ` of ${formatBytes(total)}` : ''}`;
-      if (tty) process.stderr.write(`\r${line}`);
-      else if (total && received === total && total > 256 * 1024) err(line);
-    };
-    const result = await registry.install(String(args.name), String(args.dir), { to: args.to, via: args.via, onProgress, force: args.force === true });
+    // Progress only for downloads worth watching, and only on a terminal: a pipe or a log gets
+    // nothing, as from every command that draws progress.
+    const onProgress = tty
+      ? (received: number, total: number | undefined) => {
+          if (received - shown < 256 * 1024 && received !== total) return;
+          shown = received;
+          process.stderr.write(`\r${`downloading ${formatBytes(received)}${total ? ` of ${formatBytes(total)}` : ''}`}`);
+        }
+      : undefined;
+    const result = await registry.install(String(args.name), String(args.dir), { to: args.to, via: args.via, ...(onProgress ? { onProgress } : {}), force: args.force === true });
     if (tty && shown > 0) process.stderr.write('\n');
     // A version asked for is named in the answer: which one a range selected is the point.
     const label = String(args.name).includes('@') ? `${result.name}@${result.version}` : result.name;
