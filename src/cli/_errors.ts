@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describeFailure, SkilldexError, type SkilldexErrorOptions } from '../core/errors/skilldex-error.ts';
+import { closest } from '../core/suggest.ts';
 import { printable } from './_output.ts';
 
 /** Exit codes shared by every command. */
@@ -32,6 +33,18 @@ export class CliError extends SkilldexError {
   override get headline(): string {
     return this.message;
   }
+}
+
+/**
+ * A usage error for an option given a value outside its choices, with the choice probably meant.
+ *
+ * @example
+ * throw choiceError('via', 'file', ['archive', 'files']); // --via must be archive or files, not 'file' / did you mean 'files'?
+ */
+export function choiceError(flag: string, value: string, choices: readonly string[]): CliError {
+  const guess = closest(value, choices);
+  const listed = choices.length === 2 ? choices.join(' or ') : `one of ${choices.join(', ')}`;
+  return new CliError('E_USAGE', `--${flag} must be ${listed}, not '${printable(value)}'`, { exitCode: EXIT.usage, hint: guess ? `did you mean '${guess}'?` : `write --${flag} ${choices[0]}, for example` });
 }
 
 /** What a file system error means, and what to do about it, by its code. */

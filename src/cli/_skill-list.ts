@@ -1,6 +1,6 @@
 import { SkillFormat, SkillMode } from '../core/schemas/manifest.ts';
 import type { NodeRegistry } from '../runtime/node/node-registry.ts';
-import { CliError } from './_errors.ts';
+import { choiceError, CliError } from './_errors.ts';
 import { err, out, outJson, style, visible } from './_output.ts';
 
 /** The filters `search` and `list` share. */
@@ -17,9 +17,7 @@ export const filterArgs = {
  */
 export function checkFilters(args: { format?: string; mode?: string }): void {
   for (const [flag, value, allowed] of [['format', args.format, SkillFormat.options], ['mode', args.mode, SkillMode.options]] as const) {
-    if (value !== undefined && !(allowed as readonly string[]).includes(value)) {
-      throw new CliError('E_USAGE', `--${flag} must be one of ${allowed.join(', ')}, not '${visible(value)}'`, { exitCode: 2 });
-    }
+    if (value !== undefined && !(allowed as readonly string[]).includes(value)) throw choiceError(flag, value, allowed);
   }
 }
 
@@ -29,7 +27,7 @@ const split = (value: unknown): string[] => (typeof value === 'string' && value 
 export function parseLimit(value: string | undefined): number {
   if (value === undefined) return Number.POSITIVE_INFINITY;
   const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1) throw new CliError('E_USAGE', `--limit must be a positive integer, not '${value}'`, { exitCode: 2 });
+  if (!Number.isInteger(limit) || limit < 1) throw new CliError('E_USAGE', `--limit must be a positive integer, not '${visible(value)}'`, { exitCode: 2, hint: 'give the most results to show as a whole number, e.g. --limit 20' });
   return limit;
 }
 

@@ -72,13 +72,18 @@ describe('usage errors (spawned)', () => {
     expect(result.stderr.length).toBeLessThan(400);
   });
 
-  it('a --format or --mode filter no skill can have, or a bad --limit, is a usage error found before any request', async () => {
+  it('a --format or --mode filter no skill can have, a bad --limit, --via or --style, is a usage error with a hint, found before any request', async () => {
     const registry = ['--registry', 'http://127.0.0.1:9/'];
+    const limitHint = 'hint: give the most results to show as a whole number, e.g. --limit 20';
     for (const [args, message] of [
-      [['list', '--format', 'bogus'], "error --format must be one of skill-md, package, skill-json, not 'bogus'"],
-      [['search', 'pdf', '--mode', 'bogus'], "error --mode must be one of instructions, code, llm, composite, not 'bogus'"],
-      [['list', '--limit', 'abc'], "error --limit must be a positive integer, not 'abc'"],
-      [['prompt', '--query', 'pdf', '--limit', '-3'], "error --limit must be a positive integer, not '-3'"],
+      [['list', '--format', 'bogus'], "error --format must be one of skill-md, package, skill-json, not 'bogus'\nhint: write --format skill-md, for example"],
+      [['list', '--format', 'skilmd'], "error --format must be one of skill-md, package, skill-json, not 'skilmd'\nhint: did you mean 'skill-md'?"],
+      [['search', 'pdf', '--mode', 'bogus'], "error --mode must be one of instructions, code, llm, composite, not 'bogus'\nhint: write --mode instructions, for example"],
+      [['list', '--limit', 'abc'], `error --limit must be a positive integer, not 'abc'\n${limitHint}`],
+      [['prompt', '--query', 'pdf', '--limit', '-3'], `error --limit must be a positive integer, not '-3'\n${limitHint}`],
+      [['match', 'hello', '--limit', '0'], `error --limit must be a positive integer, not '0'\n${limitHint}`],
+      [['install', 'pdf', '--via', 'file'], "error --via must be archive or files, not 'file'\nhint: did you mean 'files'?"],
+      [['prompt', '--style', 'xml'], "error --style must be agent-skills or available-skills, not 'xml'\nhint: write --style agent-skills, for example"],
     ] as const) {
       const result = await skilldex([...args, ...registry]);
       expect(result.status, args.join(' ')).toBe(2);

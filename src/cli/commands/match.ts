@@ -1,7 +1,7 @@
 import { defineCommand } from 'citty';
-import { CliError } from '../_errors.ts';
 import { err, out, outJson, style, visible } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
+import { parseLimit } from '../_skill-list.ts';
 
 const list = (value: unknown): string[] => (typeof value === 'string' && value !== '' ? value.split(',').map((s) => s.trim()).filter(Boolean) : []);
 
@@ -15,8 +15,7 @@ export default defineCommand({
     ...registryArgs,
   },
   async run({ args }) {
-    const limit = Number(args.limit);
-    if (!Number.isInteger(limit) || limit < 1) throw new CliError('E_USAGE', `--limit must be a positive integer, not '${args.limit}'`, { exitCode: 2 });
+    const limit = parseLimit(args.limit);
     const registry = await openRegistryFromArgs(args);
     const matches = registry.match(String(args.message), { event: args.event, intents: list(args.intent), limit });
     if (args.json) {

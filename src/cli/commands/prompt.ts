@@ -1,6 +1,6 @@
 import { defineCommand } from 'citty';
 import { PROMPT_STYLES, type PromptStyle } from '../../core/prompt.ts';
-import { CliError } from '../_errors.ts';
+import { choiceError } from '../_errors.ts';
 import { parseLimit } from '../_skill-list.ts';
 import { out, visible } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
@@ -15,7 +15,7 @@ export default defineCommand({
     ...registryArgs,
   },
   async run({ args }) {
-    if (!PROMPT_STYLES.includes(args.style as PromptStyle)) throw new CliError('E_USAGE', `--style must be one of ${PROMPT_STYLES.join(', ')}`, { exitCode: 2 });
+    if (!PROMPT_STYLES.includes(args.style as PromptStyle)) throw choiceError('style', String(args.style), PROMPT_STYLES);
     const limit = parseLimit(args.limit);
     const registry = await openRegistryFromArgs(args);
     const names = (args._ as string[]).filter(Boolean);
