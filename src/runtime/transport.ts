@@ -89,9 +89,13 @@ export function registryBaseUrl(url: string): string {
 
 /** The limit on JSON documents (index.json, manifests) is the client's own, and can be raised; a file's or an archive's comes from what the registry declares. */
 const tooLarge = (target: string, maxBytes: number): RegistryError =>
-  new RegistryError('RESPONSE_TOO_LARGE', `GET ${target} sent more than ${maxBytes} bytes, more than the registry declares`, {
-    hint: `the registry serves something other than what its index declares; report it to the registry maintainers${/\.json(?:[?#]|$)/.test(target) ? ' (for a very large index.json, raise the limit: SKILLDEX_MAX_INDEX_BYTES)' : ''}`,
-  });
+  /\.json(?:[?#]|$)/.test(target)
+    ? new RegistryError('RESPONSE_TOO_LARGE', `GET ${target} sent more than ${maxBytes} bytes, more than this client reads of a JSON document`, {
+        hint: 'for a very large index.json, raise the limit: SKILLDEX_MAX_INDEX_BYTES; otherwise the registry serves something else there, so report it to the registry maintainers',
+      })
+    : new RegistryError('RESPONSE_TOO_LARGE', `GET ${target} sent more than ${maxBytes} bytes, more than the registry declares`, {
+        hint: 'the registry serves something other than what its index declares; report it to the registry maintainers',
+      });
 
 /**
  * Reads a response body, reporting progress as chunks arrive. With `maxBytes`, a declared

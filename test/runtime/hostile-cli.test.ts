@@ -277,6 +277,9 @@ describe('bodies larger than declared', () => {
     const run = await skilldex(['search', 'x', '--registry', `${server.origin}huge/`], { timeoutMs: 60_000 });
     expectRefusal(run, 'RESPONSE_TOO_LARGE');
     expect(run.stderr).toContain('SKILLDEX_MAX_INDEX_BYTES');
+    // The limit is the client's: no registry declares a size for its index.
+    expect(run.stderr).toContain('more than this client reads of a JSON document');
+    expect(run.stderr).not.toContain('declares');
     expect(sent.bytes).toBeGreaterThanOrEqual(64 * 1024 * 1024);
     expect(sent.bytes).toBeLessThan(96 * 1024 * 1024);
     const { url } = await registry([SKILL('small')]);
@@ -355,6 +358,9 @@ describe('deeply nested JSON', () => {
     server.set(path, `{"version":"2.0.0","registry":{"title":"x"},"skills":[],"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
     const run = await skilldex(['search', 'x', '--registry', `${server.origin}deep-index/`]);
     expectRefusal(run, 'INDEX_INVALID');
+    // An index.json that parses this far is the registry's, not a mistaken address.
+    expect(run.stderr).toContain('hint: report it to the registry maintainers');
+    expect(run.stderr).not.toContain('registry root');
   });
 });
 
