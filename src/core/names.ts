@@ -10,7 +10,18 @@ export const FUNCTION_NAME = /^[a-z][a-z0-9_]*$/;
 export const MAX_NAME_LENGTH = 64;
 
 /**
- * A valid name close to `raw`, to suggest: accents dropped (`ünicode` → `unicode`), lower case,
+ * Cyrillic, Greek and IPA letters drawn like a Latin one (a subset of Unicode's confusables.txt
+ * that matters for skill names): a name typed with one is suggested with the Latin letter, and the
+ * scanner's look-alike check reads them as it.
+ */
+export const LATIN_LOOKALIKES: Readonly<Record<string, string>> = {
+  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', х: 'x', у: 'y', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w',
+  һ: 'h', ӏ: 'l', ɡ: 'g', ɑ: 'a', ο: 'o', α: 'a', ν: 'v', ρ: 'p', τ: 't', ι: 'i', κ: 'k', υ: 'u', ε: 'e',
+};
+
+/**
+ * A valid name close to `raw`, to suggest: look-alike letters made Latin (a Cyrillic `о` → `o`),
+ * accents dropped (`ünicode` → `unicode`), lower case,
  * every other run of characters one separator (`-` for Agent Skills names, `_` for skill.json
  * names, which also start with a letter). Empty when nothing of `raw` can be kept.
  *
@@ -18,7 +29,7 @@ export const MAX_NAME_LENGTH = 64;
  * suggestName('My Skill!', '-'); // 'my-skill'
  */
 export function suggestName(raw: string, separator: '-' | '_'): string {
-  const plain = raw.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  const plain = Array.from(raw.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase(), (char) => LATIN_LOOKALIKES[char] ?? char).join('');
   const joined = plain.replace(/[^a-z0-9]+/g, separator).replace(new RegExp(`^${separator}+|${separator}+$`, 'g'), '');
   return separator === '_' ? joined.replace(/^[^a-z]+/, '') : joined;
 }

@@ -4,6 +4,7 @@
  * through `makeVisible`, and hidden payloads are decoded back to the text they carry.
  */
 import { codePointLabel } from '../core/control-chars.ts';
+import { LATIN_LOOKALIKES } from '../core/names.ts';
 
 /** Bidirectional controls that reorder how text is displayed (Trojan Source, CVE-2021-42574). */
 export const isBidiControl = (cp: number): boolean =>
@@ -86,8 +87,7 @@ export function makeVisible(input: string, max = 200): string {
  * skill names), plus digit and digraph look-alikes such as `0`/`o`, `1`/`l`, `rn`/`m`.
  */
 const CONFUSABLE: Record<string, string> = {
-  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', х: 'x', у: 'y', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w',
-  һ: 'h', ӏ: 'l', ɡ: 'g', ɑ: 'a', ο: 'o', α: 'a', ν: 'v', ρ: 'p', τ: 't', ι: 'i', κ: 'k', υ: 'u', ε: 'e',
+  ...LATIN_LOOKALIKES,
   '0': 'o', '1': 'l', i: 'l', '|': 'l', '5': 's', '3': 'e', '_': '-', '.': '-', ' ': '-',
 };
 

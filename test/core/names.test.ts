@@ -10,6 +10,9 @@ describe('suggestName', () => {
     ['my--skill', '-', 'my-skill'],
     ['2nd Helper', '_', 'nd_helper'],
     ['Count-Words', '_', 'count_words'],
+    // Cyrillic о and а, Greek ο: the Latin letters they are drawn like.
+    ['g\u043e\u043ed-one', '-', 'good-one'],
+    ['\u0430pi-t\u03bfols', '-', 'api-tools'],
   ] as const)('%s → %s', (raw, separator, expected) => {
     const suggested = suggestName(raw, separator);
     expect(suggested).toBe(expected);
