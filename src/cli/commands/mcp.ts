@@ -58,7 +58,8 @@ export default defineCommand({
       version: VERSION,
       onError: logError,
     };
-    const what = `${live.current.list().length} skills from ${live.current.root}${options.allowRun ? ', running allowed' : ''}${options.installRoot ? `, installs into ${options.installRoot}` : ''}`;
+    const count = live.current.list().length;
+    const what = `${count} ${count === 1 ? 'skill' : 'skills'} from ${live.current.root}${options.allowRun ? ', running allowed' : ''}${options.installRoot ? `, installs into ${options.installRoot}` : ''}`;
 
     if (port !== undefined) {
       const listener = await serveMcpHttp({ host: args.host, port, newServer: () => createMcpServer(live, options), maxBodyBytes: MAX_MESSAGE_BYTES }).catch((error: NodeJS.ErrnoException) => {
