@@ -2,10 +2,10 @@
  * Reading a skill's CHANGELOG.md: the section that describes each version. Pure and
  * browser-safe; the build publishes the sections in each skill's versions document.
  */
+import { atxHeading } from './parse/atx-heading.ts';
 
 /** `1.2.0`, `v1.2.0`, `[1.2.0]`, `[v1.2.0] - 2026-01-02`, `Version 1.2.0 (2026-01-02)`: the version, then nothing or a separator. */
 const VERSION_HEADING = /^(?:version\s+)?\[?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)\]?(?=$|[\s:(–—-])/i;
-const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
@@ -39,11 +39,11 @@ export function changelogSections(markdown: string): Map<string, string> {
       continue;
     }
     if (fence !== undefined) continue;
-    const heading = ATX_HEADING.exec(line);
+    const heading = atxHeading(line);
     if (!heading) continue;
-    const level = (heading[1] as string).length;
+    const { level } = heading;
     if (open && level <= open.level) close(i);
-    const version = VERSION_HEADING.exec((heading[2] ?? '').trim())?.[1];
+    const version = VERSION_HEADING.exec(heading.text)?.[1];
     if (version && !open) open = { version: versionKey(version), level, from: i + 1 };
   }
   close(lines.length);
@@ -52,5 +52,8 @@ export function changelogSections(markdown: string): Map<string, string> {
 
 /** The key a version's changelog section is found under: no leading `v` or `=`, no build metadata. */
 export function versionKey(version: string): string {
-  return version.trim().replace(/^[v=]+/i, '').replace(/\+.*$/, '');
+  const bare = version.trim().replace(/^[v=]+/i, '');
+  // Not `.replace(/\+.*$/, '')`: that tries every `+` of a long run to the end of the text.
+  const plus = bare.indexOf('+');
+  return plus === -1 ? bare : bare.slice(0, plus);
 }

@@ -1,4 +1,5 @@
 import { titleFromName } from '../core/names.ts';
+import { atxHeading } from '../core/parse/atx-heading.ts';
 import type { SkillAction, SkillEntry } from '../core/schemas/manifest.ts';
 import { type DraftManifest, entryCandidates, normaliseResourcePath, type SkillSource } from './model.ts';
 import { treeDigestSync } from './hash.ts';
@@ -50,9 +51,19 @@ export function splitAllowedTools(text: string): string[] {
   return tools;
 }
 
+/**
+ * The text of the body's first top-level heading (`# Title`, at the start of a line). Lines are
+ * found with a pattern that cannot backtrack and read with {@link atxHeading}: the single pattern
+ * before (`^#[ \t]+(.+?)[ \t#]*$`) was quadratic in a heading line of spaces, minutes for a
+ * megabyte of them in a pull request's SKILL.md.
+ */
 function firstHeading(markdown: string): string | undefined {
-  const match = /^#[ \t]+(.+?)[ \t#]*$/m.exec(markdown);
-  return match?.[1]?.trim() || undefined;
+  for (const { index: start } of markdown.matchAll(/^#[ \t]/gm)) {
+    const end = markdown.indexOf('\n', start);
+    const text = atxHeading(markdown.slice(start, end === -1 ? undefined : end).replace(/\r$/, ''))?.text;
+    if (text) return text;
+  }
+  return undefined;
 }
 
 /** Category from a `skills/<category>/<name>` layout. */

@@ -62,4 +62,12 @@ describe('versionKey', () => {
     expect(['1.2.0', 'v1.2.0', '=1.2.0', '1.2.0+sha.5', ' 1.2.0 '].map(versionKey)).toEqual(['1.2.0', '1.2.0', '1.2.0', '1.2.0', '1.2.0']);
     expect(versionKey('1.2.0-rc.1')).toBe('1.2.0-rc.1');
   });
+
+  it('reads a changelog with a heading line of a million spaces, and a version with a run of +', () => {
+    const started = performance.now();
+    const sections = changelogSections(`# Changelog\n\n## 1.0.0\n- First.\n\n## a${' '.repeat(1_000_000)}b\n- Not a version.\n`);
+    expect([...sections]).toEqual([['1.0.0', '- First.']]);
+    expect(versionKey(`1.0.0${'+'.repeat(1_000_000)}x`)).toBe('1.0.0');
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
 });

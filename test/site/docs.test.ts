@@ -22,6 +22,14 @@ describe('readDocPages', () => {
     expect(pages[1]!.summary).toBe('Serve everything in dist/, including node_modules-free files under node_modules.');
   });
 
+  it('sums up a page whose first paragraph is a megabyte of unclosed links at once', () => {
+    writeFileSync(path.join(dir, 'brackets.md'), `# ${'['.repeat(1_000_000)}\n\n${'['.repeat(1_000_000)}][]()\n`);
+    const started = performance.now();
+    const page = readDocPages(dir).find((p) => p.file === 'brackets.md');
+    expect(page?.summary.startsWith('[[[')).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
   it('has no pages for a docs folder that does not exist', () => {
     expect(readDocPages(path.join(dir, 'missing'))).toEqual([]);
   });

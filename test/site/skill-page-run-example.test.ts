@@ -32,5 +32,16 @@ describe('runExample', () => {
     expect(docsExample(csvSchema, '```json\n{"hasHeader": false}\n```')).toBeUndefined();
     expect(docsExample(csvSchema, '```js\n{"csv": "a"}\n```')).toBeUndefined();
     expect(docsExample(csvSchema, '~~~json\n{"csv": "a"}\n~~~')).toEqual({ csv: 'a' });
+    // A fence closes only with the same character, at least as long, and nothing after but spaces.
+    expect(docsExample(csvSchema, '````json\n{"csv": "a"}\n```\n````\n')).toBeUndefined();
+    expect(docsExample(csvSchema, '```json\n{"csv": "b"}\n``` x\n```\n')).toBeUndefined();
+    expect(docsExample(csvSchema, '```JSON\n{"csv": "c"}\n```  \n')).toEqual({ csv: 'c' });
+  });
+
+  it('reads 200 kB of json fences that never close at once (one pattern over the text took minutes)', () => {
+    const started = performance.now();
+    expect(docsExample(csvSchema, '```json\n'.repeat(25_000))).toBeUndefined();
+    expect(docsExample(csvSchema, `${'```json\n{}\n'.repeat(10_000)}`)).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 });

@@ -21,12 +21,16 @@ const SYSTEM_DIR = String.raw`/(?:etc|usr|bin|sbin|lib|lib64|boot|var|home|root|
 // The target must end the argument: `~/` or `/*` still count, `~/project/tmp` does not.
 const TARGET_END = String.raw`/?\*?["']?(?=[\s;&|)\x60]|$)`;
 
+// Every pattern here runs over whole files a pull request brings, so none may backtrack more than
+// a bounded amount at each place it starts: a flag is `-(?=[A-Za-z]*R)[A-Za-z]+` (one pass to find
+// the R) rather than `-[A-Za-z]*R[A-Za-z]*` (which tries every R of a long run of letters), and
+// options before a device are counted. A one-megabyte line of either kind took minutes to scan.
 export const DESTRUCTIVE_PATTERNS: readonly Pattern[] = [
-  pattern('rm', new RegExp(String.raw`\brm\s+(?:-{1,2}[A-Za-z-]+\s+){0,8}?(?:-[A-Za-z]*[rR][A-Za-z]*|--recursive)\s+(?:-{1,2}[A-Za-z-]+\s+){0,8}(?:--\s+)?["']?(?:${HOME}|${SYSTEM_DIR})${TARGET_END}`, 'gm')),
-  pattern('mkfs', /\bmkfs(?:\.[a-z0-9]+)?\s+(?:-\S+\s+)*\/dev\//gm),
+  pattern('rm', new RegExp(String.raw`\brm\s+(?:-{1,2}[A-Za-z-]+\s+){0,8}?(?:-(?=[A-Za-z]*[rR])[A-Za-z]+|--recursive)\s+(?:-{1,2}[A-Za-z-]+\s+){0,8}(?:--\s+)?["']?(?:${HOME}|${SYSTEM_DIR})${TARGET_END}`, 'gm')),
+  pattern('mkfs', /\bmkfs(?:\.[a-z0-9]+)?\s+(?:-\S{1,64}\s{1,16}){0,16}\/dev\//gm),
   pattern('dd', gapped(/\bdd\b/g, /\bof=\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d|xvd[a-z]|vd[a-z])/g, 200)),
   pattern('dev', /(?<![<>])>\s*\/dev\/(?:sd[a-z]|nvme\d+n\d|disk\d)\b/gm),
-  pattern('chmod', /\bchmod\s+(?:-[A-Za-z]*R[A-Za-z]*\s+|--recursive\s+)(?:0?777|a\+rwx|ugo\+rwx)\s+\/(?:\*|etc|usr|bin|var|home)?(?=[\s;&|]|$)/gm),
+  pattern('chmod', /\bchmod\s+(?:-(?=[A-Za-z]*R)[A-Za-z]+\s+|--recursive\s+)(?:0?777|a\+rwx|ugo\+rwx)\s+\/(?:\*|etc|usr|bin|var|home)?(?=[\s;&|]|$)/gm),
   pattern('chmod', /\bchmod\s+(?:0?777|a\+rwx)\s+-R\s+\/(?=[\s;&|]|$)/gm),
   // A fork bomb is all punctuation.
   unguarded(/:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/gm),

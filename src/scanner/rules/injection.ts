@@ -66,7 +66,8 @@ export const CONCEALMENT: readonly Pattern<RegExp>[] = [
 
 export const DIRECTIVE_TAG: readonly Pattern<RegExp>[] = [
   // `system_prompt` is one word (`_` is a word character), `system-prompt` two: prefixes cover both.
-  pattern('important system* admin*', /<\s*\/?\s*(?:IMPORTANT|SYSTEM|system[-_]prompt|system[-_]instructions?|admin[-_]instructions?)\s*>/gi),
+  // One way to read the spaces around `/` (not `\s*\/?\s*`): a `<` before a megabyte of spaces took minutes.
+  pattern('important system* admin*', /<\s*(?:\/\s*)?(?:IMPORTANT|SYSTEM|system[-_]prompt|system[-_]instructions?|admin[-_]instructions?)\s*>/gi),
   pattern('im_start im_end system start_header_id', /<\|(?:im_start|im_end|system|start_header_id)\|>/gi),
   pattern('inst sys', /\[INST\]|<<SYS>>/g),
 ];

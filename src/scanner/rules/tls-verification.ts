@@ -17,11 +17,13 @@ export const tlsDisabled = defineRule({
   },
 });
 
+// No pattern may read one stretch of text in many ways (`\s*[= ]\s*`, `[A-Za-z]*k[A-Za-z]*`): over a
+// megabyte of spaces or letters in a pull request's file, such a pattern took minutes.
 export const TLS_OFF: readonly Pattern[] = [
   pattern('verify', /\bverify\s*=\s*False\b/g),
   pattern('rejectunauthorized', /\brejectUnauthorized\s*[:=]\s*false\b/g),
   pattern('node_tls_reject_unauthorized', /\bNODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*["']?0\b/g),
-  pattern('curl', gapped(/\bcurl\b/g, /\s(?:-[A-Za-z]*k[A-Za-z]*|--insecure)(?=\s|$)/gm, 200, { continuation: true })),
+  pattern('curl', gapped(/\bcurl\b/g, /\s(?:-(?=[A-Za-z]*k)[A-Za-z]+|--insecure)(?=\s|$)/gm, 200, { continuation: true })),
   pattern('wget', gapped(/\bwget\b/g, /\s--no-check-certificate\b/g, 200, { continuation: true })),
   pattern('ssl cert_reqs check_hostname', /\bssl\._create_unverified_context\b|\bcert_reqs\s*=\s*(?:ssl\.)?CERT_NONE\b|\bcheck_hostname\s*=\s*False\b/g),
   pattern('insecureskipverify', /\bInsecureSkipVerify\s*:\s*true\b/g),
@@ -29,6 +31,6 @@ export const TLS_OFF: readonly Pattern[] = [
   // `sslVerify` follows `http.`.
   pattern('git_ssl_no_verify sslverify', /\b(?:GIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)|http\.sslVerify[= ]\s*false)\b/gi),
   // `ssl` between `-` and a space or `=`.
-  pattern('ssl', /\bstrict-ssl\s*[= ]\s*false\b/g),
+  pattern('ssl', /\bstrict-ssl(?:\s*=|\s)\s*false\b/g),
   pattern('skipcertificatecheck', /-SkipCertificateCheck\b/g),
 ];

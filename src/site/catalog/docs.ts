@@ -60,9 +60,15 @@ function describe(markdown: string, file: string): { title: string; summary: str
   return { title, summary: truncate(plain(paragraph.join(' ')), 200) };
 }
 
-/** Markdown inline syntax reduced to its text: links to their label, code and emphasis unmarked. */
+/**
+ * Markdown inline syntax reduced to its text: links to their label, code and emphasis unmarked.
+ * Only the first {@link PLAIN_CHARS} characters are read: a title or a summary needs no more, and
+ * the link pattern tries every `[` of a line up to its end, quadratic in a hostile line of them.
+ */
+const PLAIN_CHARS = 2000;
 function plain(text: string): string {
   return text
+    .slice(0, PLAIN_CHARS)
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/`/g, '')
     // Emphasis only where it wraps words: the `_` of node_modules stays.

@@ -269,7 +269,8 @@ function rehypeSkillLinks() {
       } else if (options.headingIds && /^h[1-6]$/.test(node.tagName)) {
         // A heading naming a rule (`exec/download-pipe-shell`) gets that rule's anchor.
         const text = textOf(node);
-        const rule = text.match(/[a-z0-9-]+\/[a-z0-9-/]+/)?.[0];
+        // Rule ids are short; the pattern, quadratic in a long run of letters, reads a short heading only.
+        const rule = text.length <= 200 ? text.match(/[a-z0-9-]+\/[a-z0-9-/]+/)?.[0] : undefined;
         node.properties.id = anchorOf(rule ?? text);
       } else if (options.headingIds && node.tagName === 'tr') {
         // A table row that starts with a rule id (docs/rules.md) is that rule's anchor: the
@@ -295,9 +296,9 @@ function rewriteRelative(url: string, options: RenderOptions): string | null {
   if (url.startsWith('#')) return url;
   if (url.startsWith('/')) return options.siteBase && !url.startsWith('//') ? `${options.siteBase}${url.slice(1)}` : url;
   if (options.filesBase === undefined) return url;
-  const match = /^([^?#]*)(.*)$/.exec(url)!;
-  let pathPart = match[1]!;
-  const suffix = match[2]!;
+  const cut = url.search(/[?#]/);
+  let pathPart = cut === -1 ? url : url.slice(0, cut);
+  const suffix = cut === -1 ? '' : url.slice(cut);
   try {
     pathPart = decodeURIComponent(pathPart);
   } catch {
