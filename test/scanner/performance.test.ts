@@ -53,6 +53,8 @@ describe('bounded time', () => {
     ['dense URLs', 'http://'.repeat(MB5 / 7)],
     ['base64 lines', Array.from({ length: MB5 / 78 }, (_, i) => `QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo${String(i).padStart(8, '0')}YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXo`).join('\n')],
     ['dense SVG tags', '<a '.repeat(MB5 / 3)],
+    ['dense attributes with character references', ' href="&#x6A;'.repeat(MB5 / 14)],
+    ['one unclosed attribute of references', ` href="${'&#0000000106;'.repeat(MB5 / 14)}`],
   ])('%s stays bounded', (_, text) => {
     const { ms } = timeScan('assets/x.svg', text);
     console.log(`${_}: ${ms.toFixed(0)} ms CPU`);

@@ -96,3 +96,27 @@ describe('scanSkill', () => {
     }
   });
 });
+
+describe('html/active-content and svg/active-content', () => {
+  it('finds javascript: links written with character references, or split by a tab or a line break', () => {
+    const links = [
+      'jav&#x09;ascript:alert(1)',
+      '&#106;avascript:alert(2)',
+      '&#x6A;&#x61;&#x76;&#x61;&#x73;&#x63;&#x72;&#x69;&#x70;&#x74;&#x3A;alert(3)',
+      'javascript&colon;alert(4)',
+      'java\nscript:alert(5)',
+      `&#${'0'.repeat(500)}106;avascript:alert(6)`,
+    ];
+    for (const path of ['assets/page.html', 'assets/icon.svg']) {
+      for (const link of links) {
+        const markup = path.endsWith('.svg') ? `<svg xmlns="http://www.w3.org/2000/svg"><a href="${link}"><text>x</text></a></svg>` : `<html><body><a href="${link}">x</a></body></html>`;
+        const rule = path.endsWith('.svg') ? 'svg/active-content' : 'html/active-content';
+        expect(scanText(path, markup).findings.map((f) => [f.rule, f.severity]), `${path}: ${link}`).toEqual([[rule, 'critical']]);
+      }
+    }
+  });
+
+  it('leaves references that spell nothing active alone', () => {
+    expect(scanText('assets/page.html', '<html><body><a href="docs/caf&#xe9;.html" title="Tom &amp; Jerry">x</a></body></html>').findings).toEqual([]);
+  });
+});

@@ -24,8 +24,9 @@ export const htmlActiveContent = defineRule({
   description: 'HTML or XML file contains script',
   explanation:
     'A browser runs `<script>`, `on…=` event handlers and `javascript:` links in an HTML, XHTML or XML file that is ' +
-    'opened directly. A registry serves every file of a skill from its own origin, so such a file is active content ' +
-    'on the catalog site unless the host serves it inert.',
+    'opened directly, also when a link is written with character references (`&#106;avascript:`, `javascript&colon;`) ' +
+    'or split by a tab or a line break. A registry serves every file of a skill from its own origin, so such a file ' +
+    'is active content on the catalog site unless the host serves it inert.',
   hint: 'Remove scripts and event handlers from the file, or ship it as plain text or Markdown. If an agent needs the ' +
     'page as a template, keep it under `assets/` without script and have the agent add behaviour itself.',
   check(file, report) {
@@ -66,4 +67,31 @@ function reportActive(file: SkillTextFile, report: ReportHit): void {
       report({ offset: at, evidence: file.text.slice(at, at + 120).split('\n')[0]! });
     });
   }
+  // An attribute value as the browser reads it: character references decoded, and tabs and
+  // line breaks dropped from a URL. `jav&#x09;ascript:`, `&#106;avascript:` and
+  // `javascript&colon;` all run on a click, and none of them matches the patterns above.
+  forEachMatch(ATTRIBUTE, file.text, (m) => {
+    const raw = m[2] ?? m[3] ?? m[4] ?? '';
+    if (!raw.includes('&') && !/[\t\n\r]/.test(raw)) return;
+    const value = decodeReferences(raw).replace(/[\t\n\r]/g, '');
+    const active = SCRIPT_URL.test(value) || (/^(?:xlink:)?href$/i.test(m[1]!) && /^[\x00-\x20]*data:(?:text\/html|application\/(?:x-)?javascript|image\/svg\+xml)/i.test(value));
+    if (active && !SCRIPT_URL.test(raw)) report({ offset: m.index + 1, evidence: file.text.slice(m.index + 1, m.index + 121).split('\n')[0]! });
+  });
+}
+
+/**
+ * An attribute and the start of its value (quoted or not). A value is read to its closing quote or
+ * for 20,000 characters, enough for any number of leading zeros a character reference may have.
+ */
+const ATTRIBUTE = /\s([\w:.-]{1,60})\s*=\s*(?:"([^"]{0,20000})|'([^']{0,20000})|([^\s"'=<>`]{1,20000}))/g;
+/** A URL that runs script when followed, anywhere in a value (a refresh's `0;url=javascript:…` too). */
+const SCRIPT_URL = /(?:javascript|vbscript)\s*:/i;
+
+/** Character references as a browser decodes them in an attribute value; of the named ones, only those that spell a scheme. */
+function decodeReferences(value: string): string {
+  return value.replace(/&#x([0-9a-f]{1,20000});?|&#([0-9]{1,20000});?|&(colon|tab|newline);/gi, (whole, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
+    if (name) return { colon: ':', tab: '\t', newline: '\n' }[name.toLowerCase() as 'colon' | 'tab' | 'newline'];
+    const code = hex !== undefined ? Number.parseInt(hex, 16) : Number(dec);
+    return Number.isSafeInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
 }
