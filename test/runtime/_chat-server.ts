@@ -18,6 +18,8 @@ export interface ChatServer {
   statuses: number[];
   /** Wait this long before answering (to test timeouts). */
   delayMs: number;
+  /** Answer 200 and then send bytes without end, until the client goes away; counts what was sent. */
+  endless: { on: boolean; sent: number };
   close(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export async function startChatServer(): Promise<ChatServer> {
     statuses: [],
     fallback: () => '{}',
     delayMs: 0,
+    endless: { on: false, sent: 0 },
     close: async () => {},
   };
   const server = createServer(async (req, res) => {
@@ -45,6 +48,19 @@ export async function startChatServer(): Promise<ChatServer> {
     const call: ChatCall = { authorization: req.headers.authorization, body: JSON.parse(text) };
     state.calls.push(call);
     if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
+    if (state.endless.on) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      const pump = () => {
+        while (!res.destroyed) {
+          state.endless.sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+      };
+      res.write('{"choices":[{"message":{"content":"');
+      pump();
+      return;
+    }
     const status = state.statuses.shift();
     if (status !== undefined && status !== 200) {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `scripted ${status}` } }));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chatCompletionsProvider, type NodeRegistry, openRegistry, parseModelJson } from '../../src/runtime/node/index.ts';
+import { MAX_REPLY_BYTES } from '../../src/runtime/node/llm.ts';
 import { type ChatServer, startChatServer } from './_chat-server.ts';
 import { buildExamples, tempDir } from './_registries.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
@@ -22,6 +23,7 @@ beforeEach(() => {
   chat.calls.length = 0;
   chat.delayMs = 0;
   chat.statuses.length = 0;
+  chat.endless.on = false;
   chat.fallback = () => JSON.stringify(summary);
 });
 afterAll(async () => {
@@ -98,6 +100,21 @@ describe('llm mode against a local chat-completions server', () => {
     const none = await registry.run('summarize', { text: 'x' }, { llm, retry: 0 });
     expect(none.error).toMatchObject({ code: 'EXTERNAL_SERVICE_ERROR', details: { status: 503 } });
     expect(chat.calls).toHaveLength(1);
+  });
+
+  it('refuses a reply over 16 MB, and stops reading one that never ends at that size', async () => {
+    chat.fallback = () => 'x'.repeat(20_000_000);
+    const huge = await registry.run('summarize', { text: 'x' }, { llm, retry: 0 });
+    expect(huge.error?.code).toBe('EXTERNAL_SERVICE_ERROR');
+    expect(huge.error?.message).toContain(`answered with more than ${MAX_REPLY_BYTES} bytes`);
+
+    chat.endless.on = true;
+    chat.endless.sent = 0;
+    const endless = await registry.run('summarize', { text: 'x' }, { llm, retry: 0, timeoutMs: 60_000 });
+    expect(endless.error?.code).toBe('EXTERNAL_SERVICE_ERROR');
+    expect(endless.error?.message).toContain('more than any chat reply');
+    // The server's socket buffers hold some more than the client read; nothing near unbounded.
+    expect(chat.endless.sent).toBeLessThan(4 * MAX_REPLY_BYTES);
   });
 
   it('bounds retries and keeps each correction request to system, user, last reply and correction', async () => {

@@ -33,6 +33,36 @@ export type ChatProvider = (request: ChatRequest) => Promise<ChatReply>;
  */
 const RETRYABLE_STATUS = new Set([408, 429, 502, 503, 504]);
 
+/**
+ * The most bytes read of one reply. A chat reply is some kilobytes; read whole with
+ * `response.text()`, a server streaming without end took 2 GB of memory and ran 26 s past an
+ * 8 s timeout before the run gave up.
+ */
+export const MAX_REPLY_BYTES = 16 * 1024 * 1024;
+
+/** The reply's text, refused once it passes {@link MAX_REPLY_BYTES} (declared or received). */
+async function replyText(response: Response, url: string): Promise<string> {
+  const tooLarge = () => new ModelCallError(`POST ${url} answered with more than ${MAX_REPLY_BYTES} bytes, more than any chat reply`, response.status, false);
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  if (declared > MAX_REPLY_BYTES || !response.body) {
+    await response.body?.cancel().catch(() => {});
+    if (declared > MAX_REPLY_BYTES) throw tooLarge();
+    return '';
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (let step = await reader.read(); !step.done; step = await reader.read()) {
+    received += step.value.length;
+    if (received > MAX_REPLY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(step.value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
 
 export interface ChatCompletionsConfig {
   /** e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
@@ -59,9 +89,9 @@ export function chatCompletionsProvider(config: ChatCompletionsConfig): ChatProv
     let text: string;
     try {
       response = await fetchImpl(url, { method: 'POST', headers, body: JSON.stringify({ model: config.model, messages, temperature: 0 }), signal });
-      text = await response.text();
+      text = await replyText(response, url);
     } catch (error) {
-      if (signal.aborted) throw error;
+      if (signal.aborted || error instanceof ModelCallError) throw error;
       // Refused, reset or dropped connections: the server may be restarting.
       const cause = (error as { cause?: { code?: unknown } }).cause?.code;
       throw new ModelCallError(`POST ${url} failed: ${(error as Error).message}${typeof cause === 'string' ? ` (${cause})` : ''}`, undefined, true);
