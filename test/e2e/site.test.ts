@@ -591,6 +591,12 @@ describe('catalog site', () => {
         return [...document.querySelectorAll('.search select')].filter((s) => s.getBoundingClientRect().right > panel.right).length;
       });
       expect(spill, `filters outside their panel at ${width} px`).toBe(0);
+      // Search results too, with an excerpt holding a 158-character word (xss-probe's body).
+      await page.fill('#search-input', 'overlong');
+      await page.waitForFunction(() => (document.querySelector('#search-results') as HTMLElement).dataset.query === 'overlong');
+      expect(await page.locator('#search-results li').count()).toBeGreaterThan(0);
+      const results = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: innerWidth }));
+      expect(results.scroll, `search results at ${width} px`).toBeLessThanOrEqual(results.inner);
       await ctx.close();
     }
   }, 120_000);
