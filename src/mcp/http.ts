@@ -14,11 +14,21 @@ export interface McpHttpOptions {
   newServer: () => Server;
   /** Largest request body accepted. */
   maxBodyBytes?: number;
+  /** Most sessions kept at once; past it, the one used longest ago is closed. */
+  maxSessions?: number;
 }
+
+/**
+ * Sessions kept at once. A client that never says goodbye (no DELETE, or it crashed) left its
+ * session and server behind for good: 5,000 initialize requests grew the process by 325 MB.
+ */
+export const MAX_SESSIONS = 64;
 
 export interface McpHttpListener {
   /** The endpoint, e.g. `http://127.0.0.1:3333/mcp`. */
   url: string;
+  /** Bound to loopback, and so answering only requests that name it in Host and Origin. */
+  localOnly: boolean;
   close(): Promise<void>;
 }
 
@@ -74,13 +84,20 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<{ ok: 
 export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpListener> {
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const loopbackOnly = LOOPBACK_NAMES.has(options.host.toLowerCase());
+  const maxSessions = options.maxSessions ?? MAX_SESSIONS;
+  // In order of last use (a used session moves to the end), so the first is the one to close.
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const used = (id: string, transport: StreamableHTTPServerTransport) => {
+    sessions.delete(id);
+    sessions.set(id, transport);
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (new URL(req.url ?? '/', 'http://x').pathname !== MCP_HTTP_PATH) return void res.writeHead(404, { 'content-type': 'text/plain' }).end(`the MCP endpoint is ${MCP_HTTP_PATH}\n`);
     if (loopbackOnly && !loopbackRequestAllowed(req.headers)) return jsonRpcError(res, 403, -32000, 'Host or Origin is not loopback; this server only answers local clients');
     const sessionId = req.headers['mcp-session-id'];
     const session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (session) used(sessionId as string, session);
     if (req.method === 'POST') {
       const body = await readJsonBody(req, limit);
       if (!body.ok) return jsonRpcError(res, body.status, body.status === 413 ? -32600 : -32700, body.message);
@@ -89,7 +106,14 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpList
       if (!isInitializeRequest(body.value)) return jsonRpcError(res, 400, -32000, 'no session: the first request must be initialize');
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, transport),
+        onsessioninitialized: (id) => {
+          sessions.set(id, transport);
+          for (const [oldest, stale] of sessions) {
+            if (sessions.size <= maxSessions) break;
+            sessions.delete(oldest);
+            void stale.close().catch(() => {});
+          }
+        },
       });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -104,11 +128,22 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpList
     res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
   };
 
-  const http = createServer((req, res) => {
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) jsonRpcError(res, 500, -32603, `internal error: ${(error as Error).message}`);
       else res.end();
     });
+  };
+  const http = createServer(serve);
+  // A client that waits for `100 Continue` (curl does, for a large body) and declares a body over
+  // the limit gets its 413 at once, instead of an invitation to send 100 MB that is then cut off.
+  http.on('checkContinue', (req, res) => {
+    if (Number(req.headers['content-length'] ?? 0) <= limit) {
+      res.writeContinue();
+      return serve(req, res);
+    }
+    res.setHeader('connection', 'close');
+    jsonRpcError(res, 413, -32600, `request body larger than ${limit} bytes; send smaller arguments`);
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -118,6 +153,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpList
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${shownHost}:${port}${MCP_HTTP_PATH}`,
+    localOnly: loopbackOnly,
     async close() {
       await Promise.all([...sessions.values()].map((transport) => transport.close().catch(() => {})));
       http.closeAllConnections();

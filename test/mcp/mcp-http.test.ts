@@ -26,12 +26,13 @@ afterAll(async () => {
 });
 
 /** A raw HTTP request to the server, for what the SDK client never sends. */
-const raw = (url: string, options: { method: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> =>
+const raw = (url: string, options: { method: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string; session?: string }> =>
   new Promise((resolve, reject) => {
     const req = request(url, { method: options.method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers } }, (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      const session = res.headers['mcp-session-id'];
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ...(typeof session === 'string' ? { session } : {}) }));
     });
     req.on('error', reject);
     req.end(options.body);
@@ -101,6 +102,42 @@ describe('skilldex mcp --http (Streamable HTTP, SDK client)', () => {
     expect(JSON.parse(notJson.body).error.code).toBe(-32700);
     const ok = await raw(server.url, { method: 'POST', body: initialize });
     expect(ok.status).toBe(200);
+  });
+
+  it('answers 413 from Content-Length alone, before inviting the body with 100 Continue', async () => {
+    const answer = await new Promise<{ status: number; continued: boolean }>((resolve, reject) => {
+      let continued = false;
+      const req = request(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': String(100 * 1024 * 1024), expect: '100-continue' } }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, continued });
+        req.destroy();
+      });
+      req.on('continue', () => (continued = true));
+      req.on('error', (error) => (continued ? reject(error) : undefined));
+      req.flushHeaders();
+    });
+    expect(answer).toEqual({ status: 413, continued: false });
+  }, 10_000);
+
+  it('keeps at most 64 sessions, closing the one used longest ago', async () => {
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const sessions: string[] = [];
+    for (let i = 0; i < 70; i++) sessions.push((await raw(server.url, { method: 'POST', body: initialize })).session as string);
+    const list = (session: string) => raw(server.url, { method: 'POST', headers: { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+    expect((await list(sessions[0]!)).status).toBe(404);
+    expect((await list(sessions[5]!)).status).toBe(404);
+    expect((await list(sessions[69]!)).status).toBe(200);
+    expect((await list(sessions[6]!)).status).toBe(200);
+  });
+
+  it('warns on stderr when bound to an address other machines reach', async () => {
+    const open = await startHttpServer(['--registry', registry.url, '--cache-dir', await tempDir('mcp-http-open'), '--poll', '0', '--host', '0.0.0.0', '--allow-run']);
+    try {
+      expect(open.stderr()).toMatch(/warning: 0\.0\.0\.0 is not loopback: .*no authentication.*and may run skills/);
+    } finally {
+      await open.stop();
+    }
+    expect(server.stderr()).not.toContain('warning');
   });
 
   it('stops cleanly on SIGTERM', async () => {

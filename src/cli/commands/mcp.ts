@@ -66,6 +66,10 @@ export default defineCommand({
         throw new CliError('E_LISTEN', `cannot listen on ${args.host}:${port}: ${error.code ?? error.message}`, { hint: listenHint(error.code) });
       });
       err(`skilldex MCP server on ${listener.url} (${what})`);
+      if (!listener.localOnly) {
+        const power = [options.allowRun ? 'run skills' : '', options.installRoot ? `install into ${options.installRoot}` : ''].filter(Boolean).join(' and ');
+        err(`warning: ${args.host} is not loopback: any machine that reaches this port is served, with no authentication and no Host or Origin check${power ? `, and may ${power}` : ''}`);
+      }
       await new Promise<void>((resolve) => {
         const stop = () => void listener.close().finally(resolve);
         process.once('SIGINT', stop);
