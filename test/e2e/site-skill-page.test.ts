@@ -42,6 +42,12 @@ describe('skill page run example', () => {
   it('uses the input JSON block of the docs when the schema has none (csv-profile)', () => {
     expect(runInput('csv-profile')).toEqual({ csv: 'id,city,temp\n1,Oslo,-3.5\n2,Lima,19\n3,Oslo,NA\n' });
   });
+
+  it("uses a script-protocol skill's schema example (semver-tool), and says when the input only shows its shape (checksum)", () => {
+    expect(runInput('semver-tool')).toEqual({ action: 'bump', params: { version: '1.4.2', part: 'minor' } });
+    expect(page('semver-tool')).toContain('Run with an example input');
+    expect(page('checksum')).toContain('Run (the input only shows its shape: put in real values)');
+  });
 });
 
 describe('skill page source links', () => {

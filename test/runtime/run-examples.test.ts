@@ -3,6 +3,7 @@ import { type NodeRegistry, openRegistry, providerFromEnv } from '../../src/runt
 import { type ChatServer, startChatServer } from './_chat-server.ts';
 import { buildExamples, tempDir } from './_registries.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
+import { runExample } from '../../src/site/catalog/run-example.ts';
 
 /**
  * Every example skill in skills/, run through the runtime from a registry served over HTTP: code
@@ -112,4 +113,23 @@ describe('every example skill runs', () => {
       for (const step of outcome.intermediateSteps ?? []) expect(step.duration).toBeGreaterThanOrEqual(0);
     }
   });
+
+  // The command a skill's page shows ("skilldex run <name> --input '…'") works as pasted: its input
+  // is the author's example, not a placeholder the skill refuses. Each with a fresh cache, as a
+  // reader pasting one command has: no memory stored by another run is found.
+  it('runs every code and composite skill with the input its catalog page shows', async () => {
+    const failed: string[] = [];
+    let ran = 0;
+    for (const { name } of registry.list()) {
+      const fresh = await openRegistry(server.url, { cacheDir: await tempDir(`page-input-${name}`) });
+      const manifest = await fresh.manifest(name);
+      if (!manifest.inputSchema || (manifest.mode !== 'code' && manifest.mode !== 'composite')) continue;
+      const input = runExample(manifest.inputSchema, manifest.instructions ?? manifest.prompt);
+      const outcome = await fresh.run(name, input);
+      ran++;
+      if (outcome.status !== 'success') failed.push(`${name} ${JSON.stringify(input)}: ${outcome.error?.code} ${outcome.error?.message}`);
+    }
+    expect(failed).toEqual([]);
+    expect(ran).toBeGreaterThanOrEqual(12);
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { docsExample, runExample } from '../../src/site/catalog/run-example.ts';
+import { docsExample, runExample, runExampleIsPlaceholder } from '../../src/site/catalog/run-example.ts';
 
 const csvSchema = {
   type: 'object',
@@ -43,5 +43,11 @@ describe('runExample', () => {
     expect(docsExample(csvSchema, '```json\n'.repeat(25_000))).toBeUndefined();
     expect(docsExample(csvSchema, `${'```json\n{}\n'.repeat(10_000)}`)).toBeUndefined();
     expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('says when the input was made up from the types rather than given by the author', () => {
+    expect(runExampleIsPlaceholder(csvSchema, undefined)).toBe(true);
+    expect(runExampleIsPlaceholder(csvSchema, '```json\n{"csv": "a,b"}\n```')).toBe(false);
+    expect(runExampleIsPlaceholder({ ...csvSchema, examples: [{ csv: 'a' }] }, undefined)).toBe(false);
   });
 });

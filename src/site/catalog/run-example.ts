@@ -10,6 +10,14 @@ export function runExample(schema: unknown, docs: string | undefined): unknown {
   return (docs === undefined ? undefined : docsExample(schema, docs)) ?? exampleValue(schema);
 }
 
+/**
+ * True when {@link runExample} had nothing from the author and made the input up from the types:
+ * the page then says the values only show the input's shape, as the skill may well refuse them.
+ */
+export function runExampleIsPlaceholder(schema: unknown, docs: string | undefined): boolean {
+  return !authorGaveValues(schema) && (docs === undefined || docsExample(schema, docs) === undefined);
+}
+
 type Schema = Record<string, unknown>;
 const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
 const hasValue = (s: unknown) => isSchema(s) && ((Array.isArray(s.examples) && s.examples.length > 0) || 'default' in s);
