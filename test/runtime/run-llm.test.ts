@@ -117,6 +117,13 @@ describe('llm mode against a local chat-completions server', () => {
     expect(chat.endless.sent).toBeLessThan(4 * MAX_REPLY_BYTES);
   });
 
+  it('says a reply nested 100,000 deep nests too deep, not that it is invalid JSON', async () => {
+    chat.fallback = () => `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const deep = await registry.run('summarize', { text: 'x' }, { llm, retry: 0 });
+    expect(deep.error?.code).toBe('INVALID_OUTPUT');
+    expect(deep.error?.message).toContain('the reply nests deeper than 64 levels');
+  });
+
   it('bounds retries and keeps each correction request to system, user, last reply and correction', async () => {
     let n = 0;
     chat.fallback = () => `not JSON, attempt ${++n}`;

@@ -2,6 +2,9 @@ import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { type Attempt, failed } from './attempt.ts';
 import { checkOutput } from './schema-check.ts';
 import { ModelCallError } from './model-call-error.ts';
+import { bracketDepthExceeds, MAX_JSON_DEPTH } from '../../core/json-depth.ts';
+
+class ReplyTooDeep extends Error {}
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -196,6 +199,9 @@ export async function runLlm(manifest: SkillManifest, prompt: string, input: unk
     }
     let problem: string;
     try {
+      // Counted first: a reply nested some thousands deep overflowed the stack of the schema check,
+      // and the model was told its valid JSON was invalid.
+      if (bracketDepthExceeds(reply.content, MAX_JSON_DEPTH) !== undefined) throw new ReplyTooDeep();
       const output = parseModelJson(reply.content);
       const check = checkOutput(manifest.outputSchema, output);
       if (check.ok) {
@@ -204,7 +210,7 @@ export async function runLlm(manifest: SkillManifest, prompt: string, input: unk
       problem = check.error.message;
       last = { ok: false, error: check.error };
     } catch (error) {
-      problem = `the reply is not valid JSON (${(error as Error).message})`;
+      problem = error instanceof ReplyTooDeep ? `the reply nests deeper than ${MAX_JSON_DEPTH} levels` : `the reply is not valid JSON (${(error as Error).message})`;
       last = failed('INVALID_OUTPUT', `${manifest.name}: ${problem}`, { reply: reply.content.slice(0, 400) });
     }
     warnings.push(`try ${attempt}: ${problem}`);
