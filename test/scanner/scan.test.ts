@@ -109,7 +109,7 @@ describe('html/active-content and svg/active-content', () => {
     ];
     for (const path of ['assets/page.html', 'assets/icon.svg']) {
       for (const link of links) {
-        const markup = path.endsWith('.svg') ? `<svg xmlns="http://www.w3.org/2000/svg"><a href="${link}"><text>x</text></a></svg>` : `<html><body><a href="${link}">x</a></body></html>`;
+        const markup = path.endsWith('.svg') ? `<svg xmlns="http://www.w3.org/2000/svg"><a href="${link}"><text>x</text></a></svg>` : `<html><body><a/href="${link}">x</a></body></html>`;
         const rule = path.endsWith('.svg') ? 'svg/active-content' : 'html/active-content';
         expect(scanText(path, markup).findings.map((f) => [f.rule, f.severity]), `${path}: ${link}`).toEqual([[rule, 'critical']]);
       }

@@ -80,10 +80,11 @@ function reportActive(file: SkillTextFile, report: ReportHit): void {
 }
 
 /**
- * An attribute and the start of its value (quoted or not). A value is read to its closing quote or
- * for 20,000 characters, enough for any number of leading zeros a character reference may have.
+ * An attribute and the start of its value (quoted or not), after a space or a `/` (`<a/href=…>` is an
+ * anchor with an href to a browser). A value is read to its closing quote or for 20,000 characters,
+ * enough for any number of leading zeros a character reference may have.
  */
-const ATTRIBUTE = /\s([\w:.-]{1,60})\s*=\s*(?:"([^"]{0,20000})|'([^']{0,20000})|([^\s"'=<>`]{1,20000}))/g;
+const ATTRIBUTE = /[\s/]([\w:.-]{1,60})\s*=\s*(?:"([^"]{0,20000})|'([^']{0,20000})|([^\s"'=<>`]{1,20000}))/g;
 /** A URL that runs script when followed, anywhere in a value (a refresh's `0;url=javascript:…` too). */
 const SCRIPT_URL = /(?:javascript|vbscript)\s*:/i;
 
