@@ -28,11 +28,11 @@ export interface EntryRun {
 }
 
 /**
- * Why the manifest's entry cannot run from `skillDir`, if it cannot: there is none, its path
+ * The manifest's entry as a path in `skillDir`, or why it cannot run: there is none, its path
  * escapes the skill folder, or it is not one of the verified files. Checked before a sandbox is
  * made, so a refused run neither starts anything nor says it ran.
  */
-export function entryRefusal(manifest: SkillManifest, skillDir: string): Attempt | undefined {
+export function entryFile(manifest: SkillManifest, skillDir: string): string | Attempt {
   const entry = manifest.entry;
   if (!entry) return failed('INTERNAL_ERROR', `${manifest.name} has mode '${manifest.mode}' but no entry to run`);
   const abs = resolve(skillDir, entry.path.replace(/^\.\//, ''));
@@ -42,15 +42,13 @@ export function entryRefusal(manifest: SkillManifest, skillDir: string): Attempt
   if (!manifest.files.some((file) => file.path === relativePath)) {
     return failed('VERIFICATION_FAILED', `${manifest.name}: entry '${entry.path}' is not one of the skill's files`, { hint: 'the registry published an inconsistent manifest; rebuild it, or report it to its maintainers' });
   }
-  return undefined;
+  return abs;
 }
 
-/** The entry as the process sees it ({@link entryRefusal} first). */
+/** The entry as the process sees it ({@link entryFile}, then mapped into the sandbox). */
 function entryPath(run: EntryRun): string | Attempt {
-  const refused = entryRefusal(run.manifest, run.skillDir);
-  if (refused) return refused;
-  const abs = resolve(run.skillDir, (run.manifest.entry as NonNullable<SkillManifest['entry']>).path.replace(/^\.\//, ''));
-  return skillPath(run.sandbox, run.skillDir, abs);
+  const abs = entryFile(run.manifest, run.skillDir);
+  return typeof abs === 'string' ? skillPath(run.sandbox, run.skillDir, abs) : abs;
 }
 
 /**

@@ -4,7 +4,7 @@ import { skillMdBody } from '../registry.ts';
 import { RegistryError } from '../../core/errors/registry-error.ts';
 import { type Attempt, failed } from './attempt.ts';
 import { runPipeline } from './composite.ts';
-import { entryRefusal, runModuleEntry, runProtocolEntry } from './entry-process.ts';
+import { entryFile, runModuleEntry, runProtocolEntry } from './entry-process.ts';
 import { DEFAULT_TIMEOUT_MS, MAX_RETRY, MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
 import { type ChatProvider, providerFromEnv, runLlm } from './llm.ts';
 import { createRunSandbox } from './run-sandbox.ts';
@@ -213,8 +213,8 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
   };
   const runEntry = async (value: unknown): Promise<Attempt> => {
     if (skillDir === undefined) return failed('INTERNAL_ERROR', `${manifest.name} has no entry to run`);
-    const refused = entryRefusal(manifest, skillDir);
-    if (refused) return refused;
+    const entry = entryFile(manifest, skillDir);
+    if (typeof entry !== 'string') return entry;
     let sandbox;
     try {
       sandbox = await createRunSandbox(skillDir, { debug: options.debug, env: options.env, policy: manifest.security, language: manifest.entry?.language, unsandboxed: options.unsandboxed });
