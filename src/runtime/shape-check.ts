@@ -48,9 +48,9 @@ export function fileUnderFile(paths: readonly string[]): [string, string] | unde
 }
 
 /**
- * The file list (the manifest's `files`): SKILL.md in it when `hasSkillMd` says so, every path
- * safe and portable ({@link pathProblem}), none listed twice (also up to case) and none inside
- * another listed file. Both shape checks apply it.
+ * The file list (the manifest's `files`): SKILL.md in it when `hasSkillMd` says so, the entry in
+ * it, every path safe and portable ({@link pathProblem}), none listed twice (also up to case) and
+ * none inside another listed file. Both shape checks apply it.
  */
 export const unsafePaths = (manifest: SkillManifest): string[] => {
   const issues = manifest.files.flatMap((file, i) => {
@@ -60,6 +60,9 @@ export const unsafePaths = (manifest: SkillManifest): string[] => {
   const paths = manifest.files.map((f) => f.path);
   // An agent reads SKILL.md first: a manifest that promises one and lists none would install a skill without instructions.
   if (manifest.hasSkillMd && !paths.includes('SKILL.md')) issues.push('files: must list SKILL.md, as hasSkillMd says the skill has one');
+  // The runner starts the entry from the installed folder: a path it does not list (`../x`) would
+  // be a file the digests never covered, or one outside the folder.
+  if (manifest.entry && !paths.includes(manifest.entry.path)) issues.push(`entry.path: '${manifest.entry.path}' must be one of the listed files`);
   if (repeatedPath(paths) !== undefined) issues.push('files: must not list a path twice');
   const nested = fileUnderFile(paths);
   if (nested) issues.push(`files: must not list a path inside another listed file (${nested[0]} and ${nested[1]})`);

@@ -61,6 +61,19 @@ describe('structuralShapeCheck', () => {
     }
   });
 
+  it('refuses, in both checks, a manifest whose entry is not one of its listed files', () => {
+    const withEntry = manifests.find((m) => m.entry);
+    expect(withEntry).toBeDefined();
+    for (const path of ['../../run.py', 'scripts/not-listed.py']) {
+      const forged = { ...withEntry, entry: { ...withEntry!.entry, path } };
+      for (const check of [structuralShapeCheck, zodShapeCheck]) {
+        const result = check.manifest(forged);
+        expect(result.ok).toBe(false);
+        if (!result.ok) expect(result.issues).toContain(`entry.path: '${path}' must be one of the listed files`);
+      }
+    }
+  });
+
   it('accepts what the build publishes', () => {
     expect(structuralShapeCheck.index(index)).toMatchObject({ ok: true });
     for (const manifest of manifests) expect(structuralShapeCheck.manifest(manifest)).toMatchObject({ ok: true });
