@@ -98,11 +98,6 @@ const tooLarge = (target: string, maxBytes: number): RegistryError =>
       });
 
 /**
- * Reads a response body, reporting progress as chunks arrive. With `maxBytes`, a declared
- * Content-Length above it is refused before reading, and the stream is cancelled as soon as the
- * bytes received pass it.
- */
-/**
  * How long a request may make no progress: no response headers, or no body bytes, for this long
  * ends it (`FETCH_FAILED`), and so does a body still arriving slower than
  * {@link MIN_BYTES_PER_SECOND} once it has taken this long. A server (or anything on the way)
@@ -123,44 +118,50 @@ function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Pro
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-export async function readBody(response: Response, onProgress?: TransportReadOptions['onProgress'], maxBytes = Number.POSITIVE_INFINITY, target = response.url, stallMs = DEFAULT_STALL_MS): Promise<Uint8Array> {
+/** What a bounded read of a response body refuses, each refusal worded by its caller. */
+export interface BodyLimits {
+  /** Refused past this many bytes, declared (Content-Length) or received. */
+  maxBytes: number;
+  tooLarge: () => Error;
+  /** Wraps each wait for the next chunk: a reader with limited patience rejects a stalled one. */
+  next?: (read: Promise<ReadableStreamReadResult<Uint8Array>>) => Promise<ReadableStreamReadResult<Uint8Array>>;
+  /** Hears the bytes received after each chunk, and the declared total; throws to stop reading. */
+  onChunk?: (received: number, total: number | undefined) => void;
+}
+
+/**
+ * A response body as one array, never more than `limits.maxBytes`: a declared Content-Length
+ * above it is refused before reading, and the stream is cancelled as soon as what arrived passes
+ * it, so a server streaming without end costs at most that much memory. Whatever stops the read
+ * cancels the stream. A registry's files and a model's replies are both read through it.
+ */
+export async function readBoundedBody(response: Response, limits: BodyLimits): Promise<Uint8Array> {
   const header = response.headers.get('content-length');
   const total = header === null || !/^\d+$/.test(header) ? undefined : Number(header);
-  if (total !== undefined && total > maxBytes) {
+  if (total !== undefined && total > limits.maxBytes) {
     await response.body?.cancel().catch(() => {});
-    throw tooLarge(target, maxBytes);
+    throw limits.tooLarge();
   }
   if (!response.body) {
     const whole = new Uint8Array(await response.arrayBuffer());
-    if (whole.length > maxBytes) throw tooLarge(target, maxBytes);
+    if (whole.length > limits.maxBytes) throw limits.tooLarge();
     return whole;
   }
   const chunks: Uint8Array[] = [];
   let received = 0;
   const reader = response.body.getReader();
-  const started = Date.now();
-  for (;;) {
-    let step: ReadableStreamReadResult<Uint8Array>;
-    try {
-      step = await within(reader.read(), stallMs, () => stalled(target, `sent nothing for ${Math.round(stallMs / 1000)} s`));
-    } catch (error) {
-      await reader.cancel().catch(() => {});
-      throw error;
+  try {
+    for (;;) {
+      const { done, value } = await (limits.next ? limits.next(reader.read()) : reader.read());
+      if (done) break;
+      received += value.length;
+      if (received > limits.maxBytes) throw limits.tooLarge();
+      limits.onChunk?.(received, total);
+      chunks.push(value);
     }
-    const { done, value } = step;
-    if (done) break;
-    received += value.length;
-    const elapsed = Date.now() - started;
-    if (elapsed > stallMs && (received * 1000) / elapsed < MIN_BYTES_PER_SECOND) {
-      await reader.cancel().catch(() => {});
-      throw stalled(target, `is arriving at ${Math.round((received * 1000) / elapsed)} bytes/s after ${Math.round(elapsed / 1000)} s`);
-    }
-    if (received > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(target, maxBytes);
-    }
-    chunks.push(value);
-    onProgress?.(received, total);
+  } catch (error) {
+    await reader.cancel().catch(() => {});
+    throw error;
   }
   const bytes = new Uint8Array(received);
   let offset = 0;
@@ -169,6 +170,26 @@ export async function readBody(response: Response, onProgress?: TransportReadOpt
     offset += chunk.length;
   }
   return bytes;
+}
+
+/**
+ * Reads a registry's response body, reporting progress as chunks arrive, within `maxBytes`
+ * ({@link readBoundedBody}) and the patience `stallMs` ({@link DEFAULT_STALL_MS}).
+ */
+export function readBody(response: Response, onProgress?: TransportReadOptions['onProgress'], maxBytes = Number.POSITIVE_INFINITY, target = response.url, stallMs = DEFAULT_STALL_MS): Promise<Uint8Array> {
+  const started = Date.now();
+  return readBoundedBody(response, {
+    maxBytes,
+    tooLarge: () => tooLarge(target, maxBytes),
+    next: (read) => within(read, stallMs, () => stalled(target, `sent nothing for ${Math.round(stallMs / 1000)} s`)),
+    onChunk: (received, total) => {
+      const elapsed = Date.now() - started;
+      if (elapsed > stallMs && (received * 1000) / elapsed < MIN_BYTES_PER_SECOND) {
+        throw stalled(target, `is arriving at ${Math.round((received * 1000) / elapsed)} bytes/s after ${Math.round(elapsed / 1000)} s`);
+      }
+      onProgress?.(received, total);
+    },
+  });
 }
 
 /**

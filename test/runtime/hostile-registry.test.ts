@@ -112,21 +112,25 @@ describe('hostile manifests', () => {
     expect(ticks).toBeGreaterThan(0);
   });
 
-  it('will not run an entry outside the skill folder', async () => {
+  it('will not run an entry outside the skill folder: the manifest is refused before anything starts', async () => {
     const registry = await registryWith('semver-tool', (m) => (m.entry.path = '../../../../../../bin/sh'));
     const outcome = await registry.run('semver-tool', { version: '1.0.0' }, { action: 'parse' });
-    expect(outcome.error?.code).toBe('PERMISSION_DENIED');
-    // Refused before anything starts: unsandboxed, it must not say it ran unconfined.
+    expect(outcome.error?.code).toBe('VERIFICATION_FAILED');
+    expect(outcome.error?.message).toContain("entry.path: '../../../../../../bin/sh' must be one of the listed files");
+    // Unsandboxed, it must not say it ran unconfined.
     const unsandboxed = await registry.run('semver-tool', { version: '1.0.0' }, { action: 'parse', unsandboxed: true });
-    expect(unsandboxed.error?.code).toBe('PERMISSION_DENIED');
+    expect(unsandboxed.error?.code).toBe('VERIFICATION_FAILED');
     expect(unsandboxed.warnings ?? []).toEqual([]);
+    const project = await tempDir('project');
+    expect(await codeOf(registry.install('semver-tool', project, { via: 'files' }))).toBe('MANIFEST_INVALID');
+    expect(await readdir(project)).toEqual([]);
   });
 
   it('will not run an entry that is not one of the verified files', async () => {
     const registry = await registryWith('semver-tool', (m) => (m.entry.path = 'scripts/missing.sh'));
     const outcome = await registry.run('semver-tool', { version: '1.0.0' }, { action: 'parse' });
     expect(outcome.error?.code).toBe('VERIFICATION_FAILED');
-    expect(outcome.error?.message).toContain("entry 'scripts/missing.sh' is not one of the skill's files");
+    expect(outcome.error?.message).toContain("entry.path: 'scripts/missing.sh' must be one of the listed files");
   });
 
   it('blocks a skill the scanner failed unless allowUnsafe, and warns on warn', async () => {

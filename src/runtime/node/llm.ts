@@ -2,6 +2,7 @@ import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { type Attempt, failed } from './attempt.ts';
 import { checkOutput } from './schema-check.ts';
 import { ModelCallError } from './model-call-error.ts';
+import { readBoundedBody } from '../transport.ts';
 import { bracketDepthExceeds, MAX_JSON_DEPTH } from '../../core/json-depth.ts';
 
 class ReplyTooDeep extends Error {}
@@ -46,26 +47,8 @@ export const MAX_REPLY_BYTES = 16 * 1024 * 1024;
 /** The reply's text, refused once it passes {@link MAX_REPLY_BYTES} (declared or received). */
 async function replyText(response: Response, url: string): Promise<string> {
   const tooLarge = () => new ModelCallError(`POST ${url} answered with more than ${MAX_REPLY_BYTES} bytes, more than any chat reply`, response.status, false);
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > MAX_REPLY_BYTES || !response.body) {
-    await response.body?.cancel().catch(() => {});
-    if (declared > MAX_REPLY_BYTES) throw tooLarge();
-    return '';
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for (let step = await reader.read(); !step.done; step = await reader.read()) {
-    received += step.value.length;
-    if (received > MAX_REPLY_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(step.value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return new TextDecoder().decode(await readBoundedBody(response, { maxBytes: MAX_REPLY_BYTES, tooLarge }));
 }
-
 
 export interface ChatCompletionsConfig {
   /** e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
