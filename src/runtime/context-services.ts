@@ -46,21 +46,38 @@ export const SERVICE_METHODS = {
 } as const satisfies Record<keyof ContextServices, readonly string[]>;
 
 /**
- * An in-memory key-value store. Values are stored as JSON text, so a caller that changes an object
- * after `set` does not change what is stored, exactly as across the process boundary.
+ * What an in-memory store holds at most, in characters of JSON: the scratch lives in the runner,
+ * outside the sandbox's memory limit, so a skill must not be able to grow it without end.
+ */
+export const MAX_HELD_CHARS = 16 * 1024 * 1024;
+
+/**
+ * An in-memory key-value store of at most `maxChars` characters of JSON (keys and values). Values
+ * are stored as JSON text, so a caller that changes an object after `set` does not change what is
+ * stored, exactly as across the process boundary.
  *
  * @example
  * const scratch = memoryKeyValueStore();
  * await scratch.set('draft', { words: 120 });
  */
-export function memoryKeyValueStore(): KeyValueStore {
+export function memoryKeyValueStore(maxChars = MAX_HELD_CHARS): KeyValueStore {
   const values = new Map<string, string>();
+  let held = 0;
   return {
     get: async (key) => (values.has(key) ? JSON.parse(values.get(key) as string) : null),
     set: async (key, value) => {
-      values.set(key, JSON.stringify(value ?? null));
+      const text = JSON.stringify(value ?? null);
+      const after = held - (values.has(key) ? key.length + (values.get(key) as string).length : 0) + key.length + text.length;
+      if (after > maxChars) throw new Error(`the store would hold more than ${maxChars} characters; delete keys it no longer needs`);
+      values.set(key, text);
+      held = after;
     },
-    delete: async (key) => values.delete(key),
+    delete: async (key) => {
+      const text = values.get(key);
+      if (text === undefined) return false;
+      held -= key.length + text.length;
+      return values.delete(key);
+    },
     keys: async () => [...values.keys()].sort(),
   };
 }
@@ -73,14 +90,28 @@ export function memoryKeyValueStore(): KeyValueStore {
  * const memory = memoryStore();
  * await memory.write({ content: 'prefers tea' });
  */
-export function memoryStore(): MemoryService {
+export function memoryStore(maxChars = MAX_MEMORY_CHARS): MemoryService {
   const entries: MemoryEntry[] = [];
+  let held = 0;
   return {
     search: async (query, limit) => searchMemory(entries, query, limit),
     write: async (input) => {
       const entry = { ...input, id: `m-${entries.length + 1}`, createdAt: new Date().toISOString() };
+      const size = JSON.stringify(entry).length;
+      if (held + size > maxChars) throw new Error(memoryFull(`${maxChars} characters`));
       entries.push(entry);
+      held += size;
       return entry;
     },
   };
 }
+
+/**
+ * What a memory store keeps at most (characters of JSON in memory, bytes in the file store). A
+ * store is shared by every skill that runs with it and outlives the runs, so one skill must not
+ * be able to fill the disk with it, nor make every later search read gigabytes.
+ */
+export const MAX_MEMORY_CHARS = 64 * 1024 * 1024;
+
+/** The refusal of a write to a full memory store. */
+export const memoryFull = (size: string): string => `the memory store is full (it holds ${size}); remove entries it no longer needs`;

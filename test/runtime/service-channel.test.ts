@@ -1,8 +1,11 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readFile, stat } from 'node:fs/promises';
 import { memoryKeyValueStore, memoryStore } from '../../src/runtime/context-services.ts';
-import { MAX_LINE_BYTES, MAX_REQUESTS, serveContextChannel } from '../../src/runtime/node/service-channel.ts';
+import { fileMemoryStore } from '../../src/runtime/node/file-memory.ts';
+import { fileSessionStore, MAX_SESSION_BYTES } from '../../src/runtime/node/file-session.ts';
+import { MAX_LINE_BYTES, MAX_REQUESTS, MAX_STORED_BYTES, serveContextChannel } from '../../src/runtime/node/service-channel.ts';
 import { tempDir } from './_registries.ts';
 
 /**
@@ -63,5 +66,68 @@ describe('the service channel', () => {
     const replies = await lines();
     expect(replies.filter((r) => r.ok)).toHaveLength(MAX_REQUESTS);
     expect(replies.at(-1)).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+  });
+
+  it(`refuses what a run asks to store past ${MAX_STORED_BYTES} bytes, and still answers the rest`, async () => {
+    const { client, lines } = await channel();
+    // One key overwritten: the scratch never holds more than one value, yet the run's sends add up.
+    // Each line is exactly MAX_LINE_BYTES long, so the sixteenth uses up the budget.
+    const line = (id: number) => {
+      const empty = JSON.stringify({ id, service: 'scratch', method: 'set', args: ['k', ''] });
+      return JSON.stringify({ id, service: 'scratch', method: 'set', args: ['k', 'v'.repeat(MAX_LINE_BYTES - empty.length)] });
+    };
+    expect(line(1)).toHaveLength(MAX_LINE_BYTES);
+    const fit = MAX_STORED_BYTES / MAX_LINE_BYTES;
+    for (let i = 0; i < fit + 2; i++) client.write(`${line(i)}\n`);
+    client.write(`${JSON.stringify({ id: 'w', service: 'memory', method: 'write', args: [{ content: 'one more' }] })}\n`);
+    client.write(`${JSON.stringify({ id: 'keys', service: 'scratch', method: 'keys', args: [] })}\n`);
+    let replies = await lines();
+    while (replies.at(-1)?.id !== 'keys') replies = await lines();
+    expect(replies.filter((r) => r.ok && typeof r.id === 'number').map((r) => r.id)).toEqual([...Array(fit).keys()]);
+    expect(replies.filter((r) => !r.ok).map((r) => r.id)).toEqual([fit, fit + 1, 'w']);
+    expect(replies.at(-2)).toMatchObject({ id: 'w', error: { code: 'PERMISSION_DENIED', message: expect.stringContaining('more than 16 MB to store') } });
+    expect(replies.at(-1)).toEqual({ id: 'keys', ok: true, value: ['k'] });
+    client.destroy();
+  });
+});
+
+describe('the stores a skill writes through the channel', () => {
+  it('an in-memory store holds at most its limit: an overwrite or a delete frees what it held', async () => {
+    const store = memoryKeyValueStore(100);
+    await store.set('a', 'x'.repeat(60));
+    await store.set('a', 'y'.repeat(60));
+    await expect(store.set('b', 'z'.repeat(60))).rejects.toThrow('would hold more than 100 characters');
+    expect(await store.keys()).toEqual(['a']);
+    expect(await store.delete('a')).toBe(true);
+    await store.set('b', 'z'.repeat(60));
+    expect(await store.get('b')).toBe('z'.repeat(60));
+  });
+
+  it(`a session file holds at most ${MAX_SESSION_BYTES} bytes, and a refused set leaves it as it was`, async () => {
+    const dir = await tempDir('sessions');
+    const session = fileSessionStore(dir, 'chat');
+    const big = 'b'.repeat(MAX_SESSION_BYTES / 2);
+    await session.set('one', big);
+    await expect(session.set('two', big)).rejects.toThrow('the session would hold more than 4 MB');
+    expect(await session.keys()).toEqual(['one']);
+    await session.set('one', 'small');
+    await session.set('two', big);
+    expect(await session.keys()).toEqual(['one', 'two']);
+  });
+
+  it('the file memory store refuses writes once full, and keeps what it held', async () => {
+    const dir = await tempDir('memory');
+    const memory = fileMemoryStore(dir, 1000);
+    await memory.write({ content: 'c'.repeat(400) });
+    const file = join(dir, 'entries.jsonl');
+    const before = await readFile(file, 'utf8');
+    await expect(memory.write({ content: 'd'.repeat(600) })).rejects.toThrow('the memory store is full');
+    expect(await readFile(file, 'utf8')).toBe(before);
+    expect((await stat(file)).size).toBeLessThanOrEqual(1000);
+    await memory.write({ content: 'short' });
+    expect((await memory.entries()).map((e) => e.content.length)).toEqual([400, 5]);
+    const inMemory = memoryStore(300);
+    await inMemory.write({ content: 'e'.repeat(100) });
+    await expect(inMemory.write({ content: 'f'.repeat(200) })).rejects.toThrow('the memory store is full');
   });
 });

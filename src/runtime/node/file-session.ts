@@ -5,9 +5,16 @@ import type { KeyValueStore } from '../context-services.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 
 /**
- * The default session store: one JSON object per session id in `<cacheDir>/sessions/<sha256>.json`.
- * The file name is a digest of the id, so a hostile id (`../../x`) names no other path. Each `set`
- * rewrites the file atomically; two runs of one session writing at once keep the last writer's keys.
+ * The most a session file holds. Every `set` rewrites the whole file, and the file outlives the
+ * run: a skill setting 1 MB values wrote a 61 MB session, rewritten on each set, and left it.
+ */
+export const MAX_SESSION_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The default session store: one JSON object per session id in `<cacheDir>/sessions/<sha256>.json`,
+ * at most {@link MAX_SESSION_BYTES}. The file name is a digest of the id, so a hostile id (`../../x`)
+ * names no other path. Each `set` rewrites the file atomically; two runs of one session writing at
+ * once keep the last writer's keys.
  *
  * @example
  * const session = fileSessionStore(join(cacheDir, 'sessions'), 'chat-42');
@@ -30,7 +37,9 @@ export function fileSessionStore(dir: string, sessionId: string): KeyValueStore 
     set: async (key, value) => {
       const values = await load();
       values.set(key, value ?? null);
-      await save(values);
+      const text = JSON.stringify(Object.fromEntries(values));
+      if (Buffer.byteLength(text) > MAX_SESSION_BYTES) throw new Error(`the session would hold more than ${MAX_SESSION_BYTES / 1024 / 1024} MB; delete keys it no longer needs`);
+      await writeFileAtomic(file, text);
     },
     delete: async (key) => {
       const values = await load();

@@ -13,9 +13,19 @@ import type { ContextServices } from '../context-services.ts';
  * The sandbox never gets write access to the stores: only this end touches them, and only through
  * the methods below with arguments checked here. Everything from the skill is hostile: a line
  * longer than MAX_LINE_BYTES closes the channel, and so does the request count past MAX_REQUESTS.
+ * What a run asks the stores to keep is bounded too ({@link MAX_STORED_BYTES}): the runner, which
+ * holds the scratch, runs outside the sandbox's memory limit, and the memory and session files
+ * outlive the run.
  */
 export const MAX_LINE_BYTES = 1024 * 1024;
 export const MAX_REQUESTS = 10_000;
+/**
+ * Bytes one run may send in requests that store something (`memory.write`, `session.set`,
+ * `scratch.set`): past it such a request is refused, and the others are still served. Without it
+ * 10,000 requests of 1 MB each grew the runner by gigabytes and the memory file by 650 MB a run.
+ */
+export const MAX_STORED_BYTES = 16 * 1024 * 1024;
+const STORING = new Set(['memory.write', 'session.set', 'scratch.set']);
 
 const Key = z.string().min(1).max(256);
 const Request = z.discriminatedUnion('call', [
@@ -33,6 +43,7 @@ const Request = z.discriminatedUnion('call', [
 export function serveContextChannel(socket: Duplex, services: ContextServices): void {
   let buffer = '';
   let count = 0;
+  const budget = { stored: 0 };
   // Replies go out in request order even when a later call finishes first.
   let queue: Promise<void> = Promise.resolve();
   const reply = (message: Record<string, unknown>): void => {
@@ -65,7 +76,7 @@ export function serveContextChannel(socket: Duplex, services: ContextServices): 
         closeWith({ id: null, ok: false, error: { code: 'PERMISSION_DENIED', message: `more than ${MAX_REQUESTS} service requests in one run; the channel is closed` } });
         return;
       }
-      queue = queue.then(async () => reply(await handle(line, services)));
+      queue = queue.then(async () => reply(await handle(line, services, budget)));
     }
     if (tooLong || buffer.length > MAX_LINE_BYTES) {
       closeWith({ id: null, ok: false, error: { code: 'INVALID_PARAM', message: `a request line is longer than ${MAX_LINE_BYTES} bytes; the channel is closed` } });
@@ -73,7 +84,8 @@ export function serveContextChannel(socket: Duplex, services: ContextServices): 
   });
 }
 
-async function handle(line: string, services: ContextServices): Promise<Record<string, unknown>> {
+/** Serves one request line; `budget` counts what this run's storing requests have sent (replies go one at a time, so no two count at once). */
+async function handle(line: string, services: ContextServices, budget: { stored: number }): Promise<Record<string, unknown>> {
   let raw: { id?: unknown; service?: unknown; method?: unknown; args?: unknown };
   try {
     raw = JSON.parse(line);
@@ -86,8 +98,14 @@ async function handle(line: string, services: ContextServices): Promise<Record<s
     const issue = parsed.error.issues[0];
     return { id, ok: false, error: { code: 'INVALID_PARAM', message: `${String(raw?.service)}.${String(raw?.method)}: ${issue ? `${issue.path.join('.') || 'request'}: ${issue.message}` : 'not a service call'}`, details: { hint: 'see docs/context.md#the-channel for the services and their arguments' } } };
   }
+  const request = parsed.data;
+  if (STORING.has(request.call)) {
+    if (budget.stored + line.length > MAX_STORED_BYTES) {
+      return { id, ok: false, error: { code: 'PERMISSION_DENIED', message: `${request.call}: this run has sent more than ${MAX_STORED_BYTES / 1024 / 1024} MB to store; nothing more is stored in this run`, details: { hint: 'the services keep small values; large data belongs in the result, or in the run folder where the sandbox allows writes' } } };
+    }
+    budget.stored += line.length;
+  }
   try {
-    const request = parsed.data;
     const [service, method] = request.call.split('.') as [keyof ContextServices, string];
     const target = services[service] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
     const value = await target[method]!(...request.args);
