@@ -98,6 +98,9 @@ describe('every example skill runs', () => {
     expect(outcome.error).toBeUndefined();
     expect(outcome.status).toBe('success');
     sampleCase.expect?.(outcome.output);
+    // A protocol script that names its version in the envelope names the one it is published as.
+    const reported = (outcome as { metadata?: { version?: unknown } }).metadata?.version;
+    if (reported !== undefined) expect(reported).toBe(manifest.version);
     if (manifest.mode === 'llm') {
       const call = chat.calls.at(-1);
       expect(chat.calls.length).toBe(calls + 1);

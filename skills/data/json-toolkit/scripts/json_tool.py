@@ -20,7 +20,22 @@ import sys
 from typing import Any, Dict, List, Optional, Tuple
 
 SKILL_NAME = "json-toolkit"
-SKILL_VERSION = "1.0.1"
+
+
+def declared_version() -> str:
+    """The version SKILL.md declares, read at run time: a number copied here went stale at the next release."""
+    folder = os.environ.get("SKILL_DIR") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    try:
+        with open(os.path.join(folder, "SKILL.md"), encoding="utf-8") as skill_md:
+            for line in skill_md:
+                if line.startswith("version:"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+SKILL_VERSION = declared_version()
 DEBUG = os.getenv("SKILL_DEBUG") == "1"
 ACTIONS = ["validate", "format", "query", "diff"]
 MAX_SCHEMA_ERRORS = 50

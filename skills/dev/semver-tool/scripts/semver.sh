@@ -9,7 +9,8 @@
 set -u
 
 SKILL_NAME="semver-tool"
-SKILL_VERSION="1.0.1"
+# The version SKILL.md declares, read at run time: a number copied here went stale at the next release.
+SKILL_VERSION=$(sed -n 's/^version:[[:space:]]*//p' "${SKILL_DIR:-$(dirname "$0")/..}/SKILL.md" 2>/dev/null | head -n 1)
 ACTIONS='["parse","compare","bump","sort"]'
 TAB=$(printf '\t')
 
