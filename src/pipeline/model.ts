@@ -1,6 +1,7 @@
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import { resolveSegments } from '../core/paths.ts';
 import { extensionOf } from '../scanner/magic.ts';
+import { SCRIPT_LANGUAGES } from '../core/script-language.ts';
 
 /**
  * The build's shared model: what discovery reads, what normalising produces, and the two path
@@ -34,11 +35,10 @@ export type DraftManifest = Omit<SkillManifest, 'calledBy' | 'usedBy' | 'lastMod
 /** Executable code by extension: what `package/code-outside-scripts` looks for, and what `skilldex migrate` moves under scripts/. */
 export const CODE_EXTENSIONS: ReadonlySet<string> = new Set(['py', 'sh', 'bash', 'zsh', 'js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'rb', 'pl', 'php', 'ps1', 'bat', 'cmd', 'exe', 'so', 'dll', 'dylib']);
 
-const ENTRY_EXTENSIONS = new Set(['py', 'sh', 'bash', 'js', 'mjs', 'cjs', 'ts', 'mts']);
 
 /** Programs directly under scripts/ (not helpers in subfolders): the candidates for a package's entry. */
 export function entryCandidates(src: SkillSource): string[] {
-  return src.files.map((f) => f.path).filter((p) => /^scripts\/[^/]+$/.test(p) && ENTRY_EXTENSIONS.has(extensionOf(p)));
+  return src.files.map((f) => f.path).filter((p) => /^scripts\/[^/]+$/.test(p) && SCRIPT_LANGUAGES[extensionOf(p)] !== undefined);
 }
 
 /** `./scripts/x.ts` → `scripts/x.ts`; undefined for anything that leaves the folder. */

@@ -21,7 +21,7 @@ import {
   frontmatterTooDeep, frontmatterTooLarge, frontmatterUnclosed, frontmatterUnknownField, frontmatterYaml,
 } from './skill-md/frontmatter.ts';
 import { reservedEnvironment } from './skill-md/environment.ts';
-import { codeOutsideScripts, entryMissing, legacyPermissions, requiredField, resourceEscape, resourceMissing } from './skill-md/package.ts';
+import { codeOutsideScripts, entryMissing, entryNotRunnable, legacyPermissions, requiredField, resourceEscape, resourceMissing } from './skill-md/package.ts';
 import { textControlChars } from './text.ts';
 import { versionsHistoryIncomplete, versionsVersionRejected } from './versions.ts';
 
@@ -52,7 +52,7 @@ export const ALL_RULES = [
   textControlChars, compatibilityLength, metadataNested,
   bodyEmpty, bodyTooLong, bodyTooLarge, bodyBrokenLink,
   // Extended SKILL.md package
-  packageVersion, requiredField, resourceMissing, resourceEscape, codeOutsideScripts, entryMissing, legacyPermissions, reservedEnvironment,
+  packageVersion, requiredField, resourceMissing, resourceEscape, codeOutsideScripts, entryMissing, entryNotRunnable, legacyPermissions, reservedEnvironment,
   // JSON Schemas inside skills
   schemaInvalid, schemaRemoteRef, schemaUnsafePattern,
   // skill.json function skills

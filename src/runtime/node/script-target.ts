@@ -1,4 +1,4 @@
-import { EXPORTS_EXECUTE, SCRIPT_LANGUAGES } from '../../core/script-language.ts';
+import { EXPORTS_EXECUTE, SCRIPT_EXTENSION_LIST, SCRIPT_LANGUAGES } from '../../core/script-language.ts';
 import { extensionOf } from '../../scanner/magic.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { ProtocolError } from '../../core/schemas/outcome.ts';
@@ -22,7 +22,7 @@ export async function manifestForScript(manifest: SkillManifest, script: string,
   }
   if (manifest.entry && manifest.entry.path.replace(/^\.\//, '') === relPath) return manifest;
   const language = SCRIPT_LANGUAGES[extensionOf(relPath)];
-  if (!language) return { code: 'SKILL_NOT_FOUND', message: `${manifest.name}: ${relPath} is not a script the runner can start`, details: { hint: `runnable scripts end in ${Object.keys(SCRIPT_LANGUAGES).map((e) => `.${e}`).join(', ')}` } };
+  if (!language) return { code: 'SKILL_NOT_FOUND', message: `${manifest.name}: ${relPath} is not a script the runner can start`, details: { hint: `runnable scripts end in ${SCRIPT_EXTENSION_LIST}` } };
   const module = (language === 'javascript' || language === 'typescript') && EXPORTS_EXECUTE.test(await readText(relPath));
   const { inputSchema: _input, outputSchema: _output, actions: _actions, pipeline: _pipeline, outputMapping: _mapping, ...rest } = manifest;
   return { ...rest, mode: 'code', entry: { path: relPath, runner: module ? 'module' : 'protocol', language } };

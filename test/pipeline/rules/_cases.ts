@@ -103,7 +103,7 @@ export const VALID: RuleCase[] = [
     fixture: 'package-valid',
     covers: [
       'package/version', 'package/required-field', 'package/resource-missing', 'package/resource-escape', 'package/code-outside-scripts',
-      'package/entry-missing', 'package/legacy-permissions', 'schema/invalid', 'schema/remote-ref', 'schema/unsafe-pattern', 'frontmatter/field-type',
+      'package/entry-missing', 'package/entry-not-runnable', 'package/legacy-permissions', 'schema/invalid', 'schema/remote-ref', 'schema/unsafe-pattern', 'frontmatter/field-type',
     ],
     expect: [],
     accepted: ['text-tool'],
@@ -619,6 +619,20 @@ export const INVALID: RuleCase[] = [
     covers: ['package/entry-missing'],
     expect: [E('package/entry-missing', 'two-entries/SKILL.md', 6)],
     accepted: [],
+  },
+  {
+    // An entry without a language's extension: the runner would have nothing to start, and the
+    // skill was published as an instructions skill without a word.
+    fixture: 'package-entry-not-runnable',
+    covers: ['package/entry-not-runnable'],
+    expect: [E('package/entry-not-runnable', 'no-ext/SKILL.md', 6)],
+    accepted: [],
+    checks: {
+      'names the entry and the extensions that run': (ctx) => {
+        expect(message(ctx, 'package/entry-not-runnable')).toEqual(["resources.entry './scripts/run' is not a program the runner can start, so the skill would be published with nothing to run"]);
+        expect(ctx.result.diagnostics.find((d) => d.rule === 'package/entry-not-runnable')?.hint).toContain('.py, .sh, .bash');
+      },
+    },
   },
   { fixture: 'package-legacy-permissions', covers: ['package/legacy-permissions'], expect: [W('package/legacy-permissions', 'legacy/SKILL.md', 6)], accepted: ['legacy'] },
   {

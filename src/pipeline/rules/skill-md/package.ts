@@ -1,3 +1,4 @@
+import { SCRIPT_EXTENSION_LIST, SCRIPT_LANGUAGES } from '../../../core/script-language.ts';
 import { extensionOf } from '../../../scanner/magic.ts';
 import { CODE_EXTENSIONS, entryCandidates, normaliseResourcePath } from '../../model.ts';
 import { defineRule, type FieldPath, type SkillMdContext } from '../rule.ts';
@@ -90,6 +91,22 @@ export const entryMissing = defineRule({
     if (!resources || resources.entry) return;
     const candidates = entryCandidates(ctx.src);
     if (candidates.length > 1) report(['resources'], `scripts/ holds ${candidates.length} programs (${candidates.join(', ')}) and resources.entry names none`);
+  },
+});
+
+export const entryNotRunnable = defineRule({
+  id: 'package/entry-not-runnable',
+  severity: 'error',
+  scope: 'skill-md',
+  description: "`resources.entry` names a file the runner cannot start: it picks the interpreter by the file's extension.",
+  hint: `give the entry its language's extension (${SCRIPT_EXTENSION_LIST}), such as scripts/run.sh`,
+  check(ctx, report) {
+    const entry = resourcesOf(ctx)?.entry;
+    if (typeof entry !== 'string') return;
+    const path = normaliseResourcePath(entry);
+    // A missing or escaping entry has its own rules; this one is about a file that is there.
+    if (path === undefined || !ctx.src.files.some((f) => f.path === path)) return;
+    if (!SCRIPT_LANGUAGES[extensionOf(path)]) report(['resources', 'entry'], `resources.entry '${entry}' is not a program the runner can start, so the skill would be published with nothing to run`);
   },
 });
 
