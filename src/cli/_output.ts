@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { escapedJson, visibleControls } from '../core/control-chars.ts';
+import { PACKAGE_ROOT } from '../core-node/package-version.ts';
 
 /**
  * Whether to style text written to `stream`. FORCE_COLOR wins, as in Node itself (`1`, `2`, `3`,
@@ -84,3 +87,25 @@ export const outContent = (content: Uint8Array | string): void => {
   const text = typeof content === 'string' ? content : new TextDecoder().decode(content);
   process.stdout.write(visibleControls(text));
 };
+
+/** A mention of one of Skilldex's own documents or schemas, as help and hints write them. */
+const OWN_FILE = /(?<![\w./-])(?:docs\/[a-z0-9-]+\.md|schemas\/[a-z0-9.-]+\.json)/g;
+
+/**
+ * Help and hints name Skilldex's documents as `docs/rules.md#…` and its schemas as
+ * `schemas/config.schema.json`. That is where they are in a checkout, but in a project that
+ * installed the package they sit under node_modules/skilldex/, and a reader told `docs/cli.md`
+ * found nothing. Each mention of a file this copy of Skilldex holds becomes where it is: relative
+ * to `cwd` when inside it (unchanged in the checkout), else absolute.
+ *
+ * @example
+ * withLocalDocs('see docs/cli.md', '/app/node_modules/skilldex', '/app'); // 'see node_modules/skilldex/docs/cli.md'
+ */
+export function withLocalDocs(text: string, root = PACKAGE_ROOT, cwd = process.cwd()): string {
+  return text.replace(OWN_FILE, (path) => {
+    const abs = join(root, path);
+    if (!existsSync(abs)) return path;
+    const rel = relative(cwd, abs);
+    return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? abs : rel;
+  });
+}

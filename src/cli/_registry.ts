@@ -5,7 +5,7 @@ import { visibleControls } from '../core/control-chars.ts';
 import { PUBLIC_KEY_PATTERN } from '../core/public-key.ts';
 import { openRegistry } from '../runtime/node/open-registry.ts';
 import { CliError, EXIT } from './_errors.ts';
-import { err } from './_output.ts';
+import { err, withLocalDocs } from './_output.ts';
 
 /**
  * What the agent-side CLI commands share: the `--registry`, `--cache-dir` and `--json` flags.
@@ -59,7 +59,7 @@ export function openRegistryFromArgs(args: RegistryArgValues): Promise<NodeRegis
     ...(trust ? { trust } : {}),
     trustOnFirstUse: args['trust-on-first-use'] === true,
     onUnverified: (root) =>
-      err(`note: ${visibleControls(root)} is not verified: no key is pinned for it, so nothing ties its index to its maintainers. Pin their key with --trust ed25519:… (docs/security.md#the-chain-of-trust). Shown once per registry.`),
+      err(`note: ${visibleControls(root)} is not verified: no key is pinned for it, so nothing ties its index to its maintainers. Pin their key with --trust ed25519:… (${withLocalDocs('docs/security.md')}#the-chain-of-trust). Shown once per registry.`),
   });
 }
 

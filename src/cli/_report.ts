@@ -5,7 +5,7 @@ import { formatJson } from '../core/reporters/json.ts';
 import type { Report } from '../core/reporters/report.ts';
 import type { SarifOptions } from '../core/reporters/sarif.ts';
 import type { Diagnostic } from '../core/schemas/diagnostic.ts';
-import { printable, style } from './_output.ts';
+import { printable, style, withLocalDocs } from './_output.ts';
 import { VERSION } from '../core-node/package-version.ts';
 
 const OUTPUT_FORMATS = ['human', 'json', 'sarif', 'github'] as const;
@@ -30,7 +30,9 @@ const printableDiagnostic = (d: Diagnostic): Diagnostic => ({
   ...d,
   file: printable(d.file),
   message: printable(d.message),
-  ...(d.hint !== undefined ? { hint: printable(d.hint) } : {}),
+  // Skilldex's own documents as this copy holds them (node_modules/skilldex/docs/… in an installed project).
+  ...(d.docs !== undefined ? { docs: withLocalDocs(d.docs) } : {}),
+  ...(d.hint !== undefined ? { hint: withLocalDocs(printable(d.hint)) } : {}),
   ...(d.evidence !== undefined ? { evidence: printable(d.evidence) } : {}),
   ...(d.related ? { related: d.related.map((r) => ({ ...r, file: printable(r.file), message: printable(r.message) })) } : {}),
 });
@@ -62,6 +64,6 @@ export async function printReport(
   if (format === 'github') process.stdout.write(formatGithub(safe));
   else {
     const paint = (f: (t: string, s?: NodeJS.WriteStream) => string) => (t: string) => f(t, process.stdout);
-    process.stdout.write(formatHuman(safe, { red: paint(style.red), yellow: paint(style.yellow), green: paint(style.green), cyan: paint(style.cyan), dim: paint(style.dim), bold: paint(style.bold) }));
+    process.stdout.write(formatHuman(safe, { red: paint(style.red), yellow: paint(style.yellow), green: paint(style.green), cyan: paint(style.cyan), dim: paint(style.dim), bold: paint(style.bold), link: withLocalDocs }));
   }
 }

@@ -1,7 +1,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { type ArgsDef, type CommandDef, parseArgs, renderUsage, runCommand } from 'citty';
 import { cliFailure, EXIT } from './_errors.ts';
-import { err, forStream, printable, style } from './_output.ts';
+import { err, forStream, printable, style, withLocalDocs } from './_output.ts';
 import { closest } from '../core/suggest.ts';
 import { visibleControls } from '../core/control-chars.ts';
 import { VERSION } from '../core-node/package-version.ts';
@@ -34,7 +34,7 @@ const root: CommandDef = {
  */
 const printFailure = (message: string, hint: string | undefined): void => {
   err(`${style.red('error', process.stderr)} ${visibleControls(message)}`);
-  if (hint) err(`hint: ${visibleControls(hint)}`);
+  if (hint) err(`hint: ${withLocalDocs(visibleControls(hint))}`);
 };
 
 const usageError = (message: string, hint: string): number => {
@@ -43,7 +43,7 @@ const usageError = (message: string, hint: string): number => {
 };
 
 const printUsage = async (command: CommandDef<any>, parent?: CommandDef): Promise<void> => {
-  process.stdout.write(`${forStream(await renderUsage(command, parent), process.stdout)}\n`);
+  process.stdout.write(`${withLocalDocs(forStream(await renderUsage(command, parent), process.stdout))}\n`);
 };
 
 /** `unknown command 'serach'` with the closest command, or the list of all of them. */

@@ -195,6 +195,22 @@ describe.each([
     expect(JSON.parse(run.stdout)).toMatchObject({ status: 'success', output: { words: 3 } });
   });
 
+  // In a project that installed the package, Skilldex's documents are under node_modules/skilldex/:
+  // help and hints name them there, and the files are there.
+  it('points help and hints at the documents it installed', async () => {
+    const help = await skilldex(['--help']);
+    expect(help.stdout).toContain('Reference: node_modules/skilldex/docs/cli.md');
+    const skill = join(consumer, 'drafts', 'wrong-folder');
+    await mkdir(skill, { recursive: true });
+    await writeFile(join(skill, 'SKILL.md'), '---\nname: right-name\ndescription: Checks that hints name the installed docs. Use it in tests.\n---\n\n# Skill\n\nDo the thing.\n');
+    const validate = await skilldex(['validate', 'drafts/wrong-folder']);
+    expect(validate.status).toBe(1);
+    expect(validate.stdout).toContain('(node_modules/skilldex/docs/rules.md#name-folder-mismatch)');
+    expect(validate.stdout).not.toMatch(/[( ]docs\/rules\.md/);
+    expect(existsSync(join(consumer, 'node_modules', 'skilldex', 'docs', 'rules.md'))).toBe(true);
+    expect(existsSync(join(consumer, 'node_modules', 'skilldex', 'docs', 'cli.md'))).toBe(true);
+  });
+
   const bundled = /^node_modules\/skilldex\/(bin\/skilldex\.mjs|lib\/cli\/skilldex\.js|lib\/cli\/chunks\/[\w-]+\.js)$/;
   /** The files a CLI command loads, its worker threads' included, relative to the consumer project. */
   const loaded = async (name: string, args: string[]): Promise<string[]> => {

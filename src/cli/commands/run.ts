@@ -4,7 +4,7 @@ import { toProtocolEnvelope } from '../../runtime/protocol-envelope.ts';
 import { defaultAction } from '../../runtime/node/run.ts';
 import { MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
 import { CliError, EXIT, systemReason } from '../_errors.ts';
-import { outJson } from '../_output.ts';
+import { outJson, withLocalDocs } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 async function readInput(args: { input?: string; 'input-file'?: string }): Promise<unknown> {
@@ -137,7 +137,7 @@ export default defineCommand({
     }
     const hint = (outcome.error?.details as { hint?: unknown } | undefined)?.hint;
     if (outcome.error?.code === 'SANDBOX_UNAVAILABLE' || outcome.error?.code === 'INTERPRETER_NOT_FOUND') {
-      process.stderr.write(`skilldex run: ${outcome.error.message}\n${typeof hint === 'string' ? `  hint: ${hint}\n` : ''}`);
+      process.stderr.write(`skilldex run: ${outcome.error.message}\n${typeof hint === 'string' ? `  hint: ${withLocalDocs(hint)}\n` : ''}`);
     }
     const manifest = registry.find(String(args.name)) ? await registry.manifest(String(args.name)) : undefined;
     const action = manifest ? defaultAction(manifest, args.action ?? ((input as { action?: unknown })?.action as string | undefined)) : (args.action ?? 'run');

@@ -12,6 +12,8 @@ export interface HumanStyle {
   cyan: Paint;
   dim: Paint;
   bold: Paint;
+  /** How a documentation link is shown: the CLI points it at where the reader's copy of the docs is. */
+  link?: Paint;
 }
 
 const plain: Paint = (t) => t;
@@ -35,8 +37,9 @@ function diagnosticLines(d: Diagnostic, style: HumanStyle, paint: Record<Severit
   const lines = [`${d.file}:${d.line}:${d.column}  ${style.bold(d.rule)}  ${paint[d.severity](d.severity)}  ${d.message}`];
   for (const r of d.related ?? []) lines.push(style.dim(`    ${r.file}:${r.line}:${r.column}  ${r.message}`));
   if (d.evidence !== undefined) lines.push(`    ${style.dim('evidence:')} ${d.evidence}`);
-  if (d.hint) lines.push(style.dim(`    hint: ${d.hint} (${docsLink(d)})`));
-  else if (d.docs) lines.push(`    ${style.dim('docs:')} ${d.docs}`);
+  const link = style.link ?? plain;
+  if (d.hint) lines.push(style.dim(`    hint: ${d.hint} (${link(docsLink(d))})`));
+  else if (d.docs) lines.push(`    ${style.dim('docs:')} ${link(d.docs)}`);
   return lines;
 }
 
