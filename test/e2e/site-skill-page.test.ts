@@ -134,6 +134,12 @@ describe('skill page used by', () => {
     expect(usedBy('text_stats')).toEqual([{ line: 'text_report: calls it, runs it in a pipeline step', href: '/skills/text_report/' }]);
   });
 
+  it("sends a link to another skill's folder or SKILL.md to that skill's page", () => {
+    // conventional-commits' SKILL.md links [`semver-tool`](../semver-tool/SKILL.md), as docs/skill-md.md shows authors.
+    expect(page('conventional-commits')).toContain('<a href="/skills/semver-tool/"><code>semver-tool</code></a>');
+    expect(page('conventional-commits')).not.toMatch(/<a>(?:<code>)?semver-tool/);
+  });
+
   it('has no Used by section when nothing refers to the skill', () => {
     expect(page('conventional-commits')).not.toContain('id="used-by"');
   });

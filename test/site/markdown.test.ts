@@ -26,6 +26,21 @@ describe('renderMarkdown', () => {
     expect(html).not.toContain('passwd"');
   });
 
+  it("sends a link out of the skill into another skill's folder to that skill's page, and drops any other", () => {
+    const skillLinks = { from: 'skills/dev/conventional-commits', skills: { 'skills/dev/semver-tool': '/repo/skills/semver-tool/' } };
+    const html = renderMarkdown('[a](../semver-tool/SKILL.md) [b](../semver-tool/) [c](../semver-tool/scripts/semver.sh) [d](../nowhere/SKILL.md) [e](../../../../etc/passwd) [f](../semver-tool-2/SKILL.md)', { filesBase: files, skillLinks });
+    expect([...html.matchAll(/<a(?: href="([^"]*)")?>(\w)<\/a>/g)].map((m) => [m[2], m[1]])).toEqual([
+      ['a', '/repo/skills/semver-tool/'],
+      ['b', '/repo/skills/semver-tool/'],
+      ['c', '/repo/skills/semver-tool/'],
+      ['d', undefined],
+      ['e', undefined],
+      ['f', undefined],
+    ]);
+    // From a document in a sub-folder, the climb counts from there.
+    expect(renderMarkdown('[a](../../semver-tool/SKILL.md)', { filesBase: files, docDir: 'references', skillLinks })).toContain('href="/repo/skills/semver-tool/"');
+  });
+
   it('keeps links under the base path a sub-path site gives', () => {
     const html = renderMarkdown('[run](scripts/run.sh) ![logo](./assets/logo.png)', { filesBase: `/repo${files}` });
     expect(html).toContain(`href="/repo${files}scripts/run.sh"`);

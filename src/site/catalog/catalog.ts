@@ -193,6 +193,30 @@ export function loadManifest(entry: CatalogEntry): SkillManifest {
   return manifest;
 }
 
+let linkTargets: Map<string, { name: string; sourcePath: string }[]> | undefined;
+
+/**
+ * The skills whose documents a skill links to (`[semver-tool](../semver-tool/SKILL.md)`), with
+ * their folders: the other side of each manifest's `usedBy` links, as the build resolved them.
+ * Every manifest is read for it once, when a page first asks (only pages whose documents climb
+ * out of their folder do).
+ */
+export function skillsLinkedFrom(name: string): readonly { name: string; sourcePath: string }[] {
+  if (!linkTargets) {
+    linkTargets = new Map();
+    for (const entry of loadCatalog().entries) {
+      const target = loadManifest(entry);
+      for (const user of target.usedBy ?? []) {
+        if (!user.kinds.includes('link')) continue;
+        const list = linkTargets.get(user.name) ?? [];
+        list.push({ name: target.name, sourcePath: target.sourcePath });
+        linkTargets.set(user.name, list);
+      }
+    }
+  }
+  return linkTargets.get(name) ?? [];
+}
+
 /** A skill's Markdown files are rendered up to this size; a larger one keeps only its raw file. */
 export const MAX_RENDERED_MARKDOWN = 512 * 1024;
 

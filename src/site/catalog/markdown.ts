@@ -51,6 +51,13 @@ export interface RenderOptions {
    */
   skillPages?: { skillPath: string; files: readonly string[] };
   /**
+   * The other skills the document links to, for a relative link that climbs out of its skill
+   * (`../semver-tool/SKILL.md`): `from` is the skill's folder from the registry root, `skills` maps
+   * each linked skill's folder to its page. A link into one of them goes to that skill's page;
+   * any other link out of the skill loses its href (nothing is published there).
+   */
+  skillLinks?: { from: string; skills: Readonly<Record<string, string>> };
+  /**
    * Trusted documents only (our own docs/security.md): give headings ids so `/security/#rule`
    * links land. Skill documents keep the sanitiser's `user-content-` prefixed ids.
    */
@@ -304,8 +311,9 @@ function rewriteRelative(url: string, options: RenderOptions): string | null {
   } catch {
     return null;
   }
-  const segments = resolveSegments(options.docDir ? options.docDir.split('/').filter(Boolean) : [], pathPart);
-  if (!segments) return null;
+  const docDir = options.docDir ? options.docDir.split('/').filter(Boolean) : [];
+  const segments = resolveSegments(docDir, pathPart);
+  if (!segments) return options.skillLinks ? linkedSkillPage(options.skillLinks, docDir, pathPart) : null;
   const last = segments[segments.length - 1]!;
   if (options.skillPages && /\.md$/i.test(last)) {
     const target = segments.join('/');
@@ -317,6 +325,17 @@ function rewriteRelative(url: string, options: RenderOptions): string | null {
     return `${options.filesBase}${docPageSlug(last)}/${suffix}`;
   }
   return `${options.filesBase}${segments.map(encodeURIComponent).join('/')}${suffix}`;
+}
+
+/** The page of the other skill a link out of this one points into (its folder or any file in it), if it is one of `links.skills`. */
+function linkedSkillPage(links: NonNullable<RenderOptions['skillLinks']>, docDir: readonly string[], pathPart: string): string | null {
+  const target = resolveSegments([...links.from.split('/').filter(Boolean), ...docDir], pathPart)?.join('/');
+  if (!target) return null;
+  for (let cut = target.length; cut > 0; cut = target.lastIndexOf('/', cut - 1)) {
+    const folder = target.slice(0, cut);
+    if (Object.hasOwn(links.skills, folder)) return links.skills[folder] as string;
+  }
+  return null;
 }
 
 /** The page slug of a docs Markdown file: `Hosting Guide.md` → `hosting-guide`. */
