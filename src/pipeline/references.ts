@@ -98,10 +98,10 @@ export function linkDestinations(path: string, text: string): string[] {
   return linksIn(path, text).map((link) => link.destination);
 }
 
-/** Each link destination of {@link linkDestinations} with its 1-based line in the file. */
-export function linksIn(path: string, text: string, lineStarts?: readonly number[]): { destination: string; line: number }[] {
+/** Each link destination of {@link linkDestinations} with its 1-based line and column (where the destination starts) in the file. */
+export function linksIn(path: string, text: string, lineStarts?: readonly number[]): { destination: string; line: number; column: number }[] {
   const file = createTextFile(path, text, lineStarts);
-  const out: { destination: string; line: number }[] = [];
+  const out: { destination: string; line: number; column: number }[] = [];
   // Most lines hold no link: only those with `](` or opening with `[` (a definition) are cut out
   // and cleared of code spans. The next `](` is found once for all the lines before it.
   let nextInline = 0; // where the next `](` is, at or after the line being read; -1 when none is left
@@ -114,11 +114,11 @@ export function linksIn(path: string, text: string, lineStarts?: readonly number
     if (!inline && !mayOpenDefinition(text, start)) continue;
     const line = withoutCodeSpans(lineOf(file, i));
     const definition = /^ {0,3}\[[^\]]{1,999}\]:[ \t]*(\S+)/.exec(line);
-    if (definition) out.push({ destination: unbracket(definition[1] as string), line: i + 1 });
+    if (definition) out.push({ destination: unbracket(definition[1] as string), line: i + 1, column: definition[0].length - (definition[1] as string).length + 1 });
     // The search resumes after each destination, so every character is read once.
     for (let at = line.indexOf(']('); at !== -1; ) {
-      const { destination, end } = destinationAt(line, at + 2);
-      if (destination) out.push({ destination, line: i + 1 });
+      const { destination, start, end } = destinationAt(line, at + 2);
+      if (destination) out.push({ destination, line: i + 1, column: start + 1 });
       at = line.indexOf('](', end);
     }
   }
@@ -137,9 +137,10 @@ const unbracket = (d: string): string => (d.startsWith('<') ? d.slice(1, d.index
 
 /**
  * The link destination starting at `from` (after `](`): `<…>`, or up to a space or `)`; none when
- * empty or longer than {@link MAX_DESTINATION}. `end` is where it stopped reading.
+ * empty or longer than {@link MAX_DESTINATION}. `start` is where it begins (inside `<`), `end`
+ * where reading stopped.
  */
-function destinationAt(line: string, from: number): { destination?: string; end: number } {
+function destinationAt(line: string, from: number): { destination?: string; start: number; end: number } {
   let i = from;
   while (line[i] === ' ' || line[i] === '\t') i++;
   const angled = line[i] === '<';
@@ -150,11 +151,12 @@ function destinationAt(line: string, from: number): { destination?: string; end:
     if (angled ? c === '>' : c === ' ' || c === '\t' || c === ')') break;
     end++;
   }
-  return end > start && end - start <= MAX_DESTINATION ? { destination: line.slice(start, end), end } : { end: Math.max(end, from) };
+  return end > start && end - start <= MAX_DESTINATION ? { destination: line.slice(start, end), start, end } : { start, end: Math.max(end, from) };
 }
 
 /**
- * The line with its code spans blanked out. Backtick runs are paired in one pass: an opening run
+ * The line with its code spans blanked out (spaces of the same length, so columns still count
+ * from the line's start). Backtick runs are paired in one pass: an opening run
  * closes at the next run of the same length (CommonMark), found through a pointer per length
  * that only moves forward, so a line of unmatched runs stays linear.
  */
@@ -190,7 +192,7 @@ export function withoutCodeSpans(line: string): string {
       continue;
     }
     const close = runs[same[c] as number] as (typeof runs)[number];
-    out += line.slice(copied, open.start);
+    out += line.slice(copied, open.start) + ' '.repeat(close.start + close.length - open.start);
     copied = close.start + close.length;
     k = (same[c] as number) + 1;
   }

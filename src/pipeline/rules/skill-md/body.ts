@@ -91,10 +91,10 @@ export const bodyBrokenLink = defineRule({
       present.add(path);
     }
     const exists = (path: string) => present.has(path.replace(/\/$/, ''));
-    for (const { destination, line } of links.slice(0, MAX_CHECKED_LINKS)) {
+    for (const { destination, line, column } of links.slice(0, MAX_CHECKED_LINKS)) {
       const linked = linkedPath(destination);
       if (!linked) continue;
-      const at = { file: 'SKILL.md', line, column: 1 };
+      const at = { file: 'SKILL.md', line, column };
       if ('problem' in linked) report(at, `the link '${destination}' ${linked.problem}`, { hint: `write '${destination.replaceAll('\\', '/')}'` });
       else if (!exists(linked.path)) report(at, `the link '${destination}' points to ${linked.path}, which the skill does not have`);
     }
