@@ -213,7 +213,7 @@ export class Registry {
     const typo = closest(name, this.index.skills.map((s) => s.name));
     const close = [...new Set([...(typo ? [typo] : []), ...this.search(name, { limit: 3 }).map((hit) => hit.skill.name)])].slice(0, 3);
     // The library serves the CLI and the MCP server alike: name both ways of listing.
-    return close.length > 0 ? `did you mean ${close.map((c) => `'${c}'`).join(', ')}?` : 'list the skills: `skilldex search ""` on the command line, the list_skills tool over MCP';
+    return close.length > 0 ? `did you mean ${close.map((c) => `'${c}'`).join(', ')}?` : 'list the skills: `skilldex list` on the command line, the list_skills tool over MCP';
   }
 
   /**

@@ -131,6 +131,7 @@ describe('skilldex new', () => {
     expect(again.stderr).toContain('already exists');
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('not in skills: missing_one');
+    expect(unknown.stderr).toMatch(/hint: the \d+ skills: .*count_words/);
     expect(noName.status).toBe(2);
     expect(noName.stderr).toContain('missing the skill name');
   });
@@ -146,6 +147,16 @@ describe('skilldex new', () => {
     expect(long.stderr).toContain('error the description is 1025 characters; at most 1024 are allowed');
     expect(existsSync(join(root, 'skills', 'ctl-desc'))).toBe(false);
     expect(existsSync(join(root, 'skills', 'long-desc'))).toBe(false);
+  });
+
+  it('names the callee --calls probably meant, and how many skills the list leaves out', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'skilldex-new-calls-'));
+    for (let i = 0; i < 14; i++) await skilldex(root, 'new', `tool-${String(i).padStart(2, '0')}`, '--format', 'skill-json', '--mode', 'code');
+    const typo = await skilldex(root, 'new', 'flow', '--format', 'skill-json', '--mode', 'composite', '--calls', 'tool_1o');
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain("hint: did you mean 'tool_10'? the 14 skills: tool_00, tool_01,");
+    expect(typo.stderr).toContain('tool_11, … and 2 more');
+    await rm(root, { recursive: true, force: true });
   });
 
   it('says how to fix --mode given without --format skill-json', async () => {

@@ -63,6 +63,8 @@ describe('ABP tools', () => {
     expect(JSON.parse(bad.stdout).error.code).toBe('MISSING_PARAM');
     expect((await cli(['run', 'date-calc', '--tool', 'weekday', '--protocol'])).status).toBe(2);
     const info = await cli(['info', 'date-calc']);
+    // The install line, pasted, reaches the registry info was given.
+    expect(info.stdout).toContain(`install    skilldex install date-calc --registry ${server.url} --to claude`);
     expect(info.stdout).toMatch(/abp tools\s+daysBetween\(start: string, end: string, businessDays\?: boolean\) → object\n\s+addDays\(date: string, days: integer, businessDays\?: boolean\) → object/);
   });
 });

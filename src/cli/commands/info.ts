@@ -1,6 +1,7 @@
 import { defineCommand } from 'citty';
 import { abpToolSignature } from '../../core/abp-schema.ts';
 import { functionSignature } from '../../core/signature.ts';
+import { shellQuote } from '../../core/shell-quote.ts';
 import { REFERENCE_LABELS, skillUsers } from '../../core/used-by.ts';
 import { out, outJson, style, visible } from '../_output.ts';
 import { formatBytes, openRegistryFromArgs, registryArgs } from '../_registry.ts';
@@ -53,7 +54,9 @@ export default defineCommand({
     const { versions } = await registry.versions(m.name);
     versions.forEach((v, i) => row(i === 0 ? 'versions' : '', `${v.version}${v.date ? `  ${v.date.slice(0, 10)}` : ''}${v.digest === m.digest ? '  ← shown' : ''}`));
     const asked = String(args.name).includes('@') ? `${m.name}@${m.version}` : m.name;
-    row('install', `skilldex install ${asked} --to claude`);
+    // Pasted as it is, the command must reach the same registry: one given by --registry is named.
+    const from = typeof args.registry === 'string' && args.registry !== '' ? ` --registry ${shellQuote(args.registry)}` : '';
+    row('install', `skilldex install ${asked}${from} --to claude`);
     return 0;
   },
 });

@@ -8,6 +8,7 @@ import { ScaffoldError } from '../../publish/scaffold-error.ts';
 import { SCAFFOLD_FORMATS, scaffold, type Callee, type ScaffoldFormat } from '../../publish/scaffold.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { err, out, style } from '../_output.ts';
+import { closest } from '../../core/suggest.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
 
 /** Prompts only with a person at a terminal; CI and pipes get flags and defaults, never a hang. */
@@ -104,6 +105,15 @@ async function exists(path: string): Promise<boolean> {
  * validator's `registry/unknown-call` would fail otherwise); without it, the first two function
  * skills of the registry make a working example.
  */
+/** What `--calls` may name instead: the closest name to each missing one, then the skills there are (a dozen, and how many more). */
+function callsHint(missing: readonly string[], names: readonly string[]): string {
+  if (names.length === 0) return 'there are no skills to call yet; create the skills first, or leave out --calls';
+  const meant = [...new Set(missing.flatMap((name) => closest(name, names) ?? []))];
+  const shown = names.slice(0, 12).join(', ');
+  const more = names.length > 12 ? `, … and ${names.length - 12} more` : '';
+  return `${meant.length > 0 ? `did you mean ${meant.map((n) => `'${n}'`).join(', ')}? ` : ''}the ${names.length} skills: ${shown}${more}`;
+}
+
 async function resolveCallees(skillsDir: string, list: string | undefined): Promise<Callee[]> {
   const root = dirname(skillsDir);
   const config = { ...(await loadConfig(root)), skillsDir: relative(root, skillsDir) || '.' };
@@ -114,7 +124,7 @@ async function resolveCallees(skillsDir: string, list: string | undefined): Prom
     const missing = names.filter((n) => !byName.has(n));
     if (names.length === 0 || missing.length > 0) {
       throw new CliError('E_CALLS', names.length === 0 ? '--calls is empty' : `--calls names skills that are not in ${relative(process.cwd(), skillsDir) || '.'}: ${missing.join(', ')}`, {
-        hint: `existing skills: ${[...byName.keys()].slice(0, 12).join(', ') || '(none)'}`,
+        hint: callsHint(missing, [...byName.keys()].sort()),
         exitCode: EXIT.usage,
       });
     }
