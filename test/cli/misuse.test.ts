@@ -126,11 +126,16 @@ describe('options', () => {
     expect((await runSkilldex(root, ['validate', '--no-scan'])).status).toBe(0);
   });
 
-  it('refuses a folder for --summary before checking anything', async () => {
+  it('refuses a folder for --summary, or a file in no folder, before checking anything', async () => {
     const result = await runSkilldex(root, ['validate', '--no-scan', '--summary', 'skills']);
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('error --summary skills is a folder');
+    const nowhere = await runSkilldex(root, ['validate', '--no-scan', '--summary', 'no/such/folder/summary.md']);
+    expect(nowhere.status).toBe(2);
+    expect(nowhere.stdout).toBe('');
+    expect(nowhere.stderr).toContain('error --summary no/such/folder/summary.md is in a folder that does not exist');
+    expect(nowhere.stderr).toContain('hint: create the folder first');
   });
 
   it('takes an empty value for an option that needs one as missing', async () => {

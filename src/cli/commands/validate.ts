@@ -47,9 +47,16 @@ export default defineCommand({
     if (paths.some((p) => p === '')) throw new CliError('E_USAGE', 'an empty path was given', { hint: 'pass a skill folder, a folder of skills or a registry root', exitCode: EXIT.usage });
     const targets = await planTargets(paths, rootArg);
 
-    // The summary is written after the whole check: a folder named there would fail only then.
-    if (args.summary !== undefined && (await stat(resolve(String(args.summary))).catch(() => undefined))?.isDirectory()) {
-      throw new CliError('E_USAGE', `--summary ${printable(String(args.summary))} is a folder`, { hint: 'name the file to append the summary to, such as "$GITHUB_STEP_SUMMARY"', exitCode: EXIT.usage });
+    // The summary is written after the whole check: a folder named there, or a file in a folder
+    // that does not exist, would fail only then.
+    if (args.summary !== undefined) {
+      const summary = resolve(String(args.summary));
+      if ((await stat(summary).catch(() => undefined))?.isDirectory()) {
+        throw new CliError('E_USAGE', `--summary ${printable(String(args.summary))} is a folder`, { hint: 'name the file to append the summary to, such as "$GITHUB_STEP_SUMMARY"', exitCode: EXIT.usage });
+      }
+      if (!(await stat(dirname(summary)).catch(() => undefined))?.isDirectory()) {
+        throw new CliError('E_USAGE', `--summary ${printable(String(args.summary))} is in a folder that does not exist`, { hint: 'create the folder first, or name a file in an existing one; the file itself is created if need be', exitCode: EXIT.usage });
+      }
     }
     const changedSince = args['changed-since'] as string | undefined;
     const indexLocation = args['against-index'] as string | undefined;
