@@ -21,6 +21,7 @@ import type { ReadSkill } from './phases/read.ts';
 import { checkSigningKeys, signingKeysFromEnv, type SigningKey } from './emit/sign.ts';
 import { gitCommitTimes, headCommitTime, lastCommitTime } from './git-times.ts';
 import { versionKey } from '../core/changelog.ts';
+import { withoutWithdrawn } from './history/withdrawn.ts';
 import { sortDiagnostics } from './diagnostics.ts';
 import { planVersions } from './emit/versions.ts';
 import { checkOldVersions, readOldFiles } from './history/old-versions.ts';
@@ -168,7 +169,8 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
     cache,
   );
   const current = accepted.map((s) => ({ dir: s.source.dir, name: s.draft.name, version: s.draft.version }));
-  const olderChecked = await checkOldVersions(options.root, config, current, histories.records, { ...(cache ? { cache } : {}), scan: options.scan !== false });
+  const records = withoutWithdrawn(histories.records, current, config.withdrawn);
+  const olderChecked = await checkOldVersions(options.root, config, current, records, { ...(cache ? { cache } : {}), scan: options.scan !== false });
   diagnostics = sortDiagnostics([...diagnostics, ...histories.diagnostics, ...olderChecked.diagnostics]);
   const hasErrors = diagnostics.some((d) => d.severity === 'error');
   if (hasErrors && !options.lenient) return stopped();
@@ -199,8 +201,7 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
       diagnostics: diagnosticsByDir.get(s.source.dir) ?? [],
       scan: s.scan,
     };
-    const records = histories.records.get(s.source.dir);
-    const currentRecord = records?.find((r) => versionKey(r.version) === versionKey(s.draft.version));
+    const currentRecord = records.get(s.source.dir)?.find((r) => versionKey(r.version) === versionKey(s.draft.version));
     return { plan: planVersions(manifest, s.source.files, olderChecked.byDir.get(s.source.dir) ?? [], currentRecord), files: s.source.files, packed: s.packed };
   });
   const published = planned.map(({ plan, files }) => ({ manifest: plan.manifest, files }));

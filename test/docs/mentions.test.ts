@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { transformSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { buildExamples } from '../runtime/_registries.ts';
 
 /**
  * Users never see the documents Skilldex was designed from, so nothing they read may cite them:
@@ -43,6 +45,17 @@ describe('user-facing text', () => {
     for (const file of files) found.push(...mentions(relative(REPO, file), await readFile(file, 'utf8')));
     expect(found).toEqual([]);
   });
+
+  // Earlier versions are published from git history, which keeps what the files once said: a
+  // version that cited the design documents is withdrawn in skilldex.config.json.
+  it('never cites them in the registry built from this repository, earlier versions included', async () => {
+    const built = await buildExamples();
+    const files = (await filesUnder(built)).filter((f) => !BINARY.test(f));
+    expect(files.some((f) => /@\d+\.\d+\.\d+\.json$/.test(f)) || !existsSync(join(REPO, '.git'))).toBe(true);
+    const found: string[] = [];
+    for (const file of files) found.push(...mentions(relative(built, file), await readFile(file, 'utf8')));
+    expect(found).toEqual([]);
+  }, 120_000);
 
   it('catches a citation in a string but not in a TypeScript comment', () => {
     const code = "// see seed 004 §2\n/** FIELD-NOTES */\nexport const hint = 'see the seed 000 field table';\n";

@@ -93,6 +93,12 @@ export const RegistryConfig = z
       })
       .default({ rules: {}, blockOn: 'fail', allow: [] })
       .describe('The security scanner: severities, the publishing gate and reviewed exceptions.'),
+    withdrawn: z
+      .record(z.string().min(1).max(64), z.array(z.string().min(1).max(256)).max(1000))
+      .default({})
+      .describe(
+        'Earlier versions the registry no longer publishes, by skill name: `{"pdf-tools": ["1.0.0", "1.1.0"]}`. Their manifests, files and archives are left out and the versions document does not list them; git history is not changed. The current version cannot be withdrawn: bump the skill, or remove it.',
+      ),
     signing: z
       .object({ keys: z.array(RegistryKey).default([]).describe('Public keys, `ed25519:<base64url>`, with their status.') })
       .default({ keys: [] })

@@ -235,6 +235,24 @@ describe('versions from git history', () => {
     expect(readJson<SkillManifest>(outDir, 'skills/tidy.json').diagnostics).toEqual([]);
   });
 
+  it('leaves out the earlier versions the config withdraws, unchecked, but never the current one', async () => {
+    const repo = new GitRepo('withdrawn');
+    repo.write('skills/tidy/SKILL.md', skillMd('tidy', '0.9.0').replace(/description: .*/, `description: ${'x'.repeat(1100)}`)).commit('tidy 0.9.0, rejected if checked', '2026-01-01T10:00:00Z');
+    repo.write('skills/tidy/SKILL.md', skillMd('tidy', '1.0.0', '# tidy\n\nText we no longer want published.\n')).commit('tidy 1.0.0', '2026-01-02T10:00:00Z');
+    repo.write('skills/tidy/SKILL.md', skillMd('tidy', '1.1.0')).commit('tidy 1.1.0', '2026-01-03T10:00:00Z');
+    repo.write('skills/tidy/SKILL.md', skillMd('tidy', '2.0.0')).commit('tidy 2.0.0', '2026-01-04T10:00:00Z');
+    writeFileSync(join(repo.root, 'skilldex.config.json'), JSON.stringify({ withdrawn: { tidy: ['0.9.0', 'v1.0.0', '2.0.0'], gone: ['1.0.0'] } }));
+    const { result, outDir } = await build(repo.root);
+    expect(result.ok).toBe(true);
+    expect(result.diagnostics.filter((d) => d.rule === 'versions/version-rejected')).toEqual([]);
+    expect(readJson<SkillVersions>(outDir, 'skills/tidy.versions.json').versions.map((v) => v.version)).toEqual(['2.0.0', '1.1.0']);
+    expect(existsSync(join(outDir, 'skills/tidy@1.0.0.json'))).toBe(false);
+    expect(existsSync(join(outDir, 'skills/tidy@1.1.0.json'))).toBe(true);
+    expect(result.index?.skills.map((s) => `${s.name}@${s.version}`)).toEqual(['tidy@2.0.0']);
+    const published = readdirSync(join(outDir, 'skills', 'tidy'), { recursive: true }).map(String);
+    expect(published.filter((f) => f.endsWith('SKILL.md')).map((f) => readFileSync(join(outDir, 'skills', 'tidy', f), 'utf8')).join('')).not.toContain('no longer want');
+  });
+
   it('holds earlier versions to the size limits without loading an oversized file, and publishes no link', async () => {
     const repo = new GitRepo('limits');
     const big = repo.write('skills/tidy/SKILL.md', skillMd('tidy', '1.0.0')).write('skills/tidy/assets/big.bin', new Uint8Array(64 * 1024).fill(7)).commit('tidy 1.0.0, big asset', '2026-01-02T10:00:00Z');
