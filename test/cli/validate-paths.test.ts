@@ -104,6 +104,15 @@ describe('skilldex validate PATH (spawned)', () => {
     expect(result.stdout).toContain('2 errors, 0 warnings\n');
   });
 
+  it('takes a misnamed declaration (skill.md) for its folder, and reports it as misnamed, not as a file', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { 'skills/lower-case/skill.md': skillMd('lower-case') });
+    const result = await runSkilldex(cwd, ['validate', '--no-scan', 'skills/lower-case/skill.md']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).not.toContain('is not a folder');
+    expect(result.stdout).toContain('skills/lower-case/skill.md:1:1  discovery/misnamed-declaration  error');
+  });
+
   it('checks a folder of skills (with a category level) outside a registry, and registry rules across them', async () => {
     const cwd = await tempDir();
     await writeTree(cwd, {

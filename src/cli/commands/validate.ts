@@ -188,10 +188,14 @@ async function planTargets(paths: readonly string[], rootArg: string | undefined
   for (const asGiven of given) {
     let abs = resolve(asGiven);
     let kind = await folderKind(abs);
-    // `skilldex validate my-skill/SKILL.md` means the skill.
+    // `skilldex validate my-skill/SKILL.md` means the skill; `my-skill/skill.md` means its folder too,
+    // which then gets the misnamed declaration's diagnostic rather than 'not a folder'.
     if (kind === 'file' && (DECLARATIONS as readonly string[]).includes(basename(abs))) {
       abs = dirname(abs);
       kind = 'skill';
+    } else if (kind === 'file' && DECLARATIONS.some((d) => d.toLowerCase() === basename(abs).toLowerCase())) {
+      abs = dirname(abs);
+      kind = await folderKind(abs);
     }
     const unusable = notUsable(kind, asGiven);
     if (unusable) throw unusable;
