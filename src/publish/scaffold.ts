@@ -256,7 +256,9 @@ function scriptFiles(context: TemplateContext): ScaffoldFile[] {
     ],
     input_schema: {
       type: 'object',
-      required: ['action'],
+      // Both actions read params.text; the example is the input the catalog page's run command shows.
+      required: ['action', 'params'],
+      examples: [{ action: 'analyze', params: { text: 'hello world' } }],
       properties: {
         action: { type: 'string', enum: ['analyze', 'report'] },
         params: {

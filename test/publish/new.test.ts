@@ -9,6 +9,7 @@ import { buildRegistry, validateRegistry } from '../../src/pipeline/index.ts';
 import { askMissing } from '../../src/cli/commands/new.ts';
 import { scaffold, scaffoldNames } from '../../src/publish/scaffold.ts';
 import { runSkilldex } from '../helpers/cli.ts';
+import { runExample } from '../../src/site/catalog/run-example.ts';
 
 const ENV = { ...process.env, NO_COLOR: '1', CI: 'true' };
 
@@ -72,7 +73,13 @@ describe('skilldex new', () => {
       const composite = result.manifests.find((m) => m.name === 'count_then_sum');
       expect(composite?.calls).toEqual(['count_words', 'sum_up']);
       expect(result.manifests.find((m) => m.name === 'count_words')?.calledBy).toEqual(['count_then_sum', 'only_count']);
-      expect(result.manifests.find((m) => m.name === 'proto-tool')?.actions?.map((a) => a.name)).toEqual(['analyze', 'report']);
+      const proto = result.manifests.find((m) => m.name === 'proto-tool');
+      expect(proto?.actions?.map((a) => a.name)).toEqual(['analyze', 'report']);
+      // The run command its catalog page shows gives the script what it needs, not a bare action.
+      const pageInput = runExample(proto!.inputSchema!, proto!.instructions);
+      expect(pageInput).toEqual({ action: 'analyze', params: { text: 'hello world' } });
+      const ran = spawnSync('python3', [join(root, 'skills/dev/proto-tool/scripts/main.py')], { input: JSON.stringify(pageInput), encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+      expect(JSON.parse(ran.stdout)).toMatchObject({ success: true, data: { words: 2 } });
       expect(result.manifests.find((m) => m.name === 'text-package')?.entry).toEqual({ path: 'scripts/execute.ts', runner: 'module', language: 'typescript' });
     } finally {
       await rm(out, { recursive: true, force: true });
