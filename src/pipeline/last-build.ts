@@ -66,6 +66,8 @@ export interface BuildSettings {
   outDir: string;
   lenient: boolean;
   scan: boolean;
+  /** A site URL given on the command line or in the environment, overriding the config's. */
+  siteUrl?: string;
 }
 
 /**
@@ -211,6 +213,7 @@ function keyBeforeWalk(settings: BuildSettings): KeyBeforeWalk | undefined {
       settings.outDir,
       settings.lenient,
       settings.scan,
+      settings.siteUrl ?? null,
       config,
       SOURCE_DATE_EPOCH ?? null,
       SKILLDEX_SIGNING_KEY === undefined ? null : sha256HexSync(SKILLDEX_SIGNING_KEY),

@@ -25,7 +25,7 @@ const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {
 const SKILLS = ['alpha-skill', 'beta-skill'];
 const UNCHANGED = 'nothing changed since the last build';
 
-const CASES = ['plain', 'same-stamp', 'added', 'deep', 'config', 'output', 'cache', 'epoch', 'lenient', 'racy', 'forged', 'out-dir', 'pipe-key', 'segment-link', 'out-link', 'fifo', 'order', 'out-file'] as const;
+const CASES = ['plain', 'same-stamp', 'added', 'deep', 'config', 'output', 'cache', 'epoch', 'lenient', 'racy', 'forged', 'out-dir', 'pipe-key', 'segment-link', 'out-link', 'fifo', 'order', 'out-file', 'site-url'] as const;
 const rootOf = (name: string) => join(dir, name);
 let repo: GitRepo;
 let unreadable: GitRepo;
@@ -180,6 +180,19 @@ describe('skilldex build when nothing changed', () => {
     await recorded(root);
     rmSync(join(root, '.cache', 'skilldex', 'build-cache.json'));
     await expectFullBuild(root);
+  });
+
+  it('takes --site-url (or SKILLDEX_SITE_URL) over the config, builds again when it differs, and refuses a bad one', async () => {
+    const root = rootOf('site-url');
+    const registryUrl = () => JSON.parse(readFileSync(join(root, 'dist', 'index.json'), 'utf8')).registry.url;
+    await recorded(root, ['--site-url', 'https://acme.github.io/skills']);
+    expect(registryUrl()).toBe('https://acme.github.io/skills/');
+    await expectFullBuild(root, [], { SKILLDEX_SITE_URL: 'https://skills.acme.example/' });
+    expect(registryUrl()).toBe('https://skills.acme.example/');
+    const bad = await build(root, ['--site-url', 'ftp://x.example/']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('error ftp://x.example/ is not a usable site URL');
+    expect(registryUrl()).toBe('https://skills.acme.example/');
   });
 
   it('builds again when SOURCE_DATE_EPOCH, --lenient or --out differ', async () => {

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { lastBuild, recordLastBuild, type BuildSummary } from '../../pipeline/last-build.ts';
+import { normaliseSiteUrl } from '../../core/site-url.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { formatArg, printReport, type OutputFormat } from '../_report.ts';
 import { err, printable, style } from '../_output.ts';
@@ -13,12 +14,19 @@ export default defineCommand({
     root: { type: 'string', description: 'Registry root (holds skills/)', default: '.' },
     out: { type: 'string', description: 'Output folder', default: 'dist' },
     lenient: { type: 'boolean', description: 'Import mode: publish every valid skill and list the rejected ones', default: false },
+    'site-url': { type: 'string', description: "Where the registry will be served, for its absolute links (index.json's registry.url, the run command in generated SKILL.md files); overrides skilldex.config.json siteUrl (default: $SKILLDEX_SITE_URL)", valueHint: 'url' },
     format: formatArg,
   },
   async run({ args }) {
     const root = resolve(String(args.root));
     const outDir = resolve(String(args.out));
-    const settings = { root, outDir, lenient: args.lenient, scan: true };
+    // As the site build takes it: the flag, else the environment, else the config's siteUrl.
+    const siteUrlGiven = (args['site-url'] as string | undefined) ?? (process.env.SKILLDEX_SITE_URL || undefined);
+    const siteUrl = siteUrlGiven === undefined ? undefined : normaliseSiteUrl(siteUrlGiven);
+    if (siteUrlGiven !== undefined && siteUrl === undefined) {
+      throw new CliError('E_SITE_URL', `${printable(siteUrlGiven)} is not a usable site URL`, { hint: 'give the absolute http(s) URL the registry is served at, e.g. https://skills.example.org/ or https://user.github.io/repo/ (no query, fragment or credentials)', exitCode: EXIT.usage });
+    }
+    const settings = { root, outDir, lenient: args.lenient, scan: true, ...(siteUrl ? { siteUrl } : {}) };
     // Nothing changed since the last build: its answer stands, without loading the pipeline
     // (most of a no-op's time) or checking what that build checked (src/pipeline/last-build.ts).
     const last = lastBuild(settings);
@@ -26,7 +34,7 @@ export default defineCommand({
 
     const [{ buildRegistry, foreignOutputProblem, OUTPUT_PROOF, outputPlaceProblem }, { requireRegistryRoot }] = await Promise.all([import('../../pipeline/index.ts'), import('../_registry-root.ts')]);
     // A missing root or skills folder is a usage error; an empty skills folder builds an empty registry.
-    const config = await requireRegistryRoot(root, String(args.root), 'build');
+    const config = { ...(await requireRegistryRoot(root, String(args.root), 'build')), ...(siteUrl ? { siteUrl } : {}) };
     const misplaced = outputPlaceProblem(root, config.skillsDir, outDir);
     if (misplaced) throw new CliError('E_OUT_DIR', misplaced, { hint: 'pass another --out, such as dist (the default)', exitCode: EXIT.usage });
     if ((await stat(outDir).catch(() => undefined))?.isDirectory() === false) {

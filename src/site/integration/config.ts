@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { siteUrlProblem } from '../../core/schemas/config.ts';
+import { builtSiteUrlProblem, normaliseSiteUrl } from '../../core/site-url.ts';
+
+export { normaliseSiteUrl };
 
 /**
  * What the site build knows that the pages need: where the built registry and the docs pages are,
@@ -34,30 +36,6 @@ export const SiteBuildConfig = z.object({
 });
 export type SiteBuildConfig = z.infer<typeof SiteBuildConfig>;
 export type SiteBuildConfigInput = z.input<typeof SiteBuildConfig>;
-
-/** Why `url` cannot be the site's URL, or undefined when it can: a registry's site URL ending in `/`. */
-function builtSiteUrlProblem(url: string): string | undefined {
-  return siteUrlProblem(url) ?? (new URL(url).pathname.endsWith('/') ? undefined : 'does not end in /');
-}
-
-/**
- * `value` as the site URL the build needs: an absolute http(s) URL ending in `/`, without query,
- * fragment or credentials. A path without its final `/` gets one; anything else would put broken
- * links on every page, so it is refused (undefined).
- *
- * @example
- * normaliseSiteUrl('https://user.github.io/repo') // 'https://user.github.io/repo/'
- */
-export function normaliseSiteUrl(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return undefined;
-  }
-  if (!url.pathname.endsWith('/')) url.pathname += '/';
-  return builtSiteUrlProblem(url.href) === undefined ? url.href : undefined;
-}
 
 /** The URL path the site is served under, with slashes at both ends: `/` or `/repo/`. */
 export function basePathOf(settings: SiteSettings): string {
