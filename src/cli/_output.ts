@@ -104,8 +104,12 @@ const OWN_FILE = /(?<![\w./-])(?:docs\/[a-z0-9-]+\.md|schemas\/[a-z0-9.-]+\.json
 export function withLocalDocs(text: string, root = PACKAGE_ROOT, cwd = process.cwd()): string {
   return text.replace(OWN_FILE, (path) => {
     const abs = join(root, path);
-    if (!existsSync(abs)) return path;
+    // A report names the same few documents for each of its diagnostics: each is looked up once.
+    let present = held.get(abs);
+    if (present === undefined) held.set(abs, (present = existsSync(abs)));
+    if (!present) return path;
     const rel = relative(cwd, abs);
     return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? abs : rel;
   });
 }
+const held = new Map<string, boolean>();
