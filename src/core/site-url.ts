@@ -1,4 +1,20 @@
-import { siteUrlProblem } from './schemas/config.ts';
+/*
+ * Site URLs, checked without zod: `skilldex build --site-url` checks one before deciding whether
+ * anything changed, and a no-op build loads none of the schemas.
+ */
+
+/**
+ * Why `url` cannot be where a site is served, or undefined when it can: it must be an absolute
+ * http(s) URL without query, fragment or credentials, as it ends up in `index.json` and every
+ * absolute link. (The site build also wants its final `/`, which it adds itself.)
+ */
+export function siteUrlProblem(url: string): string | undefined {
+  if (!URL.canParse(url)) return 'not a URL';
+  const parsed = new URL(url);
+  if (!/^https?:$/.test(parsed.protocol)) return 'not http(s)';
+  if (parsed.search || parsed.hash || parsed.username || parsed.password) return 'has a query, fragment or credentials';
+  return undefined;
+}
 
 /** Why `url` cannot be the site's URL, or undefined when it can: a registry's site URL ending in `/`. */
 export function builtSiteUrlProblem(url: string): string | undefined {

@@ -103,7 +103,7 @@ describe('skilldex mcp over stdio (SDK client, real CLI process, registry over H
   it('install_skill installs a verified copy inside the install root and refuses targets outside it', async () => {
     const result = await call(open, 'install_skill', { name: 'semver-tool', target: 'claude' });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ name: 'semver-tool', dir: join(installRoot, '.claude/skills/semver-tool'), files: 3, changed: true });
+    expect(result.structuredContent).toMatchObject({ name: 'semver-tool', dir: join(installRoot, '.claude/skills/semver-tool'), files: 4, changed: true });
     expect(existsSync(join(installRoot, '.claude/skills/semver-tool/scripts/semver.sh'))).toBe(true);
     const nested = await call(open, 'install_skill', { name: 'semver-tool', target: 'vendor/skills' });
     expect(nested.structuredContent).toMatchObject({ dir: join(installRoot, 'vendor/skills/semver-tool') });

@@ -5,6 +5,7 @@ import { RiskSeverity, RuleSeverity } from './diagnostic.ts';
 import { ScanVerdict } from './scan.ts';
 import { SkillMdFrontmatter } from './skill-md.ts';
 import { isFolderBelowRoot } from '../paths.ts';
+import { siteUrlProblem } from '../site-url.ts';
 
 // Every field carries `.describe()`, so schemas/config.schema.json gives editors the same text.
 export const Limits = z
@@ -34,18 +35,6 @@ export const ScanAllowance = z
   .describe('A scan finding the maintainers reviewed and accept, for one skill, rule and file digest.');
 export type ScanAllowance = z.infer<typeof ScanAllowance>;
 
-/**
- * Why `url` cannot be where a site is served, or undefined when it can: it must be an absolute
- * http(s) URL without query, fragment or credentials, as it ends up in `index.json` and every
- * absolute link. (The site build also wants its final `/`, which it adds itself.)
- */
-export function siteUrlProblem(url: string): string | undefined {
-  if (!URL.canParse(url)) return 'not a URL';
-  const parsed = new URL(url);
-  if (!/^https?:$/.test(parsed.protocol)) return 'not http(s)';
-  if (parsed.search || parsed.hash || parsed.username || parsed.password) return 'has a query, fragment or credentials';
-  return undefined;
-}
 
 /**
  * `skilldex.config.json` at the registry root. Every field is optional; the defaults are what a
