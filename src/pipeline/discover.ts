@@ -220,7 +220,8 @@ export async function discoverSkills(
       continue;
     }
     if (decl.size > 1) {
-      sink.report(discoveryAmbiguous, `${rel}/skill.json`, START, `'${rel}' holds both SKILL.md and skill.json`);
+      const { message, hint } = ambiguity(join(base, dir), rel);
+      sink.report(discoveryAmbiguous, `${rel}/skill.json`, START, message, hint ? { hint } : {});
       continue;
     }
     skillDirs.push({ dir: rel, declaration: declFile, listing: (sub) => listings.get(sub ? `${dir}/${sub}` : dir) });
@@ -230,6 +231,33 @@ export async function discoverSkills(
     cache.recordDiscovery({ skillsDir, dirs: stamps, found: skillDirs.map(({ dir, declaration }) => ({ dir, declaration })), diagnostics: sink.diagnostics.slice(reportedBefore) });
   }
   return skillDirs;
+}
+
+/**
+ * What to say of a folder holding both declarations. `skilldex install` leaves a skill.json skill
+ * so, with the SKILL.md it writes for Agent Skills clients (whose frontmatter names the function,
+ * `skilldex-function`): that folder is an installed copy, and the plain message sent its owner
+ * to `skilldex convert`. Only the first 2 KiB of a regular SKILL.md are read (no link followed,
+ * no FIFO waited on), and only for a folder already found ambiguous.
+ */
+function ambiguity(absDir: string, rel: string): { message: string; hint?: string } {
+  const plain = { message: `'${rel}' holds both SKILL.md and skill.json` };
+  let fd: number | undefined;
+  try {
+    fd = openSync(join(absDir, 'SKILL.md'), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile()) return plain;
+    const head = Buffer.alloc(2048);
+    const text = head.toString('utf8', 0, readSync(fd, head, 0, head.length, 0));
+    if (!text.startsWith('---') || !/\n\s+skilldex-function:/.test(text)) return plain;
+    return {
+      message: `'${rel}' holds skill.json and the SKILL.md that skilldex install wrote from it for Agent Skills clients: it is an installed copy, not a skill's source`,
+      hint: 'check the skill in the registry it was installed from; a skill.json source folder has no SKILL.md (the build writes it)',
+    };
+  } catch {
+    return plain;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /**
@@ -248,7 +276,8 @@ export async function discoverSkillFolder(root: string, dir: string, sink: Diagn
     else present.push(declaration);
   }
   if (present.length > 1) {
-    sink.report(discoveryAmbiguous, `${dir}/skill.json`, START, `'${dir}' holds both SKILL.md and skill.json`);
+    const { message, hint } = ambiguity(join(root, dir), dir);
+    sink.report(discoveryAmbiguous, `${dir}/skill.json`, START, message, hint ? { hint } : {});
     return [];
   }
   return present.map((declaration) => ({ dir, declaration }));

@@ -8,6 +8,7 @@ import { sha256Hex, treeDigest } from '../../src/core/digest.ts';
 import { SkilldexError } from '../../src/runtime/index.ts';
 import { openRegistry } from '../../src/runtime/node/index.ts';
 import { writeSkillDir } from '../../src/runtime/node/install.ts';
+import { validateSkillFolder } from '../../src/pipeline/validate.ts';
 import type { SkillManifest } from '../../src/core/schemas/manifest.ts';
 import { forgeRegistry, type ForgedServer, type ForgedSkill, mount, serveForged } from './_forged-registry.ts';
 import { buildExamples, tempDir } from './_registries.ts';
@@ -60,6 +61,18 @@ describe('install', () => {
     expect(wellKnown.digest).toBe(`sha256:${await sha256Hex(await readFile(join(dir, manifest.urls.archive)))}`);
     // Scripts stay executable.
     expect((await stat(join(result.dir, 'scripts/json_tool.py'))).mode & 0o111).not.toBe(0);
+  });
+
+  it("says an installed skill.json skill is an installed copy when it is validated, not a skill to convert", async () => {
+    const registry = await openRegistry(server.url, { cacheDir: await tempDir('cache') });
+    const project = await tempDir('project');
+    const { dir } = await registry.install('text_stats', project, { to: 'claude' });
+    // Install writes the SKILL.md Agent Skills clients read beside skill.json.
+    expect((await readdir(dir)).sort()).toEqual(expect.arrayContaining(['SKILL.md', 'skill.json']));
+    const { diagnostics } = await validateSkillFolder(dir);
+    const ambiguous = diagnostics.find((d) => d.rule === 'discovery/ambiguous');
+    expect(ambiguous?.message).toContain('holds skill.json and the SKILL.md that skilldex install wrote from it for Agent Skills clients');
+    expect(ambiguous?.hint).toContain('check the skill in the registry it was installed from');
   });
 
   it('is idempotent, and replaces an installed copy that was edited', async () => {
