@@ -31,15 +31,17 @@ export function fileSessionStore(dir: string, sessionId: string): KeyValueStore 
       return new Map();
     }
   };
-  const save = (values: Map<string, unknown>) => writeFileAtomic(file, JSON.stringify(Object.fromEntries(values)));
+  const save = async (values: Map<string, unknown>) => {
+    const text = JSON.stringify(Object.fromEntries(values));
+    if (Buffer.byteLength(text) > MAX_SESSION_BYTES) throw new Error(`the session would hold more than ${MAX_SESSION_BYTES / 1024 / 1024} MB; delete keys it no longer needs`);
+    await writeFileAtomic(file, text);
+  };
   return {
     get: async (key) => (await load()).get(key) ?? null,
     set: async (key, value) => {
       const values = await load();
       values.set(key, value ?? null);
-      const text = JSON.stringify(Object.fromEntries(values));
-      if (Buffer.byteLength(text) > MAX_SESSION_BYTES) throw new Error(`the session would hold more than ${MAX_SESSION_BYTES / 1024 / 1024} MB; delete keys it no longer needs`);
-      await writeFileAtomic(file, text);
+      await save(values);
     },
     delete: async (key) => {
       const values = await load();
