@@ -58,6 +58,14 @@ export function skillPath(name: string): string {
 }
 
 /**
+ * The `skillLinks` render option (markdown.ts) of a skill whose documents link into the folders of
+ * `targets`: each folder, from the registry root, to that skill's page.
+ */
+export function skillLinksFrom(from: string, targets: readonly { name: string; sourcePath: string }[]): { from: string; skills: Record<string, string> } {
+  return { from, skills: Object.fromEntries(targets.map((t) => [t.sourcePath, skillPath(t.name)])) };
+}
+
+/**
  * The page a skill's Markdown file is rendered on: `references/guide.md` →
  * `/skills/<name>/docs/references/guide/`. SKILL.md is the skill's own page.
  */

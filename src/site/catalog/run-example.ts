@@ -6,8 +6,7 @@ import { exampleValue } from './json-schema-view.ts';
  * docs that fits the schema, and only then a value generated from the types.
  */
 export function runExample(schema: unknown, docs: string | undefined): unknown {
-  if (authorGaveValues(schema)) return exampleValue(schema);
-  return (docs === undefined ? undefined : docsExample(schema, docs)) ?? exampleValue(schema);
+  return runExampleOf(schema, docs).input;
 }
 
 /**
@@ -15,7 +14,14 @@ export function runExample(schema: unknown, docs: string | undefined): unknown {
  * the page then says the values only show the input's shape, as the skill may well refuse them.
  */
 export function runExampleIsPlaceholder(schema: unknown, docs: string | undefined): boolean {
-  return !authorGaveValues(schema) && (docs === undefined || docsExample(schema, docs) === undefined);
+  return runExampleOf(schema, docs).placeholder;
+}
+
+/** {@link runExample} and {@link runExampleIsPlaceholder} at once, the docs' JSON blocks read once: what a skill page shows. */
+export function runExampleOf(schema: unknown, docs: string | undefined): { input: unknown; placeholder: boolean } {
+  if (authorGaveValues(schema)) return { input: exampleValue(schema), placeholder: false };
+  const fromDocs = docs === undefined ? undefined : docsExample(schema, docs);
+  return fromDocs === undefined ? { input: exampleValue(schema), placeholder: true } : { input: fromDocs, placeholder: false };
 }
 
 type Schema = Record<string, unknown>;
