@@ -12,7 +12,7 @@ import { BuildCache } from './cache.ts';
 import { defaultCacheFile } from './cache-file.ts';
 import { loadConfig } from './config.ts';
 import { sha256HexSync } from './hash.ts';
-import { INDEX_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './emit/layout.ts';
+import { agentArchivePath, INDEX_FILE, mirrorFiles, notDiscoverableReason, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './emit/layout.ts';
 import type { WriteResult } from './emit/write-registry.ts';
 import { OutputFolder, REGISTRY_RECORD } from './emit/output-folder.ts';
 import { OutputPlaceError } from './emit/output-place.ts';
@@ -136,6 +136,11 @@ function writeEarly(folder: OutputFolder, { draft, packed, source }: ReadSkill):
   if (!draft || !packed) return;
   for (const f of source.files) folder.putEarly(`${draft.urls.files}${f.path}`, f.bytes);
   folder.putEarly(draft.urls.archive, packed.archive);
+  // Its discovery files too, while the worker threads are still reading: written after the
+  // registry-wide checks, they were a third of the build's last, single-threaded stretch.
+  if (notDiscoverableReason(draft)) return;
+  if (packed.agent) folder.writeEarly(agentArchivePath(draft), packed.agent.archive);
+  for (const f of mirrorFiles(draft, source.files, packed.agent?.skillMd)) folder.writeEarly(f.rel, f.bytes, f.sameAs);
 }
 
 async function build(options: BuildOptions, config: RegistryConfig, signingKeys: readonly SigningKey[], cache: BuildCache | undefined, folder: OutputFolder): Promise<BuildResult> {

@@ -1,7 +1,8 @@
 import { versionKey } from '../../core/changelog.ts';
 import { digestPrefix } from '../../core/digest.ts';
 import { fillName } from '../../core/url-template.ts';
-import type { SkillUrls } from '../../core/schemas/manifest.ts';
+import { AGENT_SKILL_NAME, discoveryName, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from '../../core/names.ts';
+import type { SkillManifest, SkillUrls } from '../../core/schemas/manifest.ts';
 
 /** index.json's `urls`: where every skill's page and manifest are, by name. */
 export const INDEX_URL_TEMPLATES = { page: 'skills/{name}/', manifest: 'skills/{name}.json' } as const;
@@ -37,3 +38,33 @@ export const INDEX_SCHEMA_FILE = 'index.schema.json';
 export { KEYS_FILE, SIGNED_INDEX_FILE } from '../../core/signing.ts';
 export const WELL_KNOWN_V2 = '.well-known/agent-skills';
 export const WELL_KNOWN_V1 = '.well-known/skills';
+
+/** Why a skill is left out of the discovery indexes (Agent Skills clients need a valid kebab name), if it is. */
+export function notDiscoverableReason(m: Pick<SkillManifest, 'name' | 'format' | 'description'>): string | undefined {
+  const wkName = discoveryName(m.name, m.format);
+  if (!AGENT_SKILL_NAME.test(wkName) || wkName.length > MAX_NAME_LENGTH) return `name '${wkName}' is not a valid Agent Skills name`;
+  return m.description.length > MAX_DESCRIPTION_LENGTH ? `description is longer than ${MAX_DESCRIPTION_LENGTH} characters` : undefined;
+}
+
+/** One file of a skill's 0.1.0 mirror: its path in the skill, where it goes, its bytes, and the content-addressed file holding them, if one does. */
+export interface MirrorFile {
+  path: string;
+  rel: string;
+  bytes: Uint8Array;
+  sameAs?: string;
+}
+
+/**
+ * A discoverable skill's 0.1.0 mirror: every file under a fixed path, and for a skill.json skill
+ * the SKILL.md written for Agent Skills clients (`agentSkillMd`) first. Where the bytes are a
+ * content-addressed file already written, the mirror is a hard link to it (`sameAs`): a third of
+ * the build's output is then never written.
+ */
+export function mirrorFiles(m: Pick<SkillManifest, 'name' | 'format' | 'urls'>, files: readonly { path: string; bytes: Uint8Array }[], agentSkillMd?: Uint8Array): MirrorFile[] {
+  const at = `${WELL_KNOWN_V1}/${discoveryName(m.name, m.format)}/`;
+  const generated = agentSkillMd ? [{ path: 'SKILL.md', rel: `${at}SKILL.md`, bytes: agentSkillMd }] : [];
+  return [...generated, ...files.map((f) => ({ path: f.path, rel: `${at}${f.path}`, bytes: f.bytes, sameAs: `${m.urls.files}${f.path}` }))];
+}
+
+/** Where a skill.json skill's Agent Skills archive (its files and the SKILL.md written for them) goes. */
+export const agentArchivePath = (m: Pick<SkillManifest, 'name' | 'format' | 'urls'>): string => `${WELL_KNOWN_V2}/${discoveryName(m.name, m.format)}/${m.urls.archive.split('/').pop() as string}`;

@@ -38,6 +38,10 @@ export class OutputFolder {
   readonly #written = new Set<string>();
   /** Written early, published or not. */
   readonly #early = new Set<string>();
+  /** Written early at a path that does not vouch for its bytes ({@link writeEarly}): the content-addressed file it links, or its bytes. */
+  readonly #tentative = new Map<string, string | Uint8Array>();
+  /** Folders, relative to the folder, that this build created: nothing is in them but what it wrote. */
+  readonly #made = new Set<string>();
   /** Folders, relative to the folder, known to be real folders of it (not links): see {@link #realDir}. */
   readonly #real = new Set<string>(['', '.']);
   /** The folders this build created, in order, and the files it wrote that the last build had not. */
@@ -72,7 +76,7 @@ export class OutputFolder {
    */
   put(rel: string, data: string | Uint8Array, immutable = false): void {
     this.#written.add(rel);
-    if (immutable && this.#early.has(rel)) return;
+    if (immutable ? this.#early.has(rel) : this.#wroteEarly(rel, data)) return;
     this.#stamp(rel, this.#holding(rel, data) ?? this.#write(rel, data));
   }
 
@@ -108,18 +112,47 @@ export class OutputFolder {
   }
 
   /**
+   * Writes, before the build knows it will publish it, a file whose path does not vouch for its
+   * bytes: a 0.1.0 mirror file (a hard link to `sameAs`, a file written already, when given) or an
+   * Agent Skills archive. Only where the last build wrote nothing, so that a build that stops can
+   * take it back and leave the folder as it was (a file the last build published is written in
+   * turn, once the build is decided). It counts as published when {@link put} or {@link mirror}
+   * is called for it with the same bytes, which are then not written again.
+   */
+  writeEarly(rel: string, bytes: Uint8Array, sameAs?: string): void {
+    if (this.#early.has(rel) || this.#previous.has(rel)) return;
+    this.#early.add(rel);
+    this.#tentative.set(rel, sameAs ?? bytes);
+    this.#place(rel, bytes, sameAs);
+  }
+
+  /**
    * Writes a 0.1.0 mirror file, as a hard link to `sameAs` (a file written already) when given. A
    * mirror path is always unlinked first, so a write or link there can never reach the immutable
    * file a previous build linked it to.
    */
   mirror(rel: string, bytes: Uint8Array, sameAs?: string): void {
     this.#written.add(rel);
+    if (!this.#wroteEarly(rel, bytes, sameAs)) this.#place(rel, bytes, sameAs);
+  }
+
+  /** Whether {@link writeEarly} put these bytes (or a link to `sameAs`) at `rel`. */
+  #wroteEarly(rel: string, data: string | Uint8Array, sameAs?: string): boolean {
+    const early = this.#tentative.get(rel);
+    if (early === undefined) return false;
+    if (typeof early === 'string') return early === sameAs;
+    return sameAs === undefined && (early === data || Buffer.from(early.buffer, early.byteOffset, early.byteLength).equals(typeof data === 'string' ? Buffer.from(data) : data));
+  }
+
+  #place(rel: string, bytes: Uint8Array, sameAs?: string): void {
     const abs = join(this.dir, rel);
     this.#ensureDir(dirname(rel));
-    rmSync(abs, { force: true });
+    // Whatever is at the path goes first, unless this build made the folder and wrote nothing there yet.
+    if (!this.#made.has(dirname(rel)) || this.#stamps.has(rel)) rmSync(abs, { force: true });
     if (sameAs) {
       try {
         linkSync(join(this.dir, sameAs), abs);
+        if (!this.#previous.has(rel)) this.#createdFiles.add(rel);
         // One inode: the link has the stat facts of the file it links.
         const target = this.#stamps.get(sameAs);
         this.#stamp(rel, target ? { size: target[1], mtimeMs: target[2], ino: target[3] } : lstatSync(abs));
@@ -212,6 +245,7 @@ export class OutputFolder {
     try {
       mkdirSync(abs);
       this.#createdDirs.push(abs);
+      this.#made.add(relDir);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       // Something is there: a folder is kept; a link or a file in its place goes, unfollowed.
@@ -219,6 +253,7 @@ export class OutputFolder {
         rmSync(abs, { force: true });
         mkdirSync(abs);
         this.#createdDirs.push(abs);
+        this.#made.add(relDir);
       }
     }
     this.#real.add(relDir);

@@ -7,11 +7,11 @@ import type { KeysDocument } from '../../core/schemas/signing.ts';
 import { keyIdOf } from '../../core/signing.ts';
 import { DISCOVERY_SCHEMA_URL, INDEX_FORMAT_VERSION, type DiscoveryIndexV1, type DiscoveryIndexV2, type IndexEntry, type RegistryIndex } from '../../core/schemas/registry-index.ts';
 import { sha256HexSync } from '../hash.ts';
-import { createArchive, notDiscoverableReason, packAgentForm, type ArchiveFile, type PackedSkill } from './archive.ts';
+import { createArchive, packAgentForm, type ArchiveFile, type PackedSkill } from './archive.ts';
 import { jsonText } from './json-text.ts';
 import { OutputFolder } from './output-folder.ts';
 import type { SkillOutput } from './skill-output.ts';
-import { INDEX_FILE, INDEX_SCHEMA_FILE, INDEX_URL_TEMPLATES, KEYS_FILE, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
+import { agentArchivePath, INDEX_FILE, INDEX_SCHEMA_FILE, INDEX_URL_TEMPLATES, KEYS_FILE, mirrorFiles, notDiscoverableReason, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
 import { signIndex, type SigningKey } from './sign.ts';
 
 export interface PublishedSkill {
@@ -196,26 +196,23 @@ async function writeSkill({ manifest: m, files, packed, versions }: PublishedSki
   const wkName = discoveryName(m.name, m.format);
   const reason = notDiscoverableReason(m);
   if (reason) return { entry, reason };
-  let agentFiles: readonly ArchiveFile[] = files;
+  let agentSkillMd: Uint8Array | undefined;
   let discovery: DiscoveryIndexV2['skills'][number];
   if (m.format === 'skill-json') {
     const agent = packed?.agent ?? (await packAgentForm(m, files, config.siteUrl));
-    agentFiles = [{ path: 'SKILL.md', bytes: agent.skillMd }, ...files];
-    const archiveName = archivePath.split('/').pop() as string;
-    put(`${WELL_KNOWN_V2}/${wkName}/${archiveName}`, agent.archive);
-    discovery = { name: wkName, type: 'archive', description: m.description, url: `${wkName}/${archiveName}`, digest: `sha256:${sha256HexSync(agent.archive)}` };
+    agentSkillMd = agent.skillMd;
+    const agentArchive = agentArchivePath(m);
+    put(agentArchive, agent.archive);
+    discovery = { name: wkName, type: 'archive', description: m.description, url: agentArchive.slice(WELL_KNOWN_V2.length + 1), digest: `sha256:${sha256HexSync(agent.archive)}` };
   } else if (files.length === 1) {
     const only = files[0] as ArchiveFile;
     discovery = { name: wkName, type: 'skill-md', description: m.description, url: `../../${m.urls.files}SKILL.md`, digest: `sha256:${sha256HexSync(only.bytes)}` };
   } else {
     discovery = { name: wkName, type: 'archive', description: m.description, url: `../../${archivePath}`, digest: `sha256:${sha256HexSync(archive)}` };
   }
-  // The 0.1.0 mirror repeats every file of every skill under a fixed path. Where the bytes are a
-  // content-addressed file already written, the mirror is a hard link to it: a third of the
-  // build's output is then never written.
-  const published = new Set(files);
-  for (const f of agentFiles) mirror(`${WELL_KNOWN_V1}/${wkName}/${f.path}`, f.bytes, published.has(f) ? `${m.urls.files}${f.path}` : undefined);
-  return { entry, discovery, legacy: { name: wkName, description: m.description, files: agentFiles.map((f) => f.path) } };
+  const mirrored = mirrorFiles(m, files, agentSkillMd);
+  for (const f of mirrored) mirror(f.rel, f.bytes, f.sameAs);
+  return { entry, discovery, legacy: { name: wkName, description: m.description, files: mirrored.map((f) => f.path) } };
 }
 
 /**

@@ -86,6 +86,29 @@ describe.each([['with workers', 2 as const], ['without workers', false as const]
     expect(tree(earlier)).toEqual(before);
     expect(folders(earlier)).toEqual(beforeFolders);
   });
+
+  it('a stopped build takes back the discovery files it wrote early into the folders of an earlier build', async () => {
+    // tidy is published; it gains a file and changes one, so its mirror folder (there already) gets a new file as it is read, and one that must stay as published.
+    const earlier = join(work, `beside-${workers}`);
+    const published = await build(earlier, workers, true);
+    expect(published.manifests.map((m) => m.name)).toEqual(['tidy']);
+    expect(existsSync(join(earlier, '.well-known/skills/tidy/scripts/tidy.sh'))).toBe(true);
+    const before = tree(earlier);
+    const beforeFolders = folders(earlier);
+    const script = join(root, 'skills', 'tidy', 'scripts', 'tidy.sh');
+    const original = readFileSync(script);
+    skill('tidy', { 'notes.md': '# Notes\n', 'scripts/again.sh': '#!/bin/sh\necho again\n', 'scripts/tidy.sh': '#!/bin/sh\necho tidier\n' });
+    try {
+      const stopped = await build(earlier, workers);
+      expect(stopped.ok).toBe(false);
+    } finally {
+      writeFileSync(script, original);
+      rmSync(join(root, 'skills', 'tidy', 'notes.md'));
+      rmSync(join(root, 'skills', 'tidy', 'scripts', 'again.sh'));
+    }
+    expect(tree(earlier)).toEqual(before);
+    expect(folders(earlier)).toEqual(beforeFolders);
+  });
 });
 
 describe('a rebuild into the same folder', () => {
@@ -106,6 +129,26 @@ describe('a rebuild into the same folder', () => {
       if (!removed) rmSync(join(root, 'skills', 'gone-soon'), { recursive: true, force: true });
     }
     expect(folders(out).filter((f) => f.includes('gone-soon'))).toEqual([]);
+    expect(folders(out)).toEqual(folders(fresh));
+    expect(tree(out)).toEqual(tree(fresh));
+  });
+
+  it('rewrites the discovery files of a skill whose files changed, so the tree equals a fresh build', async () => {
+    const out = join(work, 'changed');
+    const fresh = join(work, 'changed-fresh');
+    await build(out, 2, true);
+    const script = join(root, 'skills', 'tidy', 'scripts', 'tidy.sh');
+    const original = readFileSync(script);
+    writeFileSync(script, '#!/bin/sh\necho tidier\n');
+    skill('tidy', { 'notes.md': '# Notes\n' });
+    try {
+      await build(out, 2, true);
+      await build(fresh, 2, true);
+    } finally {
+      writeFileSync(script, original);
+      rmSync(join(root, 'skills', 'tidy', 'notes.md'));
+    }
+    expect(readFileSync(join(out, '.well-known/skills/tidy/scripts/tidy.sh'), 'utf8')).toBe('#!/bin/sh\necho tidier\n');
     expect(folders(out)).toEqual(folders(fresh));
     expect(tree(out)).toEqual(tree(fresh));
   });
