@@ -19,9 +19,10 @@ export const REGISTRY_RECORD = '.skilldex-build.json';
  * sat idle for 1.6 s waiting on them).
  *
  * A build writes each skill's content-addressed files and archive as soon as the skill is read
- * ({@link OutputFolder.putEarly}), while the worker threads read the next ones, long before it knows
- * whether the skill (or the build) is published. So what is written early counts only once the
- * registry is written ({@link OutputFolder.finish} removes the rest), and a build that stops on
+ * ({@link OutputFolder.putEarly}), and its discovery files where the last build wrote none
+ * ({@link OutputFolder.writeEarly}), while the worker threads read the next ones, long before it
+ * knows whether the skill (or the build) is published. So what is written early counts only once
+ * the registry is written ({@link OutputFolder.finish} removes the rest), and a build that stops on
  * errors takes back everything it added ({@link OutputFolder.undo}): the folder is then as it was.
  *
  * What is in the folder is not trusted: a rebuild updates the last build's folder in place, and a
