@@ -133,7 +133,8 @@ describe('skilldex mcp --http (Streamable HTTP, SDK client)', () => {
   it('warns on stderr when bound to an address other machines reach', async () => {
     const open = await startHttpServer(['--registry', registry.url, '--cache-dir', await tempDir('mcp-http-open'), '--poll', '0', '--host', '0.0.0.0', '--allow-run']);
     try {
-      expect(open.stderr()).toMatch(/warning: 0\.0\.0\.0 is not loopback: .*no authentication.*and may run skills/);
+      // Before the "server on" line, which is what a supervisor (or this helper) waits for.
+      expect(open.stderr()).toMatch(/warning: 0\.0\.0\.0 is not loopback: .*no authentication.*and may run skills\n(?:.*\n)*?skilldex MCP server on /);
     } finally {
       await open.stop();
     }

@@ -65,11 +65,13 @@ export default defineCommand({
       const listener = await serveMcpHttp({ host: args.host, port, newServer: () => createMcpServer(live, options), maxBodyBytes: MAX_MESSAGE_BYTES }).catch((error: NodeJS.ErrnoException) => {
         throw new CliError('E_LISTEN', `cannot listen on ${args.host}:${port}: ${error.code ?? error.message}`, { hint: listenHint(error.code) });
       });
-      err(`skilldex MCP server on ${listener.url} (${what})`);
+      // The warning comes first: whoever waits for the "server on" line (a person, a supervisor, a
+      // test) has it by then, where a line written after could arrive in a later read.
       if (!listener.localOnly) {
         const power = [options.allowRun ? 'run skills' : '', options.installRoot ? `install into ${options.installRoot}` : ''].filter(Boolean).join(' and ');
         err(`warning: ${args.host} is not loopback: any machine that reaches this port is served, with no authentication and no Host or Origin check${power ? `, and may ${power}` : ''}`);
       }
+      err(`skilldex MCP server on ${listener.url} (${what})`);
       await new Promise<void>((resolve) => {
         const stop = () => void listener.close().finally(resolve);
         process.once('SIGINT', stop);
