@@ -131,13 +131,13 @@ export const OUTPUT_PROOF: readonly string[] = [INDEX_FILE, `${WELL_KNOWN_V2}/in
  */
 const outputFacts = (m: SkillManifest) => [m.name, m.digest, m.sourcePath, m.calledBy, m.usedBy, m.lastModified, m.diagnostics, m.scan, m.versions?.digest];
 
-/** A skill's content-addressed files and archive, written as soon as it is read (when it was packed: no error of its own). */
+/** A skill's content-addressed files and archive, and its discovery files, written as soon as it is read (when it was packed: no error of its own). */
 function writeEarly(folder: OutputFolder, { draft, packed, source }: ReadSkill): void {
   if (!draft || !packed) return;
   for (const f of source.files) folder.putEarly(`${draft.urls.files}${f.path}`, f.bytes);
   folder.putEarly(draft.urls.archive, packed.archive);
-  // Its discovery files too, while the worker threads are still reading: written after the
-  // registry-wide checks, they were a third of the build's last, single-threaded stretch.
+  // The discovery files while the worker threads are still reading: written after the
+  // registry-wide checks, they were a quarter of the build's last, single-threaded stretch.
   if (notDiscoverableReason(draft)) return;
   if (packed.agent) folder.writeEarly(agentArchivePath(draft), packed.agent.archive);
   for (const f of mirrorFiles(draft, source.files, packed.agent?.skillMd)) folder.writeEarly(f.rel, f.bytes, f.sameAs);
