@@ -12,7 +12,7 @@ import { BuildCache } from './cache.ts';
 import { defaultCacheFile } from './cache-file.ts';
 import { loadConfig } from './config.ts';
 import { sha256HexSync } from './hash.ts';
-import { agentArchivePath, INDEX_FILE, mirrorFiles, notDiscoverableReason, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './emit/layout.ts';
+import { agentArchiveUrl, INDEX_FILE, mirrorFiles, notDiscoverableReason, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './emit/layout.ts';
 import type { WriteResult } from './emit/write-registry.ts';
 import { OutputFolder, REGISTRY_RECORD } from './emit/output-folder.ts';
 import { OutputPlaceError } from './emit/output-place.ts';
@@ -139,7 +139,7 @@ function writeEarly(folder: OutputFolder, { draft, packed, source }: ReadSkill):
   // The discovery files while the worker threads are still reading: written after the
   // registry-wide checks, they were a quarter of the build's last, single-threaded stretch.
   if (notDiscoverableReason(draft)) return;
-  if (packed.agent) folder.writeEarly(agentArchivePath(draft), packed.agent.archive);
+  if (packed.agent) folder.writeEarly(`${WELL_KNOWN_V2}/${agentArchiveUrl(draft)}`, packed.agent.archive);
   for (const f of mirrorFiles(draft, source.files, packed.agent?.skillMd)) folder.writeEarly(f.rel, f.bytes, f.sameAs);
 }
 

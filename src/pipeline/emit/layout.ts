@@ -66,5 +66,8 @@ export function mirrorFiles(m: Pick<SkillManifest, 'name' | 'format' | 'urls'>, 
   return [...generated, ...files.map((f) => ({ path: f.path, rel: `${at}${f.path}`, bytes: f.bytes, sameAs: `${m.urls.files}${f.path}` }))];
 }
 
-/** Where a skill.json skill's Agent Skills archive (its files and the SKILL.md written for them) goes. */
-export const agentArchivePath = (m: Pick<SkillManifest, 'name' | 'format' | 'urls'>): string => `${WELL_KNOWN_V2}/${discoveryName(m.name, m.format)}/${m.urls.archive.split('/').pop() as string}`;
+/**
+ * Where a skill.json skill's Agent Skills archive (its files and the SKILL.md written for them)
+ * goes, from the discovery index's folder (the index's `url` for it); the file is under {@link WELL_KNOWN_V2}.
+ */
+export const agentArchiveUrl = (m: Pick<SkillManifest, 'name' | 'format' | 'urls'>): string => `${discoveryName(m.name, m.format)}/${m.urls.archive.split('/').pop() as string}`;

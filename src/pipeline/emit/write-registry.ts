@@ -11,7 +11,7 @@ import { createArchive, packAgentForm, type ArchiveFile, type PackedSkill } from
 import { jsonText } from './json-text.ts';
 import { OutputFolder } from './output-folder.ts';
 import type { SkillOutput } from './skill-output.ts';
-import { agentArchivePath, INDEX_FILE, INDEX_SCHEMA_FILE, INDEX_URL_TEMPLATES, KEYS_FILE, mirrorFiles, notDiscoverableReason, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
+import { agentArchiveUrl, INDEX_FILE, INDEX_SCHEMA_FILE, INDEX_URL_TEMPLATES, KEYS_FILE, mirrorFiles, notDiscoverableReason, SIGNED_INDEX_FILE, WELL_KNOWN_V1, WELL_KNOWN_V2 } from './layout.ts';
 import { signIndex, type SigningKey } from './sign.ts';
 
 export interface PublishedSkill {
@@ -201,9 +201,9 @@ async function writeSkill({ manifest: m, files, packed, versions }: PublishedSki
   if (m.format === 'skill-json') {
     const agent = packed?.agent ?? (await packAgentForm(m, files, config.siteUrl));
     agentSkillMd = agent.skillMd;
-    const agentArchive = agentArchivePath(m);
-    put(agentArchive, agent.archive);
-    discovery = { name: wkName, type: 'archive', description: m.description, url: agentArchive.slice(WELL_KNOWN_V2.length + 1), digest: `sha256:${sha256HexSync(agent.archive)}` };
+    const url = agentArchiveUrl(m);
+    put(`${WELL_KNOWN_V2}/${url}`, agent.archive);
+    discovery = { name: wkName, type: 'archive', description: m.description, url, digest: `sha256:${sha256HexSync(agent.archive)}` };
   } else if (files.length === 1) {
     const only = files[0] as ArchiveFile;
     discovery = { name: wkName, type: 'skill-md', description: m.description, url: `../../${m.urls.files}SKILL.md`, digest: `sha256:${sha256HexSync(only.bytes)}` };
