@@ -9,7 +9,7 @@ import { buildRegistry, validateRegistry } from '../../src/pipeline/index.ts';
 import { askMissing } from '../../src/cli/commands/new.ts';
 import { scaffold, scaffoldNames } from '../../src/publish/scaffold.ts';
 import { runSkilldex } from '../helpers/cli.ts';
-import { runExample } from '../../src/site/catalog/run-example.ts';
+import { runExampleOf } from '../../src/site/catalog/run-example.ts';
 
 const ENV = { ...process.env, NO_COLOR: '1', CI: 'true' };
 
@@ -76,7 +76,7 @@ describe('skilldex new', () => {
       const proto = result.manifests.find((m) => m.name === 'proto-tool');
       expect(proto?.actions?.map((a) => a.name)).toEqual(['analyze', 'report']);
       // The run command its catalog page shows gives the script what it needs, not a bare action.
-      const pageInput = runExample(proto!.inputSchema!, proto!.instructions);
+      const pageInput = runExampleOf(proto!.inputSchema!, proto!.instructions).input;
       expect(pageInput).toEqual({ action: 'analyze', params: { text: 'hello world' } });
       const ran = spawnSync('python3', [join(root, 'skills/dev/proto-tool/scripts/main.py')], { input: JSON.stringify(pageInput), encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
       expect(JSON.parse(ran.stdout)).toMatchObject({ success: true, data: { words: 2 } });

@@ -3,7 +3,7 @@ import { type NodeRegistry, openRegistry, providerFromEnv } from '../../src/runt
 import { type ChatServer, startChatServer } from './_chat-server.ts';
 import { buildExamples, tempDir } from './_registries.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
-import { runExample } from '../../src/site/catalog/run-example.ts';
+import { runExampleOf } from '../../src/site/catalog/run-example.ts';
 
 /**
  * Every example skill in skills/, run through the runtime from a registry served over HTTP: code
@@ -127,7 +127,7 @@ describe('every example skill runs', () => {
       const fresh = await openRegistry(server.url, { cacheDir: await tempDir(`page-input-${name}`) });
       const manifest = await fresh.manifest(name);
       if (!manifest.inputSchema || (manifest.mode !== 'code' && manifest.mode !== 'composite')) continue;
-      const input = runExample(manifest.inputSchema, manifest.instructions ?? manifest.prompt);
+      const input = runExampleOf(manifest.inputSchema, manifest.instructions ?? manifest.prompt).input;
       const outcome = await fresh.run(name, input);
       ran++;
       if (outcome.status !== 'success') failed.push(`${name} ${JSON.stringify(input)}: ${outcome.error?.code} ${outcome.error?.message}`);

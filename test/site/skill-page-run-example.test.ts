@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { docsExample, runExample, runExampleIsPlaceholder } from '../../src/site/catalog/run-example.ts';
+import { docsExample, runExampleOf } from '../../src/site/catalog/run-example.ts';
 
 const csvSchema = {
   type: 'object',
@@ -10,22 +10,22 @@ const csvSchema = {
   },
 };
 
-describe('runExample', () => {
+describe('runExampleOf', () => {
   it("prefers the schema's own examples over the docs and the generator", () => {
     const schema = { ...csvSchema, examples: [{ csv: 'a,b\n1,2\n' }] };
-    expect(runExample(schema, '```json\n{"csv":"from docs"}\n```')).toEqual({ csv: 'a,b\n1,2\n' });
+    expect(runExampleOf(schema, '```json\n{"csv":"from docs"}\n```').input).toEqual({ csv: 'a,b\n1,2\n' });
     const withProperty = { ...csvSchema, properties: { ...csvSchema.properties, csv: { type: 'string', examples: ['x,y\n'] } } };
-    expect(runExample(withProperty, '```json\n{"csv":"from docs"}\n```')).toEqual({ csv: 'x,y\n' });
+    expect(runExampleOf(withProperty, '```json\n{"csv":"from docs"}\n```').input).toEqual({ csv: 'x,y\n' });
   });
 
   it('uses a JSON block from the docs when the required inputs have no example, not the placeholder', () => {
     const docs = ['# CSV', '', 'Output:', '```json', '{"rowCount": 2}', '```', '', 'Input:', '```json', '{"csv": "name,age\\nAda,36\\n", "hasHeader": true}', '```'].join('\n');
-    expect(runExample(csvSchema, docs)).toEqual({ csv: 'name,age\nAda,36\n', hasHeader: true });
+    expect(runExampleOf(csvSchema, docs).input).toEqual({ csv: 'name,age\nAda,36\n', hasHeader: true });
   });
 
   it('falls back to a generated value when the docs hold nothing that fits', () => {
-    expect(runExample(csvSchema, '```json\n{"other": 1}\n```\n```json\nnot json\n```')).toEqual({ csv: 'example' });
-    expect(runExample(csvSchema, undefined)).toEqual({ csv: 'example' });
+    expect(runExampleOf(csvSchema, '```json\n{"other": 1}\n```\n```json\nnot json\n```').input).toEqual({ csv: 'example' });
+    expect(runExampleOf(csvSchema, undefined).input).toEqual({ csv: 'example' });
   });
 
   it('skips blocks missing a required input and ignores non-json fences', () => {
@@ -46,8 +46,8 @@ describe('runExample', () => {
   });
 
   it('says when the input was made up from the types rather than given by the author', () => {
-    expect(runExampleIsPlaceholder(csvSchema, undefined)).toBe(true);
-    expect(runExampleIsPlaceholder(csvSchema, '```json\n{"csv": "a,b"}\n```')).toBe(false);
-    expect(runExampleIsPlaceholder({ ...csvSchema, examples: [{ csv: 'a' }] }, undefined)).toBe(false);
+    expect(runExampleOf(csvSchema, undefined).placeholder).toBe(true);
+    expect(runExampleOf(csvSchema, '```json\n{"csv": "a,b"}\n```').placeholder).toBe(false);
+    expect(runExampleOf({ ...csvSchema, examples: [{ csv: 'a' }] }, undefined).placeholder).toBe(false);
   });
 });

@@ -1,23 +1,12 @@
 import { exampleValue } from './json-schema-view.ts';
 
 /**
- * The input shown in a skill page's run example. An author's own example beats a generated one:
- * first the schema's `examples` / `default` (at the top or on a property), then a JSON block in the
- * docs that fits the schema, and only then a value generated from the types.
+ * The input shown in a skill page's run example, and whether it is a placeholder. An author's own
+ * example beats a generated one: first the schema's `examples` / `default` (at the top or on a
+ * property), then a JSON block in the docs that fits the schema (the blocks are read once), and only
+ * then a value generated from the types. That last is a placeholder: the page then says the values
+ * only show the input's shape, as the skill may well refuse them.
  */
-export function runExample(schema: unknown, docs: string | undefined): unknown {
-  return runExampleOf(schema, docs).input;
-}
-
-/**
- * True when {@link runExample} had nothing from the author and made the input up from the types:
- * the page then says the values only show the input's shape, as the skill may well refuse them.
- */
-export function runExampleIsPlaceholder(schema: unknown, docs: string | undefined): boolean {
-  return runExampleOf(schema, docs).placeholder;
-}
-
-/** {@link runExample} and {@link runExampleIsPlaceholder} at once, the docs' JSON blocks read once: what a skill page shows. */
 export function runExampleOf(schema: unknown, docs: string | undefined): { input: unknown; placeholder: boolean } {
   if (authorGaveValues(schema)) return { input: exampleValue(schema), placeholder: false };
   const fromDocs = docs === undefined ? undefined : docsExample(schema, docs);
