@@ -292,13 +292,27 @@ export async function discoverSkillFolder(root: string, dir: string, sink: Diagn
 export type FolderKind = 'skill' | 'registry' | 'skills' | 'none' | 'missing' | 'file';
 
 export async function folderKind(absPath: string): Promise<FolderKind> {
+  const kind = await ownKind(absPath);
+  if (kind !== undefined) return kind;
+  return (await skillFoldersBelow(absPath, 1)).length > 0 ? 'skills' : 'none';
+}
+
+/**
+ * Whether the folder is a registry root, as {@link folderKind} would say, from its own entries
+ * only: telling a folder of skills from none walks two levels down, which in a home folder or
+ * /tmp means thousands of folders, for a question about the current folder.
+ */
+export const isRegistryRoot = async (absPath: string): Promise<boolean> => (await ownKind(absPath)) === 'registry';
+
+/** What {@link folderKind} can tell from the folder's own entries; undefined when only its subfolders can. */
+async function ownKind(absPath: string): Promise<Exclude<FolderKind, 'skills' | 'none'> | undefined> {
   const info = await stat(absPath).catch(() => undefined);
   if (!info) return 'missing';
   if (!info.isDirectory()) return 'file';
   if (await isSkillFolder(absPath)) return 'skill';
   const config = await entryOf(absPath, 'skilldex.config.json');
   if (config?.isFile() || (await entryOf(absPath, 'skills'))?.isDirectory()) return 'registry';
-  return (await skillFoldersBelow(absPath, 1)).length > 0 ? 'skills' : 'none';
+  return undefined;
 }
 
 const entryOf = (dir: string, name: string) => lstat(join(dir, name)).catch(() => undefined);

@@ -4,7 +4,7 @@ import { defineCommand } from 'citty';
 import { RegistryConfig } from '../../core/schemas/config.ts';
 import type { ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
 import { validateRegistry, validateSkillFolder, within, type ValidationResult } from '../../pipeline/validate.ts';
-import { DECLARATIONS, folderKind } from '../../pipeline/discover.ts';
+import { DECLARATIONS, folderKind, isRegistryRoot } from '../../pipeline/discover.ts';
 import { GitError } from '../../publish/git-error.ts';
 import type { PullRequestCheck } from '../../publish/pull-request.ts';
 import { CliError, EXIT, systemReason } from '../_errors.ts';
@@ -179,7 +179,7 @@ async function planTargets(paths: readonly string[], rootArg: string | undefined
   if (rootArg !== undefined) {
     home = { root, config: await requireRegistryRoot(root, rootArg, 'validate') };
     if (paths.length === 0) addRegistry(root, home.config);
-  } else if ((await folderKind(root)) === 'registry') {
+  } else if (await isRegistryRoot(root)) {
     home = { root, config: await registryConfig(root) };
   }
   const homeSkills = home && join(home.root, home.config.skillsDir);
