@@ -41,7 +41,7 @@ const CLI_CHUNKS = 'cli/chunks';
  * worker loading the tsc output resolved and compiled some 300 modules of its own, ~0.2 s
  * before it took its first skill.
  */
-const WORKERS = ['pipeline/phases/worker', 'scanner/worker'];
+const WORKERS = ['pipeline/phases/worker', 'pipeline/last-build-worker', 'scanner/worker'];
 
 /**
  * Stands for "lib/, relative to this output file" in the bundle until its files are written: a

@@ -70,6 +70,12 @@ export interface BuildOptions {
   workers?: ValidateOptions['workers'];
   /** The calling thread has work of its own meanwhile, as the site build's Vite (see {@link ValidateOptions.callerBusy}). */
   callerBusy?: boolean;
+  /**
+   * Called once every skill has been read and checked, when the build goes on to write: the
+   * worker threads are done, and this thread alone writes the registry from then on, so the other
+   * cores are free for the caller's own work (`skilldex build` walks the skills folder for its record then).
+   */
+  onSkillsRead?: () => void;
 }
 
 export interface BuildResult {
@@ -165,6 +171,7 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
     return { ok: false, config, manifests: [], diagnostics, rejected, notDiscoverable: [], ...(cache ? { cache: cache.stats } : {}), historyRead: false };
   };
   if (diagnostics.some((d) => d.severity === 'error') && !options.lenient) return stopped();
+  options.onSkillsRead?.();
 
   // Earlier versions, from git history, checked like current skills (src/pipeline/history/).
   const histories = await readSkillHistories(

@@ -21,22 +21,26 @@
  *   commits a walk sees (./git-checkout.ts); where that cannot be read without git, or git could
  *   not read the history in full during the build, no record;
  * - the build's own code (./code-fingerprint.ts).
- * All of it but the walk is taken before the config is read, and the walk before the build reads
- * the skills, so what changes meanwhile changes the next key. Files are keyed by their stamps too,
- * the config and git's HEAD and refs as well as the skills: one edited and put back while a build
- * ran holds the same bytes, but the build may have read the edit. A build records its key only
- * when nothing it stamps changed within {@link RACY_WINDOW_MS} before the key was taken: a change
- * after that always moves the file's ctime, which nothing but the kernel sets, so an equal key
- * means equal input. The record sits in the repository being built, where a pull request could commit one:
+ * All of it but the walk is taken before the config is read, so what changes meanwhile changes the
+ * next key. Files are keyed by their stamps too, the config and git's HEAD and refs as well as the
+ * skills: one edited and put back while a build ran holds the same bytes, but the build may have
+ * read the edit. A build records its key only when nothing it stamps changed within
+ * {@link RACY_WINDOW_MS} before the key was taken: a change after that always moves the file's
+ * ctime, which nothing but the kernel sets, so an equal key means equal input. That is also why
+ * the walk may run beside the build (on a thread of its own, when it has to list every folder): a
+ * change the walk sees after the build started leaves the build unrecorded, and one it does not
+ * see moves the next build's key. The record sits in the repository being built, where a pull request could commit one:
  * it is read as untrusted (no link followed, a size cap, its skills folder one a config could
  * name), and its key, over inodes and ctimes of this checkout, cannot be forged ahead of time.
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { siblingModule } from '../core/module-file.ts';
 import { isFolderBelowRoot } from '../core/paths.ts';
 import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
 import { readOwnFile, readRegularFile } from '../core-node/read-own-file.ts';
+import { createWorkerPool, PoolUnavailableError, type WorkerPool } from '../core-node/worker-pool.ts';
 import { writeFileAtomically } from '../core-node/write-atomically.ts';
 import { defaultCacheFile, RACY_WINDOW_MS } from './cache-file.ts';
 import { CONFIG_FILE } from './config-file.ts';
@@ -175,7 +179,7 @@ function walkStamps(root: string, skillsDir: string, known: Listings = {}): { di
 }
 
 /** What {@link keyBeforeWalk} took: its part of the key, when it began, and the latest change of a file it read. */
-interface KeyBeforeWalk {
+export interface KeyBeforeWalk {
   key: string;
   startedAt: number;
   latestChange: number;
@@ -227,8 +231,16 @@ function keyBeforeWalk(settings: BuildSettings): KeyBeforeWalk | undefined {
   }
 }
 
+/** A walk of the skills folder to take: what {@link keyBeforeWalk} took, and the last build's listings, if any. */
+export interface WalkRequest {
+  before: KeyBeforeWalk;
+  root: string;
+  skillsDir: string;
+  known?: Listings;
+}
+
 /** The whole key: what {@link keyBeforeWalk} took, and the skills folder as it is now. */
-function withWalk(before: KeyBeforeWalk, root: string, skillsDir: string, known?: Listings): BuildInputs | undefined {
+export function walkInputs({ before, root, skillsDir, known }: WalkRequest): BuildInputs | undefined {
   try {
     const tree = walkStamps(root, skillsDir, known);
     const latestChange = Math.max(before.latestChange, tree.latestChange);
@@ -308,8 +320,34 @@ function readRecord(file: string): LastBuildRecord | undefined {
   return shaped ? record : undefined;
 }
 
-/** What {@link lastBuild} found when the build must run: how to take the key of its input. */
-export type PendingInputs = (skillsDir: string) => BuildInputs | undefined;
+/**
+ * What {@link lastBuild} found when the build must run: how to take the key of its input. It may be
+ * called at any point of the build (see the module comment); the key comes when the walk is done.
+ */
+export type PendingInputs = (skillsDir: string) => Promise<BuildInputs | undefined>;
+
+/**
+ * A walk that lists every folder (a cold build, or the config names another skills folder than
+ * the record's), on a thread of its own: at 10,000 skills it is ~0.9 s of `readdir` and `lstat`,
+ * which `skilldex build` ran before reading the skills, on the thread the whole build waits for.
+ * Where no thread can start at all, it runs here; a thread that fails or dies leaves the build
+ * unrecorded.
+ */
+export async function walkInputsBeside(request: WalkRequest): Promise<BuildInputs | undefined> {
+  let pool: WorkerPool<WalkRequest, BuildInputs | undefined>;
+  try {
+    pool = createWorkerPool(siblingModule(import.meta.url, './last-build-worker'), { size: 1, depth: 1 });
+  } catch {
+    return walkInputs(request);
+  }
+  try {
+    return await pool.run(request);
+  } catch (error) {
+    return error instanceof PoolUnavailableError ? walkInputs(request) : undefined;
+  } finally {
+    await pool.close();
+  }
+}
 
 /**
  * What the last build reported, when nothing it depends on has changed since and the output
@@ -322,8 +360,12 @@ export function lastBuild(settings: BuildSettings): { summary: BuildSummary } | 
   const before = keyBeforeWalk(settings);
   const place = placeOf(settings.root);
   const record = place === undefined ? undefined : readRecord(place.file);
-  const walked = before && record ? withWalk(before, settings.root, record.skillsDir, record.listings) : undefined;
-  const pending: PendingInputs = (skillsDir) => (before === undefined ? undefined : walked?.skillsDir === skillsDir ? walked : withWalk(before, settings.root, skillsDir, record?.listings));
+  const walked = before && record ? walkInputs({ before, root: settings.root, skillsDir: record.skillsDir, known: record.listings }) : undefined;
+  const pending: PendingInputs = async (skillsDir) => {
+    if (before === undefined) return undefined;
+    if (walked?.skillsDir === skillsDir) return walked;
+    return walkInputsBeside({ before, root: settings.root, skillsDir, ...(record ? { known: record.listings } : {}) });
+  };
   if (!place || !record || walked?.key !== record.key) return { inputs: pending };
   const unchanged =
     sameProof(proofOf(place.cacheFile, 'cache'), record.cache) &&

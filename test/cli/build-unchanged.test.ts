@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RACY_WINDOW_MS } from '../../src/pipeline/cache-file.ts';
 import { generateSigningKey } from '../../src/pipeline/emit/sign.ts';
-import { lastBuild } from '../../src/pipeline/last-build.ts';
+import { lastBuild, walkInputs, walkInputsBeside, type PendingInputs } from '../../src/pipeline/last-build.ts';
 import { CLI, runSkilldex } from '../helpers/cli.ts';
 import { GitRepo, skillMd } from '../helpers/git-repo.ts';
 
@@ -257,40 +257,49 @@ describe('skilldex build when nothing changed', () => {
     expect(existsSync(join(root, 'dist', 'index.jws.json'))).toBe(true);
   });
 
-  it('takes the key of the config before the config is read', () => {
+  it('takes the key of the config before the config is read', async () => {
     const root = rootOf('order');
     const settings = { root, outDir: join(root, 'dist'), lenient: false, scan: true };
-    const same = (lastBuild(settings) as { inputs: (dir: string) => { key: string } | undefined }).inputs;
-    expect(same('skills')?.key).toBe((lastBuild(settings) as { inputs: typeof same }).inputs('skills')?.key);
+    const same = (lastBuild(settings) as { inputs: PendingInputs }).inputs;
+    expect((await same('skills'))?.key).toBe((await (lastBuild(settings) as { inputs: PendingInputs }).inputs('skills'))?.key);
     // The config changes between the check and the build's reading of it: the recorded key must
     // be the old config's, so that the next build sees a change.
-    const pending = (lastBuild(settings) as { inputs: typeof same }).inputs;
+    const pending = (lastBuild(settings) as { inputs: PendingInputs }).inputs;
     writeFileSync(join(root, 'skilldex.config.json'), '{ "title": "Changed meanwhile" }\n');
-    const now = (lastBuild(settings) as { inputs: typeof same }).inputs;
-    expect(pending('skills')?.key).not.toBe(now('skills')?.key);
+    const now = (lastBuild(settings) as { inputs: PendingInputs }).inputs;
+    expect((await pending('skills'))?.key).not.toBe((await now('skills'))?.key);
   });
 
-  it('keys the config and git HEAD by their stamps too: edited and put back while a build ran, they count as changed', () => {
+  it('walks the skills folder on a thread of its own to the very key and listings a walk here takes', async () => {
+    const root = rootOf('deep');
+    const request = { before: { key: 'before', startedAt: Date.now(), latestChange: 0 }, root, skillsDir: 'skills' };
+    const beside = await walkInputsBeside(request);
+    expect(beside).toEqual(walkInputs(request));
+    expect(Object.keys(beside?.listings ?? {}).sort()).toEqual(['skills', 'skills/alpha-skill', 'skills/alpha-skill/references', 'skills/beta-skill']);
+    // The same folder, listed by the last build: only folders whose stamp moved are listed again.
+    expect(await walkInputsBeside({ ...request, known: beside?.listings ?? {} })).toEqual(beside);
+  });
+
+  it('keys the config and git HEAD by their stamps too: edited and put back while a build ran, they count as changed', async () => {
     const root = rootOf('order');
     const settings = { root, outDir: join(root, 'dist'), lenient: false, scan: true };
-    type Pending = (dir: string) => { key: string; settled: boolean } | undefined;
-    const keyNow = (s: typeof settings) => (lastBuild(s) as { inputs: Pending }).inputs('skills');
-    const before = keyNow(settings);
+    const keyNow = (s: typeof settings) => (lastBuild(s) as { inputs: PendingInputs }).inputs('skills');
+    const before = await keyNow(settings);
     const text = readFileSync(join(root, 'skilldex.config.json'));
     writeFileSync(join(root, 'skilldex.config.json'), '{ "title": "Meanwhile" }\n');
     writeFileSync(join(root, 'skilldex.config.json'), text);
-    const after = keyNow(settings);
+    const after = await keyNow(settings);
     expect(after?.key).not.toBe(before?.key);
     // Put back just now: within the racy window, so a build would not record it.
     expect(after?.settled).toBe(false);
 
     const atRepo = { root: repo.root, outDir: join(repo.root, 'dist'), lenient: false, scan: true };
     const head = repo.git('rev-parse', 'HEAD').trim();
-    const beforeCommit = keyNow(atRepo);
+    const beforeCommit = await keyNow(atRepo);
     repo.commit('made during a build', '2030-01-01T00:00:00Z');
     repo.git('update-ref', 'refs/heads/main', head);
     expect(repo.git('rev-parse', 'HEAD').trim()).toBe(head);
-    expect(keyNow(atRepo)?.key).not.toBe(beforeCommit?.key);
+    expect((await keyNow(atRepo))?.key).not.toBe(beforeCommit?.key);
   });
 
   it('says the output folder is a file, as a full build does, after a file took its place', async () => {

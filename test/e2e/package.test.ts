@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateRegistry } from '../../scripts/generate-registry.ts';
 import { COMMANDS } from '../../src/cli/main.ts';
+import { RACY_WINDOW_MS } from '../../src/pipeline/cache-file.ts';
 import { POOL_MIN_SKILLS } from '../../src/pipeline/phases/read.ts';
 import { REPO } from '../helpers/cli.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
@@ -36,6 +37,7 @@ let nodeFloor: string;
 let recordLoads: string;
 /** Enough skills that `validate` prepares them on worker threads. */
 let manySkills: string;
+let manySkillsWritten: number;
 let packed: { filename: string; files: { path: string }[] };
 let server: StaticServer;
 
@@ -120,6 +122,7 @@ beforeAll(async () => {
 
   manySkills = join(work, 'many-skills');
   await generateRegistry({ count: POOL_MIN_SKILLS + 8, out: manySkills });
+  manySkillsWritten = Date.now();
   recordLoads = join(work, 'record-loads.mjs');
   await writeFile(recordLoads, `
     import { registerHooks } from 'node:module';
@@ -242,7 +245,7 @@ describe.each([
     // The workers are bundled with the CLI: they import the bundle's chunks, not the tsc output and
     // its dependencies module by module (some 300 files, ~0.2 s before a worker took its first skill).
     // (A preloaded load hook does not run in worker threads, so their imports are read instead.)
-    for (const worker of ['pipeline/phases/worker.js', 'scanner/worker.js']) {
+    for (const worker of ['pipeline/phases/worker.js', 'pipeline/last-build-worker.js', 'scanner/worker.js']) {
       const text = await readFile(join(consumer, 'node_modules', 'skilldex', 'lib', worker), 'utf8');
       const imported = [...text.matchAll(/\b(?:from|import)\s*\(?\s*(["'])([^"']+)\1/g)].map((m) => m[2]);
       expect(imported.length, worker).toBeGreaterThan(0);
@@ -256,6 +259,20 @@ describe.each([
     const build = await skilldex(['build', '--root', join(work, 'registry-src'), '--out', out]);
     expect(build.status).toBe(0);
     expect(await readFile(join(out, 'index.json'))).toEqual(await readFile(join(work, 'registry', 'index.json')));
+  });
+
+  it('answers a second build from the record of the first, whose walk ran on a thread from lib/', async () => {
+    // No record yet, so the first build walks the skills folder on a thread of its own; a thread
+    // that cannot load its module leaves the build unrecorded, and the second would run in full.
+    await rm(join(manySkills, '.cache'), { recursive: true, force: true });
+    // A build records its input only when nothing in it changed within the racy window before.
+    await new Promise((done) => setTimeout(done, Math.max(0, manySkillsWritten + RACY_WINDOW_MS + 200 - Date.now())));
+    const out = join(work, `many-built-${version}`);
+    const first = await skilldex(['build', '--root', manySkills, '--out', out]);
+    expect(first.stderr).toContain(`published ${POOL_MIN_SKILLS + 8} skills`);
+    const second = await skilldex(['build', '--root', manySkills, '--out', out]);
+    expect(second.status).toBe(0);
+    expect(second.stderr).toContain('nothing changed since the last build');
   });
 
   it("imports 'skilldex', 'skilldex/node' and a schema from a .mjs file", async () => {

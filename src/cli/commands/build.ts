@@ -42,18 +42,21 @@ export default defineCommand({
     }
     const foreign = foreignOutputProblem(outDir);
     if (foreign) throw new CliError('E_OUT_DIR', printable(foreign), { hint: 'pass a new or empty folder for --out, or empty this one', exitCode: EXIT.usage });
-    // Taken before the build reads the skills: a file changed meanwhile changes the next key.
-    const inputs = last.inputs(config.skillsDir);
+    // The key of the input, for the record: a walk that lists every folder (no record yet) runs
+    // on a thread of its own once the skills are read, while the build writes on this one. A file
+    // changed meanwhile changes the next key or leaves this build unrecorded (src/pipeline/last-build.ts).
+    let inputs: ReturnType<typeof last.inputs> | undefined;
+    const walk = () => (inputs ??= last.inputs(config.skillsDir));
     const progress = progressLine();
     let result;
     try {
-      result = await buildRegistry({ root, config, outDir, lenient: args.lenient, onProgress: (p) => progress.update(p.phase, p.done, p.total) });
+      result = await buildRegistry({ root, config, outDir, lenient: args.lenient, onProgress: (p) => progress.update(p.phase, p.done, p.total), onSkillsRead: walk });
     } finally {
       progress.end();
     }
     const summary: BuildSummary = { ok: result.ok, published: result.manifests.length, diagnostics: result.diagnostics, rejected: result.rejected, notDiscoverable: result.notDiscoverable };
     // A build that could not read git's history in full has output a readable history would change.
-    if (result.index) recordLastBuild(settings, result.historyRead ? inputs : undefined, OUTPUT_PROOF, summary);
+    if (result.index) recordLastBuild(settings, result.historyRead ? await walk() : undefined, OUTPUT_PROOF, summary);
     return report(summary, { written: result.index !== undefined, unchanged: false }, String(args.out), args.format as OutputFormat, args.lenient);
   },
 });
