@@ -196,6 +196,15 @@ export class BuildCache {
     this.#previous = previous;
   }
 
+  /**
+   * The cache a build of a registry with this config keeps in `file` (by default
+   * `<root>/.cache/skilldex/build-cache.json`, see defaultCacheFile), salted as every build salts it:
+   * `skilldex validate` reads what the last build recorded through it.
+   */
+  static forBuild(file: string, config: RegistryConfig, { scan }: { scan: boolean }): BuildCache {
+    return BuildCache.open(file, config, `scan=${scan}`);
+  }
+
   /** Opens the cache file (a missing, corrupt or differently salted file is an empty cache). */
   static open(file: string, config: RegistryConfig, extraSalt = ''): BuildCache {
     const salt = sha256HexSync(JSON.stringify([FORMAT, config, extraSalt, codeFingerprint()]));

@@ -74,6 +74,24 @@ describe('what a short command loads', () => {
     expect(unused).toEqual([]);
   });
 
+  it('skilldex validate in a registry a build recorded loads neither the parser (nor its YAML library) nor the scanner rules', () => {
+    // The example skills, dated a day back (see the no-op rebuild above), built once.
+    const root = join(dir, 'validated');
+    cpSync(join(repo, 'skills'), join(root, 'skills'), { recursive: true });
+    const past = new Date(Date.now() - 86_400_000);
+    for (const entry of readdirSync(join(root, 'skills'), { recursive: true, withFileTypes: true })) utimesSync(join(entry.parentPath, entry.name), past, past);
+    utimesSync(join(root, 'skills'), past, past);
+    const unbuilt = loadedBy(['validate', 'skills/code/code-review'], root);
+    expect(unbuilt.some((u) => u.endsWith('src/pipeline/phases/parse.ts'))).toBe(true);
+    loadedBy(['build', '--out', join(dir, 'validated-out')], root);
+    const unused = /node_modules\/(ajv|yaml)\/|src\/pipeline\/phases\/parse\.ts|src\/core\/parse\/(frontmatter|declared-identity)\.ts|src\/scanner\/catalog\.ts/;
+    for (const args of [['validate'], ['validate', 'skills/code/code-review']]) {
+      const loaded = loadedBy(args, root);
+      expect(loaded.some((u) => u.endsWith('src/pipeline/validate.ts'))).toBe(true);
+      expect(loaded.filter((u) => unused.test(u))).toEqual([]);
+    }
+  });
+
   it('a build with nothing changed since the last one loads none of the pipeline, nor zod', async () => {
     // Written, then left alone for longer than the racy window: only then is the build recorded.
     const root = join(dir, 'settled');

@@ -3,6 +3,8 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { defineCommand } from 'citty';
 import { RegistryConfig } from '../../core/schemas/config.ts';
 import type { ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
+import { BuildCache } from '../../pipeline/cache.ts';
+import { defaultCacheFile } from '../../pipeline/cache-file.ts';
 import { validateRegistry, validateSkillFolder, within, type ValidationResult } from '../../pipeline/validate.ts';
 import { DECLARATIONS, folderKind, isRegistryRoot } from '../../pipeline/discover.ts';
 import { GitError } from '../../publish/git-error.ts';
@@ -83,7 +85,7 @@ export default defineCommand({
         const result =
           // Named folders of a registry: only they and the skills they call need scanning (a
           // pull-request check reports on every changed skill, so it scans them all).
-          target.kind === 'registry' ? await validateRegistry(target.root, { ...options, config: target.config, ...(target.select && !pullRequest ? { only: target.select.map((s) => s.path) } : {}) })
+          target.kind === 'registry' ? await validateRegistry(target.root, { ...options, config: target.config, ...lastBuildCache(target.root, target.config, args.scan), ...(target.select && !pullRequest ? { only: target.select.map((s) => s.path) } : {}) })
           : target.kind === 'skill' ? await validateSkillFolder(target.dir, options)
           // The folder the user named, as it is: the config's skillsDir grammar keeps a pull request's
           // config inside its repository, and would refuse a folder called `My Skills`.
@@ -241,6 +243,18 @@ function narrow(result: ValidationResult, diagnostics: readonly ValidatorDiagnos
     diagnostics: kept,
     result: { ...result, accepted: result.accepted.filter((s) => chosen.has(s.source.dir)), rejected: result.rejected.filter((r) => chosen.has(r.dir)) },
   };
+}
+
+/**
+ * What the last build of the registry recorded in its cache, read and never written: a skill whose
+ * files are as that build found them is neither read nor checked again, and its diagnostics are the
+ * ones the build found with the same config and code (the cache is salted with both). The file
+ * holds more than a validation keeps up to date (the history walk, what the output folder holds), so
+ * only builds write it.
+ */
+function lastBuildCache(root: string, config: RegistryConfig, scan: boolean): { cache?: BuildCache } {
+  const file = defaultCacheFile(root);
+  return file === undefined ? {} : { cache: BuildCache.forBuild(file, config, { scan }) };
 }
 
 async function loadIndex(location: string) {
