@@ -205,6 +205,11 @@ export class BuildCache {
     return BuildCache.open(file, config, `scan=${scan}`);
   }
 
+  /** True when the file held a cache of this salt: something recorded that lookups may answer from. */
+  get holdsRecords(): boolean {
+    return this.#previous !== undefined;
+  }
+
   /** Opens the cache file (a missing, corrupt or differently salted file is an empty cache). */
   static open(file: string, config: RegistryConfig, extraSalt = ''): BuildCache {
     const salt = sha256HexSync(JSON.stringify([FORMAT, config, extraSalt, codeFingerprint()]));

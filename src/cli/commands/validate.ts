@@ -250,11 +250,13 @@ function narrow(result: ValidationResult, diagnostics: readonly ValidatorDiagnos
  * files are as that build found them is neither read nor checked again, and its diagnostics are the
  * ones the build found with the same config and code (the cache is salted with both). The file
  * holds more than a validation keeps up to date (the history walk, what the output folder holds), so
- * only builds write it.
+ * only builds write it. Without such a file, none: a validation that records nothing skips the
+ * stamps and the skills' bodies a cache would keep.
  */
 function lastBuildCache(root: string, config: RegistryConfig, scan: boolean): { cache?: BuildCache } {
   const file = defaultCacheFile(root);
-  return file === undefined ? {} : { cache: BuildCache.forBuild(file, config, { scan }) };
+  const cache = file === undefined ? undefined : BuildCache.forBuild(file, config, { scan });
+  return cache?.holdsRecords ? { cache } : {};
 }
 
 async function loadIndex(location: string) {
