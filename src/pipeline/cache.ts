@@ -24,7 +24,7 @@
  */
 import { lstatSync, readFileSync, type Stats } from 'node:fs';
 import { readOwnFile } from '../core-node/read-own-file.ts';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { RegistryConfig } from '../core/schemas/config.ts';
 import type { ValidatorDiagnostic } from '../core/schemas/diagnostic.ts';
 import type { ScanResult } from '../core/schemas/scan.ts';
@@ -37,6 +37,8 @@ import { SkillOutput, SkillOutputsFile } from './emit/skill-output.ts';
 import { writeFileAtomically } from '../core-node/write-atomically.ts';
 import { RACY_WINDOW_MS } from './cache-file.ts';
 import { codeFingerprint } from './code-fingerprint.ts';
+import { mayBeInGitCheckout } from './git-checkout.ts';
+import { runGit } from './history/git-reader.ts';
 
 /** Bump when the shape of a cache entry, or of the file, changes. */
 const FORMAT = 3;
@@ -199,10 +201,11 @@ export class BuildCache {
   /**
    * The cache a build of a registry with this config keeps in `file` (by default
    * `<root>/.cache/skilldex/build-cache.json`, see defaultCacheFile), salted as every build salts it:
-   * `skilldex validate` reads what the last build recorded through it.
+   * `skilldex validate` reads what the last build recorded through it. A file git tracks is not
+   * read ({@link committedToGit}).
    */
-  static forBuild(file: string, config: RegistryConfig, { scan }: { scan: boolean }): BuildCache {
-    return BuildCache.open(file, config, `scan=${scan}`);
+  static async forBuild(file: string, config: RegistryConfig, { scan }: { scan: boolean }): Promise<BuildCache> {
+    return BuildCache.open(file, config, `scan=${scan}`, await committedToGit(file));
   }
 
   /** True when the file held a cache of this salt: something recorded that lookups may answer from. */
@@ -210,12 +213,15 @@ export class BuildCache {
     return this.#previous !== undefined;
   }
 
-  /** Opens the cache file (a missing, corrupt or differently salted file is an empty cache). */
-  static open(file: string, config: RegistryConfig, extraSalt = ''): BuildCache {
+  /**
+   * Opens the cache file (a missing, corrupt or differently salted file is an empty cache; so is
+   * any file when `unread`: it is only written).
+   */
+  static open(file: string, config: RegistryConfig, extraSalt = '', unread = false): BuildCache {
     const salt = sha256HexSync(JSON.stringify([FORMAT, config, extraSalt, codeFingerprint()]));
     let previous: CacheFile | undefined;
     try {
-      const text = readOwnFile(file, MAX_CACHE_BYTES);
+      const text = unread ? undefined : readOwnFile(file, MAX_CACHE_BYTES);
       if (text) previous = readCacheFile(text, salt);
     } catch {
       // No cache yet, or unreadable: build from scratch.
@@ -230,7 +236,11 @@ export class BuildCache {
   lookup(root: string, dir: string, declaration: SkillSource['declaration']): CachedSkill | undefined {
     const entry = this.#previous?.skills.get(dir);
     const racyAfter = this.#racyAfter();
-    if (!entry || entry.declaration !== declaration) return this.#miss();
+    // An entry vouches for nothing but the stamps it holds, and the cache file sits in the
+    // repository, where a pull request can commit one: an entry must stamp the skill folder itself
+    // (an inode and a ctime of the checkout it is read in, which nobody knows ahead of it), or one
+    // with no stamps at all would pass any folder with the diagnostics it names.
+    if (!entry || entry.declaration !== declaration || entry.dirs[0]?.path !== '') return this.#miss();
     const absDir = join(root, dir);
     try {
       for (const d of entry.dirs) {
@@ -430,6 +440,30 @@ export class BuildCache {
     } catch {
       // Not writable: the next build is simply cold.
     }
+  }
+}
+
+/**
+ * True when git tracks the cache file, or cannot say whether it does in the checkout the file is
+ * in. A build's cache is its own scratch space and never committed; one that is was put there by
+ * whoever made the commit, a pull request's author perhaps. Its salt is no secret (a build
+ * anywhere with the same package, Node and config shows it), and while a skill's entry must hold
+ * stamps of this checkout that nobody knows ahead of it, the entries keyed by git object ids (the
+ * history walk, what each declaration declares, the earlier versions checked) would be taken on
+ * the file's word. Where git cannot run the build reads no history either, so nothing is lost.
+ */
+async function committedToGit(file: string): Promise<boolean> {
+  try {
+    if (!lstatSync(file, { throwIfNoEntry: false })) return false;
+  } catch {
+    return false; // Not a path to a file at all: nothing is read from it.
+  }
+  const dir = dirname(file);
+  if (!mayBeInGitCheckout(dir)) return false;
+  try {
+    return (await runGit(dir, ['ls-files', '-z', '--', basename(file)])).length > 0;
+  } catch {
+    return true;
   }
 }
 

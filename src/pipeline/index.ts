@@ -111,7 +111,7 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   const signingKeys = options.signingKeys ?? (await signingKeysFromEnv());
   checkSigningKeys(signingKeys, config.signing.keys);
   const cacheFile = options.cache === false ? undefined : (options.cache ?? defaultCacheFile(options.root));
-  const cache = cacheFile === undefined ? undefined : BuildCache.forBuild(cacheFile, config, { scan: options.scan !== false });
+  const cache = cacheFile === undefined ? undefined : await BuildCache.forBuild(cacheFile, config, { scan: options.scan !== false });
   // Each skill's content-addressed files and archive are written as soon as it is read, while the
   // workers read the next ones, instead of all after validation; the folder takes back what ends
   // up unpublished, and everything when the build stops (./emit/output-folder.ts).

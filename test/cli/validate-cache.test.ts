@@ -80,4 +80,23 @@ describe('skilldex validate in a built registry', () => {
     const { status, stdout } = await validate('skills/extra');
     expect({ status, stdout }).toEqual(uncached.oneSkill);
   });
+
+  it('takes nothing from a cache a pull request committed, even salted for this very code and config', async () => {
+    // The salt is no secret (a build anywhere with the same package, Node and config shows it), so
+    // a pull request can commit a cache file with the right one, and entries that stamp nothing
+    // and name no problem for its broken skills.
+    const [header] = readFileSync(cacheFile, 'utf8').split('\n');
+    const forged = ['broken_json', 'extra', 'long-desc', 'no-close', 'pdf-tools'].map((name) =>
+      JSON.stringify({ dir: `skills/${name}`, declaration: name === 'broken_json' ? 'skill.json' : 'SKILL.md', dirs: [], files: [], diagnostics: [] }),
+    );
+    writeFileSync(cacheFile, `${[header, ...forged].join('\n')}\n`);
+    for (const [name, args] of Object.entries(REPORTS)) {
+      const { status, stdout } = await validate(...args);
+      expect({ status, stdout }, name).toEqual(uncached[name]);
+    }
+    // Nor does a build publish them.
+    const build = await runSkilldex(root, ['build', '--out', join(dir, 'forged-out')]);
+    expect(build.status).toBe(1);
+    expect(build.stderr).toContain('nothing written');
+  });
 });

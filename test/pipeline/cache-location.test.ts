@@ -1,14 +1,16 @@
 /**
  * The build cache lives in the repository being built, which a pull request controls: a `.cache`
  * (or `.cache/skilldex`) that is a symbolic link must not carry the cache's reads and writes out
- * of the checkout. The build then goes without a cache.
+ * of the checkout (the build then goes without a cache), and a cache file that was committed is
+ * never read.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultCacheFile } from '../../src/pipeline/cache-file.ts';
 import { buildRegistry } from '../../src/pipeline/index.ts';
+import { GitRepo, skillMd } from '../helpers/git-repo.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'skilldex-cache-location-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -56,5 +58,29 @@ describe('the build cache file', () => {
     const cached = await buildRegistry({ root: plain, outDir: join(work, 'plain-out'), workers: false, signingKeys: [] });
     expect(cached.cache).toBeDefined();
     expect(existsSync(join(plain, '.cache', 'skilldex', 'build-cache.json'))).toBe(true);
+  });
+
+  it('is not read once git tracks it, as a cache a commit brought would be', async () => {
+    const repo = new GitRepo('committed-cache');
+    try {
+      repo.write('skills/word-count/SKILL.md', skillMd('word-count', '1.0.0'));
+      repo.write('.gitignore', '.cache/\n');
+      repo.commit('add a skill', '2026-01-02T03:04:05Z');
+      // Dated a day back: the cache trusts nothing changed within two seconds of the build that recorded it.
+      const past = new Date(Date.now() - 86_400_000);
+      for (const at of ['skills/word-count/SKILL.md', 'skills/word-count', 'skills']) utimesSync(join(repo.root, at), past, past);
+      const build = () => buildRegistry({ root: repo.root, outDir: join(work, 'committed-out'), workers: false, signingKeys: [] });
+      await build();
+      // On disk only, as every build leaves it: the next build takes the skill from it.
+      expect((await build()).cache?.hits).toBe(1);
+      // Committed (past the .gitignore), as a pull request may: not read, the skill is read and checked again.
+      repo.git('add', '-f', '.cache/skilldex/build-cache.json');
+      repo.git('commit', '-q', '-m', 'a cache');
+      const after = await build();
+      expect(after.ok).toBe(true);
+      expect(after.cache).toMatchObject({ hits: 0, misses: 1 });
+    } finally {
+      rmSync(repo.root, { recursive: true, force: true });
+    }
   });
 });

@@ -85,7 +85,7 @@ export default defineCommand({
         const result =
           // Named folders of a registry: only they and the skills they call need scanning (a
           // pull-request check reports on every changed skill, so it scans them all).
-          target.kind === 'registry' ? await validateRegistry(target.root, { ...options, config: target.config, ...lastBuildCache(target.root, target.config, args.scan), ...(target.select && !pullRequest ? { only: target.select.map((s) => s.path) } : {}) })
+          target.kind === 'registry' ? await validateRegistry(target.root, { ...options, config: target.config, ...(await lastBuildCache(target.root, target.config, args.scan)), ...(target.select && !pullRequest ? { only: target.select.map((s) => s.path) } : {}) })
           : target.kind === 'skill' ? await validateSkillFolder(target.dir, options)
           // The folder the user named, as it is: the config's skillsDir grammar keeps a pull request's
           // config inside its repository, and would refuse a folder called `My Skills`.
@@ -253,9 +253,9 @@ function narrow(result: ValidationResult, diagnostics: readonly ValidatorDiagnos
  * only builds write it. Without such a file, none: a validation that records nothing skips the
  * stamps and the skills' bodies a cache would keep.
  */
-function lastBuildCache(root: string, config: RegistryConfig, scan: boolean): { cache?: BuildCache } {
+async function lastBuildCache(root: string, config: RegistryConfig, scan: boolean): Promise<{ cache?: BuildCache }> {
   const file = defaultCacheFile(root);
-  const cache = file === undefined ? undefined : BuildCache.forBuild(file, config, { scan });
+  const cache = file === undefined ? undefined : await BuildCache.forBuild(file, config, { scan });
   return cache?.holdsRecords ? { cache } : {};
 }
 
