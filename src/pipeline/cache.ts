@@ -450,7 +450,8 @@ export class BuildCache {
  * anywhere with the same package, Node and config shows it), and while a skill's entry must hold
  * stamps of this checkout that nobody knows ahead of it, the entries keyed by git object ids (the
  * history walk, what each declaration declares, the earlier versions checked) would be taken on
- * the file's word. Where git cannot run the build reads no history either, so nothing is lost.
+ * the file's word. Where git cannot run, the build reads no history either, and the cache is left
+ * unread at the cost of reading every skill.
  */
 async function committedToGit(file: string): Promise<boolean> {
   try {
