@@ -52,8 +52,11 @@ describe('what a short command loads', () => {
     expect(loaded.some((u) => u.endsWith('src/pipeline/rules/check-skill.ts'))).toBe(true);
     expect(loaded.filter((u) => /node_modules\/ajv\/|src\/core\/(schema-problems|meta-schema-validators|json-schema)\.ts/.test(u))).toEqual([]);
     // A skill with schemas loads the checker, with its meta-schemas compiled ahead of time: ajv's
-    // compiler (and the runtime's schema compiler) stay unloaded.
-    const withSchemas = loadedBy(['validate', join(repo, 'skills', 'code', 'code-review')]);
+    // compiler (and the runtime's schema compiler) stay unloaded. Copied out of the checkout too:
+    // there, a build cache another test's build left would answer for it, and nothing would be checked.
+    const schemaSkill = join(dir, 'with-schemas', 'code-review');
+    cpSync(join(repo, 'skills', 'code', 'code-review'), schemaSkill, { recursive: true });
+    const withSchemas = loadedBy(['validate', schemaSkill]);
     expect(withSchemas.some((u) => u.endsWith('src/core/meta-schema-validators.ts'))).toBe(true);
     expect(withSchemas.filter((u) => /node_modules\/ajv\/dist\/(ajv|core|2020|compile\/)|src\/core\/json-schema\.ts/.test(u))).toEqual([]);
   }, 120_000);
