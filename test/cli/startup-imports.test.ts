@@ -30,6 +30,20 @@ function loadedBy(args: string[], cwd = repo): string[] {
   return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((u) => u.replace(pathToFileURL(repo).href + '/', ''));
 }
 
+/**
+ * The example skills, copied into a registry of their own and dated a day back: the build cache
+ * does not trust a folder changed within two seconds of the build that recorded it (a write could
+ * be in progress).
+ */
+function examplesAtRest(name: string): string {
+  const root = join(dir, name);
+  cpSync(join(repo, 'skills'), join(root, 'skills'), { recursive: true });
+  const past = new Date(Date.now() - 86_400_000);
+  for (const entry of readdirSync(join(root, 'skills'), { recursive: true, withFileTypes: true })) utimesSync(join(entry.parentPath, entry.name), past, past);
+  utimesSync(join(root, 'skills'), past, past);
+  return root;
+}
+
 describe('what a short command loads', () => {
   it('skilldex --version loads the CLI entry and nothing of the pipeline', () => {
     const loaded = loadedBy(['--version']);
@@ -62,13 +76,7 @@ describe('what a short command loads', () => {
   }, 120_000);
 
   it('a no-op rebuild loads neither the parser (nor its YAML library), the scanner rules, the emitter nor signing', () => {
-    // The example skills, copied and dated a day back: the build cache does not trust a folder
-    // changed within two seconds of the build that recorded it (a write could be in progress).
-    const root = join(dir, 'registry');
-    cpSync(join(repo, 'skills'), join(root, 'skills'), { recursive: true });
-    const past = new Date(Date.now() - 86_400_000);
-    for (const entry of readdirSync(join(root, 'skills'), { recursive: true, withFileTypes: true })) utimesSync(join(entry.parentPath, entry.name), past, past);
-    utimesSync(join(root, 'skills'), past, past);
+    const root = examplesAtRest('registry');
     const cold = loadedBy(['build', '--out', join(dir, 'out')], root);
     expect(cold.some((u) => u.endsWith('src/pipeline/emit/write-registry.ts'))).toBe(true);
     const noop = loadedBy(['build', '--out', join(dir, 'out')], root);
@@ -78,12 +86,7 @@ describe('what a short command loads', () => {
   });
 
   it('skilldex validate in a registry a build recorded loads neither the parser (nor its YAML library) nor the scanner rules', () => {
-    // The example skills, dated a day back (see the no-op rebuild above), built once.
-    const root = join(dir, 'validated');
-    cpSync(join(repo, 'skills'), join(root, 'skills'), { recursive: true });
-    const past = new Date(Date.now() - 86_400_000);
-    for (const entry of readdirSync(join(root, 'skills'), { recursive: true, withFileTypes: true })) utimesSync(join(entry.parentPath, entry.name), past, past);
-    utimesSync(join(root, 'skills'), past, past);
+    const root = examplesAtRest('validated');
     const unbuilt = loadedBy(['validate', 'skills/code/code-review'], root);
     expect(unbuilt.some((u) => u.endsWith('src/pipeline/phases/parse.ts'))).toBe(true);
     loadedBy(['build', '--out', join(dir, 'validated-out')], root);
