@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RACY_WINDOW_MS } from '../../src/pipeline/cache-file.ts';
+import { dateBack } from '../helpers/at-rest.ts';
 
 /**
  * Start-up is mostly module loading, so what a short command loads is its cost. A load hook in
@@ -30,17 +31,11 @@ function loadedBy(args: string[], cwd = repo): string[] {
   return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((u) => u.replace(pathToFileURL(repo).href + '/', ''));
 }
 
-/**
- * The example skills, copied into a registry of their own and dated a day back: the build cache
- * does not trust a folder changed within two seconds of the build that recorded it (a write could
- * be in progress).
- */
+/** The example skills, copied into a registry of their own and dated a day back ({@link dateBack}). */
 function examplesAtRest(name: string): string {
   const root = join(dir, name);
   cpSync(join(repo, 'skills'), join(root, 'skills'), { recursive: true });
-  const past = new Date(Date.now() - 86_400_000);
-  for (const entry of readdirSync(join(root, 'skills'), { recursive: true, withFileTypes: true })) utimesSync(join(entry.parentPath, entry.name), past, past);
-  utimesSync(join(root, 'skills'), past, past);
+  dateBack(join(root, 'skills'));
   return root;
 }
 

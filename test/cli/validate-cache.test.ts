@@ -4,10 +4,11 @@
  * very report of a validation without the cache, follow every edit, and leave the cache file alone.
  * The real CLI, spawned, on real folders.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dateBack } from '../helpers/at-rest.ts';
 import { REPO, runSkilldex } from '../helpers/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'skilldex-validate-cache-'));
@@ -15,13 +16,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const root = join(dir, 'registry');
 const cacheFile = join(root, '.cache', 'skilldex', 'build-cache.json');
 const validate = (...args: string[]) => runSkilldex(root, ['validate', ...args]);
-
-/** Dated a day back, as files long at rest are: the cache trusts no folder changed within two seconds of the build that recorded it. */
-function dateBack(at: string): void {
-  const past = new Date(Date.now() - 86_400_000);
-  for (const entry of readdirSync(at, { recursive: true, withFileTypes: true })) utimesSync(join(entry.parentPath, entry.name), past, past);
-  utimesSync(at, past, past);
-}
 
 /** Every report a validation can give, without the cache: what the cached runs must repeat. */
 let uncached: Record<string, { status: number; stdout: string }>;

@@ -4,12 +4,13 @@
  * of the checkout (the build then goes without a cache), and a cache file that was committed is
  * never read.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultCacheFile } from '../../src/pipeline/cache-file.ts';
 import { buildRegistry } from '../../src/pipeline/index.ts';
+import { dateBack } from '../helpers/at-rest.ts';
 import { GitRepo, skillMd } from '../helpers/git-repo.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'skilldex-cache-location-'));
@@ -66,9 +67,7 @@ describe('the build cache file', () => {
       repo.write('skills/word-count/SKILL.md', skillMd('word-count', '1.0.0'));
       repo.write('.gitignore', '.cache/\n');
       repo.commit('add a skill', '2026-01-02T03:04:05Z');
-      // Dated a day back: the cache trusts nothing changed within two seconds of the build that recorded it.
-      const past = new Date(Date.now() - 86_400_000);
-      for (const at of ['skills/word-count/SKILL.md', 'skills/word-count', 'skills']) utimesSync(join(repo.root, at), past, past);
+      dateBack(join(repo.root, 'skills'));
       const build = () => buildRegistry({ root: repo.root, outDir: join(work, 'committed-out'), workers: false, signingKeys: [] });
       await build();
       // On disk only, as every build leaves it: the next build takes the skill from it.

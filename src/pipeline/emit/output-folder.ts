@@ -128,9 +128,9 @@ export class OutputFolder {
   }
 
   /**
-   * Writes a 0.1.0 mirror file, as a hard link to `sameAs` (a file written already) when given. A
-   * mirror path is always unlinked first, so a write or link there can never reach the immutable
-   * file a previous build linked it to.
+   * Writes a 0.1.0 mirror file, as a hard link to `sameAs` (a file written already) when given.
+   * Whatever is at a mirror path is unlinked first (only a folder this build made holds nothing
+   * yet), so a write or link there can never reach the immutable file a previous build linked it to.
    */
   mirror(rel: string, bytes: Uint8Array, sameAs?: string): void {
     this.#written.add(rel);
