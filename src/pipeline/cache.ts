@@ -205,7 +205,11 @@ export class BuildCache {
    * read ({@link committedToGit}).
    */
   static async forBuild(file: string, config: RegistryConfig, { scan }: { scan: boolean }): Promise<BuildCache> {
-    return BuildCache.open(file, config, `scan=${scan}`, await committedToGit(file));
+    const cache = BuildCache.open(file, config, `scan=${scan}`);
+    // Git is asked only about a file that holds records of this salt: a file of other code or
+    // config (the first build after an upgrade, an installed CLI beside a checkout's build) is
+    // unread either way, and the git process was most of what opening it cost.
+    return cache.holdsRecords && (await committedToGit(file)) ? BuildCache.open(file, config, `scan=${scan}`, true) : cache;
   }
 
   /** True when the file held a cache of this salt: something recorded that lookups may answer from. */
