@@ -1,10 +1,10 @@
 import semver from 'semver';
-import { parse as parseYaml, stringify } from 'yaml';
+import { parseDocument, stringify } from 'yaml';
 import { titleFromName } from '../core/names.ts';
 import { Limits } from '../core/schemas/config.ts';
 import { KNOWN_FRONTMATTER_FIELDS, PACKAGE_TYPES } from '../core/schemas/skill-md.ts';
 import { parseFrontmatter } from '../core/parse/frontmatter.ts';
-import { sourceFromString } from '../core/parse/source-text.ts';
+import { positionAt, sourceFromString } from '../core/parse/source-text.ts';
 import { CODE_EXTENSIONS } from '../pipeline/model.ts';
 import { extensionOf } from '../scanner/magic.ts';
 import { MigrationError } from './migration-error.ts';
@@ -73,19 +73,21 @@ export function planMigration(skill: LegacySkill, options: { backup?: boolean } 
   const metadataFile = METADATA_FILES.find(has);
 
   // 1. Read what there is: METADATA.yml, SKILL.md frontmatter and body.
-  let metadata: Record<string, unknown> = {};
-  if (metadataFile) {
-    const parsed = parseYaml(skill.read(metadataFile) ?? '', { schema: 'core', uniqueKeys: true, maxAliasCount: LIMITS.maxAliases }) as unknown;
-    if (parsed !== null && !isRecord(parsed)) throw new MigrationError(`${metadataFile} is not a YAML mapping`);
-    metadata = parsed ?? {};
-  }
+  const metadata = metadataFile ? readMetadata(metadataFile, skill.read(metadataFile) ?? '') : {};
   const skillMdText = has('SKILL.md') ? (skill.read('SKILL.md') ?? '') : undefined;
   let frontmatter: Record<string, unknown> = {};
   let body = '';
   if (skillMdText !== undefined) {
     if (/^---/.test(skillMdText)) {
-      const fm = parseFrontmatter(sourceFromString(skillMdText), LIMITS);
-      if (!fm.data) throw new MigrationError(`SKILL.md frontmatter cannot be read: ${fm.problems[0]?.message ?? 'unknown problem'}`);
+      const source = sourceFromString(skillMdText);
+      const fm = parseFrontmatter(source, LIMITS);
+      const problem = fm.problems[0];
+      if (!fm.data) {
+        throw new MigrationError('SKILL.md', `SKILL.md frontmatter cannot be read: ${problem?.message ?? 'unknown problem'}`, {
+          position: positionAt(source, problem?.offset ?? 0),
+          hint: problem?.hint ?? "fix the frontmatter; 'skilldex validate' shows every problem in it",
+        });
+      }
       frontmatter = fm.data;
       body = fm.body;
     } else body = skillMdText; // legacy files sometimes had no frontmatter at all
@@ -211,9 +213,40 @@ export function planMigration(skill: LegacySkill, options: { backup?: boolean } 
 }
 
 /**
+ * METADATA.yml's mapping, read with the YAML options frontmatter is read with. A file that is not
+ * YAML, or not a mapping, fails this skill's migration with the place and a fix, never the run.
+ */
+function readMetadata(file: string, text: string): Record<string, unknown> {
+  const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, strict: true, logLevel: 'error' });
+  const at = (offset: number) => positionAt(sourceFromString(text), offset);
+  const error = doc.errors[0];
+  if (error) {
+    // The yaml library reports an unclosed [ or { where the text ends; the user needs the bracket.
+    const unclosed = error.code === 'BAD_INDENT' && /^Flow (sequence|mapping)/.test(error.message);
+    const offset = unclosed ? Math.max(text.lastIndexOf('[', error.pos[0]), text.lastIndexOf('{', error.pos[0]), 0) : error.pos[0];
+    throw new MigrationError(file, `${file} is not valid YAML: ${firstLine(error.message)}`, {
+      position: at(offset),
+      hint: unclosed ? 'close the bracket this value opens, or quote the value if the bracket is part of the text' : error.code === 'DUPLICATE_KEY' ? 'write each field once; remove or merge the repeated one' : 'fix the YAML there: close every quote and bracket a value opens, and quote values that contain `: ` or start with a special character',
+    });
+  }
+  let parsed: unknown;
+  try {
+    parsed = doc.toJS({ maxAliasCount: LIMITS.maxAliases });
+  } catch (cause) {
+    throw new MigrationError(file, `${file} cannot be read: ${firstLine((cause as Error).message)}`, { position: at(0), hint: 'write the values out instead of referring to them with aliases (*name)', cause });
+  }
+  if (parsed !== null && !isRecord(parsed)) {
+    throw new MigrationError(file, `${file} is not a YAML mapping`, { position: at(doc.contents?.range?.[0] ?? 0), hint: 'write one `field: value` per line, starting with name: and description:' });
+  }
+  return parsed ?? {};
+}
+
+const firstLine = (text: string) => text.split('\n', 1)[0] ?? '';
+
+/**
  * Legacy `permissions` (the package format's migration notes) → `security`: network true → allowlist (hosts to be
  * listed), false/none → none; filesystem none/read → none/read-only, write → read-only plus
- * requires_filesystem and a note, since write access has no equivalent.
+ * requires_filesystem and a note, since write access has no equivalent; timeout → timeout_ms.
  */
 export function securityFromPermissions(permissions: Record<string, unknown>, notes: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -234,9 +267,38 @@ export function securityFromPermissions(permissions: Record<string, unknown>, no
         out.requires_filesystem = true;
         notes.push(`permissions.filesystem '${String(value)}' has no security equivalent: set to read-only with requires_filesystem; review it`);
       }
+    } else if (key === 'timeout') {
+      const timeoutMs = durationMs(value);
+      if (timeoutMs === undefined) notes.push(`permissions.timeout '${String(value)}' is not a duration and was dropped: set security.timeout_ms (milliseconds) by hand`);
+      else {
+        out.timeout_ms = timeoutMs;
+        notes.push(`permissions.timeout ${typeof value === 'number' ? value : `'${String(value)}'`} → security.timeout_ms ${timeoutMs}${timeoutNote(value, timeoutMs)}`);
+      }
     } else notes.push(`permissions.${key} has no security equivalent and was dropped`);
   }
   return out;
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000 };
+
+/**
+ * A legacy timeout in milliseconds. The legacy format never said what unit a bare number is in;
+ * it is read as milliseconds, the unit of `security.timeout_ms` and of the top-level `timeout`
+ * migrated before it. Of the two readings that is the cautious one: a number meant as seconds
+ * gives a run too little time, which fails loudly, never hours of it.
+ */
+function durationMs(value: unknown): number | undefined {
+  const match = typeof value === 'number' ? [String(value), String(value), ''] : typeof value === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min)?\s*$/i.exec(value) : null;
+  if (!match) return undefined;
+  const ms = Math.ceil(Number(match[1]) * (UNIT_MS[(match[2] ?? '').toLowerCase()] ?? 1));
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
+}
+
+/** Says how a timeout without a unit was read, and what to write if it meant seconds. */
+function timeoutNote(value: unknown, timeoutMs: number): string {
+  if (typeof value === 'string' && /[a-z]\s*$/i.test(value)) return '';
+  const seconds = timeoutMs < 1000 ? `; that is under a second: if it meant seconds, set security.timeout_ms to ${timeoutMs * 1000}` : '';
+  return ` (the legacy format gives no unit; read as milliseconds${seconds})`;
 }
 
 /** ABP tool parameters (as in the package format's examples) → a JSON Schema for the first tool's input. */

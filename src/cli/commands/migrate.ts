@@ -1,15 +1,19 @@
-import { cp, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { constants, copyFileSync, fstatSync, lstatSync, openSync, readFileSync, closeSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { defineCommand } from 'citty';
 import fg from 'fast-glob';
 import { loadConfig, validateRegistry } from '../../pipeline/index.ts';
 import { MigrationError } from '../../publish/migration-error.ts';
-import { planMigration, type MigrationOp, type MigrationPlan } from '../../publish/migrate.ts';
-import { CliError, EXIT } from '../_errors.ts';
+import { planMigration, type LegacySkill, type MigrationOp, type MigrationPlan } from '../../publish/migrate.ts';
+import { CliError, cliFailure, EXIT, systemReason } from '../_errors.ts';
 import { printReport } from '../_report.ts';
-import { err, out, style } from '../_output.ts';
+import { err, out, printable, style } from '../_output.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
+
+/** What became of one skill folder: its plan (carried out unless --dry-run), or why it was left as it was. */
+type Outcome = { folder: string; plan: MigrationPlan; failure?: undefined } | { folder: string; failure: MigrationError };
 
 export default defineCommand({
   meta: { name: 'migrate', description: 'Migrate legacy skills (SKILL.md with code blocks, METADATA.yml + scripts/main.ts) to the extended package layout' },
@@ -24,51 +28,47 @@ export default defineCommand({
     const folders = await legacyCandidates(skillsDir);
     if (folders.length === 0) throw new CliError('E_NO_SKILLS', `no skill folders under ${String(args['skill-dir'])}`, { hint: 'pass --skill-dir with the folder that holds your skills', exitCode: EXIT.usage });
 
-    const plans: { folder: string; plan: MigrationPlan }[] = [];
-    let failed = 0;
+    const outcomes: Outcome[] = [];
     for (const folder of folders) {
       const abs = join(skillsDir, folder);
-      const paths = await listFiles(abs);
-      const texts = new Map<string, string>();
-      for (const p of paths) if (/\.(md|ya?ml|[cm]?[jt]s)$/i.test(p) || p === 'SKILL.md') texts.set(p, await readFile(join(abs, p), 'utf8'));
       try {
-        plans.push({ folder, plan: planMigration({ folderName: basename(folder), paths, read: (p) => texts.get(p) }, { backup: args.backup }) });
+        const plan = planMigration(await readLegacySkill(abs, basename(folder)), { backup: args.backup });
+        if (plan.status === 'migrate') refuseUnsafeOps(abs, plan.ops);
+        outcomes.push({ folder, plan });
       } catch (error) {
-        if (!(error instanceof MigrationError)) throw error;
-        failed++;
-        err(`${style.red('error', process.stderr)} ${folder}: ${error.message}`);
+        outcomes.push({ folder, failure: asMigrationError(error, abs) });
       }
     }
-
-    const shown = (folder: string) => relative(process.cwd(), join(skillsDir, folder)) || '.';
-    const migrating = plans.filter((p) => p.plan.status === 'migrate');
-    for (const { folder, plan } of plans) {
-      if (plan.status === 'skip') {
-        out(`${style.dim('skip')}    ${shown(folder)}: ${plan.reason}`);
-        continue;
-      }
-      out(`${style.green('migrate')} ${shown(folder)}${args['dry-run'] ? ' (dry run)' : ''}`);
-      for (const op of plan.ops) out(`  ${describe(op)}`);
-      for (const note of plan.notes) out(`  ${style.dim('note')} ${note}`);
-    }
-    out(`${migrating.length} to migrate, ${plans.length - migrating.length} skipped${failed ? `, ${failed} unreadable` : ''}`);
 
     let workDir = skillsDir;
     let scratch: string | undefined;
-    if (args['dry-run']) {
-      if (!args.validate) return failed ? EXIT.failure : EXIT.ok;
+    if (args['dry-run'] && args.validate) {
       // Validate the plan without touching the real folder: apply it to a scratch copy.
       scratch = await mkdtemp(join(tmpdir(), 'skilldex-migrate-'));
       workDir = join(scratch, basename(skillsDir));
       await cp(skillsDir, workDir, { recursive: true });
     }
     try {
-      for (const { folder, plan } of migrating) await applyPlan(join(workDir, folder), plan.ops);
+      // Every skill is migrated before anything is printed: a reader that stops reading early
+      // (`skilldex migrate | head -1`) ends the process at the next write, and must never end it
+      // between two files of one skill.
+      if (!args['dry-run'] || scratch) {
+        for (const [i, outcome] of outcomes.entries()) {
+          if (outcome.failure || outcome.plan.status !== 'migrate') continue;
+          const abs = join(workDir, outcome.folder);
+          try {
+            applyPlan(abs, outcome.plan.ops);
+          } catch (error) {
+            outcomes[i] = { folder: outcome.folder, failure: asMigrationError(error, abs) };
+          }
+        }
+      }
+      const failed = report(outcomes, skillsDir, Boolean(args['dry-run']));
       if (!args.validate) return failed ? EXIT.failure : EXIT.ok;
       const root = dirname(workDir);
       const config = { ...(await loadConfig(dirname(skillsDir))), skillsDir: basename(workDir) };
       const { diagnostics } = await validateRegistry(root, { config, scan: false });
-      const dirs = migrating.map((m) => `${basename(workDir)}/${m.folder}/`);
+      const dirs = outcomes.filter((o) => !o.failure && o.plan.status === 'migrate').map((o) => `${basename(workDir)}/${o.folder}/`);
       const mine = diagnostics.filter((d) => dirs.some((dir) => d.file.startsWith(dir)));
       await printReport({ diagnostics: mine }, 'human');
       return failed || mine.some((d) => d.severity === 'error') ? EXIT.failure : EXIT.ok;
@@ -77,6 +77,34 @@ export default defineCommand({
     }
   },
 });
+
+/** Prints each skill's plan (or why it failed) and the tally; returns how many failed. */
+function report(outcomes: readonly Outcome[], skillsDir: string, dryRun: boolean): number {
+  const shown = (folder: string) => relative(process.cwd(), join(skillsDir, folder)) || '.';
+  let migrating = 0;
+  let failed = 0;
+  for (const outcome of outcomes) {
+    const { folder, failure } = outcome;
+    if (failure) {
+      failed++;
+      const at = failure.position ? `:${failure.position.line}:${failure.position.column}` : '';
+      err(`${style.red('error', process.stderr)} ${printable(`${shown(folder)}/${failure.file}`)}${at} ${failure.message}`);
+      if (failure.hint) err(`hint: ${failure.hint}`);
+      continue;
+    }
+    const { plan } = outcome;
+    if (plan.status === 'skip') {
+      out(`${style.dim('skip')}    ${shown(folder)}: ${plan.reason}`);
+      continue;
+    }
+    migrating++;
+    out(`${style.green('migrate')} ${shown(folder)}${dryRun ? ' (dry run)' : ''}`);
+    for (const op of plan.ops) out(`  ${describe(op)}`);
+    for (const note of plan.notes) out(`  ${style.dim('note')} ${note}`);
+  }
+  out(`${migrating} to migrate, ${outcomes.length - migrating - failed} skipped${failed ? `, ${failed} failed` : ''}`);
+  return failed;
+}
 
 function describe(op: MigrationOp): string {
   switch (op.kind) {
@@ -87,16 +115,132 @@ function describe(op: MigrationOp): string {
   }
 }
 
-async function applyPlan(dir: string, ops: readonly MigrationOp[]): Promise<void> {
-  for (const op of ops) {
-    if (op.kind === 'backup' || op.kind === 'move') {
-      makeFolder(dirname(join(dir, op.to)));
-      await rename(join(dir, op.from), join(dir, op.to));
-    } else if (op.kind === 'delete') await rm(join(dir, op.path));
-    else {
-      makeFolder(dirname(join(dir, op.path)));
-      await writeFile(join(dir, op.path), op.content);
+/** The file an op creates, if any, and the one it retires. */
+const createdBy = (op: MigrationOp): string | undefined => (op.kind === 'write' ? op.path : op.kind === 'delete' ? undefined : op.to);
+
+/**
+ * Refuses, before anything is written, a plan that would write through a symbolic link (at a
+ * file or at a folder on the way; a link's target may be anywhere, outside the skill too), or
+ * replace a file that is there: a backup from an earlier migration, a file a move lands on, an
+ * earlier extraction. The skill's SKILL.md itself is replaced by design, after its backup.
+ */
+function refuseUnsafeOps(dir: string, ops: readonly MigrationOp[]): void {
+  const inspected = new Set<string>();
+  const inspect = (path: string): Stats | undefined => {
+    const segments = path.split('/');
+    for (let i = 1; i <= segments.length; i++) {
+      const at = segments.slice(0, i).join('/');
+      const info = lstatSync(join(dir, at), { throwIfNoEntry: false });
+      if (!info) return undefined;
+      if (info.isSymbolicLink()) {
+        const what = i === segments.length && !ops.some((op) => createdBy(op)?.startsWith(`${path}/`)) ? 'file' : 'folder';
+        throw new MigrationError(at, 'is a symbolic link; migrate never writes through a link, so nothing of this skill was changed', { hint: `replace the link with a real ${what}, then run skilldex migrate again` });
+      }
+      if (i < segments.length && !info.isDirectory()) throw new MigrationError(at, `is not a folder, and ${path} must go inside it; nothing of this skill was changed`, { hint: 'move that file out of the way, then run skilldex migrate again' });
+      if (i === segments.length) return info;
     }
+    return undefined;
+  };
+  for (const op of ops) {
+    for (const path of op.kind === 'write' ? [op.path] : op.kind === 'delete' ? [op.path] : [op.from, op.to]) {
+      if (inspected.has(path)) continue;
+      inspected.add(path);
+      const info = inspect(path);
+      if (!info || path !== createdBy(op)) continue;
+      if (!info.isFile()) throw new MigrationError(path, 'is in the way and is not a regular file; nothing of this skill was changed', { hint: 'remove it or move it elsewhere, then run skilldex migrate again' });
+      const replaced = ops.some((o) => (o.kind === 'backup' || o.kind === 'delete') && (o.kind === 'backup' ? o.from : o.path) === path);
+      const same = op.kind === 'write' && readFileSync(join(dir, path), 'utf8') === op.content;
+      if (!replaced && !same) throw new MigrationError(path, 'already exists; migrate never overwrites a file, so nothing of this skill was changed', { hint: 'move it elsewhere (or merge it by hand and remove it), then run skilldex migrate again' });
+    }
+  }
+}
+
+/**
+ * Carries out a plan all or nothing, synchronously, so that no other work (the end of the
+ * process on a closed stdout among it) runs between two of its steps. New content is written
+ * first, into temporaries beside its files; a failure there removes them and the folders made
+ * for them, and the skill is as it was. Then the temporaries are renamed into place, the moves
+ * done and the backups copied, and the old declaration is replaced or retired last: a rename
+ * swaps the new SKILL.md in for the old one, so the skill never lacks one.
+ */
+function applyPlan(dir: string, ops: readonly MigrationOp[]): void {
+  const temporaries = new Map<string, string>();
+  const madeFolders: string[] = [];
+  const folderFor = (path: string) => {
+    const made = makeFolder(dirname(join(dir, path)));
+    if (made) madeFolders.push(made);
+  };
+  try {
+    for (const op of ops) {
+      if (op.kind === 'move') folderFor(op.to);
+      if (op.kind !== 'write') continue;
+      folderFor(op.path);
+      const temporary = join(dir, dirname(op.path), `.${basename(op.path)}.${process.pid}.${Math.random().toString(36).slice(2)}.migrating`);
+      // 'wx': a file of that name is never written through or over.
+      writeFileSync(temporary, op.content, { flag: 'wx' });
+      temporaries.set(op.path, temporary);
+    }
+  } catch (error) {
+    for (const temporary of temporaries.values()) rmSync(temporary, { force: true });
+    for (const folder of madeFolders.reverse()) rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
+  const retired = new Set(ops.flatMap((op) => (op.kind === 'backup' ? [op.from] : op.kind === 'delete' ? [op.path] : [])));
+  const place = (path: string) => {
+    renameSync(temporaries.get(path)!, join(dir, path));
+    temporaries.delete(path);
+  };
+  try {
+    for (const path of temporaries.keys()) if (!retired.has(path)) place(path);
+    for (const op of ops) if (op.kind === 'move') renameSync(join(dir, op.from), join(dir, op.to));
+    for (const op of ops) if (op.kind === 'backup') copyFileSync(join(dir, op.from), join(dir, op.to), constants.COPYFILE_EXCL);
+    for (const path of retired) {
+      if (temporaries.has(path)) place(path);
+      else rmSync(join(dir, path));
+    }
+  } finally {
+    for (const temporary of temporaries.values()) rmSync(temporary, { force: true });
+  }
+}
+
+/**
+ * The error a skill's migration failed with, as a {@link MigrationError} naming the file: the
+ * planner's own, or a file system error (a file that cannot be read or written).
+ */
+function asMigrationError(error: unknown, dir: string): MigrationError {
+  if (error instanceof MigrationError) return error;
+  const reason = systemReason(error);
+  if (!reason) throw error;
+  const { path, syscall } = error as NodeJS.ErrnoException;
+  const file = path === undefined ? '.' : relative(dir, path).split(sep).join('/');
+  return new MigrationError(file, `cannot ${syscall ?? 'use'} it: ${reason}`, { hint: cliFailure(error)?.hint, cause: error });
+}
+
+/**
+ * The legacy skill as the planner reads it: its regular files (dot-entries and node_modules left
+ * out), listed without following links, and the text of the ones it reads, each opened without
+ * following a link put in its place since the listing.
+ */
+async function readLegacySkill(dir: string, folderName: string): Promise<LegacySkill> {
+  const paths = await listFiles(dir);
+  const texts = new Map<string, string>();
+  for (const p of paths) if (/\.(md|ya?ml|[cm]?[jt]s)$/i.test(p)) texts.set(p, readRegularFile(dir, p));
+  return { folderName, paths, read: (p) => texts.get(p) };
+}
+
+function readRegularFile(dir: string, path: string): string {
+  let fd: number;
+  try {
+    fd = openSync(join(dir, path), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+    throw new MigrationError(path, 'is a symbolic link; migrate never reads through a link, so nothing of this skill was changed', { hint: 'replace the link with a real file, then run skilldex migrate again' });
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new MigrationError(path, 'is not a regular file', { hint: 'remove it, then run skilldex migrate again' });
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
   }
 }
 

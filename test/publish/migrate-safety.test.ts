@@ -1,0 +1,169 @@
+import { execFile } from 'node:child_process';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { planMigration, securityFromPermissions } from '../../src/publish/migrate.ts';
+import { MigrationError } from '../../src/publish/migration-error.ts';
+import { CLI, runSkilldex } from '../helpers/cli.ts';
+
+/**
+ * What `skilldex migrate` must never do to a user's files: write through a symbolic link, leave a
+ * skill half migrated when its output is cut off, or give up on every skill because one is broken.
+ */
+
+const temps: string[] = [];
+afterEach(async () => {
+  for (const t of temps.splice(0)) await rm(t, { recursive: true, force: true });
+});
+
+const CODE_SKILL = (name: string) =>
+  `---\nname: ${name}\ndescription: Legacy ${name}. Use it when testing.\n---\n# ${name}\n\n\`\`\`typescript\nexport async function execute(p: any) { return { output: {}, status: "success" }; }\n\`\`\`\n`;
+
+/** A registry root in a fresh temp folder, with a victim file outside its skills folder. */
+async function registry(skills: Record<string, string>): Promise<{ root: string; victim: string }> {
+  const root = await mkdtemp(join(tmpdir(), 'skilldex-migrate-safety-'));
+  temps.push(root);
+  for (const [path, content] of Object.entries(skills)) {
+    await mkdir(join(root, 'skills', path, '..'), { recursive: true });
+    await writeFile(join(root, 'skills', path), content);
+  }
+  const victim = join(root, 'victim.txt');
+  await writeFile(victim, 'VICTIM\n');
+  return { root, victim };
+}
+
+const list = async (dir: string) => (await readdir(dir, { recursive: true })).sort();
+
+describe('skilldex migrate and symbolic links', () => {
+  it('refuses a skill whose scripts/execute.ts is a link, writes nothing for it and migrates the others', async () => {
+    const { root, victim } = await registry({ 'demo/SKILL.md': CODE_SKILL('demo'), 'other/SKILL.md': CODE_SKILL('other') });
+    await mkdir(join(root, 'skills/demo/scripts'));
+    await symlink(victim, join(root, 'skills/demo/scripts/execute.ts'));
+
+    const result = await runSkilldex(root, ['migrate']);
+    expect(await readFile(victim, 'utf8')).toBe('VICTIM\n');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('error skills/demo/scripts/execute.ts is a symbolic link');
+    expect(result.stderr).toMatch(/\nhint: replace the link with a real file/);
+    expect(result.stdout).not.toContain('skills/demo');
+    expect(await list(join(root, 'skills/demo'))).toEqual(['SKILL.md', 'scripts', 'scripts/execute.ts']);
+    expect(await readFile(join(root, 'skills/demo/SKILL.md'), 'utf8')).toBe(CODE_SKILL('demo'));
+    expect(await list(join(root, 'skills/other'))).toContain('SKILL.md.legacy');
+  });
+
+  it('refuses a link at references/.gitkeep, which the listing of a skill does not show', async () => {
+    const { root, victim } = await registry({ 'demo/SKILL.md': CODE_SKILL('demo') });
+    await mkdir(join(root, 'skills/demo/references'));
+    await symlink(victim, join(root, 'skills/demo/references/.gitkeep'));
+
+    const dry = await runSkilldex(root, ['migrate', '--dry-run']);
+    expect(dry.status).toBe(1);
+    expect(dry.stderr).toContain('error skills/demo/references/.gitkeep is a symbolic link');
+    const result = await runSkilldex(root, ['migrate']);
+    expect(result.status).toBe(1);
+    expect(await readFile(victim, 'utf8')).toBe('VICTIM\n');
+    expect(await list(join(root, 'skills/demo'))).toEqual(['SKILL.md', 'references', 'references/.gitkeep']);
+  });
+
+  it('refuses a linked SKILL.md beside METADATA.yml, and a linked scripts folder', async () => {
+    const { root, victim } = await registry({ 'meta/METADATA.yml': 'name: meta\ndescription: Meta. Use it when testing.\n', 'dir/SKILL.md': CODE_SKILL('dir') });
+    await symlink(victim, join(root, 'skills/meta/SKILL.md'));
+    const outside = join(root, 'outside');
+    await mkdir(outside);
+    await symlink(outside, join(root, 'skills/dir/scripts'));
+
+    const result = await runSkilldex(root, ['migrate']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('error skills/meta/SKILL.md is a symbolic link');
+    expect(result.stderr).toContain('error skills/dir/scripts is a symbolic link');
+    expect(await readFile(victim, 'utf8')).toBe('VICTIM\n');
+    expect(await readdir(outside)).toEqual([]);
+    expect(await list(join(root, 'skills/meta'))).toEqual(['METADATA.yml', 'SKILL.md']);
+  });
+
+  it('never overwrites a backup or a file a move would land on', async () => {
+    const { root } = await registry({ 'demo/SKILL.md': CODE_SKILL('demo'), 'demo/SKILL.md.legacy': 'an older backup\n' });
+    const result = await runSkilldex(root, ['migrate']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('error skills/demo/SKILL.md.legacy already exists');
+    expect(await readFile(join(root, 'skills/demo/SKILL.md.legacy'), 'utf8')).toBe('an older backup\n');
+    expect(await readFile(join(root, 'skills/demo/SKILL.md'), 'utf8')).toBe(CODE_SKILL('demo'));
+  });
+});
+
+describe('skilldex migrate with its output cut off', () => {
+  it('finishes every skill it started when stdout is a pipe closed after one line', async () => {
+    const { root } = await registry({ 'aaa/SKILL.md': CODE_SKILL('aaa'), 'bbb/SKILL.md': CODE_SKILL('bbb'), 'good/SKILL.md': '---\nname: good\ndescription: Good. Use it when testing.\n---\nbody\n' });
+    const first = await new Promise<string>((resolve) => {
+      execFile('sh', ['-c', `"${process.execPath}" "${CLI}" migrate | head -1`], { cwd: root, env: { ...process.env, NO_COLOR: '1' } }, (_error, stdout) => resolve(stdout));
+    });
+    expect(first.split('\n').filter(Boolean)).toHaveLength(1);
+    // `head` has gone; give the CLI the time it took to be cut off in the middle before.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (const name of ['aaa', 'bbb']) {
+      expect(await list(join(root, 'skills', name))).toEqual(['SKILL.md', 'SKILL.md.legacy', 'assets', 'assets/.gitkeep', 'references', 'references/.gitkeep', 'scripts', 'scripts/execute.ts']);
+      expect(await readFile(join(root, 'skills', name, 'SKILL.md'), 'utf8')).toContain('entry: ./scripts/execute.ts');
+    }
+    expect((await runSkilldex(root, ['validate'])).status).toBe(0);
+  });
+});
+
+describe('skilldex migrate and a broken METADATA.yml', () => {
+  it('reports the file, line and column with a hint, and still migrates the other skills', async () => {
+    const { root } = await registry({
+      'ok-legacy/METADATA.yml': 'name: ok-legacy\ndescription: Fine. Use it when testing.\n',
+      'ok-legacy/scripts/main.ts': 'export async function execute(){return {output:{},status:"success"}}\n',
+      'broken/METADATA.yml': 'name: broken\ndescription: [oops\n',
+    });
+    const dry = await runSkilldex(root, ['migrate', '--dry-run']);
+    expect(dry.status).toBe(1);
+    expect(dry.stderr).toMatch(/^error skills\/broken\/METADATA\.yml:2:14 METADATA\.yml is not valid YAML: .+\nhint: .+/m);
+    expect(dry.stderr).not.toContain('internal error');
+    expect(dry.stdout).toContain('migrate skills/ok-legacy (dry run)');
+
+    const real = await runSkilldex(root, ['migrate']);
+    expect(real.status).toBe(1);
+    expect((await lstat(join(root, 'skills/ok-legacy/SKILL.md'))).isFile()).toBe(true);
+    expect(await list(join(root, 'skills/broken'))).toEqual(['METADATA.yml']);
+  });
+
+  it('throws a MigrationError with the position for YAML that does not parse or has duplicate keys', () => {
+    const plan = (yaml: string) => () => planMigration({ folderName: 'x', paths: ['METADATA.yml'], read: () => yaml });
+    expect(plan('name: x\ndescription: [oops\n')).toThrow(MigrationError);
+    try {
+      plan('name: x\nname: y\n')();
+    } catch (error) {
+      expect(error).toBeInstanceOf(MigrationError);
+      expect((error as MigrationError).file).toBe('METADATA.yml');
+      expect((error as MigrationError).position).toEqual({ line: 2, column: 1 });
+      expect((error as MigrationError).hint).toBeTruthy();
+    }
+    expect.assertions(5);
+  });
+});
+
+describe('legacy permissions.timeout', () => {
+  it('becomes security.timeout_ms, read as milliseconds, with a note saying so', () => {
+    const notes: string[] = [];
+    expect(securityFromPermissions({ timeout: 5000 }, notes)).toEqual({ timeout_ms: 5000 });
+    expect(notes.join('\n')).toContain('permissions.timeout 5000 → security.timeout_ms 5000');
+    expect(notes.join('\n')).not.toContain('dropped');
+  });
+
+  it('reads an explicit unit, and flags a number so small it may have meant seconds', () => {
+    const notes: string[] = [];
+    expect(securityFromPermissions({ timeout: '30s' }, notes)).toEqual({ timeout_ms: 30000 });
+    expect(securityFromPermissions({ timeout: 30 }, notes)).toEqual({ timeout_ms: 30 });
+    expect(notes[1]).toContain('if it meant seconds, set security.timeout_ms to 30000');
+    expect(securityFromPermissions({ timeout: 'soon' }, notes)).toEqual({});
+    expect(notes[2]).toContain("permissions.timeout 'soon' is not a duration");
+  });
+
+  it('reaches the migrated SKILL.md', () => {
+    const md = '---\nname: x\ndescription: d\npermissions:\n  timeout: 5000\n---\n\n```typescript\nfunction execute() { return 1 }\n```\n';
+    const plan = planMigration({ folderName: 'x', paths: ['SKILL.md'], read: () => md });
+    const skillMd = plan.ops.find((o) => o.kind === 'write' && o.path === 'SKILL.md');
+    expect(skillMd && 'content' in skillMd ? skillMd.content : '').toMatch(/security:\n {2}timeout_ms: 5000\n/);
+  });
+});
