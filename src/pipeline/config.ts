@@ -40,11 +40,15 @@ export async function loadConfig(root: string): Promise<RegistryConfig> {
   return result.data;
 }
 
+/** Rules whose severity a config may not change: overriding them would hide what they report. */
+const FIXED_SEVERITY: ReadonlySet<string> = new Set(['internal/held-back']);
+
 /**
  * A severity set for a rule id that does not exist would silently do nothing (a typo such as
  * `frontmatter/unknown-fields` keeps the rule at its default), so every id in `rules` and
  * `scan.rules` must name a rule of the right engine. The rule list is loaded only when the config
- * overrides something: most commands never pay for it.
+ * overrides something: most commands never pay for it. A rule of {@link FIXED_SEVERITY} may not be
+ * named at all.
  */
 async function checkRuleIds(config: RegistryConfig, locate: (path: (string | number)[]) => { line: number; column: number }): Promise<void> {
   const sections = [
@@ -58,7 +62,13 @@ async function checkRuleIds(config: RegistryConfig, locate: (path: (string | num
     const other = wants === 'scanner' ? 'rules' : 'scan.rules';
     for (const id of ids) {
       const engine = engineOf.get(id);
-      if (engine === wants) continue;
+      if (engine === wants && !FIXED_SEVERITY.has(id)) continue;
+      if (engine === wants) {
+        const at = locate([...path, id]);
+        throw new ConfigError(`${CONFIG_FILE}:${at.line}:${at.column} ${path.join('.')}: the severity of '${id}' cannot be changed; it says why a skill is held back when other rules are turned off`, {
+          hint: `remove "${id}" from "${path.join('.')}"`,
+        });
+      }
       const at = locate([...path, id]);
       const where = `${CONFIG_FILE}:${at.line}:${at.column} ${path.join('.')}`;
       if (engine) {

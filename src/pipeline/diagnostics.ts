@@ -9,6 +9,11 @@ import type { ValidatorRule } from './rules/rule.ts';
  */
 export class DiagnosticSink {
   readonly diagnostics: ValidatorDiagnostic[] = [];
+  /**
+   * Rules that found a problem at `error` by default and that the registry's config turned off or
+   * down to a warning: the per-skill phase names them when such a problem still keeps a skill out.
+   */
+  readonly weakened = new Set<string>();
   readonly #overrides: RegistryConfig['rules'];
 
   constructor(overrides: RegistryConfig['rules'] = {}) {
@@ -22,7 +27,9 @@ export class DiagnosticSink {
   report(rule: ValidatorRule, file: string, at: Position, message: string, options: DiagnosticOptions = {}): RuleSeverity {
     const diagnostic = resolveDiagnostic(rule, this.#overrides, file, at, message, options);
     if (diagnostic) this.diagnostics.push(diagnostic);
-    return diagnostic?.severity ?? 'off';
+    const severity = diagnostic?.severity ?? 'off';
+    if (rule.meta.severity === 'error' && severity !== 'error') this.weakened.add(rule.meta.id);
+    return severity;
   }
 
   /** The severity the registry gives `rule`: its default unless `skilldex.config.json` changes it. */

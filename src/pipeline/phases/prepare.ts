@@ -10,7 +10,7 @@ import { DiagnosticSink } from '../diagnostics.ts';
 import type { PackedSkill } from '../emit/archive.ts';
 import type { DraftManifest, SkillSource, SkillSourceFile } from '../model.ts';
 import { textReferences, type TextReferences } from '../references.ts';
-import { checkFailed } from '../rules/internal.ts';
+import { checkFailed, heldBack } from '../rules/internal.ts';
 import { parseSkill } from './parse.ts';
 
 /** Everything the per-skill phase needs to know about one found skill folder: plain data, so it can go to a worker thread. */
@@ -84,7 +84,11 @@ export async function prepareSkill(request: PrepareRequest, listing: Listing | u
     source = readSkillSource(root, dir, declaration, config.limits, sink, stamps, listing);
     const { diagnostics, draft, locate } = parseSkill(source, config, sink);
     const prepared: PreparedSkill = { source: request.keepBytes ? source : withoutBytes(source), diagnostics, ...(stamps ? { stamps } : {}) };
-    if (!draft) return prepared;
+    if (!draft) {
+      // A skill is never held back without an error saying so, whatever the config silenced.
+      if (!diagnostics.some((d) => d.severity === 'error')) prepared.diagnostics = [...diagnostics, ...heldBack(source, sink.weakened)];
+      return prepared;
+    }
     prepared.draft = request.reportOnly ? withoutInstructions(draft) : draft;
     prepared.positions = positionsOf(draft, locate);
     if (!request.reportOnly) prepared.references = textReferences(source, draft.name, config.skillsDir);

@@ -6,7 +6,7 @@ import {
   filesBidi, filesCaseCollision, filesEncoding, filesExecutableBinary, filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany,
   filesTypescriptSyntax, filesUnicodeTag, filesZeroWidth,
 } from './files.ts';
-import { internalCheckFailed } from './internal.ts';
+import { internalCheckFailed, internalHeldBack } from './internal.ts';
 import { descriptionLength, descriptionPlaceholder, descriptionRequired, nameCharset, nameFolderMismatch, nameHyphens, nameLength, nameRequired } from './names.ts';
 import { pipelineDuplicateStep, pipelineNotComposite, pipelineTemplate, pipelineUndeclaredCall } from './pipeline.ts';
 import { publishMixedChange, publishVersionLowered, publishVersionNotBumped } from './publish.ts';
@@ -60,6 +60,7 @@ export const ALL_RULES = [
   pipelineUndeclaredCall, pipelineDuplicateStep, pipelineTemplate, pipelineNotComposite,
   // A skill whose checks could not run to the end
   internalCheckFailed,
+  internalHeldBack,
   // Across the registry, in the order they run (their engine runs them from this family list)
   ...REGISTRY_RULES,
   // Earlier versions, from git history (docs/registry-format.md#versions)

@@ -19,6 +19,33 @@ export const internalCheckFailed = reportedRule({
 });
 
 /**
+ * A skill that a problem keeps out although the registry's config turned the rule that found it
+ * off or down to a warning: a declaration that cannot be parsed, or a name or description that
+ * cannot be read or published, leaves nothing to publish at any severity. Without this error such
+ * a skill vanished from the build with no reason given and a build that was not lenient passed.
+ * Its own severity cannot be changed (the config loader refuses an override).
+ */
+export const internalHeldBack = reportedRule({
+  id: 'internal/held-back',
+  severity: 'error',
+  description: 'A problem that leaves nothing to publish (a declaration that cannot be parsed, a name or description that cannot be read or published) was found by a rule skilldex.config.json turns off or makes a warning; the skill is held back all the same.',
+  hint: 'remove the override of the rules it names from skilldex.config.json to see the problems, then fix them',
+  reportedBy: 'the per-skill phase (src/pipeline/phases/prepare.ts)',
+});
+
+/**
+ * The `internal/held-back` error of a skill left without a draft by problems the registry turned
+ * off or downgraded, naming those rules. Always an error: overriding it would hide the skill again.
+ */
+export function heldBack(source: Pick<SkillSource, 'dir' | 'declaration' | 'folderName'>, weakened: ReadonlySet<string>): ValidatorDiagnostic[] {
+  const rules = [...weakened].sort().map((id) => `'${id}'`);
+  const why = rules.length === 0 ? 'for a problem no rule reported' : `for problems found by ${rules.join(', ')}, which skilldex.config.json turns off or makes ${rules.length === 1 ? 'a warning' : 'warnings'}`;
+  const sink = new DiagnosticSink();
+  sink.report(internalHeldBack, `${source.dir}/${source.declaration}`, START, `'${source.dir}' cannot be published ${why}: it has no readable declaration, name or description to publish`, { skill: source.folderName });
+  return sink.diagnostics;
+}
+
+/**
  * The `internal/check-failed` error of a skill whose checks did not run to the end, saying why
  * (none if the registry turned the rule off: the skill, with no draft, is held back all the same).
  */

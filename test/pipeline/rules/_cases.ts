@@ -197,6 +197,13 @@ export const VALID: RuleCase[] = [
     accepted: ['tuned'],
     checks: { 'ordinary variables, NODE_ENV and PYTHONUNBUFFERED are kept as declared': (ctx) => expect(draft(ctx, 'tuned').security?.environment).toEqual({ GREETING: 'hello', NODE_ENV: 'production', PYTHONUNBUFFERED: '1', TUNED_MODE: 'fast' }) },
   },
+  {
+    // frontmatter/yaml turned off: a registry whose skills all parse is unaffected.
+    fixture: 'held-back-valid',
+    covers: ['internal/held-back'],
+    expect: [],
+    accepted: ['good'],
+  },
 ];
 
 // ---------------------------------------------------------------- invalid fixtures
@@ -819,6 +826,13 @@ export const INVALID: RuleCase[] = [
   },
 
   // config severity overrides
+  {
+    fixture: 'internal-held-back',
+    covers: ['internal/held-back'],
+    expect: [E('internal/held-back', 'tabs/SKILL.md', 1)],
+    accepted: ['good'],
+    checks: { "names the rule the config turned off": (ctx) => expect(message(ctx, 'internal/held-back', 'skills/tabs/SKILL.md')).toEqual([expect.stringContaining("'frontmatter/yaml'")]) },
+  },
   {
     fixture: 'config-severity',
     covers: [],
