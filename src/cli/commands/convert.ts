@@ -1,12 +1,13 @@
-import { access, copyFile, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { defineCommand } from 'citty';
+import { shellQuote } from '../../core/shell-quote.ts';
 import { ConvertError } from '../../publish/convert-error.ts';
-import { skillJsonToSkillMd, skillMdToSkillJson, type Conversion } from '../../publish/convert.ts';
-import { folderKind } from '../../pipeline/discover.ts';
-import { CliError, EXIT } from '../_errors.ts';
-import { notUsable } from '../_registry-root.ts';
-import { out, style } from '../_output.ts';
+import { skillJsonToSkillMd, skillMdToSkillJson, type Conversion, type LostField } from '../../publish/convert.ts';
+import { folderKind, skillFoldersBelow } from '../../pipeline/discover.ts';
+import { choiceError, CliError, EXIT } from '../_errors.ts';
+import { displayPath, notUsable } from '../_registry-root.ts';
+import { out, printable, style } from '../_output.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
 
 const TARGETS = ['skill-json', 'skill-md'] as const;
@@ -14,23 +15,35 @@ const TARGETS = ['skill-json', 'skill-md'] as const;
 export default defineCommand({
   meta: { name: 'convert', description: 'Convert a SKILL.md skill into skill.json + prompt.md and back, listing what cannot be carried over' },
   args: {
-    dir: { type: 'positional', required: true, description: 'The skill folder to convert' },
+    // Not required for citty: a missing folder gets this command's own usage error, with an example.
+    dir: { type: 'positional', required: false, description: 'The skill folder to convert (required)' },
     to: { type: 'string', description: 'skill-json or skill-md (default: the other format)' },
     out: { type: 'string', description: 'Write the converted skill to this folder (default: convert in place)' },
     'dry-run': { type: 'boolean', description: 'Print what would be written and lost, write nothing', default: false },
   },
   async run({ args }) {
+    if (args.dir === undefined || String(args.dir) === '') throw new CliError('E_USAGE', 'missing the skill folder to convert', { hint: 'skilldex convert skills/my-skill (the folder that holds SKILL.md or skill.json)', exitCode: EXIT.usage });
     const dir = resolve(String(args.dir));
-    const unusable = notUsable(await folderKind(dir), String(args.dir));
+    const shown = (abs: string) => printable(displayPath(process.cwd(), abs));
+    const kind = await folderKind(dir);
+    const unusable = notUsable(kind, String(args.dir));
     if (unusable) throw unusable;
-    const has = async (file: string) => access(join(dir, file)).then(() => true, () => false);
-    const isMd = await has('SKILL.md');
-    const isJson = await has('skill.json');
-    if (!isMd && !isJson) throw new CliError('E_NOT_A_SKILL', `${String(args.dir)} holds neither SKILL.md nor skill.json`, { exitCode: EXIT.usage });
-    if (isMd && isJson) throw new CliError('E_AMBIGUOUS', `${String(args.dir)} holds both SKILL.md and skill.json`, { hint: 'remove one declaration first', exitCode: EXIT.usage });
+    if (lstatSync(dir).isSymbolicLink()) throw linkError(shown(dir), 'folder');
+    const declared = (file: string) => regularFileAt(join(dir, file), shown(join(dir, file)));
+    const isMd = declared('SKILL.md');
+    const isJson = declared('skill.json');
+    if (!isMd && !isJson) {
+      const example = kind === 'skills' ? (await skillFoldersBelow(dir, 1))[0] : undefined;
+      const hint = example ? `it is a folder of skills; convert one of them: skilldex convert ${shellQuote(displayPath(process.cwd(), example))}` : 'pass the folder that holds SKILL.md or skill.json';
+      throw new CliError('E_NOT_A_SKILL', `${shown(dir)} holds neither SKILL.md nor skill.json`, { hint, exitCode: EXIT.usage });
+    }
+    if (isMd && isJson) throw new CliError('E_AMBIGUOUS', `${shown(dir)} holds both SKILL.md and skill.json`, { hint: 'remove one declaration first', exitCode: EXIT.usage });
     const to = String(args.to ?? (isMd ? 'skill-json' : 'skill-md'));
-    if (!(TARGETS as readonly string[]).includes(to)) throw new CliError('E_USAGE', `--to must be ${TARGETS.join(' or ')}`, { exitCode: EXIT.usage });
-    if ((to === 'skill-json') !== isMd) throw new CliError('E_USAGE', `${String(args.dir)} is already ${to === 'skill-json' ? 'a skill.json' : 'a SKILL.md'} skill`, { exitCode: EXIT.usage });
+    if (!(TARGETS as readonly string[]).includes(to)) throw choiceError('to', to, TARGETS);
+    if ((to === 'skill-json') !== isMd) {
+      const other = isMd ? 'skill-json' : 'skill-md';
+      throw new CliError('E_USAGE', `${shown(dir)} is already ${isMd ? 'a SKILL.md' : 'a skill.json'} skill`, { hint: `to convert it the other way: skilldex convert ${shellQuote(String(args.dir))} --to ${other} (the default)`, exitCode: EXIT.usage });
+    }
 
     const target = args.out ? resolve(String(args.out)) : dir;
     let conversion: Conversion;
@@ -40,55 +53,150 @@ export default defineCommand({
         // any other parent folder (Downloads, a home folder) says nothing about the skill.
         const parent = basename(dirname(dir));
         const category = basename(dirname(dirname(dir))) === 'skills' && parent !== 'skills' ? parent : undefined;
-        conversion = skillMdToSkillJson(await readFile(join(dir, 'SKILL.md'), 'utf8'), { category });
+        conversion = skillMdToSkillJson(readRegularFile(join(dir, 'SKILL.md'), shown(join(dir, 'SKILL.md'))).toString('utf8'), { category });
       } else {
-        const prompt = (await has('prompt.md')) ? await readFile(join(dir, 'prompt.md'), 'utf8') : undefined;
-        conversion = skillJsonToSkillMd(await readFile(join(dir, 'skill.json'), 'utf8'), prompt, { folderName: basename(target) });
+        const text = (file: string) => readRegularFile(join(dir, file), shown(join(dir, file))).toString('utf8');
+        const prompt = regularFileAt(join(dir, 'prompt.md'), shown(join(dir, 'prompt.md'))) ? text('prompt.md') : undefined;
+        conversion = skillJsonToSkillMd(text('skill.json'), prompt, { folderName: basename(target) });
       }
     } catch (error) {
-      if (error instanceof ConvertError) throw new CliError('E_CONVERT', error.message, { hint: "run 'skilldex validate' on the skill first" });
+      if (error instanceof ConvertError) throw new CliError('E_CONVERT', `${shown(dir)}: ${error.message}`, { hint: "run 'skilldex validate' on the skill first" });
       throw error;
     }
 
+    // Everything that could stop the conversion is checked before a line is printed, so no
+    // line announces a file that is then not written.
+    for (const file of conversion.files) {
+      if (regularFileAt(join(dir, file.path), shown(join(dir, file.path))) && !conversion.replaces.includes(file.path)) {
+        throw new CliError('E_EXISTS', `${shown(join(dir, file.path))} already exists, and the converted skill's ${file.path} would replace it`, { hint: `rename it (and the links to it), then convert again` });
+      }
+    }
     const inPlace = target === dir;
-    const copies = inPlace ? [] : (await listFiles(dir)).filter((p) => !conversion.replaces.includes(p) && !conversion.files.some((f) => f.path === p));
-    const shown = (p: string) => relative(process.cwd(), p) || '.';
-    const verb = args['dry-run'] ? 'would' : 'did';
-    out(`${conversion.name}: ${isMd ? 'SKILL.md → skill.json + prompt.md' : 'skill.json → SKILL.md'}${args['dry-run'] ? ' (dry run)' : ''}`);
-    for (const f of conversion.files) out(`  ${verb === 'would' ? 'write ' : 'wrote '} ${shown(join(target, f.path))}`);
-    for (const p of copies) out(`  ${verb === 'would' ? 'copy  ' : 'copied'} ${shown(join(target, p))}`);
-    if (inPlace) for (const p of conversion.replaces) out(`  ${verb === 'would' ? 'remove' : 'removed'} ${shown(join(dir, p))}`);
-    for (const n of conversion.notes) out(`  ${style.dim('note')} ${n}`);
-    if (conversion.lost.length > 0) {
-      out(`${style.yellow('not carried over')} (${conversion.lost.length}):`);
-      for (const l of conversion.lost) out(`  - ${l.field}: ${l.reason}`);
-    }
-    if (args['dry-run']) return EXIT.ok;
+    const { copies, skipped } = inPlace ? { copies: [], skipped: [] } : sourceFiles(dir, (p) => conversion.replaces.includes(p) || conversion.files.some((f) => f.path === p));
+    if (!inPlace) refuseOutFolder(target, shown(target));
+    const lost = [...conversion.lost, ...skipped];
 
-    if (!inPlace && (await access(target).then(() => true, () => false)) && (await readdir(target)).length > 0) {
-      throw new CliError('E_EXISTS', `${shown(target)} already exists and is not empty`, { hint: 'choose an empty --out folder' });
+    const dryRun = args['dry-run'];
+    if (!dryRun) {
+      if (inPlace) replaceInPlace(dir, conversion);
+      else writeOutFolder(dir, target, copies, conversion);
     }
-    for (const p of copies) {
-      makeFolder(dirname(join(target, p)));
-      await copyFile(join(dir, p), join(target, p));
+    out(`${conversion.name}: ${isMd ? 'SKILL.md → skill.json + prompt.md' : 'skill.json → SKILL.md'}${dryRun ? ' (dry run)' : ''}`);
+    for (const f of conversion.files) out(`  ${dryRun ? 'write ' : 'wrote '} ${shown(join(target, f.path))}`);
+    for (const p of copies) out(`  ${dryRun ? 'copy  ' : 'copied'} ${shown(join(target, p))}`);
+    if (inPlace) for (const p of conversion.replaces) out(`  ${dryRun ? 'remove' : 'removed'} ${shown(join(dir, p))}`);
+    for (const n of conversion.notes) out(`  ${style.dim('note')} ${n}`);
+    if (lost.length > 0) {
+      out(`${style.yellow('not carried over')} (${lost.length}):`);
+      for (const l of lost) out(`  - ${l.field}: ${l.reason}`);
     }
-    for (const f of conversion.files) {
-      makeFolder(dirname(join(target, f.path)));
-      await writeFile(join(target, f.path), f.content);
-    }
-    if (inPlace) for (const p of conversion.replaces) if (!conversion.files.some((f) => f.path === p)) await rm(join(dir, p));
-    out(`next: npx skilldex validate`);
+    if (!dryRun) out(`next: npx skilldex validate`);
     return EXIT.ok;
   },
 });
 
-async function listFiles(dir: string, prefix = ''): Promise<string[]> {
-  const entries = await readdir(join(dir, prefix), { withFileTypes: true });
-  const files: string[] = [];
-  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const path = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) files.push(...(await listFiles(dir, path)));
-    else if (e.isFile()) files.push(path);
+const linkError = (shown: string, what: 'file' | 'folder') =>
+  new CliError('E_SYMLINK', `${shown} is a symbolic link; links are never followed, read or written through`, { hint: `replace the link with the real ${what}` });
+
+/** Whether a regular file is at `abs`; a link or anything else that is not a file there is refused. */
+function regularFileAt(abs: string, shown: string): boolean {
+  const info = lstatSync(abs, { throwIfNoEntry: false });
+  if (!info) return false;
+  if (info.isSymbolicLink()) throw linkError(shown, 'file');
+  if (!info.isFile()) throw new CliError('E_NOT_A_FILE', `${shown} is not a regular file`, { hint: 'replace it with the real file' });
+  return true;
+}
+
+/** A file's bytes, opened without following a link put in its place since it was looked at. */
+function readRegularFile(abs: string, shown: string): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw linkError(shown, 'file');
+    throw error;
   }
-  return files;
+  try {
+    if (!fstatSync(fd).isFile()) throw new CliError('E_NOT_A_FILE', `${shown} is not a regular file`, { hint: 'replace it with the real file' });
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The files of the skill to copy into an --out folder (all but those the conversion writes or
+ * replaces), and what is left out and why: links are never followed, and a FIFO, socket or
+ * device is not a file to copy.
+ */
+function sourceFiles(dir: string, converted: (path: string) => boolean, prefix = ''): { copies: string[]; skipped: LostField[] } {
+  const copies: string[] = [];
+  const skipped: LostField[] = [];
+  const entries = readdirSync(join(dir, prefix), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const e of entries) {
+    const path = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isDirectory()) {
+      const below = sourceFiles(dir, converted, path);
+      copies.push(...below.copies);
+      skipped.push(...below.skipped);
+    } else if (e.isSymbolicLink()) skipped.push({ field: path, reason: 'a symbolic link; links are never followed or copied' });
+    else if (!e.isFile()) skipped.push({ field: path, reason: 'not a regular file or folder' });
+    else if (!converted(path)) copies.push(path);
+  }
+  return { copies, skipped };
+}
+
+/** An --out folder must be new, or an empty real folder: never a link, never one with files to lose. */
+function refuseOutFolder(target: string, shown: string): void {
+  const info = lstatSync(target, { throwIfNoEntry: false });
+  if (!info) return;
+  if (info.isSymbolicLink()) throw linkError(shown, 'folder');
+  if (!info.isDirectory()) throw new CliError('E_EXISTS', `${shown} exists and is not a folder`, { hint: 'choose an empty --out folder, or a path where nothing is yet' });
+  if (readdirSync(target).length > 0) throw new CliError('E_EXISTS', `${shown} already exists and is not empty`, { hint: 'choose an empty --out folder' });
+}
+
+/** A name beside `path` that nothing else uses, for content on its way there. */
+const stagingName = (path: string) => join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.converting`);
+
+/**
+ * Converts the skill in its folder, all or nothing, and synchronously, so no other work (the end
+ * of the process on a closed stdout among it) runs between two steps: the new files are written
+ * beside their places first ('wx': never through or over anything), then renamed in, and the old
+ * declaration goes last. If writing fails, the temporaries go and the skill is as it was.
+ */
+function replaceInPlace(dir: string, conversion: Conversion): void {
+  const staged: [string, string][] = [];
+  try {
+    for (const f of conversion.files) {
+      const temporary = stagingName(join(dir, f.path));
+      writeFileSync(temporary, f.content, { flag: 'wx' });
+      staged.push([temporary, join(dir, f.path)]);
+    }
+    for (const [temporary, file] of staged.splice(0)) renameSync(temporary, file);
+  } finally {
+    for (const [temporary] of staged) rmSync(temporary, { force: true });
+  }
+  for (const p of conversion.replaces) if (!conversion.files.some((f) => f.path === p)) rmSync(join(dir, p));
+}
+
+/**
+ * Writes the converted skill into a folder beside --out, renamed into place once complete (over
+ * an empty folder there, which rename replaces): the --out folder holds the whole skill or does
+ * not change. Synchronous, for the reason {@link replaceInPlace} is.
+ */
+function writeOutFolder(dir: string, target: string, copies: readonly string[], conversion: Conversion): void {
+  makeFolder(dirname(target));
+  const staging = stagingName(target);
+  mkdirSync(staging);
+  try {
+    for (const p of copies) {
+      makeFolder(dirname(join(staging, p)));
+      writeFileSync(join(staging, p), readRegularFile(join(dir, p), p), { flag: 'wx' });
+    }
+    for (const f of conversion.files) writeFileSync(join(staging, f.path), f.content, { flag: 'wx' });
+    renameSync(staging, target);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
 }
