@@ -9,6 +9,7 @@ import { sha256HexSync } from './hash.ts';
 import type { SkillSource, SkillSourceFile } from './model.ts';
 import { discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryTooDeep } from './rules/discovery.ts';
 import { filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany } from './rules/files.ts';
+import { internalCheckFailed } from './rules/internal.ts';
 
 /** The files that make a folder a skill. */
 export const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;
@@ -103,6 +104,12 @@ interface Candidate {
   meant?: string;
 }
 
+/** A folder below the skills folder that could not be listed, and why. */
+interface Unlisted {
+  path: string;
+  error: NodeJS.ErrnoException;
+}
+
 /**
  * What discovery looks at below the skills folder: every declaration at any depth outside skill
  * folders, and every entry one and two levels down (where a link could stand in for a skill or a
@@ -114,7 +121,7 @@ interface Candidate {
  * One synchronous walk: the tree is mostly small folders, and a promise per folder cost more
  * than the listing itself (a glob library took 370 ms over 2,000 skills, this ~40 ms).
  */
-function listCandidates(base: string, listings: Map<string, Dirent[]>, stamps?: Stamp[], onDeclaration?: (count: number) => void): Candidate[] {
+function listCandidates(base: string, listings: Map<string, Dirent[]>, unlisted: Unlisted[], stamps?: Stamp[], onDeclaration?: (count: number) => void): Candidate[] {
   const out: Candidate[] = [];
   let declarations = 0;
   const visit = (rel: string, depth: number): void => {
@@ -126,7 +133,11 @@ function listCandidates(base: string, listings: Map<string, Dirent[]>, stamps?: 
       entries = readdirSync(abs, { withFileTypes: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
+      // One folder that cannot be listed (no permission, an I/O error) is reported and the
+      // others are checked; only the skills folder itself stops discovery.
+      if (rel === '') throw error;
+      unlisted.push({ path: rel, error: error as NodeJS.ErrnoException });
+      return;
     }
     listings.set(rel, entries);
     const skillFolder = rel !== '' && entries.some(isDeclarationFile);
@@ -171,7 +182,15 @@ export async function discoverSkills(
   const reportedBefore = sink.diagnostics.length;
   const listings = new Map<string, Dirent[]>();
   const stamps: Stamp[] | undefined = cache ? [] : undefined;
-  const entries = listCandidates(base, listings, stamps, onDeclaration);
+  const unlisted: Unlisted[] = [];
+  const entries = listCandidates(base, listings, unlisted, stamps, onDeclaration);
+  for (const { path, error } of unlisted) {
+    const rel = `${skillsDir}/${path}`;
+    const denied = error.code === 'EACCES' || error.code === 'EPERM';
+    sink.report(internalCheckFailed, rel, START, `'${rel}' could not be listed (${denied ? 'permission denied' : 'the system refused'}, ${error.code ?? error.message}), so no skill in it was checked`, {
+      hint: denied ? `make the folder readable (chmod a+rX ${rel}), or remove it` : 'check the folder on disk, or remove it',
+    });
+  }
   const found: string[] = [];
   const problems: { entry: (typeof entries)[number]; rel: string }[] = [];
   const misnamed: { entry: (typeof entries)[number]; rel: string; meant: string }[] = [];
@@ -321,20 +340,24 @@ const isSkillFolder = async (dir: string): Promise<boolean> => (await entryOf(di
 /**
  * Skill folders one or two levels below `dir` (a folder of skills, like skills/, with one
  * category level), at most `limit` of them, in directory order. Dot-folders and ignored
- * folders are skipped; symlinked folders are not walked into.
+ * folders are skipped; symlinked folders are not walked into. A folder that cannot be listed (no
+ * permission) is passed over, and added to `unlisted` when given, so a caller can say so.
  */
-export async function skillFoldersBelow(dir: string, limit = Infinity): Promise<string[]> {
+export async function skillFoldersBelow(dir: string, limit = Infinity, unlisted?: string[]): Promise<string[]> {
   const found: string[] = [];
-  for (const child of await subfolders(dir)) {
+  for (const child of await subfolders(dir, unlisted)) {
     if (found.length >= limit) break;
     if (await isSkillFolder(child)) found.push(child);
-    else for (const grandchild of await subfolders(child)) if (found.length < limit && (await isSkillFolder(grandchild))) found.push(grandchild);
+    else for (const grandchild of await subfolders(child, unlisted)) if (found.length < limit && (await isSkillFolder(grandchild))) found.push(grandchild);
   }
   return found;
 }
 
-async function subfolders(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+async function subfolders(dir: string, unlisted?: string[]): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT' && error.code !== 'ENOTDIR') unlisted?.push(dir);
+    return [];
+  });
   // Dirent types come from lstat, so a symlinked folder is not walked into.
   return entries.filter((e) => e.isDirectory() && !isUnpublishedEntry(e.name)).map((e) => join(dir, e.name));
 }

@@ -51,9 +51,10 @@ export default defineCommand({
     }
 
     const dirs: string[] = [];
-    for (const root of roots) dirs.push(...(await findSkillFolders(resolve(cwd, root), root, config.skillsDir)));
+    const unlisted: string[] = [];
+    for (const root of roots) dirs.push(...(await findSkillFolders(resolve(cwd, root), root, config.skillsDir, unlisted)));
     const unique = [...new Set(dirs)].sort();
-    if (unique.length === 0) {
+    if (unique.length === 0 && unlisted.length === 0) {
       throw new CliError('E_NO_SKILLS', `no skill folders found in ${roots.join(', ')}`, {
         hint: 'pass a folder that contains SKILL.md or skill.json, or a folder of such folders',
         exitCode: EXIT.usage,
@@ -78,7 +79,11 @@ export default defineCommand({
 
     const siteUrl = (args['site-url'] as string | undefined) ?? config.siteUrl;
     await printReport(scanReport(reports), args.format as OutputFormat, { sarif: () => scanSarifOptions(siteUrl) });
-    const unscanned = skills.flatMap((skill) => skill.unscanned.map((u) => ({ ...u, path: `${displayDir(cwd, skill.dir)}/${u.path}` })));
+    const unscanned = [
+      // A folder that could not be listed may hold skills: saying nothing would pass them unseen.
+      ...[...new Set(unlisted)].sort().map((dir) => ({ path: displayDir(cwd, dir), reason: 'the folder cannot be listed (no permission?), so no skill in it was scanned' })),
+      ...skills.flatMap((skill) => skill.unscanned.map((u) => ({ ...u, path: `${displayDir(cwd, skill.dir)}/${u.path}` }))),
+    ];
     for (const u of unscanned) err(`${style.yellow('not scanned', process.stderr)} ${printable(u.path)}: ${u.reason}`);
     if (unscanned.length > 0) err(`hint: 'skilldex validate' reports these files with their rules; a skill that holds them is not published`);
     const threshold = args['fail-on'] as ScanVerdict;
@@ -92,13 +97,13 @@ const displayDir = (cwd: string, dir: string): string => relative(cwd, dir).spli
  * A skill folder itself, the skills of a registry root (in its skills folder), or the skills one or
  * two levels below any other folder: `scan` finds what `validate` finds from the same folder.
  */
-async function findSkillFolders(dir: string, asGiven: string, skillsDir: string): Promise<string[]> {
+async function findSkillFolders(dir: string, asGiven: string, skillsDir: string, unlisted: string[]): Promise<string[]> {
   const kind = await folderKind(dir);
   const unusable = notUsable(kind, asGiven, 'a skill folder or a folder of skills');
   if (unusable) throw unusable;
   if (kind === 'skill') return [dir];
-  if (kind === 'registry' && (await folderKind(join(dir, skillsDir))) !== 'missing') return skillFoldersBelow(join(dir, skillsDir));
-  return skillFoldersBelow(dir);
+  if (kind === 'registry' && (await folderKind(join(dir, skillsDir))) !== 'missing') return skillFoldersBelow(join(dir, skillsDir), Infinity, unlisted);
+  return skillFoldersBelow(dir, Infinity, unlisted);
 }
 
 /** Reads every file of a skill without following symlinks; links are listed for the scanner to report. */
