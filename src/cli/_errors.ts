@@ -76,9 +76,16 @@ export function systemReason(error: unknown): string | undefined {
 }
 
 /**
+ * Library errors that are the invocation's fault, not the input's: a malformed environment
+ * variable is bad usage, as a malformed option value is. By code, so that mapping them loads no
+ * library module.
+ */
+const USAGE_CODES: ReadonlySet<string> = new Set(['SOURCE_DATE_EPOCH_INVALID']);
+
+/**
  * The one mapping from a thrown error to what the CLI prints and exits with: any
- * {@link SkilldexError} becomes its headline, hint and exit code (a `CliError`'s own, else 1); a
- * file system error (a path that is a file, a folder that cannot be written) says which path and
+ * {@link SkilldexError} becomes its headline, hint and exit code (a `CliError`'s own, 2 for bad
+ * usage, else 1); a file system error (a path that is a file, a folder that cannot be written) says which path and
  * why, and exits 1. Anything else is a bug; `undefined` lets it surface with its stack.
  */
 export function cliFailure(error: unknown): { exitCode: number; message: string; hint: string | undefined } | undefined {
@@ -92,5 +99,5 @@ export function cliFailure(error: unknown): { exitCode: number; message: string;
   }
   if (!(error instanceof SkilldexError)) return undefined;
   const { text, hint } = describeFailure(error);
-  return { exitCode: error instanceof CliError ? error.exitCode : EXIT.failure, message: text, hint };
+  return { exitCode: error instanceof CliError ? error.exitCode : USAGE_CODES.has(error.code) ? EXIT.usage : EXIT.failure, message: text, hint };
 }

@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from 'node:util';
 import { type ArgsDef, type CommandDef, parseArgs, renderUsage, runCommand } from 'citty';
-import { cliFailure, EXIT } from './_errors.ts';
+import { cliFailure, EXIT, systemReason } from './_errors.ts';
 import { err, forStream, printable, style, withLocalDocs } from './_output.ts';
 import { closest } from '../core/suggest.ts';
 import { visibleControls } from '../core/control-chars.ts';
@@ -56,14 +56,35 @@ let pipeWatched = false;
 /**
  * A reader that stops early (`skilldex list | head -1`) closes the pipe, and the next write
  * fails with EPIPE: the rest of the output has nowhere to go, which is the reader's choice, not a
- * failure, so the process ends at once and quietly, as `cat` and `grep` do. Without a listener
- * Node throws the write error with its stack.
+ * failure, so the process ends at once and quietly, as `cat` and `grep` do. Any other failure to
+ * write the output (a full disk behind `> file`) loses it, which the user must hear of: said on
+ * stderr, exit 1. Without a listener Node throws the write error with its stack.
  */
 function endQuietlyOnClosedPipe(): void {
   if (pipeWatched) return;
   pipeWatched = true;
   for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => process.exit(error.code === 'EPIPE' ? (process.exitCode ?? EXIT.ok) : EXIT.failure));
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+      // Stderr itself failing leaves nowhere to say so: the exit code alone tells.
+      if (stream === process.stdout) {
+        printFailure(`cannot write to standard output: ${systemReason(error) ?? error.message}`, 'the output was not saved; check where it goes (a full disk, a file that cannot be written) and run the command again');
+      }
+      process.exit(EXIT.failure);
+    });
+  }
+}
+
+/**
+ * Whether the folder the command runs in still exists. Deleted under a shell that stayed in it,
+ * every relative path and Node's own `process.cwd()` fail, the latter with a stack trace.
+ */
+function cwdExists(): boolean {
+  try {
+    process.cwd();
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -74,13 +95,19 @@ function endQuietlyOnClosedPipe(): void {
 export async function main(argv: string[]): Promise<number> {
   endQuietlyOnClosedPipe();
   const [first, ...rest] = argv;
-  if (first === undefined || first === '--help' || first === '-h') {
-    await printUsage(root);
-    return first === undefined ? EXIT.usage : EXIT.ok;
-  }
   if (first === '--version' || first === '-V' || first === '-v') {
     process.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
+  }
+  if (!cwdExists()) {
+    // Not printFailure: its hint looks up documents relative to the current folder.
+    err(`${style.red('error', process.stderr)} the current folder no longer exists`);
+    err('hint: cd to an existing folder and run the command again');
+    return EXIT.failure;
+  }
+  if (first === undefined || first === '--help' || first === '-h') {
+    await printUsage(root);
+    return first === undefined ? EXIT.usage : EXIT.ok;
   }
   if (first === 'help') {
     const [topic, ...extra] = rest;
@@ -98,13 +125,13 @@ export async function main(argv: string[]): Promise<number> {
 
   const sub = first;
   const command = await load(sub)();
-  if (rest.includes('--help') || rest.includes('-h')) {
+  const defs = ((typeof command.args === 'function' ? await command.args() : await command.args) ?? {}) as ArgsDef;
+  const read = readUsage(sub, defs, rest);
+  if (read === 'help') {
     await printUsage(command, root);
     return EXIT.ok;
   }
-  const defs = ((typeof command.args === 'function' ? await command.args() : await command.args) ?? {}) as ArgsDef;
-  const problem = usageProblem(sub, defs, rest);
-  if (problem) return usageError(problem.message, problem.hint);
+  if (read) return usageError(read.message, read.hint);
   try {
     const { result } = await runCommand(command, { rawArgs: rest });
     return typeof result === 'number' ? result : EXIT.ok;
@@ -132,17 +159,21 @@ function internalError(sub: string, error: unknown): number {
 }
 
 /**
- * What citty would let slip: an option the command does not declare (a typo like `--formt json`
- * would otherwise run silently with defaults), or a positional argument the command has no
- * place for (`skilldex build ./skills` would otherwise build `.`).
+ * Reads a command's arguments before citty does: `'help'` when `--help` or `-h` stands where an
+ * option may, else what citty would let slip: an option the command does not declare (a typo like
+ * `--formt json` would otherwise run silently with defaults), an option without its value, one
+ * given twice, or a positional argument the command has no place for (`skilldex build ./skills`
+ * would otherwise build `.`). A help request anywhere wins over every problem but a missing value
+ * before it: in `--changed-since -h` the `-h` stands where the value should.
  */
-function usageProblem(sub: string, defs: ArgsDef, args: readonly string[]): { message: string; hint: string } | undefined {
+function readUsage(sub: string, defs: ArgsDef, args: readonly string[]): 'help' | { message: string; hint: string } | undefined {
   const options = new Set<string>(['help', 'h']);
   /** Options that take a value (string and enum), each spelling with the option it names. */
   const valued = new Map<string, string>();
   /** Switches (boolean options), each spelling (`scan`, `no-scan`) with the option it names. */
   const switches = new Map<string, string>();
-  const givenOnce = new Set<string>();
+  /** Each option given so far, with the spelling it was given as (`--no-scan`, `-o`). */
+  const givenAs = new Map<string, string>();
   const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   let positionals = 0;
   for (const [name, def] of Object.entries(defs)) {
@@ -158,35 +189,54 @@ function usageProblem(sub: string, defs: ArgsDef, args: readonly string[]): { me
       } else valued.set(n, name);
     }
   }
-  for (const [i, arg] of args.entries()) {
+  let problem: { message: string; hint: string } | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
     if (arg === '--') break;
     const match = /^--?([^=]+)(=?)/.exec(arg);
     if (!match || /^-\d/.test(arg)) continue;
     const name = match[1] as string;
     const typed = arg.split('=')[0] as string;
-    if (options.has(name)) {
-      // citty would take `--root` at the end, `--root --no-scan` or `--out ""` as an empty value (`--out ""` built into the current folder).
-      const next = args[i + 1];
-      const empty = match[2] === '=' ? arg.length === match[0].length : next === undefined || next === '' || next.startsWith('--');
-      if (valued.has(name) && empty) return { message: `option '${typed}' needs a value`, hint: `write '${typed} <value>'; see 'skilldex help ${sub}'` };
-      // citty keeps the last of two values and drops the other without a word: `--to claude
-      // --to cursor` installed for cursor only.
-      const option = valued.get(name);
-      if (option !== undefined && givenOnce.has(option)) return { message: `option '${typed}' is given more than once`, hint: `give it once; an option that takes several values takes them comma-separated (see 'skilldex help ${sub}')` };
-      if (option !== undefined) givenOnce.add(option);
-      // citty reads `--scan=no` as on, and keeps the last of `--no-scan --scan`.
-      const flag = switches.get(name);
-      if (flag !== undefined && match[2] === '=') return { message: `option '${typed}' takes no value`, hint: `write '--${flag}' or '--no-${flag}'; see 'skilldex help ${sub}'` };
-      if (flag !== undefined && givenOnce.has(flag)) return { message: `option '${typed}' is given more than once`, hint: `give '--${flag}' or '--no-${flag}' once; see 'skilldex help ${sub}'` };
-      if (flag !== undefined) givenOnce.add(flag);
+    if (name === 'help' || name === 'h') return 'help';
+    if (problem) continue;
+    if (!options.has(name)) {
+      const guess = closest(name, [...options].filter((o) => o.length > 1));
+      problem = {
+        message: `unknown option '${printable(typed)}' for 'skilldex ${sub}'`,
+        hint: guess ? `did you mean '--${guess}'? (see 'skilldex help ${sub}')` : `see 'skilldex help ${sub}'`,
+      };
       continue;
     }
-    const guess = closest(name, [...options].filter((o) => o.length > 1));
-    return {
-      message: `unknown option '${printable(typed)}' for 'skilldex ${sub}'`,
-      hint: guess ? `did you mean '--${guess}'? (see 'skilldex help ${sub}')` : `see 'skilldex help ${sub}'`,
-    };
+    const option = valued.get(name);
+    if (option !== undefined) {
+      // The next argument is the value whatever it starts with (`--description "- a list"`), as
+      // citty reads it, unless it is an option: then the value was left out (`--root --no-scan`,
+      // `--changed-since -h`), which citty would read as the value, or `--out ""`, which built
+      // into the current folder.
+      const next = args[i + 1];
+      const missing = match[2] === '=' ? arg.length === match[0].length : next === undefined || next === '' || next.startsWith('--') || /^-[A-Za-z]$/.test(next);
+      if (missing) return { message: `option '${typed}' needs a value`, hint: `write '${typed} <value>' (a value that starts with '-' as '${typed}=<value>'); see 'skilldex help ${sub}'` };
+      if (match[2] !== '=') i++;
+    }
+    // citty keeps the last of two values and drops the other without a word: `--to claude
+    // --to cursor` installed for cursor only. Of a switch it keeps the last of `--no-scan --scan`.
+    const key = option ?? switches.get(name) as string;
+    const earlier = givenAs.get(key);
+    const flag = switches.get(name);
+    // citty reads `--scan=no` as on.
+    if (flag !== undefined && match[2] === '=') problem = { message: `option '${typed}' takes no value`, hint: `write '--${flag}' or '--no-${flag}'; see 'skilldex help ${sub}'` };
+    else if (earlier === typed) {
+      problem = {
+        message: `option '${typed}' is given more than once`,
+        hint: flag === undefined ? `give it once; an option that takes several values takes them comma-separated (see 'skilldex help ${sub}')` : `give it once; see 'skilldex help ${sub}'`,
+      };
+    } else if (earlier !== undefined) {
+      problem = flag !== undefined && earlier.startsWith('--no-') !== typed.startsWith('--no-')
+        ? { message: `options '${earlier}' and '${typed}' contradict each other`, hint: `give one of them: '--${flag}' turns it on, '--no-${flag}' off` }
+        : { message: `options '${earlier}' and '${typed}' are the same option, given twice`, hint: `give it once; see 'skilldex help ${sub}'` };
+    } else givenAs.set(key, typed);
   }
+  if (problem) return problem;
   let given: string[];
   try {
     given = parseArgs([...args], defs)._.map(String);

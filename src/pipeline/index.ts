@@ -28,6 +28,7 @@ import { checkOldVersions, readOldFiles } from './history/old-versions.ts';
 import { readSkillHistories } from './history/read-history.ts';
 import { usersOf } from './references.ts';
 import { versionsHistoryIncomplete } from './rules/versions.ts';
+import { checkedSourceDateEpoch, parseSourceDateEpoch } from './source-date-epoch.ts';
 import { skillDirOf, validateRegistry, type RejectedSkill, type ValidateOptions } from './validate.ts';
 
 export { validateRegistry, validateSkillFolder, type ValidationResult, type ValidationProgress, type RejectedSkill } from './validate.ts';
@@ -49,7 +50,10 @@ export interface BuildOptions {
    * write anything while any error remains.
    */
   lenient?: boolean;
-  /** Seconds since the epoch for skills git knows nothing about; defaults to $SOURCE_DATE_EPOCH, then 0. */
+  /**
+   * Seconds since the epoch for skills git knows nothing about; defaults to $SOURCE_DATE_EPOCH (a
+   * malformed one stops the build with a SourceDateEpochError), else such a time is left out.
+   */
   sourceDateEpoch?: number;
   /** Run the security scanner (default true). */
   scan?: boolean;
@@ -110,6 +114,9 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   if (misplaced) throw new OutputPlaceError(misplaced);
   const signingKeys = options.signingKeys ?? (await signingKeysFromEnv());
   checkSigningKeys(signingKeys, config.signing.keys);
+  // A malformed SOURCE_DATE_EPOCH stops the build before it reads a skill.
+  const envEpoch = parseSourceDateEpoch(process.env.SOURCE_DATE_EPOCH);
+  const epoch = { fallback: options.sourceDateEpoch === undefined ? envEpoch : checkedSourceDateEpoch(options.sourceDateEpoch), pinned: envEpoch !== undefined };
   const cacheFile = options.cache === false ? undefined : (options.cache ?? defaultCacheFile(options.root));
   const cache = cacheFile === undefined ? undefined : await BuildCache.forBuild(cacheFile, config, { scan: options.scan !== false });
   // Each skill's content-addressed files and archive are written as soon as it is read, while the
@@ -117,7 +124,7 @@ export async function buildRegistry(options: BuildOptions): Promise<BuildResult>
   // up unpublished, and everything when the build stops (./emit/output-folder.ts).
   const folder = new OutputFolder(options.outDir);
   try {
-    return await build(options, config, signingKeys, cache, folder);
+    return await build(options, config, signingKeys, cache, folder, epoch);
   } catch (error) {
     folder.undo();
     throw error;
@@ -149,7 +156,11 @@ function writeEarly(folder: OutputFolder, { draft, packed, source }: ReadSkill):
   for (const f of mirrorFiles(draft, source.files, packed.agent?.skillMd)) folder.writeEarly(f.rel, f.bytes, f.sameAs);
 }
 
-async function build(options: BuildOptions, config: RegistryConfig, signingKeys: readonly SigningKey[], cache: BuildCache | undefined, folder: OutputFolder): Promise<BuildResult> {
+/**
+ * `epoch.fallback`: the time of skills git knows nothing about (undefined: such a time is left
+ * out, never shown as 1970); `epoch.pinned`: SOURCE_DATE_EPOCH is set, and dates the index too.
+ */
+async function build(options: BuildOptions, config: RegistryConfig, signingKeys: readonly SigningKey[], cache: BuildCache | undefined, folder: OutputFolder, epoch: { fallback: number | undefined; pinned: boolean }): Promise<BuildResult> {
   // git runs beside validation: two processes whose start-up the build would otherwise wait for.
   const gitTimes = gitCommitTimes(options.root, config.skillsDir);
   const gitHead = headCommitTime(options.root);
@@ -187,9 +198,6 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
   const hasErrors = diagnostics.some((d) => d.severity === 'error');
   if (hasErrors && !options.lenient) return stopped();
 
-  const envEpoch = Number(process.env.SOURCE_DATE_EPOCH);
-  // Unknown (undefined) without SOURCE_DATE_EPOCH: such a time is left out, never shown as 1970.
-  const fallbackEpoch = options.sourceDateEpoch ?? (Number.isFinite(envEpoch) && process.env.SOURCE_DATE_EPOCH ? envEpoch : undefined);
   const times = await gitTimes;
   const head = await gitHead;
   const historyRead = times.read && head.read && !histories.diagnostics.some((d) => d.rule === versionsHistoryIncomplete.meta.id);
@@ -203,7 +211,7 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
     if (dir) diagnosticsByDir.set(dir, [...(diagnosticsByDir.get(dir) ?? []), d]);
   }
   const planned = accepted.map((s) => {
-    const seconds = lastCommitTime(times.value, s.source.dir, s.source.files.map((f) => f.path)) ?? fallbackEpoch;
+    const seconds = lastCommitTime(times.value, s.source.dir, s.source.files.map((f) => f.path)) ?? epoch.fallback;
     const usedBy = users.get(s.draft.name) ?? [];
     const manifest: SkillManifest = {
       ...s.draft,
@@ -218,14 +226,14 @@ async function build(options: BuildOptions, config: RegistryConfig, signingKeys:
   });
   const published = planned.map(({ plan, files }) => ({ manifest: plan.manifest, files }));
 
-  const fallback = fallbackEpoch === undefined ? undefined : new Date(fallbackEpoch * 1000).toISOString();
+  const fallback = epoch.fallback === undefined ? undefined : new Date(epoch.fallback * 1000).toISOString();
   const latest = published.reduce<string | undefined>((max, p) => (p.manifest.lastModified && (max === undefined || p.manifest.lastModified > max) ? p.manifest.lastModified : max), fallback);
   // generatedAt must only grow (clients that verify the signature refuse an older index as a
   // rollback). The newest skill alone would go back in time when that skill is removed, so the
   // HEAD commit counts too.
   const headIso = head.value === undefined ? undefined : new Date(head.value * 1000).toISOString();
   const later = (a: string | undefined, b: string | undefined) => (a === undefined || (b !== undefined && b > a) ? b : a);
-  const generatedAt = process.env.SOURCE_DATE_EPOCH ? fallback : later(latest, headIso);
+  const generatedAt = epoch.pinned ? fallback : later(latest, headIso);
   // What writeRegistry's output depends on: when the output folder still holds what this exact
   // input produced, rewriting it changes nothing. A draft is a function of the skill's files
   // (its digest), its folder, the config and the build code (the cache's salt), so the key

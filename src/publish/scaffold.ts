@@ -1,6 +1,6 @@
-import { stringify } from 'yaml';
+import { Document, parse, visit } from 'yaml';
 import { codePointLabel, CONTROL_CHARS } from '../core/control-chars.ts';
-import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PLACEHOLDER_DESCRIPTION, suggestName, titleFromName, toKebab } from '../core/names.ts';
+import { AGENT_SKILL_NAME, discoveryName, FUNCTION_NAME, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, nameKey, PLACEHOLDER_DESCRIPTION, suggestName, titleFromName, toKebab } from '../core/names.ts';
 import type { FunctionMode } from '../core/schemas/skill-json.ts';
 import { ScaffoldError } from './scaffold-error.ts';
 
@@ -45,6 +45,31 @@ export interface Scaffold {
   files: ScaffoldFile[];
 }
 
+
+/** A skill the registry already holds, as a new one is checked against it. */
+export interface ExistingSkill {
+  name: string;
+  /** `skill-json` or the format of a SKILL.md skill: what decides its discovery name. */
+  format: string;
+  /** Its folder, as the caller shows it. */
+  dir: string;
+}
+
+/**
+ * The existing skill whose name a new skill would share, compared as the registry's rules
+ * compare them: registry/duplicate-name (the same name after case-folding and NFC normalisation)
+ * and registry/cross-format-collision (the same name in discovery indexes and agent folders,
+ * where `code_review` of a skill.json is `code-review`). Either rule would fail both skills, so
+ * the existing one would stop publishing.
+ *
+ * @example
+ * clashingSkill('code-review', 'skill-md', [{ name: 'code_review', format: 'skill-json', dir: 'skills/code-review' }]); // that skill
+ */
+export function clashingSkill(name: string, format: ScaffoldFormat, existing: readonly ExistingSkill[]): ExistingSkill | undefined {
+  const key = nameKey(name);
+  const published = nameKey(discoveryName(name, format));
+  return existing.find((s) => nameKey(s.name) === key || nameKey(discoveryName(s.name, s.format)) === published);
+}
 
 /** Checks a name for the format and returns the declared name and the folder name. */
 export function scaffoldNames(raw: string, format: ScaffoldFormat): { name: string; folderName: string } {
@@ -107,9 +132,31 @@ interface TemplateContext {
   category: string | undefined;
 }
 
-/** `---\n<yaml>---\n` with the yaml package doing all quoting (descriptions contain `: ` often). */
+/**
+ * `---\n<yaml>---\n` with the yaml package doing the quoting (descriptions contain `: ` often).
+ * It quotes what YAML 1.2 would read as another type (`123`, `null`), but YAML 1.1 readers
+ * (PyYAML, which many Agent Skills clients use) also read a plain `yes`, `n`, `off` as booleans
+ * and `1:20` as a number: a string a YAML 1.1 reader would misread is written in double quotes.
+ */
 function frontmatter(fields: Record<string, unknown>): string {
-  return `---\n${stringify(fields, { lineWidth: 0, aliasDuplicateObjects: false })}---\n`;
+  const doc = new Document(fields, { aliasDuplicateObjects: false });
+  visit(doc, {
+    Scalar(_, node) {
+      if (typeof node.value === 'string' && misreadByYaml11(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  return `---\n${doc.toString({ lineWidth: 0 })}---\n`;
+}
+
+/** Whether a YAML 1.1 reader takes `text`, written plain, for a boolean, a number, a date or null. */
+function misreadByYaml11(text: string): boolean {
+  let value: unknown;
+  try {
+    value = parse(text, { version: '1.1' });
+  } catch {
+    return false; // not a plain scalar at all: the yaml package quotes it anyway
+  }
+  return value === null || typeof value === 'boolean' || typeof value === 'number' || value instanceof Date;
 }
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;

@@ -17,6 +17,11 @@ export interface JobSummaryInput {
   changes: readonly SkillChange[];
   /** The diagnostics reported for this change (already filtered to it). */
   diagnostics: readonly ValidatorDiagnostic[];
+  /**
+   * A full validation (neither `base` nor `index`): how many skills it checked. Without it the
+   * headline gives no count.
+   */
+  checked?: number;
   /** When set, rule ids link to `${rulesDoc}#<anchor>` (e.g. the docs/rules.md blob URL). */
   rulesDoc?: string;
 }
@@ -42,7 +47,10 @@ export function jobSummaryMarkdown(input: JobSummaryInput): string {
   else if (input.index) lines.push(`Compared with the published index ${code(input.index)}.`, '');
 
   const verdict = errors.length > 0 ? '❌' : warnings.length > 0 ? '⚠️' : '✅';
-  lines.push(`${verdict} **${plural(errors.length, 'error')}**, ${plural(warnings.length, 'warning')} in ${plural(changes.length, 'changed skill')}.`, '');
+  // Only a comparison (with a base, or a published index) has changed skills to count.
+  const compared = input.base !== undefined || input.index !== undefined;
+  const scope = compared ? ` in ${plural(changes.length, 'changed skill')}` : input.checked === undefined ? '' : ` in ${plural(input.checked, 'skill')}`;
+  lines.push(`${verdict} **${plural(errors.length, 'error')}**, ${plural(warnings.length, 'warning')}${scope}.`, '');
 
   if (changes.length > 0) {
     lines.push('| skill | folder | change | version | digest | errors | warnings |', '| --- | --- | --- | --- | --- | --- | --- |');
@@ -67,6 +75,6 @@ export function jobSummaryMarkdown(input: JobSummaryInput): string {
     }
     lines.push('');
   }
-  if (changes.length === 0 && diagnostics.length === 0) lines.push('No skills changed.', '');
+  if (compared && changes.length === 0 && diagnostics.length === 0) lines.push('No skills changed.', '');
   return `${lines.join('\n')}`;
 }

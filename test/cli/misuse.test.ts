@@ -122,7 +122,7 @@ describe('options', () => {
     expect(valued.stderr).toContain("hint: write '--scan' or '--no-scan'");
     const both = await runSkilldex(root, ['validate', '--no-scan', '--scan']);
     expect(both.status).toBe(2);
-    expect(both.stderr).toContain("error option '--scan' is given more than once");
+    expect(both.stderr).toContain("error options '--no-scan' and '--scan' contradict each other");
     expect((await runSkilldex(root, ['validate', '--no-scan'])).status).toBe(0);
   });
 

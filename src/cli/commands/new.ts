@@ -3,11 +3,13 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { defineCommand } from 'citty';
 import { loadConfig, validateRegistry } from '../../pipeline/index.ts';
+import { CONFIG_FILE } from '../../pipeline/config-file.ts';
+import type { ValidatedSkill } from '../../pipeline/phases/decide.ts';
 import { FUNCTION_MODES, type FunctionMode } from '../../core/schemas/skill-json.ts';
 import { ScaffoldError } from '../../publish/scaffold-error.ts';
-import { SCAFFOLD_FORMATS, scaffold, type Callee, type ScaffoldFormat } from '../../publish/scaffold.ts';
+import { clashingSkill, SCAFFOLD_FORMATS, scaffold, type Callee, type ExistingSkill, type ScaffoldFormat } from '../../publish/scaffold.ts';
 import { CliError, EXIT } from '../_errors.ts';
-import { err, out, style } from '../_output.ts';
+import { err, out, printable, style } from '../_output.ts';
 import { closest } from '../../core/suggest.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
 
@@ -20,7 +22,7 @@ export default defineCommand({
     name: { type: 'positional', required: false, description: 'Skill name: kebab-case (skill.json: snake_case; kebab is converted)' },
     format: { type: 'string', description: `One of ${SCAFFOLD_FORMATS.join(', ')} (default skill-md)` },
     mode: { type: 'string', description: `skill-json only: ${FUNCTION_MODES.join(', ')} (default code)` },
-    dir: { type: 'string', description: 'Skills folder', default: 'skills' },
+    dir: { type: 'string', description: "Skills folder (default: skilldex.config.json's skillsDir, else skills)" },
     category: { type: 'string', description: 'Category folder (and category field), e.g. text' },
     description: { type: 'string', description: 'One sentence: what the skill does and when to use it' },
     calls: { type: 'string', description: 'composite only: comma-separated names of existing skills to call' },
@@ -38,11 +40,12 @@ export default defineCommand({
       throw new CliError('E_USAGE', '--mode applies to --format skill-json only', { hint, exitCode: EXIT.usage });
     }
 
-    const { skillsDir, category } = await placeOf(args.dir === undefined || args.dir === 'skills' ? undefined : String(args.dir), answers.category ? String(answers.category) : undefined);
+    const { root, skillsDir, category, plainSkillsDir } = await placeOf(args.dir === undefined ? undefined : String(args.dir), answers.category ? String(answers.category) : undefined);
     if (answers.calls !== undefined && !(format === 'skill-json' && mode === 'composite')) {
       throw new CliError('E_USAGE', '--calls applies to --format skill-json --mode composite only', { hint: `drop --calls, or scaffold a composite: skilldex new ${name} --format skill-json --mode composite --calls …`, exitCode: EXIT.usage });
     }
-    const calls = format === 'skill-json' && mode === 'composite' ? await resolveCallees(skillsDir, answers.calls ? String(answers.calls) : undefined) : [];
+    const existing = await existingSkills(root, skillsDir);
+    const calls = format === 'skill-json' && mode === 'composite' ? resolveCallees(existing.accepted, skillsDir, answers.calls ? String(answers.calls) : undefined) : [];
     let plan;
     try {
       plan = scaffold({
@@ -60,6 +63,12 @@ export default defineCommand({
 
     const target = join(skillsDir, plan.folder);
     if (await exists(target)) throw new CliError('E_EXISTS', `${relative(process.cwd(), target) || target} already exists`, { hint: 'choose another name, or edit the existing skill' });
+    const clash = clashingSkill(plan.name, format, existing.names);
+    if (clash) {
+      throw new CliError('E_NAME_TAKEN', `the name '${plan.name}' is taken by the skill in ${printable(relative(process.cwd(), join(root, clash.dir)) || '.')} ('${printable(clash.name)}')`, {
+        hint: 'choose another name: names are compared ignoring case, and a skill.json name in kebab-case too (code_review is code-review); validate would refuse both skills',
+      });
+    }
     for (const file of plan.files) {
       makeFolder(dirname(join(target, file.path)));
       await writeFile(join(target, file.path), file.content, { flag: 'wx' });
@@ -71,7 +80,7 @@ export default defineCommand({
     out('next:');
     out(`  1. edit ${shown}/${plan.files[0]?.path ?? ''} — the description is what agents match on`);
     // A plain `validate` checks ./skills; a skill made anywhere else is named.
-    out(`  2. npx skilldex validate${target === resolve('skills', plan.folder) ? '' : ` ${shown}`}`);
+    out(`  2. npx skilldex validate${target === join(plainSkillsDir, plan.folder) ? '' : ` ${shown}`}`);
     out(`  3. ${await buildStep()}, then open a pull request${(await exists('CONTRIBUTING.md')) ? ' (see CONTRIBUTING.md)' : ''}`);
     return EXIT.ok;
   },
@@ -100,11 +109,6 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/**
- * The skills a composite scaffold calls: `--calls a,b` must name skills that exist (the
- * validator's `registry/unknown-call` would fail otherwise); without it, the first two function
- * skills of the registry make a working example.
- */
 /** What `--calls` may name instead: the closest name to each missing one, then the skills there are (a dozen, and how many more). */
 function callsHint(missing: readonly string[], names: readonly string[]): string {
   if (names.length === 0) return 'there are no skills to call yet; create the skills first, or leave out --calls';
@@ -114,10 +118,28 @@ function callsHint(missing: readonly string[], names: readonly string[]): string
   return `${meant.length > 0 ? `did you mean ${meant.map((n) => `'${n}'`).join(', ')}? ` : ''}the ${names.length} skills: ${shown}${more}`;
 }
 
-async function resolveCallees(skillsDir: string, list: string | undefined): Promise<Callee[]> {
-  const root = dirname(skillsDir);
+/**
+ * The skills already in the skills folder: the names a new skill must not take (rejected skills
+ * included, since a clash with one still fails both) and the accepted ones a composite can call.
+ */
+async function existingSkills(root: string, skillsDir: string): Promise<{ accepted: ValidatedSkill[]; names: ExistingSkill[] }> {
+  if (!(await exists(skillsDir))) return { accepted: [], names: [] };
   const config = { ...(await loadConfig(root)), skillsDir: relative(root, skillsDir) || '.' };
-  const { accepted } = await validateRegistry(root, { config, scan: false });
+  const { accepted, rejected } = await validateRegistry(root, { config, scan: false, reportOnly: true });
+  const names: ExistingSkill[] = accepted.map((s) => ({ name: s.draft.name, format: s.draft.format, dir: s.source.dir }));
+  for (const r of rejected) {
+    // A rejected skill has no draft to tell its format: its declaration file does.
+    if (r.name !== undefined) names.push({ name: r.name, format: (await exists(join(root, r.dir, 'skill.json'))) ? 'skill-json' : 'skill-md', dir: r.dir });
+  }
+  return { accepted, names };
+}
+
+/**
+ * The skills a composite scaffold calls: `--calls a,b` must name skills that exist (the
+ * validator's `registry/unknown-call` would fail otherwise); without it, the first two function
+ * skills of the registry make a working example.
+ */
+function resolveCallees(accepted: readonly ValidatedSkill[], skillsDir: string, list: string | undefined): Callee[] {
   const byName = new Map(accepted.map((s) => [s.draft.name, s.draft]));
   if (list !== undefined) {
     const names = list.split(',').map((s) => s.trim()).filter(Boolean);
@@ -168,16 +190,20 @@ export async function askMissing(args: Answers, question: Question): Promise<Ans
 }
 
 /**
- * Where the new skill goes: `--dir`, else the skills folder this command runs in or under.
- * Run inside a registry's `skills/` (or one of its category folders), the default `skills` would
- * make `skills/skills/<name>`, a skill in a category named "skills"; there, the folder itself (and
- * the category it is) is meant.
+ * Where the new skill goes: `--dir`, else the skills folder of the registry this command runs in
+ * (skilldex.config.json's `skillsDir`), else the skills folder it runs in or under. Run inside a
+ * registry's `skills/` (or one of its category folders), the default `skills` would make
+ * `skills/skills/<name>`, a skill in a category named "skills"; there, the folder itself (and the
+ * category it is) is meant. `root` is the registry the skills folder belongs to, whose config
+ * checks the existing skills; `plainSkillsDir` is the folder a plain `skilldex validate` here checks.
  */
-async function placeOf(dir: string | undefined, category: string | undefined): Promise<{ skillsDir: string; category: string | undefined }> {
-  if (dir !== undefined) return { skillsDir: resolve(dir), category };
+async function placeOf(dir: string | undefined, category: string | undefined): Promise<{ root: string; skillsDir: string; category: string | undefined; plainSkillsDir: string }> {
   const cwd = process.cwd();
-  if (await exists(join(cwd, 'skills'))) return { skillsDir: resolve('skills'), category };
-  if (basename(cwd) === 'skills') return { skillsDir: cwd, category };
-  if (basename(dirname(cwd)) === 'skills') return { skillsDir: dirname(cwd), category: category ?? basename(cwd) };
-  return { skillsDir: resolve('skills'), category };
+  const plainSkillsDir = resolve((await loadConfig(cwd)).skillsDir);
+  const at = (skillsDir: string, root = dirname(skillsDir), inCategory = category) => ({ root, skillsDir, category: inCategory, plainSkillsDir });
+  if (dir !== undefined) return at(resolve(dir));
+  if ((await exists(join(cwd, CONFIG_FILE))) || (await exists(plainSkillsDir))) return at(plainSkillsDir, cwd);
+  if (basename(cwd) === 'skills') return at(cwd);
+  if (basename(dirname(cwd)) === 'skills') return at(dirname(cwd), undefined, category ?? basename(cwd));
+  return at(plainSkillsDir, cwd);
 }
