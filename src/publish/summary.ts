@@ -17,11 +17,6 @@ export interface JobSummaryInput {
   changes: readonly SkillChange[];
   /** The diagnostics reported for this change (already filtered to it). */
   diagnostics: readonly ValidatorDiagnostic[];
-  /**
-   * A full validation (neither `base` nor `index`): how many skills it checked. Without it the
-   * headline gives no count.
-   */
-  checked?: number;
   /** When set, rule ids link to `${rulesDoc}#<anchor>` (e.g. the docs/rules.md blob URL). */
   rulesDoc?: string;
 }
@@ -47,9 +42,10 @@ export function jobSummaryMarkdown(input: JobSummaryInput): string {
   else if (input.index) lines.push(`Compared with the published index ${code(input.index)}.`, '');
 
   const verdict = errors.length > 0 ? '❌' : warnings.length > 0 ? '⚠️' : '✅';
-  // Only a comparison (with a base, or a published index) has changed skills to count.
+  // Only a comparison (with a base, or a published index) has changed skills to count; a full
+  // validation's headline gives the totals alone.
   const compared = input.base !== undefined || input.index !== undefined;
-  const scope = compared ? ` in ${plural(changes.length, 'changed skill')}` : input.checked === undefined ? '' : ` in ${plural(input.checked, 'skill')}`;
+  const scope = compared ? ` in ${plural(changes.length, 'changed skill')}` : '';
   lines.push(`${verdict} **${plural(errors.length, 'error')}**, ${plural(warnings.length, 'warning')}${scope}.`, '');
 
   if (changes.length > 0) {
