@@ -17,23 +17,40 @@ export function requestIdAtEdges(head: string, tail: string): string | number | 
 
 /**
  * Sits between stdin and the SDK's stdio transport and passes only whole lines of at most
- * `maxLineBytes`. The SDK closes the connection when its buffer overflows; here an oversized
- * message is dropped (memory stays bounded) and reported with the request id found at its edges,
- * so the client gets an error for that request and the server keeps serving.
+ * `maxLineBytes` that parse as JSON. The SDK closes the connection when its buffer overflows; here
+ * an oversized message is dropped (memory stays bounded) and reported with the request id found at
+ * its edges, so the client gets an error for that request and the server keeps serving. A line
+ * that is not JSON is reported the same way (the SDK drops it without a word, and JSON-RPC wants a
+ * parse error); a blank line is skipped.
  */
 export class LineLimit extends Transform {
   readonly #max: number;
   readonly #onOversize: (id: string | number | undefined) => void;
+  readonly #onMalformed: ((id: string | number | undefined) => void) | undefined;
   #pending: Buffer[] = [];
   #size = 0;
   #dropping = false;
   #head = '';
   #tail = '';
 
-  constructor(maxLineBytes: number, onOversize: (id: string | number | undefined) => void) {
+  constructor(maxLineBytes: number, onOversize: (id: string | number | undefined) => void, onMalformed?: (id: string | number | undefined) => void) {
     super();
     this.#max = maxLineBytes;
     this.#onOversize = onOversize;
+    this.#onMalformed = onMalformed;
+  }
+
+  /** Passes a whole line on, or reports it when it is not JSON. */
+  #deliver(line: Buffer): void {
+    if (!this.#onMalformed) return void this.push(line);
+    const text = line.toString('utf8');
+    if (text.trim() === '') return;
+    try {
+      JSON.parse(text);
+    } catch {
+      return this.#onMalformed(requestIdAtEdges(text.slice(0, EDGE), text.slice(-EDGE)));
+    }
+    this.push(line);
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
@@ -58,7 +75,7 @@ export class LineLimit extends Transform {
       if (this.#dropping) {
         this.#dropping = false;
         this.#onOversize(requestIdAtEdges(this.#head, this.#tail));
-      } else this.push(Buffer.concat(this.#pending));
+      } else this.#deliver(Buffer.concat(this.#pending));
       this.#pending = [];
       this.#size = 0;
     }

@@ -5,7 +5,7 @@ import { createSearchIndex, type SearchIndex, searchIndex } from '../core/search
 import { nameKey, toKebab } from '../core/names.ts';
 import { closest } from '../core/suggest.ts';
 import { visibleControls } from '../core/control-chars.ts';
-import { skillNameOf } from './tool-id.ts';
+import { parseToolId } from './tool-id.ts';
 import { fillName } from '../core/url-template.ts';
 import { type MatchOptions, matchTriggers, type TriggerMatch } from '../core/trigger-match.ts';
 import { sha256Hex } from '../core/digest.ts';
@@ -95,13 +95,23 @@ export const SUPPORTED_INDEX_MAJOR = '2';
  */
 export const DEFAULT_MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
+/** A format version as registries write it: semver, `2.0.0`. */
+const FORMAT_VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+
 export function parseRegistryIndex(bytes: Uint8Array, where: string, shapes: ShapeCheck = structuralShapeCheck): RegistryIndex {
   const raw = parseJsonDocument(bytes, `${where}: index.json`, 'INDEX_INVALID', 'is this the registry root?');
   const version = (raw as { version?: unknown } | null)?.version;
-  const major = typeof version === 'string' ? version.split('.')[0] : undefined;
+  if (typeof version !== 'string' || !FORMAT_VERSION.test(version)) {
+    // Not a version to compare at all (a number, `2.x`): saying "2; this client reads 2.x" helped nobody.
+    const shown = typeof version === 'string' ? JSON.stringify(visibleControls(version.slice(0, 40))) : typeof version === 'number' ? String(version) : version === undefined ? 'missing' : `a ${version === null ? 'null' : typeof version}`;
+    throw new RegistryError('INDEX_INVALID', `${where}: index.json's "version" must be a format version such as "${SUPPORTED_INDEX_MAJOR}.0.0"; it is ${shown}`, {
+      hint: 'nothing was read from this registry; is this a Skilldex registry root? (see docs/registry-format.md#format-versions)',
+    });
+  }
+  const major = version.split('.')[0];
   if (major !== SUPPORTED_INDEX_MAJOR) {
     // 1.x listed every file in the index; this client reads file lists from the manifests only.
-    const older = typeof major === 'string' && /^\d+$/.test(major) && Number(major) < Number(SUPPORTED_INDEX_MAJOR);
+    const older = Number(major) < Number(SUPPORTED_INDEX_MAJOR);
     throw new RegistryError('INDEX_VERSION_UNSUPPORTED', `${where}: index.json has format version ${JSON.stringify(version)}; this client reads ${SUPPORTED_INDEX_MAJOR}.x`, {
       hint: older
         ? "the registry was built by an older skilldex: rebuild it with this one ('skilldex build'), or read it with the release that built it (see docs/registry-format.md#format-versions)"
@@ -191,17 +201,27 @@ export class Registry {
    * `tools` (`skill:<name>:<script>`) finds its skill.
    */
   find(name: string): IndexEntry | undefined {
-    const key = nameKey(skillNameOf(name));
-    const exact = this.#byName.get(key);
-    if (exact) return exact;
+    const tool = parseToolId(name);
+    const key = nameKey(tool?.name ?? name);
     const spelled = this.#byKebab.get(toKebab(key));
-    return spelled?.length === 1 ? spelled[0] : undefined;
+    const found = this.#byName.get(key) ?? (spelled?.length === 1 ? spelled[0] : undefined);
+    // A tool id finds its skill only when the skill has that tool: `skill:pdf:../../x` or a
+    // script the skill does not publish must not stand for the skill itself.
+    return tool?.script === undefined || (found && hasTool(found, tool.script)) ? found : undefined;
   }
 
-  /** The index entry for `name`; throws `SKILL_NOT_FOUND` with close matches as the hint. */
+  /**
+   * The index entry for `name`; throws `SKILL_NOT_FOUND` with close matches as the hint, or
+   * `ASSET_NOT_FOUND` with the skill's tools for a tool id naming a tool its skill does not have.
+   */
   entry(name: string): IndexEntry {
     const found = this.find(name);
     if (found) return found;
+    const tool = parseToolId(name);
+    const owner = tool?.script === undefined ? undefined : this.find(tool.name);
+    if (owner) {
+      throw new RegistryError('ASSET_NOT_FOUND', `${owner.name} has no tool '${name}'`, { hint: owner.tools.length > 0 ? `its tools are ${owner.tools.join(', ')}` : `${owner.name} publishes no scripts; name the skill alone` });
+    }
     throw new RegistryError('SKILL_NOT_FOUND', `no skill named '${name}' in ${this.root}`, { hint: this.notFoundHint(name) });
   }
 
@@ -552,4 +572,15 @@ export function versionsProblem(document: SkillVersions, current: Pick<SkillMani
     }
   }
   return undefined;
+}
+
+/**
+ * Whether `script` (the part after `skill:<name>:`) names one of the entry's tools: as the index
+ * lists it (`compare`), or with its file's extension (`compare.py`), as the runner also takes it.
+ */
+function hasTool(entry: IndexEntry, script: string): boolean {
+  return entry.tools.some((id) => {
+    const listed = parseToolId(id)?.script;
+    return listed !== undefined && (script === listed || (script.startsWith(`${listed}.`) && /^\.[A-Za-z0-9]+$/.test(script.slice(listed.length))));
+  });
 }

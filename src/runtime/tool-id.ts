@@ -30,9 +30,6 @@ export function parseToolId(text: string): ToolId | undefined {
   return script === undefined ? { name } : { name, script };
 }
 
-/** The skill name in a tool id, or the text itself. */
-export const skillNameOf = (text: string): string => parseToolId(text)?.name ?? text;
-
 /** The tool id of a script file (`scripts/compare.py` → `skill:<name>:compare`). */
 export const toolIdOf = (name: string, scriptPath: string): string => `skill:${name}:${scriptPath.replace(/^scripts\//, '').replace(/\.[^./]+$/, '')}`;
 

@@ -29,6 +29,18 @@ describe('LineLimit', () => {
     expect(dropped).toEqual([7, 'q']);
   });
 
+  it('reports a line that is not JSON with its id instead of passing it on, and skips blank lines', async () => {
+    const malformed: (string | number | undefined)[] = [];
+    const limit = new LineLimit(100, () => {}, (id) => malformed.push(id));
+    const out: string[] = [];
+    limit.on('data', (chunk: Buffer) => out.push(chunk.toString()));
+    limit.write('{"jsonrpc":"2.0","id":3,\n\n  \n{"a":1}\nplain words\n');
+    limit.end();
+    await new Promise((resolve) => limit.on('end', resolve));
+    expect(out).toEqual(['{"a":1}\n']);
+    expect(malformed).toEqual([3, undefined]);
+  });
+
   it('finds ids at either edge of a message', () => {
     expect(requestIdAtEdges('{"jsonrpc":"2.0","id":12,"method"', 'zzz"}}')).toBe(12);
     expect(requestIdAtEdges('{"method":"x"', ',"jsonrpc":"2.0","id":"abc"}\n')).toBe('abc');

@@ -40,6 +40,24 @@ describe('hostile manifests', () => {
     expect(await codeOf(registry.install('semver-tool', await tempDir('project'), { via: 'archive' }))).toBe('INVALID_PATH');
   });
 
+  it('a run refused for what the registry served fails with VERIFICATION_FAILED (not retried), naming the client\'s own code', async () => {
+    const registry = await registryWith('semver-tool', (m) => (m.urls.archive = 'https://evil.example/semver.tar.gz'));
+    const outcome = await registry.run('semver-tool', { version: '1.2.3' }, { action: 'parse', unsandboxed: true, retry: 3 });
+    expect(outcome.error).toMatchObject({ code: 'VERIFICATION_FAILED', message: expect.stringContaining('leaves the registry root'), details: { registryCode: 'INVALID_PATH' } });
+    // Not retried: a retry would be logged as a warning per failed try.
+    expect((outcome.warnings ?? []).filter((w) => /^try \d/.test(w))).toEqual([]);
+  });
+
+  it('a tool id finds its skill only for a tool the skill has; a path-like script part is the caller\'s mistake', async () => {
+    const registry = await openRegistry(built, { cacheDir: await tempDir('cache') });
+    expect(registry.find('skill:semver-tool:semver')?.name).toBe('semver-tool');
+    expect(registry.find('skill:semver-tool:../../etc/passwd')).toBeUndefined();
+    expect(await codeOf(registry.load('skill:semver-tool:nope'))).toBe('ASSET_NOT_FOUND');
+    expect(await codeOf(registry.install('skill:semver-tool:../../x', await tempDir('project')))).toBe('ASSET_NOT_FOUND');
+    const traversal = await registry.run('skill:semver-tool:../../../../bin/sh', {}, { unsandboxed: true });
+    expect(traversal.error?.code).toBe('INVALID_PARAM');
+  });
+
   it('refuses a manifest listing a file path that would escape the install folder, and writes nothing', async () => {
     const registry = await registryWith('semver-tool', (m) => (m.files[0].path = '../../escaped.txt'));
     const project = await tempDir('project');

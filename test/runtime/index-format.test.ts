@@ -81,6 +81,16 @@ describe('index.json 2.x', () => {
     expect((await rejectsWith(openRegistry(copy), 'INDEX_VERSION_UNSUPPORTED')).hint).toContain('upgrade skilldex');
   });
 
+  it('refuses a version that is no format version (a number, `2.x`, none) as an invalid index, saying what it is', async () => {
+    const copy = await tempDir('fmt-junk');
+    const index = JSON.parse(await readFile(join(examples, 'index.json'), 'utf8'));
+    for (const [version, shown] of [[2, 'it is 2'], ['2.x', 'it is "2.x"'], [undefined, 'it is missing'], [{ major: 2 }, 'it is a object']] as const) {
+      await writeFile(join(copy, 'index.json'), JSON.stringify({ ...index, version }));
+      const error = await rejectsWith(openRegistry(copy), 'INDEX_INVALID');
+      expect(error.message).toContain(`index.json's "version" must be a format version such as "2.0.0"; ${shown}`);
+    }
+  });
+
   it('refuses a URL template that could leave the registry root, before any request', async () => {
     const copy = await tempDir('fmt-template');
     const index = JSON.parse(await readFile(join(examples, 'index.json'), 'utf8'));

@@ -86,6 +86,9 @@ export default defineCommand({
       // Without an id there is no request to answer; the client's own timeout applies.
       if (id === undefined) return err(`skilldex mcp: dropped a message larger than ${MAX_MESSAGE_BYTES} bytes`);
       void transport.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: `message larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB; send smaller arguments` } });
+    }, (id) => {
+      err('skilldex mcp: a message was not valid JSON (one JSON-RPC message per line)');
+      if (id !== undefined) void transport.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.ParseError, message: 'the message is not valid JSON; send one JSON-RPC message per line' } });
     });
     const transport = new StdioServerTransport(input, process.stdout);
     const closed = new Promise<void>((resolve) => {
@@ -97,6 +100,8 @@ export default defineCommand({
     process.stdin.pipe(input);
     // The client closing stdin is the end of the session (MCP's stdio shutdown).
     process.stdin.once('end', () => void server.close());
+    // JSON that is not a JSON-RPC message: the SDK drops it and tells only this hook.
+    server.onerror = (error) => err(`skilldex mcp: ${error.name === 'ZodError' ? 'ignored a message that is JSON but not a JSON-RPC message' : (error.message.split('\n')[0] ?? '').slice(0, 200)}`);
     await server.connect(transport);
     err(`skilldex MCP server on stdio (${what})`);
     await closed;

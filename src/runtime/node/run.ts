@@ -78,16 +78,25 @@ const errorOutcome = (error: ProtocolError, extras: Omit<SkillExecutionOutcome, 
   error,
 });
 
+/**
+ * What the registry served and the client refused: a manifest in a shape no honest build writes,
+ * a path that leaves the registry, more bytes than declared, a redirect elsewhere, an index that
+ * fails its signature. Retrying gets the same bytes, so each is `VERIFICATION_FAILED`, not an
+ * internal (retryable) error; `details.registryCode` keeps the registry client's own code.
+ */
+const REFUSED_FROM_REGISTRY: ReadonlySet<string> = new Set([
+  'VERIFICATION_FAILED', 'MANIFEST_INVALID', 'INVALID_PATH', 'RESPONSE_TOO_LARGE', 'REDIRECT_REFUSED', 'INDEX_INVALID',
+  'INDEX_VERSION_UNSUPPORTED', 'VERSIONS_INVALID', 'INDEX_UNSIGNED', 'SIGNATURE_INVALID', 'INDEX_ROLLBACK',
+]);
+
 const fromRegistryError = (error: unknown): ProtocolError => {
   if (error instanceof RegistryError) {
-    // A manifest the registry served in a shape no honest build writes failed its checks as a
-    // digest mismatch does: retrying gets the same bytes, so it is not an internal (retryable) error.
     const code =
-      error.code === 'SKILL_NOT_FOUND' || error.code === 'VERIFICATION_FAILED' ? error.code
-      : error.code === 'MANIFEST_INVALID' ? 'VERIFICATION_FAILED'
+      error.code === 'SKILL_NOT_FOUND' ? error.code
+      : REFUSED_FROM_REGISTRY.has(error.code) ? 'VERIFICATION_FAILED'
       : error.code === 'FETCH_FAILED' ? 'EXTERNAL_SERVICE_ERROR'
       : 'INTERNAL_ERROR';
-    return { code, message: error.message, ...(error.hint || error.details ? { details: { hint: error.hint, problems: error.details } } : {}) };
+    return { code, message: error.message, details: { registryCode: error.code, ...(error.hint ? { hint: error.hint } : {}), ...(error.details ? { problems: error.details } : {}) } };
   }
   return { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) };
 };
@@ -112,18 +121,22 @@ export const defaultAction = (manifest: SkillManifest, explicit?: string): strin
 export async function runSkill(host: RunHost, name: string, input: unknown, given: RunOptions = {}, stack: readonly string[] = []): Promise<SkillExecutionOutcome> {
   const options = withContextServices(host.cacheDir, given);
   let manifest: SkillManifest;
-  const script = options.script ?? parseToolId(name)?.script;
+  const tool = parseToolId(name);
+  const script = options.script ?? tool?.script;
+  // A tool id's skill is found by its name; the script part is checked against the manifest
+  // below, which names the tools the skill has (or refuses a path-like part as INVALID_PARAM).
+  const skill = tool?.name ?? name;
   try {
     // An earlier version is installed to be used (`skilldex install name@1.0.0`); run takes the current one.
     const at = name.indexOf('@');
     if (at > 0 && host.find(name.slice(0, at))) {
       return errorOutcome({ code: 'INVALID_PARAM', message: `run runs the current version of a skill; '${name}' names another`, details: { hint: `run ${name.slice(0, at)}, or install '${name}' and run its scripts from the installed folder` } });
     }
-    if (!host.find(name)) {
+    if (!host.find(skill)) {
       const hint = stack.length > 0 ? undefined : host.notFoundHint?.(name);
       return errorOutcome({ code: 'SKILL_NOT_FOUND', message: stack.length > 0 ? `${stack.at(-1)} calls '${name}', which is not in the registry` : `no skill named '${name}' in the registry`, ...(hint ? { details: { hint } } : {}) });
     }
-    manifest = await host.manifest(name);
+    manifest = await host.manifest(skill);
     if (script !== undefined) {
       const selected = await manifestForScript(manifest, script, (path) => host.fileText(manifest.name, path));
       if (!('name' in selected)) return errorOutcome(selected);
@@ -157,7 +170,8 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
     else action = given.action as string;
   }
   // The action is checked before the input: a schema that enumerates actions would otherwise
-  // report an unknown action as a mere INVALID_PARAM.
+  // report an unknown action as a mere INVALID_PARAM. A skill that declares no actions gets the
+  // action as given: its script answers UNKNOWN_ACTION itself, as the script protocol has it.
   if (protocol && manifest.actions && manifest.actions.length > 0 && !manifest.actions.some((a) => a.name === action)) {
     return errorOutcome({ code: 'UNKNOWN_ACTION', message: `${manifest.name} has no action '${action}'; it supports ${manifest.actions.map((a) => a.name).join(', ')}`, details: { supported_actions: manifest.actions.map((a) => a.name) } }, { warnings });
   }

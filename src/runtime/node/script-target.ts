@@ -18,7 +18,8 @@ export async function manifestForScript(manifest: SkillManifest, script: string,
     relPath = scriptFile(manifest, script);
   } catch (error) {
     if (!(error instanceof RegistryError)) throw error;
-    return { code: error.code === 'AMBIGUOUS_SCRIPT' ? 'INVALID_PARAM' : 'SKILL_NOT_FOUND', message: error.message, ...(error.hint ? { details: { hint: error.hint } } : {}) };
+    // A script part that is ambiguous or not a path inside the skill is the caller's mistake.
+    return { code: error.code === 'AMBIGUOUS_SCRIPT' || error.code === 'INVALID_PATH' ? 'INVALID_PARAM' : 'SKILL_NOT_FOUND', message: error.message, ...(error.hint ? { details: { hint: error.hint } } : {}) };
   }
   if (manifest.entry && manifest.entry.path.replace(/^\.\//, '') === relPath) return manifest;
   const language = SCRIPT_LANGUAGES[extensionOf(relPath)];
