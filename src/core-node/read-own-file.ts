@@ -1,4 +1,26 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+
+/**
+ * Opens `path` for reading without following a link (O_NOFOLLOW) and without blocking on a pipe
+ * (O_NONBLOCK), with what is there: a listing or an `lstat` said a regular file stood at the path,
+ * and a link or a FIFO put in its place since must not be read through or waited on. Undefined for
+ * a link; other errors are thrown. The caller checks `info.isFile()` and closes `fd`.
+ */
+export function openNoFollow(path: string): { fd: number; info: Stats } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
+    throw error;
+  }
+  try {
+    return { fd, info: fstatSync(fd) };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
 
 /**
  * The bytes of the regular file at `path`, `null` when nothing is there, undefined for anything
@@ -8,14 +30,15 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
  * build read forever or until memory ran out. The file is opened without blocking, then checked.
  */
 export function readRegularFile(path: string, maxBytes: number, { followLinks = false }: { followLinks?: boolean } = {}): Buffer | null | undefined {
-  let fd: number;
+  let opened: { fd: number; info: Stats } | undefined;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (followLinks ? 0 : constants.O_NOFOLLOW));
+    opened = followLinks ? openFollowing(path) : openNoFollow(path);
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
   }
+  if (!opened) return undefined;
+  const { fd, info } = opened;
   try {
-    const info = fstatSync(fd);
     if (!info.isFile() || info.size > maxBytes) return undefined;
     const buffer = Buffer.allocUnsafe(info.size);
     let read = 0;
@@ -29,6 +52,17 @@ export function readRegularFile(path: string, maxBytes: number, { followLinks = 
     return undefined;
   } finally {
     closeSync(fd);
+  }
+}
+
+/** {@link openNoFollow}'s twin for a file whose path may be a link (the config file). */
+function openFollowing(path: string): { fd: number; info: Stats } {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    return { fd, info: fstatSync(fd) };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
   }
 }
 

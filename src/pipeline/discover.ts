@@ -1,6 +1,6 @@
-import { closeSync, constants, type Dirent, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
+import { closeSync, type Dirent, lstatSync, readdirSync, readSync } from 'node:fs';
 import { readdir, lstat, stat } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import type { Limits } from '../core/schemas/config.ts';
 import { pathProblem } from '../core/paths.ts';
 import { DiagnosticSink, START } from './diagnostics.ts';
@@ -10,6 +10,7 @@ import type { SkillSource, SkillSourceFile } from './model.ts';
 import { discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryTooDeep } from './rules/discovery.ts';
 import { filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany } from './rules/files.ts';
 import { internalCheckFailed } from './rules/internal.ts';
+import { openNoFollow } from '../core-node/read-own-file.ts';
 
 /** The files that make a folder a skill. */
 export const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;
@@ -263,8 +264,9 @@ function ambiguity(absDir: string, rel: string): { message: string; hint?: strin
   const plain = { message: `'${rel}' holds both SKILL.md and skill.json` };
   let fd: number | undefined;
   try {
-    fd = openSync(join(absDir, 'SKILL.md'), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    if (!fstatSync(fd).isFile()) return plain;
+    const opened = openNoFollow(join(absDir, 'SKILL.md'));
+    fd = opened?.fd;
+    if (fd === undefined || !opened?.info.isFile()) return plain;
     const head = Buffer.alloc(2048);
     const text = head.toString('utf8', 0, readSync(fd, head, 0, head.length, 0));
     if (!text.startsWith('---') || !/\n\s+skilldex-function:/.test(text)) return plain;
@@ -323,6 +325,31 @@ export async function folderKind(absPath: string): Promise<FolderKind> {
  */
 export const isRegistryRoot = async (absPath: string): Promise<boolean> => (await ownKind(absPath)) === 'registry';
 
+/**
+ * Whether the folder's `skills` entry is a symbolic link. {@link folderKind} does not take such a
+ * folder for a registry root (nothing is walked through a link), yet `build` checks it as one and
+ * discovery reports the link (files/symlink): `validate` must do the same rather than find no skills.
+ */
+export const linksSkillsFolder = async (absPath: string): Promise<boolean> => (await entryOf(absPath, 'skills'))?.isSymbolicLink() === true;
+
+/**
+ * The folders above `absPath`, nearest first, where a registry holding it can be: up to the top of
+ * the git repository it lies in (the folder that holds `.git`), else up to the filesystem root. A
+ * registry never reaches outside its repository, so a skills/ folder in a home folder does not
+ * claim the skills of a checkout inside it.
+ */
+export async function foldersAbove(absPath: string): Promise<string[]> {
+  const above: string[] = [];
+  let dir = absPath;
+  while ((await entryOf(dir, '.git')) === undefined) {
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    above.push(parent);
+    dir = parent;
+  }
+  return above;
+}
+
 /** What {@link folderKind} can tell from the folder's own entries; undefined when only its subfolders can. */
 async function ownKind(absPath: string): Promise<Exclude<FolderKind, 'skills' | 'none'> | undefined> {
   const info = await stat(absPath).catch(() => undefined);
@@ -360,27 +387,6 @@ async function subfolders(dir: string, unlisted?: string[]): Promise<string[]> {
   });
   // Dirent types come from lstat, so a symlinked folder is not walked into.
   return entries.filter((e) => e.isDirectory() && !isUnpublishedEntry(e.name)).map((e) => join(dir, e.name));
-}
-
-/**
- * Opens a file without following a link (O_NOFOLLOW): the folder listing said it was a regular
- * file, and a link put in its place since then must not be read through. Undefined for a link.
- * O_NONBLOCK keeps a pipe put in its place from blocking the open; the caller checks isFile().
- */
-function openRegularFile(abs: string): { fd: number; info: Stats } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
-    throw error;
-  }
-  try {
-    return { fd, info: fstatSync(fd) };
-  } catch (error) {
-    closeSync(fd);
-    throw error;
-  }
 }
 
 /** Reads `size` bytes from the start of an open file (fewer if it shrank meanwhile). */
@@ -449,7 +455,7 @@ export function readSkillSource(root: string, dir: string, declaration: SkillSou
         reportedCount = true;
         continue;
       }
-      const opened = openRegularFile(abs(path));
+      const opened = openNoFollow(abs(path));
       if (!opened) {
         sink.report(filesSymlink, file, START, `'${path}' is a symbolic link; links are never followed or published`);
         continue;

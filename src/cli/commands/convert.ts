@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { shellQuote } from '../../core/shell-quote.ts';
@@ -9,6 +9,7 @@ import { choiceError, CliError, EXIT } from '../_errors.ts';
 import { displayPath, notUsable } from '../_registry-root.ts';
 import { out, printable, style } from '../_output.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
+import { openNoFollow } from '../../core-node/read-own-file.ts';
 
 const TARGETS = ['skill-json', 'skill-md'] as const;
 
@@ -109,18 +110,13 @@ function regularFileAt(abs: string, shown: string): boolean {
 
 /** A file's bytes, opened without following a link put in its place since it was looked at. */
 function readRegularFile(abs: string, shown: string): Buffer {
-  let fd: number;
+  const opened = openNoFollow(abs);
+  if (!opened) throw linkError(shown, 'file');
   try {
-    fd = openSync(abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw linkError(shown, 'file');
-    throw error;
-  }
-  try {
-    if (!fstatSync(fd).isFile()) throw new CliError('E_NOT_A_FILE', `${shown} is not a regular file`, { hint: 'replace it with the real file' });
-    return readFileSync(fd);
+    if (!opened.info.isFile()) throw new CliError('E_NOT_A_FILE', `${shown} is not a regular file`, { hint: 'replace it with the real file' });
+    return readFileSync(opened.fd);
   } finally {
-    closeSync(fd);
+    closeSync(opened.fd);
   }
 }
 

@@ -1,4 +1,4 @@
-import { constants, copyFileSync, fstatSync, lstatSync, openSync, readFileSync, closeSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import { constants, copyFileSync, lstatSync, readFileSync, closeSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
@@ -11,6 +11,7 @@ import { CliError, cliFailure, EXIT, systemReason } from '../_errors.ts';
 import { printReport } from '../_report.ts';
 import { err, out, printable, style } from '../_output.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
+import { openNoFollow } from '../../core-node/read-own-file.ts';
 
 /** What became of one skill folder: its plan (carried out unless --dry-run), or why it was left as it was. */
 type Outcome = { folder: string; plan: MigrationPlan; failure?: undefined } | { folder: string; failure: MigrationError };
@@ -229,18 +230,13 @@ async function readLegacySkill(dir: string, folderName: string): Promise<LegacyS
 }
 
 function readRegularFile(dir: string, path: string): string {
-  let fd: number;
+  const opened = openNoFollow(join(dir, path));
+  if (!opened) throw new MigrationError(path, 'is a symbolic link; migrate never reads through a link, so nothing of this skill was changed', { hint: 'replace the link with a real file, then run skilldex migrate again' });
   try {
-    fd = openSync(join(dir, path), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
-    throw new MigrationError(path, 'is a symbolic link; migrate never reads through a link, so nothing of this skill was changed', { hint: 'replace the link with a real file, then run skilldex migrate again' });
-  }
-  try {
-    if (!fstatSync(fd).isFile()) throw new MigrationError(path, 'is not a regular file', { hint: 'remove it, then run skilldex migrate again' });
-    return readFileSync(fd, 'utf8');
+    if (!opened.info.isFile()) throw new MigrationError(path, 'is not a regular file', { hint: 'remove it, then run skilldex migrate again' });
+    return readFileSync(opened.fd, 'utf8');
   } finally {
-    closeSync(fd);
+    closeSync(opened.fd);
   }
 }
 
