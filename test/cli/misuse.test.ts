@@ -186,6 +186,15 @@ describe('output', () => {
 });
 
 describe('scan', () => {
+  it('refuses a --site-url that is no site URL, as build does, before scanning anything', async () => {
+    for (const command of [['scan'], ['build', '--out', join(root, 'never')]]) {
+      const result = await runSkilldex(root, [...command, '--site-url', 'notaurl']);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain('error notaurl is not a usable site URL');
+      expect(result.stdout).toBe('');
+    }
+  });
+
   it('finds what validate finds from the same folder: the registry root, the skills folder, one skill', async () => {
     const count = async (cwd: string) => JSON.parse((await runSkilldex(cwd, ['scan', '--format', 'json'])).stdout).skills.length;
     expect(await count(root)).toBe(40);

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { lastBuild, recordLastBuild, type BuildSummary } from '../../pipeline/last-build.ts';
-import { normaliseSiteUrl } from '../../core/site-url.ts';
+import { siteUrlOption } from '../_site-url.ts';
 import { CliError, EXIT } from '../_errors.ts';
 import { formatArg, printReport, type OutputFormat } from '../_report.ts';
 import { err, printable, style } from '../_output.ts';
@@ -21,11 +21,7 @@ export default defineCommand({
     const root = resolve(String(args.root));
     const outDir = resolve(String(args.out));
     // As the site build takes it: the flag, else the environment, else the config's siteUrl.
-    const siteUrlGiven = (args['site-url'] as string | undefined) ?? (process.env.SKILLDEX_SITE_URL || undefined);
-    const siteUrl = siteUrlGiven === undefined ? undefined : normaliseSiteUrl(siteUrlGiven);
-    if (siteUrlGiven !== undefined && siteUrl === undefined) {
-      throw new CliError('E_SITE_URL', `${printable(siteUrlGiven)} is not a usable site URL`, { hint: 'give the absolute http(s) URL the registry is served at, e.g. https://skills.example.org/ or https://user.github.io/repo/ (no query, fragment or credentials)', exitCode: EXIT.usage });
-    }
+    const siteUrl = siteUrlOption((args['site-url'] as string | undefined) ?? (process.env.SKILLDEX_SITE_URL || undefined));
     const settings = { root, outDir, lenient: args.lenient, scan: true, ...(siteUrl ? { siteUrl } : {}) };
     // Nothing changed since the last build: its answer stands, without loading the pipeline
     // (most of a no-op's time) or checking what that build checked (src/pipeline/last-build.ts).

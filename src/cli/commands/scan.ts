@@ -13,6 +13,7 @@ import { reaches, scanReport, scanSarifOptions, scanSkill, type ScanInputFile, t
 import { CliError, EXIT } from '../_errors.ts';
 import { err, printable, style } from '../_output.ts';
 import { progressLine } from '../_progress.ts';
+import { siteUrlOption } from '../_site-url.ts';
 import { notUsable } from '../_registry-root.ts';
 import { formatArg, printReport, type OutputFormat } from '../_report.ts';
 
@@ -50,6 +51,8 @@ export default defineCommand({
       throw error;
     }
 
+    // A usage error before any skill is read.
+    const siteUrl = siteUrlOption(args['site-url'] as string | undefined) ?? config.siteUrl;
     const dirs: string[] = [];
     const unlisted: string[] = [];
     for (const root of roots) dirs.push(...(await findSkillFolders(resolve(cwd, root), root, config.skillsDir, unlisted)));
@@ -77,7 +80,6 @@ export default defineCommand({
       progress.end();
     }
 
-    const siteUrl = (args['site-url'] as string | undefined) ?? config.siteUrl;
     await printReport(scanReport(reports), args.format as OutputFormat, { sarif: () => scanSarifOptions(siteUrl) });
     const unscanned = [
       // A folder that could not be listed may hold skills: saying nothing would pass them unseen.
