@@ -17,6 +17,8 @@ export interface JobSummaryInput {
   changes: readonly SkillChange[];
   /** The diagnostics reported for this change (already filtered to it). */
   diagnostics: readonly ValidatorDiagnostic[];
+  /** How many skills a full validation (neither `base` nor `index`) checked, accepted or rejected. */
+  checked: number;
   /** When set, rule ids link to `${rulesDoc}#<anchor>` (e.g. the docs/rules.md blob URL). */
   rulesDoc?: string;
 }
@@ -42,11 +44,11 @@ export function jobSummaryMarkdown(input: JobSummaryInput): string {
   else if (input.index) lines.push(`Compared with the published index ${code(input.index)}.`, '');
 
   const verdict = errors.length > 0 ? '❌' : warnings.length > 0 ? '⚠️' : '✅';
-  // Only a comparison (with a base, or a published index) has changed skills to count; a full
-  // validation's headline gives the totals alone.
+  // A comparison (with a base, or a published index) counts the changed skills; a full validation
+  // the skills it checked, so that a run that found no skill at all does not pass for a clean one.
   const compared = input.base !== undefined || input.index !== undefined;
-  const scope = compared ? ` in ${plural(changes.length, 'changed skill')}` : '';
-  lines.push(`${verdict} **${plural(errors.length, 'error')}**, ${plural(warnings.length, 'warning')}${scope}.`, '');
+  const scope = compared ? plural(changes.length, 'changed skill') : plural(input.checked, 'skill');
+  lines.push(`${verdict} **${plural(errors.length, 'error')}**, ${plural(warnings.length, 'warning')} in ${scope}.`, '');
 
   if (changes.length > 0) {
     lines.push('| skill | folder | change | version | digest | errors | warnings |', '| --- | --- | --- | --- | --- | --- | --- |');

@@ -129,10 +129,13 @@ describe('validate --summary', () => {
   it('speaks of the skills checked, not of changed ones, without --changed-since', async () => {
     await mkdir(join(root, 'summary-reg', 'skills', 'broken'), { recursive: true });
     await writeFile(join(root, 'summary-reg', 'skills', 'broken', 'SKILL.md'), '---\nname: Broken Name\ndescription: x\n---\n');
+    // One skill accepted and one rejected: the headline counts both.
+    await mkdir(join(root, 'summary-reg', 'skills', 'fine'), { recursive: true });
+    await writeFile(join(root, 'summary-reg', 'skills', 'fine', 'SKILL.md'), '---\nname: fine\ndescription: Does fine things when the user asks for them.\n---\n# fine\n\nSteps.\n');
     const result = await runSkilldex(join(root, 'summary-reg'), ['validate', '--no-scan', '--summary', 'summary.md']);
     expect(result.status).toBe(1);
     const summary = await readFile(join(root, 'summary-reg', 'summary.md'), 'utf8');
-    expect(summary).toMatch(/❌ \*\*\d+ errors?\*\*, \d+ warnings?\./);
+    expect(summary).toMatch(/❌ \*\*\d+ errors?\*\*, \d+ warnings? in 2 skills\./);
     expect(summary).not.toContain('changed');
   });
 });

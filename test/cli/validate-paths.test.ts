@@ -5,8 +5,8 @@
  * root without skills/ is a usage error (exit 2) with a hint. `skilldex build` refuses a missing
  * root or skills folder the same way, and builds an empty registry from an empty skills folder.
  */
-import { spawnSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -144,6 +144,68 @@ describe('skilldex validate PATH (spawned)', () => {
     expect(report.accepted).toEqual([]);
     const good = await runSkilldex(join(cwd, 'reg'), ['validate', '--no-scan', 'skills/good']);
     expect(good).toMatchObject({ status: 0, stdout: '0 errors, 0 warnings\n' });
+  });
+
+  it('checks a path inside a registry\'s skills folder with that registry, from wherever it is named', async () => {
+    const cwd = await tempDir();
+    const reg = join(cwd, 'reg');
+    await mkdir(reg);
+    const make = (args: string[]) => runSkilldex(reg, ['new', ...args]);
+    expect((await make(['word-tool', '--format', 'skill-json', '--description', 'Counts words. Use it when testing.'])).status).toBe(0);
+    expect((await make(['flow', '--format', 'skill-json', '--mode', 'composite', '--calls', 'word_tool', '--description', 'Chains. Use it when testing.'])).status).toBe(0);
+    const clean = { status: 0, stdout: '0 errors, 0 warnings\n' };
+    expect(await runSkilldex(reg, ['validate', '--no-scan', 'skills/flow'])).toMatchObject(clean);
+    // Alone, 'flow' would call a 'word_tool' it does not know.
+    expect(await runSkilldex(join(reg, 'skills'), ['validate', '--no-scan', 'flow'])).toMatchObject(clean);
+    expect(await runSkilldex(join(reg, 'skills', 'flow'), ['validate', '--no-scan'])).toMatchObject(clean);
+    expect(await runSkilldex(cwd, ['validate', '--no-scan', 'reg/skills/flow'])).toMatchObject(clean);
+
+    // Paths are shown as today, relative to the current folder.
+    await rm(join(reg, 'skills', 'word-tool'), { recursive: true });
+    const inside = await runSkilldex(join(reg, 'skills'), ['validate', '--no-scan', '--format', 'json', 'flow']);
+    expect(inside.status).toBe(1);
+    const report = JSON.parse(inside.stdout) as { diagnostics: { file: string; rule: string; message: string }[]; rejected: { dir: string }[] };
+    expect(report.diagnostics.map((d) => `${d.file} ${d.rule} ${d.message}`)).toEqual(["flow/skill.json registry/unknown-call 'flow' calls 'word_tool', which is not in the registry"]);
+    expect(report.rejected.map((r) => r.dir)).toEqual(['flow']);
+  });
+
+  it('looks for the registry no higher than the top of the git repository the path is in', async () => {
+    const cwd = await tempDir();
+    const make = (args: string[]) => runSkilldex(cwd, ['new', ...args]);
+    expect((await make(['word-tool', '--format', 'skill-json', '--description', 'Counts words. Use it when testing.'])).status).toBe(0);
+    expect((await make(['flow', '--format', 'skill-json', '--mode', 'composite', '--calls', 'word_tool', '--description', 'Chains. Use it when testing.'])).status).toBe(0);
+    const project = join(cwd, 'skills', 'project');
+    await mkdir(project);
+    await rename(join(cwd, 'skills', 'flow'), join(project, 'flow'));
+    // In a category folder of the registry, 'flow' is checked with it.
+    expect(await runSkilldex(project, ['validate', '--no-scan', 'flow'])).toMatchObject({ status: 0, stdout: '0 errors, 0 warnings\n' });
+    // Once that folder is a git repository of its own, the skills folder above it is not its registry.
+    execFileSync('git', ['init', '-q', project]);
+    const alone = await runSkilldex(project, ['validate', '--no-scan', 'flow']);
+    expect(alone.status).toBe(1);
+    expect(alone.stdout).toContain("flow/skill.json:27:5  registry/unknown-call  error  'flow' calls 'word_tool', which is not in the registry");
+  });
+
+  it.each([
+    ['with category folders', 'text/text-stats'],
+    ['holding skills directly', 'text-stats'],
+  ])('reports a skills/ folder that is a link as build does, %s', async (_, skill) => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { [`real-skills/${skill}/SKILL.md`]: skillMd('text-stats') });
+    await symlink('real-skills', join(cwd, 'skills'));
+    const build = await runSkilldex(cwd, ['build', '--out', 'dist']);
+    expect(build.status, build.stderr).toBe(1);
+    expect(`${build.stdout}${build.stderr}`).toMatch(/^skills:1:1 {2}files\/symlink {2}error {2}'skills' is a symbolic link/m);
+    for (const args of [[], ['skills'], [`skills/${skill}`]]) {
+      const result = await runSkilldex(cwd, ['validate', '--no-scan', ...args]);
+      expect(result.status, `${args.join(' ')}: ${result.stderr}`).toBe(1);
+      expect(result.stdout).toMatch(/^skills:1:1 {2}files\/symlink {2}error {2}'skills' is a symbolic link; the skills folder must be a real folder inside the repository\n {4}hint: /);
+      expect(result.stdout).toContain('1 error, 0 warnings\n');
+    }
+    // From its parent, the same diagnostic, shown from there.
+    const parent = await runSkilldex(join(cwd, '..'), ['validate', '--no-scan', cwd]);
+    expect(parent.status).toBe(1);
+    expect(parent.stdout).toContain(`skills:1:1  files/symlink  error  'skills' is a symbolic link`);
   });
 
   it('a path that does not exist, a plain file, or a folder with no skill is a usage error', async () => {

@@ -280,8 +280,21 @@ describe('job summary', () => {
       base: 'origin/main',
       changes: [],
       diagnostics: [{ rule: 'frontmatter/yaml', severity: 'error', file: 'skills/x/SKILL.md', line: 2, column: 3, message: 'a | b <script>\nc', hint: 'quote it' }],
+      checked: 4,
       rulesDoc: 'https://github.com/o/r/blob/abc/docs/rules.md',
     });
     expect(md).toContain('| error | [`frontmatter/yaml`](https://github.com/o/r/blob/abc/docs/rules.md#frontmatter-yaml) | `skills/x/SKILL.md:2:3` | a \\| b &lt;script&gt; c — hint: quote it |');
+    // A comparison counts the changed skills, not the ones checked around them.
+    expect(md).toContain('❌ **1 error**, 0 warnings in 0 changed skills.\n');
+  });
+
+  it('counts the skills a full validation checked in its headline', () => {
+    const warning = { rule: 'pipeline/not-composite', severity: 'warning' as const, file: 'skills/x/skill.json', line: 28, column: 15, message: 'ignored', hint: 'remove it' };
+    const error = { ...warning, rule: 'name/charset', severity: 'error' as const };
+    expect(jobSummaryMarkdown({ changes: [], diagnostics: [error, error, warning], checked: 12 })).toContain('\n❌ **2 errors**, 1 warning in 12 skills.\n');
+    expect(jobSummaryMarkdown({ changes: [], diagnostics: [warning], checked: 1 })).toContain('\n⚠️ **0 errors**, 1 warning in 1 skill.\n');
+    const clean = jobSummaryMarkdown({ changes: [], diagnostics: [], checked: 3 });
+    expect(clean).toContain('\n✅ **0 errors**, 0 warnings in 3 skills.\n');
+    expect(clean).not.toContain('changed');
   });
 });

@@ -6,7 +6,7 @@ import type { ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
 import { BuildCache } from '../../pipeline/cache.ts';
 import { defaultCacheFile } from '../../pipeline/cache-file.ts';
 import { validateRegistry, validateSkillFolder, within, type ValidationResult } from '../../pipeline/validate.ts';
-import { DECLARATIONS, folderKind, isRegistryRoot } from '../../pipeline/discover.ts';
+import { DECLARATIONS, folderKind, foldersAbove, isRegistryRoot, linksSkillsFolder } from '../../pipeline/discover.ts';
 import { GitError } from '../../publish/git-error.ts';
 import type { PullRequestCheck } from '../../publish/pull-request.ts';
 import { CliError, EXIT, systemReason } from '../_errors.ts';
@@ -31,7 +31,7 @@ const PR_FLAGS = ['changed-since', 'against-index', 'summary'] as const;
 export default defineCommand({
   meta: { name: 'validate', description: 'Validate skill folders, folders of skills or a registry, and report every problem as file:line:col rule message (rules: docs/rules.md)' },
   args: {
-    paths: { type: 'positional', required: false, description: 'Skill folders, folders of skills or registry roots (default: the current folder)' },
+    paths: { type: 'positional', required: false, description: 'Skill folders, folders of skills or registry roots (default: the current folder); a path inside the skills folder of a registry above it is checked with that registry' },
     root: { type: 'string', description: 'Registry root (holds skills/ and skilldex.config.json): paths inside its skills/ are checked with the whole registry, and files are shown relative to it' },
     format: formatArg,
     scan: { type: 'boolean', description: 'Run the security scanner too (--no-scan to skip)', default: true },
@@ -145,6 +145,7 @@ export default defineCommand({
         ...(indexLocation !== undefined ? { index: indexLocation } : {}),
         changes: check?.changes ?? [],
         diagnostics,
+        checked: accepted.length + rejected.length,
         ...(server && repository && sha ? { rulesDoc: `${server}/${repository}/blob/${sha}/docs/rules.md` } : {}),
       });
       await appendFile(resolve(String(args.summary)), `${markdown}\n`);
@@ -157,8 +158,9 @@ const skillCount = (result: ValidationResult) => result.accepted.length + result
 
 /**
  * Decides what each path is. A path inside the skills folder of the registry at `--root` (default:
- * the current folder) is checked with that registry; any other path by what it holds. With no
- * path: the registry at `--root`, else the current folder, whatever it holds.
+ * the current folder), or of the nearest registry above it, is checked with that registry; any
+ * other path by what it holds. With no path: the registry at `--root`, else the current folder,
+ * whatever it holds.
  */
 async function planTargets(paths: readonly string[], rootArg: string | undefined): Promise<Target[]> {
   const root = resolve(rootArg ?? '.');
@@ -181,7 +183,7 @@ async function planTargets(paths: readonly string[], rootArg: string | undefined
   if (rootArg !== undefined) {
     home = { root, config: await requireRegistryRoot(root, rootArg, 'validate') };
     if (paths.length === 0) addRegistry(root, home.config);
-  } else if (await isRegistryRoot(root)) {
+  } else if (await isRegistry(root)) {
     home = { root, config: await registryConfig(root) };
   }
   const homeSkills = home && join(home.root, home.config.skillsDir);
@@ -201,9 +203,10 @@ async function planTargets(paths: readonly string[], rootArg: string | undefined
     }
     const unusable = notUsable(kind, asGiven);
     if (unusable) throw unusable;
-    if (home && homeSkills && (abs === homeSkills || abs.startsWith(`${homeSkills}${sep}`))) {
-      addRegistry(home.root, home.config, { path: relative(home.root, abs).split(sep).join('/'), asGiven });
-    } else if (kind === 'registry') {
+    const enclosing = home && homeSkills && inside(abs, homeSkills) ? home : kind === 'registry' ? undefined : await enclosingRegistry(abs);
+    if (enclosing) {
+      addRegistry(enclosing.root, enclosing.config, { path: relative(enclosing.root, abs).split(sep).join('/'), asGiven });
+    } else if (kind === 'registry' || (kind !== 'skill' && (await linksSkillsFolder(abs)))) {
       addRegistry(abs, await requireRegistryRoot(abs, asGiven, 'validate'));
     } else if (kind === 'skill' && basename(abs) !== '') {
       if (!targets.some((t) => t.kind === 'skill' && t.dir === abs)) targets.push({ kind: 'skill', dir: abs });
@@ -219,6 +222,30 @@ async function planTargets(paths: readonly string[], rootArg: string | undefined
   return targets;
 }
 
+const inside = (abs: string, folder: string) => abs === folder || abs.startsWith(`${folder}${sep}`);
+
+/**
+ * A registry root, or a folder whose skills/ is a link: `build` checks such a folder as a registry
+ * and reports the link (files/symlink). Taken for a plain folder, it held no skills or had the
+ * link reported under a path outside it.
+ */
+const isRegistry = async (abs: string) => (await isRegistryRoot(abs)) || (await linksSkillsFolder(abs));
+
+/**
+ * The nearest registry above `abs` whose skills folder holds it. A skill named from inside the
+ * skills folder (`cd skills && skilldex validate flow`) is checked with its registry, as from the
+ * registry root: alone, its calls to the other skills would be unknown and the registry's config
+ * would not apply.
+ */
+async function enclosingRegistry(abs: string): Promise<{ root: string; config: RegistryConfig } | undefined> {
+  for (const dir of await foldersAbove(abs)) {
+    if (!(await isRegistry(dir))) continue;
+    const config = await registryConfig(dir);
+    if (inside(abs, join(dir, config.skillsDir))) return { root: dir, config };
+  }
+  return undefined;
+}
+
 /**
  * The report for the named folders of a registry: the diagnostics of every skill in or around
  * them, and the skills themselves. A named folder that holds no skill is a usage error, so a
@@ -229,9 +256,11 @@ function narrow(result: ValidationResult, diagnostics: readonly ValidatorDiagnos
   const selected = target.select.map((s) => s.path);
   const related = (dir: string, path: string) => within(dir, path) || within(path, dir);
   const dirs = [...result.accepted.map((a) => a.source.dir), ...result.rejected.map((r) => r.dir)].filter((dir) => selected.some((s) => related(dir, s)));
-  const kept = diagnostics.filter((d) => selected.some((s) => within(d.file, s)) || dirs.some((dir) => within(d.file, dir)));
+  // A diagnostic on a folder that holds a named one concerns it too: a skills folder that is a
+  // link, a category folder that could not be listed.
+  const kept = diagnostics.filter((d) => selected.some((s) => related(d.file, s)) || dirs.some((dir) => within(d.file, dir)));
   for (const { path, asGiven } of target.select) {
-    if (!dirs.some((dir) => related(dir, path)) && !kept.some((d) => within(d.file, path))) {
+    if (!dirs.some((dir) => related(dir, path)) && !kept.some((d) => related(d.file, path))) {
       throw new CliError('E_NO_SKILLS', `${printable(asGiven)} holds no skills, so there is nothing to validate`, {
         hint: `skill folders of the registry at ${printable(displayPath(base, target.root))} are ${target.config.skillsDir}/<name>/ or ${target.config.skillsDir}/<category>/<name>/, each with SKILL.md or skill.json`,
         exitCode: EXIT.usage,

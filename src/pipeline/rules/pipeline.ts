@@ -1,11 +1,19 @@
 import { parseTemplate } from '../../core/template.ts';
+import type { SkillJson } from '../../core/schemas/skill-json.ts';
 import { defineRule, type FieldPath, type Report } from './rule.ts';
+
+/**
+ * The pipeline the skill runs: none unless its mode is composite. Any other mode ignores the
+ * pipeline (pipeline/not-composite warns of it), so the other pipeline rules do not check it: a
+ * pipeline that never runs must not hold the skill back.
+ */
+const pipelineRun = (manifest: SkillJson) => (manifest.mode === 'composite' ? manifest.pipeline : undefined);
 
 export const pipelineNotComposite = defineRule({
   id: 'pipeline/not-composite',
   severity: 'warning',
   scope: 'function-skill',
-  description: 'A `pipeline` on a skill whose mode is not composite is ignored.',
+  description: 'A `pipeline` on a skill whose mode is not composite is ignored (the other pipeline rules do not check it).',
   hint: 'set "mode": "composite" or remove the pipeline',
   check({ manifest }, report) {
     if (manifest.pipeline && manifest.mode !== 'composite') report(['pipeline'], `a pipeline on a "${manifest.mode}" skill is ignored`);
@@ -19,7 +27,7 @@ export const pipelineUndeclaredCall = defineRule({
   description: 'A pipeline step calls a skill that `calls` does not list.',
   hint: 'add the skill to "calls"',
   check({ manifest }, report) {
-    (manifest.pipeline ?? []).forEach((step, i) => {
+    (pipelineRun(manifest) ?? []).forEach((step, i) => {
       if (!manifest.calls.includes(step.skill)) {
         report(['pipeline', i, 'skill'], `step '${step.step}' calls '${step.skill}', which "calls" does not list`, { hint: `add "${step.skill}" to "calls"` });
       }
@@ -35,7 +43,7 @@ export const pipelineDuplicateStep = defineRule({
   hint: 'give each step a unique id',
   check({ manifest }, report) {
     const earlier = new Set<string>();
-    (manifest.pipeline ?? []).forEach((step, i) => {
+    (pipelineRun(manifest) ?? []).forEach((step, i) => {
       if (earlier.has(step.step)) report(['pipeline', i, 'step'], `step id '${step.step}' is used twice`);
       earlier.add(step.step);
     });
@@ -49,15 +57,16 @@ export const pipelineTemplate = defineRule({
   description: 'A template is malformed or refers to an undeclared input or a later step.',
   hint: "templates look like {{input.x}} or {{steps.s.y | map: f | join: ', '}}",
   check({ manifest }, report) {
-    if (!manifest.pipeline) return;
+    const pipeline = pipelineRun(manifest);
+    if (!pipeline) return;
     const inputs = new Set(Object.keys(((manifest.input as { properties?: object }).properties ?? {}) as object));
     const earlier = new Set<string>();
-    manifest.pipeline.forEach((step, i) => {
+    pipeline.forEach((step, i) => {
       checkTemplates(step.input, ['pipeline', i, 'input'], { inputs, earlier, stepIndex: i }, report);
       if (step.condition !== undefined) checkTemplates(step.condition.includes('{{') ? step.condition : `{{${step.condition}}}`, ['pipeline', i, 'condition'], { inputs, earlier, stepIndex: i }, report);
       earlier.add(step.step);
     });
-    if (manifest.outputMapping) checkTemplates(manifest.outputMapping, ['outputMapping'], { inputs, earlier, stepIndex: manifest.pipeline.length }, report);
+    if (manifest.outputMapping) checkTemplates(manifest.outputMapping, ['outputMapping'], { inputs, earlier, stepIndex: pipeline.length }, report);
   },
 });
 

@@ -780,6 +780,8 @@ export const INVALID: RuleCase[] = [
       },
     },
   },
+  // The ignored pipeline calls a skill "calls" does not list, repeats a step id and refers to a
+  // later step: none of that is reported, as the pipeline never runs.
   { fixture: 'pipeline-not-composite', covers: ['pipeline/not-composite'], expect: [W('pipeline/not-composite', 'flow/skill.json', 28)], accepted: ['flow', 'leaf_a', 'leaf_b'] },
 
   // registry
