@@ -41,7 +41,7 @@ export async function loadConfig(root: string): Promise<RegistryConfig> {
 }
 
 /** Rules whose severity a config may not change: overriding them would hide what they report. */
-const FIXED_SEVERITY: ReadonlySet<string> = new Set(['internal/held-back']);
+const FIXED_SEVERITY: ReadonlySet<string> = new Set(['internal/held-back', 'internal/check-failed']);
 
 /**
  * A severity set for a rule id that does not exist would silently do nothing (a typo such as
@@ -65,7 +65,7 @@ async function checkRuleIds(config: RegistryConfig, locate: (path: (string | num
       if (engine === wants && !FIXED_SEVERITY.has(id)) continue;
       if (engine === wants) {
         const at = locate([...path, id]);
-        throw new ConfigError(`${CONFIG_FILE}:${at.line}:${at.column} ${path.join('.')}: the severity of '${id}' cannot be changed; it says why a skill is held back when other rules are turned off`, {
+        throw new ConfigError(`${CONFIG_FILE}:${at.line}:${at.column} ${path.join('.')}: the severity of '${id}' cannot be changed; it says why a skill is held back`, {
           hint: `remove "${id}" from "${path.join('.')}"`,
         });
       }

@@ -9,7 +9,7 @@ import { sha256HexSync } from './hash.ts';
 import type { SkillSource, SkillSourceFile } from './model.ts';
 import { discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryTooDeep } from './rules/discovery.ts';
 import { filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany } from './rules/files.ts';
-import { internalCheckFailed } from './rules/internal.ts';
+import { internalCheckFailed, reportExclusion } from './rules/internal.ts';
 import { openNoFollow } from '../core-node/read-own-file.ts';
 
 /** The files that make a folder a skill. */
@@ -38,7 +38,7 @@ async function reportLinkedSkillsRoot(root: string, skillsDir: string, sink: Dia
     const stats = await lstat(join(root, rel)).catch(() => undefined);
     if (!stats) return false;
     if (stats.isSymbolicLink()) {
-      sink.report(filesSymlink, rel, START, `'${rel}' is a symbolic link; the skills folder must be a real folder inside the repository`, { hint: 'replace the link with the folder itself; nothing under a linked skills folder is read or published' });
+      reportExclusion(sink, filesSymlink, rel, START, `'${rel}' is a symbolic link; the skills folder must be a real folder inside the repository`, { hint: 'replace the link with the folder itself; nothing under a linked skills folder is read or published' });
       return true;
     }
   }
@@ -188,7 +188,7 @@ export async function discoverSkills(
   for (const { path, error } of unlisted) {
     const rel = `${skillsDir}/${path}`;
     const denied = error.code === 'EACCES' || error.code === 'EPERM';
-    sink.report(internalCheckFailed, rel, START, `'${rel}' could not be listed (${denied ? 'permission denied' : 'the system refused'}, ${error.code ?? error.message}), so no skill in it was checked`, {
+    reportExclusion(sink, internalCheckFailed, rel, START, `'${rel}' could not be listed (${denied ? 'permission denied' : 'the system refused'}, ${error.code ?? error.message}), so no skill in it was checked`, {
       hint: denied ? `make the folder readable (chmod a+rX ${rel}), or remove it` : 'check the folder on disk, or remove it',
     });
   }
@@ -208,14 +208,14 @@ export async function discoverSkills(
   for (const { entry, rel } of problems) {
     if (skillFolders.has(posix.dirname(entry.path))) continue;
     if (entry.dirent.isSymbolicLink()) {
-      sink.report(filesSymlink, rel, START, `'${rel}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the real file or folder' });
+      reportExclusion(sink, filesSymlink, rel, START, `'${rel}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the real file or folder' });
     } else {
-      sink.report(filesSpecial, rel, START, `'${rel}' is not a regular file`, { hint: `make ${entry.name} a file` });
+      reportExclusion(sink, filesSpecial, rel, START, `'${rel}' is not a regular file`, { hint: `make ${entry.name} a file` });
     }
   }
   for (const { entry, rel, meant } of misnamed) {
     if (skillFolders.has(posix.dirname(entry.path)) || posix.dirname(entry.path) === '.') continue;
-    sink.report(discoveryMisnamedDeclaration, rel, START, `'${rel}' is not read as a skill: its declaration must be named ${meant} exactly`, { hint: `rename it to ${meant}: the names are case-sensitive` });
+    reportExclusion(sink, discoveryMisnamedDeclaration, rel, START, `'${rel}' is not read as a skill: its declaration must be named ${meant} exactly`, { hint: `rename it to ${meant}: the names are case-sensitive` });
   }
   found.sort();
 
@@ -236,12 +236,12 @@ export async function discoverSkills(
     const decl = byDir.get(dir) as Set<string>;
     const declFile = decl.has('skill.json') ? 'skill.json' : 'SKILL.md';
     if (dir.split('/').length > 2) {
-      sink.report(discoveryTooDeep, `${rel}/${declFile}`, START, `'${rel}' is more than one category folder below ${skillsDir}/`, { hint: `use ${skillsDir}/<name>/ or ${skillsDir}/<category>/<name>/` });
+      reportExclusion(sink, discoveryTooDeep, `${rel}/${declFile}`, START, `'${rel}' is more than one category folder below ${skillsDir}/`, { hint: `use ${skillsDir}/<name>/ or ${skillsDir}/<category>/<name>/` });
       continue;
     }
     if (decl.size > 1) {
       const { message, hint } = ambiguity(join(base, dir), rel);
-      sink.report(discoveryAmbiguous, `${rel}/skill.json`, START, message, hint ? { hint } : {});
+      reportExclusion(sink, discoveryAmbiguous, `${rel}/skill.json`, START, message, hint ? { hint } : {});
       continue;
     }
     skillDirs.push({ dir: rel, declaration: declFile, listing: (sub) => listings.get(sub ? `${dir}/${sub}` : dir) });
@@ -292,13 +292,13 @@ export async function discoverSkillFolder(root: string, dir: string, sink: Diagn
     const info = await lstat(join(root, dir, declaration)).catch(() => undefined);
     if (!info) continue;
     const rel = `${dir}/${declaration}`;
-    if (info.isSymbolicLink()) sink.report(filesSymlink, rel, START, `'${rel}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the real file' });
-    else if (!info.isFile()) sink.report(filesSpecial, rel, START, `'${rel}' is not a regular file`, { hint: `make ${declaration} a file` });
+    if (info.isSymbolicLink()) reportExclusion(sink, filesSymlink, rel, START, `'${rel}' is a symbolic link; links are never followed or published`, { hint: 'replace the link with the real file' });
+    else if (!info.isFile()) reportExclusion(sink, filesSpecial, rel, START, `'${rel}' is not a regular file`, { hint: `make ${declaration} a file` });
     else present.push(declaration);
   }
   if (present.length > 1) {
     const { message, hint } = ambiguity(join(root, dir), dir);
-    sink.report(discoveryAmbiguous, `${dir}/skill.json`, START, message, hint ? { hint } : {});
+    reportExclusion(sink, discoveryAmbiguous, `${dir}/skill.json`, START, message, hint ? { hint } : {});
     return [];
   }
   return present.map((declaration) => ({ dir, declaration }));

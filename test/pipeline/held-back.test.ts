@@ -4,7 +4,8 @@
  * vanish in silence: it is held back with `internal/held-back`, an error naming those rules, so
  * `validate` and a build that is not lenient fail, and the other skills are unaffected.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -65,5 +66,50 @@ describe('a skill kept out by a problem whose rule the config silenced', () => {
     const error = await loadConfig(root).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toMatch(/^skilldex\.config\.json:2:\d+ rules: the severity of 'internal\/held-back' cannot be changed/);
+  });
+
+  it('cannot turn internal/check-failed off either', async () => {
+    await writeFile(join(root, 'skilldex.config.json'), '{ "rules": { "internal/check-failed": "warning" } }');
+    expect(await loadConfig(root).catch((e: unknown) => e)).toBeInstanceOf(ConfigError);
+  });
+});
+
+/** A folder kept out by discovery or a registry-wide rule, each set up beside skills/good. */
+const EXCLUSIONS: [rule: string, setup: (skills: string) => Promise<void>][] = [
+  ['files/symlink', async (skills) => {
+    await mkdir(join(skills, 'linked'));
+    await symlink(join(skills, 'good', 'SKILL.md'), join(skills, 'linked', 'SKILL.md'));
+  }],
+  ['files/special', async (skills) => {
+    await mkdir(join(skills, 'piped'));
+    execFileSync('mkfifo', [join(skills, 'piped', 'SKILL.md')]);
+  }],
+  ['discovery/misnamed-declaration', async (skills) => {
+    await mkdir(join(skills, 'lower'));
+    await writeFile(join(skills, 'lower', 'skill.md'), '---\nname: lower\ndescription: Says hello. Use it when someone asks for a greeting.\n---\n\nBody.\n');
+  }],
+  ['discovery/too-deep', async (skills) => {
+    await mkdir(join(skills, 'a', 'b', 'deep'), { recursive: true });
+    await writeFile(join(skills, 'a', 'b', 'deep', 'SKILL.md'), '---\nname: deep\ndescription: Says hello. Use it when someone asks for a greeting.\n---\n\nBody.\n');
+  }],
+  ['discovery/ambiguous', async (skills) => {
+    await mkdir(join(skills, 'both'));
+    await writeFile(join(skills, 'both', 'SKILL.md'), '---\nname: both\ndescription: Says hello. Use it when someone asks for a greeting.\n---\n\nBody.\n');
+    await writeFile(join(skills, 'both', 'skill.json'), '{}');
+  }],
+  ['registry/duplicate-name', async (skills) => {
+    await mkdir(join(skills, 'x', 'good'), { recursive: true });
+    await writeFile(join(skills, 'x', 'good', 'SKILL.md'), '---\nname: good\ndescription: Says hello. Use it when someone asks for a greeting.\n---\n\nBody.\n');
+  }],
+];
+
+describe('a folder that discovery or a registry-wide rule keeps out, with that rule turned off', () => {
+  it.each(EXCLUSIONS)('is held back with an error naming %s', async (rule, setup) => {
+    await rm(join(root, 'skills', 'tabs'), { recursive: true });
+    await setup(join(root, 'skills'));
+    const result = await validateWith({ [rule]: 'off' });
+    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    expect(errors.length).toBeGreaterThan(0);
+    for (const e of errors) expect(e).toMatchObject({ rule: 'internal/held-back', message: expect.stringContaining(`('${rule}', which skilldex.config.json turns off`) });
   });
 });

@@ -1,6 +1,7 @@
 import { nameKey } from '../../core/names.ts';
 import type { DiagnosticSink } from '../diagnostics.ts';
 import { REGISTRY_RULES } from './cross-skill.ts';
+import { reportExclusion } from './internal.ts';
 import type { CheckedRule, RegistryContext, RegistryMember } from './rule.ts';
 
 /**
@@ -17,7 +18,8 @@ export function checkRegistry(members: readonly RegistryMember[], sink: Diagnost
   const ctx: RegistryContext = { members: sorted, unique: [...first.values()], rejected };
   for (const rule of REGISTRY_RULES as readonly CheckedRule<string, 'registry'>[]) {
     rule.check(ctx, (m, path, message, options = {}) => {
-      sink.report(rule, m.file, m.locate(path), message, { ...options, skill: m.draft.name });
+      // The member is rejected whatever the rule's severity: say so if the config silenced it.
+      reportExclusion(sink, rule, m.file, m.locate(path), message, { ...options, skill: m.draft.name });
       rejected.add(m);
     });
   }

@@ -1,8 +1,9 @@
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import type { ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
-import { DiagnosticSink, START } from '../diagnostics.ts';
+import { type DiagnosticOptions, DiagnosticSink, resolveDiagnostic, START } from '../diagnostics.ts';
+import type { Position } from '../../core/parse/source-text.ts';
 import type { SkillSource } from '../model.ts';
-import { reportedRule } from './rule.ts';
+import { reportedRule, type ValidatorRule } from './rule.ts';
 
 /**
  * A skill whose checks could not run to the end: a file vanished or could not be read while it
@@ -23,12 +24,13 @@ export const internalCheckFailed = reportedRule({
  * off or down to a warning: a declaration that cannot be parsed, or a name or description that
  * cannot be read or published, leaves nothing to publish at any severity. Without this error such
  * a skill vanished from the build with no reason given and a build that was not lenient passed.
- * Its own severity cannot be changed (the config loader refuses an override).
+ * Its own severity cannot be changed (the config loader refuses an override), nor can
+ * `internal/check-failed`'s: silencing "the checks could not run" would hide the skill the same way.
  */
 export const internalHeldBack = reportedRule({
   id: 'internal/held-back',
   severity: 'error',
-  description: 'A problem that leaves nothing to publish (a declaration that cannot be parsed, a name or description that cannot be read or published) was found by a rule skilldex.config.json turns off or makes a warning; the skill is held back all the same.',
+  description: 'A problem that keeps a skill out at any severity (a declaration that cannot be parsed, a name or description that cannot be published, a linked, misnamed or too deep declaration, a duplicate name) was found by a rule skilldex.config.json turns off or makes a warning; the skill is held back all the same.',
   hint: 'remove the override of the rules it names from skilldex.config.json to see the problems, then fix them',
   reportedBy: 'the per-skill phase (src/pipeline/phases/prepare.ts)',
 });
@@ -43,6 +45,21 @@ export function heldBack(source: Pick<SkillSource, 'dir' | 'declaration' | 'fold
   const sink = new DiagnosticSink();
   sink.report(internalHeldBack, `${source.dir}/${source.declaration}`, START, `'${source.dir}' cannot be published ${why}: it has no readable declaration, name or description to publish`, { skill: source.folderName });
   return sink.diagnostics;
+}
+
+/**
+ * Reports a problem that keeps a folder or a skill out of the registry (a linked or misnamed
+ * declaration, a folder too deep, a duplicate name). Where the config turned `rule` off or made it a
+ * warning, the skill would vanish with no error and a strict build would pass: `internal/held-back`
+ * then says so, whatever the config.
+ */
+export function reportExclusion(sink: DiagnosticSink, rule: ValidatorRule, file: string, at: Position, message: string, options: DiagnosticOptions = {}): void {
+  if (sink.report(rule, file, at, message, options) === 'error') return;
+  const held = resolveDiagnostic(internalHeldBack, {}, file, at, `not published: ${message} ('${rule.meta.id}', which skilldex.config.json turns off or makes a warning)`, {
+    hint: `remove the override of '${rule.meta.id}' from skilldex.config.json, then fix the problem`,
+    ...(options.skill ? { skill: options.skill } : {}),
+  });
+  if (held) sink.diagnostics.push(held);
 }
 
 /**

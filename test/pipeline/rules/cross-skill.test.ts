@@ -62,13 +62,17 @@ describe('checkRegistry', () => {
     expect(sink.diagnostics).toEqual([]);
   });
 
-  it('rejects unknown calls, self-calls and cycles; a severity override to "off" silences the report but not the rejection', () => {
+  it('rejects unknown calls, self-calls and cycles; a severity override to "off" does not hide the rejection: internal/held-back says why', () => {
     const sink = new DiagnosticSink({ 'registry/unknown-call': 'off' });
     const lone = member('lone', 'skills/lone/skill.json', { calls: ['ghost'], format: 'skill-json' });
     const me = member('me', 'skills/me/skill.json', { calls: ['me'], format: 'skill-json' });
     const rejected = checkRegistry([lone, me], sink);
     expect(new Set(rejected)).toEqual(new Set([lone, me]));
-    expect(sink.diagnostics.map((d) => d.rule)).toEqual(['registry/call-cycle']);
+    expect(sink.diagnostics.map((d) => [d.rule, d.severity, d.file])).toEqual([
+      ['registry/call-cycle', 'error', 'skills/me/skill.json'],
+      ['internal/held-back', 'error', 'skills/lone/skill.json'],
+    ]);
+    expect(sink.diagnostics[1]?.message).toContain("('registry/unknown-call', which skilldex.config.json turns off or makes a warning)");
   });
 });
 
