@@ -10,6 +10,7 @@ import { displayPath, notUsable } from '../_registry-root.ts';
 import { out, printable, style } from '../_output.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
 import { openNoFollow } from '../../core-node/read-own-file.ts';
+import { linkOnTheWay } from '../../core-node/link-on-the-way.ts';
 
 const TARGETS = ['skill-json', 'skill-md'] as const;
 
@@ -29,7 +30,9 @@ export default defineCommand({
     const kind = await folderKind(dir);
     const unusable = notUsable(kind, String(args.dir));
     if (unusable) throw unusable;
-    if (lstatSync(dir).isSymbolicLink()) throw linkError(shown(dir), 'folder');
+    // The skill folder, or a folder on the way to it below the current one (a category folder), a link.
+    const linked = lstatSync(dir).isSymbolicLink() ? dir : onTheWay(dir);
+    if (linked) throw linkError(shown(linked), 'folder');
     const declared = (file: string) => regularFileAt(join(dir, file), shown(join(dir, file)));
     const isMd = declared('SKILL.md');
     const isJson = declared('skill.json');
@@ -47,6 +50,8 @@ export default defineCommand({
     }
 
     const target = args.out ? resolve(String(args.out)) : dir;
+    const linkedOut = args.out ? onTheWay(target) : undefined;
+    if (linkedOut) throw linkError(shown(linkedOut), 'folder');
     let conversion: Conversion;
     try {
       if (isMd) {
@@ -95,6 +100,12 @@ export default defineCommand({
     return EXIT.ok;
   },
 });
+
+/** A link on the way from the current folder to `abs`, as an absolute path. */
+const onTheWay = (abs: string): string | undefined => {
+  const link = linkOnTheWay(process.cwd(), abs);
+  return link === undefined ? undefined : resolve(link);
+};
 
 const linkError = (shown: string, what: 'file' | 'folder') =>
   new CliError('E_SYMLINK', `${shown} is a symbolic link; links are never followed, read or written through`, { hint: `replace the link with the real ${what}` });

@@ -12,6 +12,7 @@ import { printReport } from '../_report.ts';
 import { err, out, printable, style } from '../_output.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
 import { openNoFollow } from '../../core-node/read-own-file.ts';
+import { linkOnTheWay } from '../../core-node/link-on-the-way.ts';
 
 /** What became of one skill folder: its plan (carried out unless --dry-run), or why it was left as it was. */
 type Outcome = { folder: string; plan: MigrationPlan; failure?: undefined } | { folder: string; failure: MigrationError };
@@ -26,6 +27,9 @@ export default defineCommand({
   },
   async run({ args }) {
     const skillsDir = resolve(String(args['skill-dir']));
+    // Validate and build refuse a linked skills folder: never write through one.
+    const link = lstatSync(skillsDir, { throwIfNoEntry: false })?.isSymbolicLink() ? skillsDir : linkOnTheWay(process.cwd(), skillsDir);
+    if (link !== undefined) throw new CliError('E_SYMLINK', `${printable(relative(process.cwd(), resolve(link)) || link)} is a symbolic link; skilldex migrate never writes through a link`, { hint: 'replace the link with the real folder' });
     const folders = await legacyCandidates(skillsDir);
     if (folders.length === 0) throw new CliError('E_NO_SKILLS', `no skill folders under ${String(args['skill-dir'])}`, { hint: 'pass --skill-dir with the folder that holds your skills', exitCode: EXIT.usage });
 

@@ -12,6 +12,7 @@ import { CliError, EXIT } from '../_errors.ts';
 import { err, out, printable, style } from '../_output.ts';
 import { closest } from '../../core/suggest.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
+import { linkOnTheWay } from '../../core-node/link-on-the-way.ts';
 
 /** Prompts only with a person at a terminal; CI and pipes get flags and defaults, never a hang. */
 const interactive = () => Boolean(process.stdin.isTTY && process.stdout.isTTY) && !process.env.CI;
@@ -62,6 +63,9 @@ export default defineCommand({
     }
 
     const target = join(skillsDir, plan.folder);
+    // Validate and build refuse a linked skills or category folder: never write through one.
+    const link = linkOnTheWay(root, target);
+    if (link !== undefined) throw new CliError('E_SYMLINK', `${printable(relative(process.cwd(), join(root, link)) || link)} is a symbolic link; skilldex new never writes through a link`, { hint: 'replace the link with the real folder' });
     if (await exists(target)) throw new CliError('E_EXISTS', `${relative(process.cwd(), target) || target} already exists`, { hint: 'choose another name, or edit the existing skill' });
     const clash = clashingSkill(plan.name, format, existing.names);
     if (clash) {
