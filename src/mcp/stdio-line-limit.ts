@@ -20,20 +20,20 @@ export function requestIdAtEdges(head: string, tail: string): string | number | 
  * `maxLineBytes` that parse as JSON. The SDK closes the connection when its buffer overflows; here
  * an oversized message is dropped (memory stays bounded) and reported with the request id found at
  * its edges, so the client gets an error for that request and the server keeps serving. A line
- * that is not JSON is reported the same way (the SDK drops it without a word, and JSON-RPC wants a
- * parse error); a blank line is skipped.
+ * that is not JSON, or a JSON-RPC batch (MCP has none), is reported the same way (the SDK drops it
+ * without a word, and JSON-RPC wants an error); a blank line is skipped.
  */
 export class LineLimit extends Transform {
   readonly #max: number;
   readonly #onOversize: (id: string | number | undefined) => void;
-  readonly #onMalformed: ((id: string | number | undefined) => void) | undefined;
+  readonly #onMalformed: ((id: string | number | undefined, problem: 'not-json' | 'batch') => void) | undefined;
   #pending: Buffer[] = [];
   #size = 0;
   #dropping = false;
   #head = '';
   #tail = '';
 
-  constructor(maxLineBytes: number, onOversize: (id: string | number | undefined) => void, onMalformed?: (id: string | number | undefined) => void) {
+  constructor(maxLineBytes: number, onOversize: (id: string | number | undefined) => void, onMalformed?: (id: string | number | undefined, problem: 'not-json' | 'batch') => void) {
     super();
     this.#max = maxLineBytes;
     this.#onOversize = onOversize;
@@ -45,11 +45,14 @@ export class LineLimit extends Transform {
     if (!this.#onMalformed) return void this.push(line);
     const text = line.toString('utf8');
     if (text.trim() === '') return;
+    let message: unknown;
     try {
-      JSON.parse(text);
+      message = JSON.parse(text);
     } catch {
-      return this.#onMalformed(requestIdAtEdges(text.slice(0, EDGE), text.slice(-EDGE)));
+      return this.#onMalformed(requestIdAtEdges(text.slice(0, EDGE), text.slice(-EDGE)), 'not-json');
     }
+    // MCP has no batches: the SDK would drop the array without a word.
+    if (Array.isArray(message)) return this.#onMalformed(undefined, 'batch');
     this.push(line);
   }
 

@@ -30,15 +30,15 @@ describe('LineLimit', () => {
   });
 
   it('reports a line that is not JSON with its id instead of passing it on, and skips blank lines', async () => {
-    const malformed: (string | number | undefined)[] = [];
-    const limit = new LineLimit(100, () => {}, (id) => malformed.push(id));
+    const malformed: [string | number | undefined, string][] = [];
+    const limit = new LineLimit(100, () => {}, (id, problem) => malformed.push([id, problem]));
     const out: string[] = [];
     limit.on('data', (chunk: Buffer) => out.push(chunk.toString()));
-    limit.write('{"jsonrpc":"2.0","id":3,\n\n  \n{"a":1}\nplain words\n');
+    limit.write('{"jsonrpc":"2.0","id":3,\n\n  \n{"a":1}\nplain words\n[{"id":4}]\n');
     limit.end();
     await new Promise((resolve) => limit.on('end', resolve));
     expect(out).toEqual(['{"a":1}\n']);
-    expect(malformed).toEqual([3, undefined]);
+    expect(malformed).toEqual([[3, 'not-json'], [undefined, 'not-json'], [undefined, 'batch']]);
   });
 
   it('finds ids at either edge of a message', () => {

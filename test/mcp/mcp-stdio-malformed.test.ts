@@ -53,13 +53,17 @@ describe('skilldex mcp on stdio, given lines that are not JSON-RPC messages', ()
       { jsonrpc: '2.0', id: 8, result: {} },
       { jsonrpc: '2.0', id: 'last', result: {} },
     ]);
-    expect(stderr).toContain('skilldex mcp: a message was not valid JSON');
+    expect(stderr).toContain('skilldex mcp: the message is not valid JSON');
   });
 
-  it('says on stderr what it ignored when no id can be read', async () => {
-    const { replies, stderr } = await session(['not json at all', '[1,2]']);
-    expect(replies).toEqual([{ jsonrpc: '2.0', id: 'last', result: {} }]);
-    expect(stderr).toContain('skilldex mcp: a message was not valid JSON');
+  it('answers with a null id where no id can be read, refuses a batch, and says on stderr what it ignored', async () => {
+    const { replies, stderr } = await session(['not json at all', '[{"jsonrpc":"2.0","id":10,"method":"ping"}]', '{}']);
+    expect(replies).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('not valid JSON') } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('batch') } },
+      { jsonrpc: '2.0', id: 'last', result: {} },
+    ]);
+    expect(stderr).toContain('skilldex mcp: the message is not valid JSON');
     expect(stderr).toContain('skilldex mcp: ignored a message that is JSON but not a JSON-RPC message');
   });
 });

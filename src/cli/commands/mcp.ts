@@ -86,9 +86,11 @@ export default defineCommand({
       // Without an id there is no request to answer; the client's own timeout applies.
       if (id === undefined) return err(`skilldex mcp: dropped a message larger than ${MAX_MESSAGE_BYTES} bytes`);
       void transport.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: `message larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB; send smaller arguments` } });
-    }, (id) => {
-      err('skilldex mcp: a message was not valid JSON (one JSON-RPC message per line)');
-      if (id !== undefined) void transport.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.ParseError, message: 'the message is not valid JSON; send one JSON-RPC message per line' } });
+    }, (id, problem) => {
+      const message = problem === 'batch' ? 'a JSON-RPC batch (an array) is not an MCP message; send one message per line' : 'the message is not valid JSON; send one JSON-RPC message per line';
+      err(`skilldex mcp: ${message}`);
+      // JSON-RPC answers with a null id where the request's id cannot be read.
+      void transport.send({ jsonrpc: '2.0', id: (id ?? null) as string | number, error: { code: problem === 'batch' ? ErrorCode.InvalidRequest : ErrorCode.ParseError, message } });
     });
     const transport = new StdioServerTransport(input, process.stdout);
     const closed = new Promise<void>((resolve) => {
