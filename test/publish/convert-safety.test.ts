@@ -155,3 +155,20 @@ describe('skilldex convert usage errors', () => {
     expect(same.stderr).toMatch(/^error skills\/my-skill is already a SKILL\.md skill\nhint: .*--to skill-json/);
   });
 });
+
+describe('what convert and migrate print of a skill', () => {
+  it('shows control characters in field and folder names instead of sending them to the terminal', async () => {
+    const { root, skill } = await registry();
+    await writeFile(join(skill, 'SKILL.md'), SKILL_MD.replace('license: MIT\n', 'license: MIT\n"evil\\e[31mkey": 1\n'));
+    const converted = await runSkilldex(root, ['convert', 'skills/my-skill', '--dry-run']);
+    expect(converted.status).toBe(0);
+    expect(converted.stdout).toContain('- evil␛[31mkey:');
+    expect(converted.stdout).not.toContain('\u001b');
+    const legacy = join(root, 'skills', 'bad\u001b[31mred');
+    await mkdir(legacy);
+    await writeFile(join(legacy, 'METADATA.yml'), 'name: badred\ndescription: Migrates. Use it when testing.\n');
+    const migrated = await runSkilldex(root, ['migrate', '--dry-run']);
+    expect(migrated.stdout).toContain('skills/bad␛[31mred');
+    expect(migrated.stdout + migrated.stderr).not.toContain('\u001b');
+  });
+});

@@ -87,14 +87,15 @@ export default defineCommand({
       if (inPlace) replaceInPlace(dir, conversion);
       else writeOutFolder(dir, target, copies, conversion);
     }
-    out(`${conversion.name}: ${isMd ? 'SKILL.md → skill.json + prompt.md' : 'skill.json → SKILL.md'}${dryRun ? ' (dry run)' : ''}`);
+    out(`${printable(conversion.name)}: ${isMd ? 'SKILL.md → skill.json + prompt.md' : 'skill.json → SKILL.md'}${dryRun ? ' (dry run)' : ''}`);
     for (const f of conversion.files) out(`  ${dryRun ? 'write ' : 'wrote '} ${shown(join(target, f.path))}`);
     for (const p of copies) out(`  ${dryRun ? 'copy  ' : 'copied'} ${shown(join(target, p))}`);
     if (inPlace) for (const p of conversion.replaces) out(`  ${dryRun ? 'remove' : 'removed'} ${shown(join(dir, p))}`);
-    for (const n of conversion.notes) out(`  ${style.dim('note')} ${n}`);
+    for (const n of conversion.notes) out(`  ${style.dim('note')} ${printable(n)}`);
     if (lost.length > 0) {
       out(`${style.yellow('not carried over')} (${lost.length}):`);
-      for (const l of lost) out(`  - ${l.field}: ${l.reason}`);
+      // Field names come from the skill: their control characters are shown, not sent.
+      for (const l of lost) out(`  - ${printable(l.field)}: ${printable(l.reason)}`);
     }
     if (!dryRun) out(`next: npx skilldex validate`);
     return EXIT.ok;

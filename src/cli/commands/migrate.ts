@@ -85,7 +85,8 @@ export default defineCommand({
 
 /** Prints each skill's plan (or why it failed) and the tally; returns how many failed. */
 function report(outcomes: readonly Outcome[], skillsDir: string, dryRun: boolean): number {
-  const shown = (folder: string) => relative(process.cwd(), join(skillsDir, folder)) || '.';
+  // Folder names, fields and messages come from the skills: their control characters are shown, not sent.
+  const shown = (folder: string) => printable(relative(process.cwd(), join(skillsDir, folder)) || '.');
   let migrating = 0;
   let failed = 0;
   for (const outcome of outcomes) {
@@ -93,19 +94,19 @@ function report(outcomes: readonly Outcome[], skillsDir: string, dryRun: boolean
     if (failure) {
       failed++;
       const at = failure.position ? `:${failure.position.line}:${failure.position.column}` : '';
-      err(`${style.red('error', process.stderr)} ${printable(`${shown(folder)}/${failure.file}`)}${at} ${failure.message}`);
-      if (failure.hint) err(`hint: ${failure.hint}`);
+      err(`${style.red('error', process.stderr)} ${shown(folder)}/${printable(failure.file)}${at} ${printable(failure.message)}`);
+      if (failure.hint) err(`hint: ${printable(failure.hint)}`);
       continue;
     }
     const { plan } = outcome;
     if (plan.status === 'skip') {
-      out(`${style.dim('skip')}    ${shown(folder)}: ${plan.reason}`);
+      out(`${style.dim('skip')}    ${shown(folder)}: ${printable(plan.reason ?? '')}`);
       continue;
     }
     migrating++;
     out(`${style.green('migrate')} ${shown(folder)}${dryRun ? ' (dry run)' : ''}`);
-    for (const op of plan.ops) out(`  ${describe(op)}`);
-    for (const note of plan.notes) out(`  ${style.dim('note')} ${note}`);
+    for (const op of plan.ops) out(`  ${printable(describe(op))}`);
+    for (const note of plan.notes) out(`  ${style.dim('note')} ${printable(note)}`);
   }
   out(`${migrating} to migrate, ${outcomes.length - migrating - failed} skipped${failed ? `, ${failed} failed` : ''}`);
   return failed;
