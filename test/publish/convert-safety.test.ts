@@ -172,3 +172,30 @@ describe('what convert and migrate print of a skill', () => {
     expect(migrated.stdout + migrated.stderr).not.toContain('\u001b');
   });
 });
+
+describe('a file larger than a skill may publish, or a pipe, in convert and migrate', () => {
+  it('is refused by name, without reading it, and the rest goes on', async () => {
+    const { root, skill } = await registry();
+    const { truncate } = await import('node:fs/promises');
+    const sparse = async (file: string) => (await writeFile(file, ''), truncate(file, 700 * 1024 * 1024));
+    await sparse(join(skill, 'SKILL.md'));
+    const converted = await runSkilldex(root, ['convert', 'skills/my-skill']);
+    expect(converted.status).toBe(1);
+    expect(converted.stderr).toContain('skills/my-skill/SKILL.md is larger than 5 MB');
+
+    await mkdir(join(root, 'skills', 'huge', 'scripts'), { recursive: true });
+    await writeFile(join(root, 'skills', 'huge', 'METADATA.yml'), 'name: huge\ndescription: Migrates. Use it when testing.\n');
+    await sparse(join(root, 'skills', 'huge', 'scripts', 'main.ts'));
+    await mkdir(join(root, 'skills', 'fine', 'scripts'), { recursive: true });
+    await writeFile(join(root, 'skills', 'fine', 'METADATA.yml'), 'name: fine\ndescription: Migrates. Use it when testing.\n');
+    await writeFile(join(root, 'skills', 'fine', 'scripts', 'main.ts'), 'export async function execute() { return { output: {}, status: "success" }; }\n');
+    execFileSync('mkfifo', [join(root, 'skills', 'fine', 'pipe')]);
+    await rm(join(skill, 'SKILL.md'));
+    await writeFile(join(skill, 'SKILL.md'), SKILL_MD);
+    const dryRun = await runSkilldex(root, ['migrate', '--dry-run', '--validate']);
+    expect(dryRun.status).toBe(1);
+    expect(dryRun.stderr).toContain('skills/huge/scripts/main.ts is larger than 5 MB');
+    expect(dryRun.stderr).not.toContain('internal error');
+    expect(dryRun.stdout).toContain('migrate skills/fine (dry run)');
+  });
+});

@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { defineCommand } from 'citty';
 import { shellQuote } from '../../core/shell-quote.ts';
@@ -11,6 +11,7 @@ import { out, printable, style } from '../_output.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
 import { openNoFollow } from '../../core-node/read-own-file.ts';
 import { linkOnTheWay } from '../../core-node/link-on-the-way.ts';
+import { DEFAULT_MAX_FILE_BYTES } from '../../core/schemas/config.ts';
 
 const TARGETS = ['skill-json', 'skill-md'] as const;
 
@@ -120,12 +121,35 @@ function regularFileAt(abs: string, shown: string): boolean {
   return true;
 }
 
+/**
+ * Copies a file of the skill a megabyte at a time, opened without following a link put in its
+ * place since it was listed: an asset of any size is copied without being held in memory.
+ */
+function copyRegularFile(from: string, to: string, shown: string): void {
+  const opened = openNoFollow(from);
+  if (!opened) throw linkError(shown, 'file');
+  try {
+    if (!opened.info.isFile()) throw new CliError('E_NOT_A_FILE', `${shown} is not a regular file`, { hint: 'replace it with the real file' });
+    const out = openSync(to, 'wx');
+    try {
+      const chunk = Buffer.allocUnsafe(1024 * 1024);
+      for (let n = readSync(opened.fd, chunk); n > 0; n = readSync(opened.fd, chunk)) writeSync(out, chunk, 0, n);
+    } finally {
+      closeSync(out);
+    }
+  } finally {
+    closeSync(opened.fd);
+  }
+}
+
 /** A file's bytes, opened without following a link put in its place since it was looked at. */
 function readRegularFile(abs: string, shown: string): Buffer {
   const opened = openNoFollow(abs);
   if (!opened) throw linkError(shown, 'file');
   try {
     if (!opened.info.isFile()) throw new CliError('E_NOT_A_FILE', `${shown} is not a regular file`, { hint: 'replace it with the real file' });
+    // A file no registry would publish is not read into memory (700 MB ended in an internal error).
+    if (opened.info.size > DEFAULT_MAX_FILE_BYTES) throw new CliError('E_TOO_LARGE', `${shown} is larger than ${DEFAULT_MAX_FILE_BYTES / 1024 / 1024} MB, more than a skill may publish`, { hint: 'move the data out of the skill; the declaration and prompt are short text' });
     return readFileSync(opened.fd);
   } finally {
     closeSync(opened.fd);
@@ -199,7 +223,7 @@ function writeOutFolder(dir: string, target: string, copies: readonly string[], 
   try {
     for (const p of copies) {
       makeFolder(dirname(join(staging, p)));
-      writeFileSync(join(staging, p), readRegularFile(join(dir, p), p), { flag: 'wx' });
+      copyRegularFile(join(dir, p), join(staging, p), p);
     }
     for (const f of conversion.files) writeFileSync(join(staging, f.path), f.content, { flag: 'wx' });
     renameSync(staging, target);

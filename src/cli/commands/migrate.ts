@@ -13,6 +13,7 @@ import { err, out, printable, style } from '../_output.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
 import { openNoFollow } from '../../core-node/read-own-file.ts';
 import { linkOnTheWay } from '../../core-node/link-on-the-way.ts';
+import { DEFAULT_MAX_FILE_BYTES } from '../../core/schemas/config.ts';
 
 /** What became of one skill folder: its plan (carried out unless --dry-run), or why it was left as it was. */
 type Outcome = { folder: string; plan: MigrationPlan; failure?: undefined } | { folder: string; failure: MigrationError };
@@ -51,7 +52,8 @@ export default defineCommand({
       // Validate the plan without touching the real folder: apply it to a scratch copy.
       scratch = await mkdtemp(join(tmpdir(), 'skilldex-migrate-'));
       workDir = join(scratch, basename(skillsDir));
-      await cp(skillsDir, workDir, { recursive: true });
+      // Pipes, sockets and devices cannot be copied (and are not published): the copy leaves them out.
+      await cp(skillsDir, workDir, { recursive: true, filter: (source) => { const info = lstatSync(source, { throwIfNoEntry: false }); return !info || info.isFile() || info.isDirectory() || info.isSymbolicLink(); } });
     }
     try {
       // Every skill is migrated before anything is printed: a reader that stops reading early
@@ -239,6 +241,8 @@ function readRegularFile(dir: string, path: string): string {
   if (!opened) throw new MigrationError(path, 'is a symbolic link; migrate never reads through a link, so nothing of this skill was changed', { hint: 'replace the link with a real file, then run skilldex migrate again' });
   try {
     if (!opened.info.isFile()) throw new MigrationError(path, 'is not a regular file', { hint: 'remove it, then run skilldex migrate again' });
+    // A file no registry would publish is not read into memory (700 MB stopped the whole run).
+    if (opened.info.size > DEFAULT_MAX_FILE_BYTES) throw new MigrationError(path, `is larger than ${DEFAULT_MAX_FILE_BYTES / 1024 / 1024} MB, more than a skill may publish`, { hint: 'move the data out of the skill, then run skilldex migrate again' });
     return readFileSync(opened.fd, 'utf8');
   } finally {
     closeSync(opened.fd);

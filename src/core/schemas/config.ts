@@ -7,10 +7,13 @@ import { SkillMdFrontmatter } from './skill-md.ts';
 import { isFolderBelowRoot } from '../paths.ts';
 import { siteUrlProblem } from '../site-url.ts';
 
+/** The default `limits.maxFileBytes`: commands that read a skill's files outside a build (convert, migrate) read no more. */
+export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
+
 // Every field carries `.describe()`, so schemas/config.schema.json gives editors the same text.
 export const Limits = z
   .object({
-    maxFileBytes: z.number().int().positive().default(5 * 1024 * 1024).describe('Largest single file in a skill, in bytes (`files/too-large`).'),
+    maxFileBytes: z.number().int().positive().default(DEFAULT_MAX_FILE_BYTES).describe('Largest single file in a skill, in bytes (`files/too-large`).'),
     maxSkillBytes: z.number().int().positive().default(20 * 1024 * 1024).describe('Largest skill, all files together, in bytes (`files/skill-too-large`).'),
     maxFiles: z.number().int().positive().default(100).describe('Most files in one skill (`files/too-many`).'),
     maxFrontmatterBytes: z.number().int().positive().default(64 * 1024).describe('Largest YAML frontmatter block; larger blocks are not parsed (`frontmatter/too-large`).'),
