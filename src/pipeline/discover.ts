@@ -334,16 +334,17 @@ export const linksSkillsFolder = async (absPath: string): Promise<boolean> => (a
 
 /**
  * The folders above `absPath`, nearest first, where a registry holding it can be: up to the top of
- * the git repository it lies in (the folder that holds `.git`), else up to the filesystem root. A
- * registry never reaches outside its repository, so a skills/ folder in a home folder does not
- * claim the skills of a checkout inside it.
+ * the git repository it lies in (the folder that holds `.git`); none outside a repository. A
+ * registry is a repository and never reaches outside it: a skills/ folder in a home folder does not
+ * claim the skills of a checkout inside it, and a skilldex.config.json someone left in a shared
+ * folder such as /tmp does not apply its rules to a skill validated below it.
  */
 export async function foldersAbove(absPath: string): Promise<string[]> {
   const above: string[] = [];
   let dir = absPath;
   while ((await entryOf(dir, '.git')) === undefined) {
     const parent = dirname(dir);
-    if (parent === dir) break;
+    if (parent === dir) return [];
     above.push(parent);
     dir = parent;
   }

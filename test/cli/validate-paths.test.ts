@@ -150,6 +150,8 @@ describe('skilldex validate PATH (spawned)', () => {
     const cwd = await tempDir();
     const reg = join(cwd, 'reg');
     await mkdir(reg);
+    // A registry is a git repository: the walk up to it stays inside one.
+    execFileSync('git', ['init', '-q', reg]);
     const make = (args: string[]) => runSkilldex(reg, ['new', ...args]);
     expect((await make(['word-tool', '--format', 'skill-json', '--description', 'Counts words. Use it when testing.'])).status).toBe(0);
     expect((await make(['flow', '--format', 'skill-json', '--mode', 'composite', '--calls', 'word_tool', '--description', 'Chains. Use it when testing.'])).status).toBe(0);
@@ -171,6 +173,7 @@ describe('skilldex validate PATH (spawned)', () => {
 
   it('looks for the registry no higher than the top of the git repository the path is in', async () => {
     const cwd = await tempDir();
+    execFileSync('git', ['init', '-q', cwd]);
     const make = (args: string[]) => runSkilldex(cwd, ['new', ...args]);
     expect((await make(['word-tool', '--format', 'skill-json', '--description', 'Counts words. Use it when testing.'])).status).toBe(0);
     expect((await make(['flow', '--format', 'skill-json', '--mode', 'composite', '--calls', 'word_tool', '--description', 'Chains. Use it when testing.'])).status).toBe(0);
@@ -184,6 +187,20 @@ describe('skilldex validate PATH (spawned)', () => {
     const alone = await runSkilldex(project, ['validate', '--no-scan', 'flow']);
     expect(alone.status).toBe(1);
     expect(alone.stdout).toContain("flow/skill.json:27:5  registry/unknown-call  error  'flow' calls 'word_tool', which is not in the registry");
+  });
+
+  it('outside any git repository, takes no config from a folder above the skill (a shared /tmp)', async () => {
+    const cwd = await tempDir();
+    // Someone else's config above: every rule it can silence, and a skills folder covering the skill.
+    await writeTree(cwd, { 'skilldex.config.json': '{ "skillsDir": ".", "rules": { "name/folder-mismatch": "off" } }', 'mine/SKILL.md': skillMd('other-name') });
+    const result = await runSkilldex(join(cwd, 'mine'), ['validate', '--no-scan']);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('name/folder-mismatch');
+    // A broken config above a skill that is not in its skills folder does not stop the validation.
+    execFileSync('git', ['init', '-q', cwd]);
+    await writeTree(cwd, { 'skilldex.config.json': '{ broken', 'drafts/mine/SKILL.md': skillMd('mine') });
+    const drafts = await runSkilldex(join(cwd, 'drafts'), ['validate', '--no-scan', 'mine']);
+    expect(drafts).toMatchObject({ status: 0, stdout: '0 errors, 0 warnings\n' });
   });
 
   it.each([

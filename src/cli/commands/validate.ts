@@ -240,7 +240,15 @@ const isRegistry = async (abs: string) => (await isRegistryRoot(abs)) || (await 
 async function enclosingRegistry(abs: string): Promise<{ root: string; config: RegistryConfig } | undefined> {
   for (const dir of await foldersAbove(abs)) {
     if (!(await isRegistry(dir))) continue;
-    const config = await registryConfig(dir);
+    let config: RegistryConfig;
+    try {
+      config = await registryConfig(dir);
+    } catch (error) {
+      // A broken config stops only a validation of a path in that registry's skills folder (as
+      // far as its default can tell), not of a skill that merely lies somewhere below it.
+      if (inside(abs, join(dir, 'skills'))) throw error;
+      continue;
+    }
     if (inside(abs, join(dir, config.skillsDir))) return { root: dir, config };
   }
   return undefined;
