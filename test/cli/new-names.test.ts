@@ -44,6 +44,15 @@ describe('skilldex new refuses a name an existing skill has', () => {
     expect(taken.stderr).toContain("error the name 'text-stats' is taken by the skill in skills/text-stats ('text-stats')");
     expect(await readdir(join(root, 'skills'))).toEqual(['a', 'text-stats']);
   });
+
+  it('held by a skill whose frontmatter cannot be read: its folder name counts', async () => {
+    await fresh();
+    await mkdir(join(root, 'skills', 'a', 'broken'), { recursive: true });
+    await writeFile(join(root, 'skills', 'a', 'broken', 'SKILL.md'), '---\nname: [broken\n---\n');
+    const again = await runSkilldex(root, ['new', 'broken', '--category', 'z', '--description', 'Does x. Use it when testing.']);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain("error the name 'broken' is taken by the skill in skills/a/broken ('broken')");
+  });
 });
 
 describe('skilldex new and skilldex.config.json', () => {

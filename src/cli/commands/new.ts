@@ -132,8 +132,11 @@ async function existingSkills(root: string, skillsDir: string): Promise<{ accept
   const { accepted, rejected } = await validateRegistry(root, { config, scan: false, reportOnly: true });
   const names: ExistingSkill[] = accepted.map((s) => ({ name: s.draft.name, format: s.draft.format, dir: s.source.dir }));
   for (const r of rejected) {
-    // A rejected skill has no draft to tell its format: its declaration file does.
-    if (r.name !== undefined) names.push({ name: r.name, format: (await exists(join(root, r.dir, 'skill.json'))) ? 'skill-json' : 'skill-md', dir: r.dir });
+    // A rejected skill has no draft to tell its format: its declaration file does. One whose name
+    // could not be read (broken frontmatter) still takes its folder's name: fixed, it will likely
+    // declare that one, and validate would then refuse both skills.
+    const format = (await exists(join(root, r.dir, 'skill.json'))) ? 'skill-json' : 'skill-md';
+    names.push({ name: r.name ?? basename(r.dir), format, dir: r.dir });
   }
   return { accepted, names };
 }
