@@ -167,3 +167,26 @@ describe('legacy permissions.timeout', () => {
     expect(skillMd && 'content' in skillMd ? skillMd.content : '').toMatch(/security:\n {2}timeout_ms: 5000\n/);
   });
 });
+
+describe('skilldex migrate when a step fails half way', () => {
+  it('undoes the steps before it, so the skill is left as it was', async () => {
+    const { root } = await registry({
+      'meta/METADATA.yml': 'name: meta\ndescription: Migrates. Use it when testing.\n',
+      'meta/scripts/main.ts': 'export async function execute() { return { output: {}, status: "success" }; }\n',
+      'meta/helper.ts': 'export const x = 1;\n',
+    });
+    const skill = join(root, 'skills', 'meta');
+    const before = await list(skill);
+    const { chmod } = await import('node:fs/promises');
+    // Moving helper.ts into scripts/ is refused: the files written before it must go again.
+    await chmod(join(skill, 'scripts'), 0o555);
+    const command = process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', process.execPath] : [process.execPath];
+    const result = await new Promise<{ status: number; stderr: string }>((resolve) =>
+      execFile(command[0]!, [...command.slice(1), CLI, 'migrate'], { cwd: root, env: { ...process.env, NO_COLOR: '1' } }, (error, _stdout, stderr) => resolve({ status: error ? Number((error as { code?: number }).code ?? 1) : 0, stderr })));
+    await chmod(join(skill, 'scripts'), 0o755);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/permission denied/);
+    expect(await list(skill)).toEqual(before);
+    expect(await readFile(join(skill, 'METADATA.yml'), 'utf8')).toBe('name: meta\ndescription: Migrates. Use it when testing.\n');
+  });
+});

@@ -194,21 +194,52 @@ function applyPlan(dir: string, ops: readonly MigrationOp[]): void {
     throw error;
   }
   const retired = new Set(ops.flatMap((op) => (op.kind === 'backup' ? [op.from] : op.kind === 'delete' ? [op.path] : [])));
+  // Each step records how to take it back: a step that fails (a rename the folder's permissions
+  // refuse) undoes the ones before it, so the skill is left as it was, not half migrated. A file
+  // the migration replaces or deletes is set aside until every step has succeeded.
+  const undo: (() => void)[] = [];
+  const setAside: string[] = [];
   const place = (path: string) => {
     renameSync(temporaries.get(path)!, join(dir, path));
     temporaries.delete(path);
+    undo.push(() => rmSync(join(dir, path), { force: true }));
+  };
+  const retire = (path: string) => {
+    const aside = join(dir, dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.retired`);
+    renameSync(join(dir, path), aside);
+    setAside.push(aside);
+    undo.push(() => renameSync(aside, join(dir, path)));
   };
   try {
     for (const path of temporaries.keys()) if (!retired.has(path)) place(path);
-    for (const op of ops) if (op.kind === 'move') renameSync(join(dir, op.from), join(dir, op.to));
-    for (const op of ops) if (op.kind === 'backup') copyFileSync(join(dir, op.from), join(dir, op.to), constants.COPYFILE_EXCL);
-    for (const path of retired) {
-      if (temporaries.has(path)) place(path);
-      else rmSync(join(dir, path));
+    for (const op of ops) {
+      if (op.kind !== 'move') continue;
+      renameSync(join(dir, op.from), join(dir, op.to));
+      undo.push(() => renameSync(join(dir, op.to), join(dir, op.from)));
     }
+    for (const op of ops) {
+      if (op.kind !== 'backup') continue;
+      copyFileSync(join(dir, op.from), join(dir, op.to), constants.COPYFILE_EXCL);
+      undo.push(() => rmSync(join(dir, op.to), { force: true }));
+    }
+    for (const path of retired) {
+      retire(path);
+      if (temporaries.has(path)) place(path);
+    }
+  } catch (error) {
+    for (const step of undo.reverse()) {
+      try {
+        step();
+      } catch {
+        // Best effort: what could not be undone is named by the error reported for the skill.
+      }
+    }
+    for (const folder of madeFolders.reverse()) rmSync(folder, { recursive: true, force: true });
+    throw error;
   } finally {
     for (const temporary of temporaries.values()) rmSync(temporary, { force: true });
   }
+  for (const aside of setAside) rmSync(aside, { force: true });
 }
 
 /**
