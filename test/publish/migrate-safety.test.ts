@@ -190,3 +190,20 @@ describe('skilldex migrate when a step fails half way', () => {
     expect(await readFile(join(skill, 'METADATA.yml'), 'utf8')).toBe('name: meta\ndescription: Migrates. Use it when testing.\n');
   });
 });
+
+describe('skilldex migrate and a pipe in a skill', () => {
+  it('refuses the skill, naming the pipe, instead of choosing another entry', async () => {
+    const { root } = await registry({
+      'meta/METADATA.yml': 'name: meta\ndescription: Migrates. Use it when testing.\n',
+      'meta/scripts/helper.ts': 'export const x = 1;\n',
+      'other/SKILL.md': CODE_SKILL('other'),
+    });
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('mkfifo', [join(root, 'skills', 'meta', 'scripts', 'main.ts')]);
+    const result = await runSkilldex(root, ['migrate']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('skills/meta/scripts/main.ts is not a regular file');
+    expect(await list(join(root, 'skills', 'meta'))).toEqual(['METADATA.yml', 'scripts', 'scripts/helper.ts', 'scripts/main.ts']);
+    expect(await list(join(root, 'skills', 'other'))).toContain('scripts/execute.ts');
+  });
+});

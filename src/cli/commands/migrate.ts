@@ -295,6 +295,9 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
     const path = prefix ? `${prefix}/${e.name}` : e.name;
     if (e.isDirectory()) files.push(...(await listFiles(dir, path)));
     else if (e.isFile()) files.push(path);
+    // A pipe, socket or device left out in silence changed the plan (a FIFO at scripts/main.ts
+    // made another script the entry). Links are refused where the plan touches them.
+    else if (!e.isSymbolicLink()) throw new MigrationError(path, 'is not a regular file (a pipe, socket or device), so nothing of this skill was changed', { hint: 'remove it, then run skilldex migrate again' });
   }
   return files;
 }
