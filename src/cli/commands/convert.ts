@@ -16,7 +16,7 @@ import { DEFAULT_MAX_FILE_BYTES } from '../../core/schemas/config.ts';
 const TARGETS = ['skill-json', 'skill-md'] as const;
 
 export default defineCommand({
-  meta: { name: 'convert', description: 'Convert a SKILL.md skill into skill.json + prompt.md and back, listing what cannot be carried over' },
+  meta: { name: 'convert', description: 'Convert a SKILL.md skill into skill.json + prompt.md and back, listing what cannot be carried over; all or nothing, never through a symbolic link' },
   args: {
     // Not required for citty: a missing folder gets this command's own usage error, with an example.
     dir: { type: 'positional', required: false, description: 'The skill folder to convert (required)' },

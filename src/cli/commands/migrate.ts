@@ -19,7 +19,7 @@ import { DEFAULT_MAX_FILE_BYTES } from '../../core/schemas/config.ts';
 type Outcome = { folder: string; plan: MigrationPlan; failure?: undefined } | { folder: string; failure: MigrationError };
 
 export default defineCommand({
-  meta: { name: 'migrate', description: 'Migrate legacy skills (SKILL.md with code blocks, METADATA.yml + scripts/main.ts) to the extended package layout' },
+  meta: { name: 'migrate', description: 'Migrate legacy skills (SKILL.md with code blocks, METADATA.yml + scripts/main.ts) to the extended package layout; each skill all or nothing, never through a symbolic link' },
   args: {
     'skill-dir': { type: 'string', description: 'Folder holding the skills', default: 'skills' },
     'dry-run': { type: 'boolean', description: 'Print the plan and write nothing', default: false },
