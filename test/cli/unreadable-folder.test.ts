@@ -5,23 +5,13 @@
  * the capabilities that let root read any folder (or as the user it is, when not root), so the
  * permissions apply as they do for a publisher.
  */
-import { execFile } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, type CliResult } from '../helpers/cli.ts';
+import { runSkilldexUnprivileged } from '../helpers/cli.ts';
 
 let root: string;
-
-/** The CLI as a user without root's override of file permissions. */
-function runUnprivileged(args: readonly string[]): Promise<CliResult> {
-  const command = process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', process.execPath] : [process.execPath];
-  return new Promise((resolve) => {
-    execFile(command[0]!, [...command.slice(1), CLI, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ status: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
-  });
-}
 
 const skillMd = (name: string) => `---\nname: ${name}\ndescription: Says hello. Use it when someone asks for a greeting.\n---\n\nSay hello.\n`;
 
@@ -42,7 +32,7 @@ const REPORTED = /skills\/locked:1:1 +internal\/check-failed +error +'skills\/lo
 
 describe('a skill folder that cannot be listed', () => {
   it('is reported by validate, which still checks the others', async () => {
-    const result = await runUnprivileged(['validate']);
+    const result = await runSkilldexUnprivileged(root, ['validate']);
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(REPORTED);
     expect(result.stdout).toContain('hint: make the folder readable (chmod a+rX skills/locked)');
@@ -51,13 +41,13 @@ describe('a skill folder that cannot be listed', () => {
   });
 
   it('is reported when it is the folder named', async () => {
-    const result = await runUnprivileged(['validate', 'skills/locked']);
+    const result = await runSkilldexUnprivileged(root, ['validate', 'skills/locked']);
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(REPORTED);
   });
 
   it('is left out of a lenient build, which publishes the others', async () => {
-    const result = await runUnprivileged(['build', '--lenient', '--out', 'out']);
+    const result = await runSkilldexUnprivileged(root, ['build', '--lenient', '--out', 'out']);
     expect(result.status).toBe(0);
     expect(result.stderr).toContain('rejected skills/locked: internal/check-failed');
     expect((await readdir(join(root, 'out', 'skills'))).filter((f) => f.endsWith('.json') && !f.endsWith('.versions.json'))).toEqual(['good-one.json']);
@@ -67,7 +57,7 @@ describe('a skill folder that cannot be listed', () => {
     await mkdir(join(root, '.cache', 'skilldex'), { recursive: true });
     await chmod(join(root, '.cache'), 0o000);
     try {
-      const result = await runUnprivileged(['validate', 'skills/good-one']);
+      const result = await runSkilldexUnprivileged(root, ['validate', 'skills/good-one']);
       expect(result.stderr).toBe('');
       expect(result.stdout).toContain('0 errors, 0 warnings');
       expect(result.status).toBe(0);
@@ -77,7 +67,7 @@ describe('a skill folder that cannot be listed', () => {
   });
 
   it('makes scan fail, saying it was not scanned', async () => {
-    const result = await runUnprivileged(['scan']);
+    const result = await runSkilldexUnprivileged(root, ['scan']);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('1 skill scanned');
     expect(result.stderr).toMatch(/not scanned skills\/locked: the folder cannot be listed/);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { planMigration, securityFromPermissions } from '../../src/publish/migrate.ts';
 import { MigrationError } from '../../src/publish/migration-error.ts';
-import { CLI, runSkilldex } from '../helpers/cli.ts';
+import { CLI, runSkilldex, runSkilldexUnprivileged } from '../helpers/cli.ts';
 
 /**
  * What `skilldex migrate` must never do to a user's files: write through a symbolic link, leave a
@@ -180,9 +180,7 @@ describe('skilldex migrate when a step fails half way', () => {
     const { chmod } = await import('node:fs/promises');
     // Moving helper.ts into scripts/ is refused: the files written before it must go again.
     await chmod(join(skill, 'scripts'), 0o555);
-    const command = process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', process.execPath] : [process.execPath];
-    const result = await new Promise<{ status: number; stderr: string }>((resolve) =>
-      execFile(command[0]!, [...command.slice(1), CLI, 'migrate'], { cwd: root, env: { ...process.env, NO_COLOR: '1' } }, (error, _stdout, stderr) => resolve({ status: error ? Number((error as { code?: number }).code ?? 1) : 0, stderr })));
+    const result = await runSkilldexUnprivileged(root, ['migrate']);
     await chmod(join(skill, 'scripts'), 0o755);
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/permission denied/);
