@@ -38,7 +38,13 @@ export default defineCommand({
     for (const folder of folders) {
       const abs = join(skillsDir, folder);
       try {
-        const plan = planMigration(await readLegacySkill(abs, basename(folder)), { backup: args.backup });
+        const special: string[] = [];
+        const plan = planMigration(await readLegacySkill(abs, basename(folder), special), { backup: args.backup });
+        // A pipe, socket or device left out in silence could change the plan (a FIFO at
+        // scripts/main.ts made another script the entry): a skill to migrate must have none.
+        if (plan.status === 'migrate' && special[0] !== undefined) {
+          throw new MigrationError(special[0], 'is not a regular file (a pipe, socket or device), so nothing of this skill was changed', { hint: 'remove it, then run skilldex migrate again' });
+        }
         if (plan.status === 'migrate') refuseUnsafeOps(abs, plan.ops);
         outcomes.push({ folder, plan });
       } catch (error) {
@@ -258,10 +264,10 @@ function asMigrationError(error: unknown, dir: string): MigrationError {
 /**
  * The legacy skill as the planner reads it: its regular files (dot-entries and node_modules left
  * out), listed without following links, and the text of the ones it reads, each opened without
- * following a link put in its place since the listing.
+ * following a link put in its place since the listing. Pipes, sockets and devices go to `special`.
  */
-async function readLegacySkill(dir: string, folderName: string): Promise<LegacySkill> {
-  const paths = await listFiles(dir);
+async function readLegacySkill(dir: string, folderName: string, special: string[]): Promise<LegacySkill> {
+  const paths = await listFiles(dir, special);
   const texts = new Map<string, string>();
   for (const p of paths) if (/\.(md|ya?ml|[cm]?[jt]s)$/i.test(p)) texts.set(p, readRegularFile(dir, p));
   return { folderName, paths, read: (p) => texts.get(p) };
@@ -287,17 +293,16 @@ async function legacyCandidates(skillsDir: string): Promise<string[]> {
   return dirs.filter((d) => !dirs.some((o) => o !== d && d.startsWith(`${o}/`)));
 }
 
-async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+async function listFiles(dir: string, special: string[], prefix = ''): Promise<string[]> {
   const entries = await readdir(join(dir, prefix), { withFileTypes: true });
   const files: string[] = [];
   for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (e.name.startsWith('.') || e.name === 'node_modules') continue;
     const path = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) files.push(...(await listFiles(dir, path)));
+    if (e.isDirectory()) files.push(...(await listFiles(dir, special, path)));
     else if (e.isFile()) files.push(path);
-    // A pipe, socket or device left out in silence changed the plan (a FIFO at scripts/main.ts
-    // made another script the entry). Links are refused where the plan touches them.
-    else if (!e.isSymbolicLink()) throw new MigrationError(path, 'is not a regular file (a pipe, socket or device), so nothing of this skill was changed', { hint: 'remove it, then run skilldex migrate again' });
+    // Links are refused where the plan touches them; anything else that is no file is noted.
+    else if (!e.isSymbolicLink()) special.push(path);
   }
   return files;
 }
