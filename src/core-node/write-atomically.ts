@@ -3,6 +3,15 @@ import path from 'node:path';
 import { makeFolder } from './make-folder.ts';
 
 /**
+ * A name beside `file` that nothing else uses, for content on its way there or set aside from it
+ * (`.SKILL.md.<pid>.<random>.<purpose>`): a dot-file, so a listing of the folder passes it over,
+ * unique to this process and call, so concurrent commands never share one.
+ */
+export function temporaryBeside(file: string, purpose: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2)}.${purpose}`);
+}
+
+/**
  * Writes `file` whole or not at all: into a temporary file beside it (unique to this process and
  * call, so concurrent writers never share one), renamed into place. A reader, another build among
  * them, sees the old bytes or the new ones, never half a file. Creates the folder; throws when it

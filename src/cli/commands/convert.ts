@@ -9,6 +9,7 @@ import { choiceError, CliError, EXIT } from '../_errors.ts';
 import { displayPath, notUsable } from '../_registry-root.ts';
 import { out, printable, style } from '../_output.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
+import { temporaryBeside } from '../../core-node/write-atomically.ts';
 import { openNoFollow } from '../../core-node/read-own-file.ts';
 import { linkOnTheWay } from '../../core-node/link-on-the-way.ts';
 import { DEFAULT_MAX_FILE_BYTES } from '../../core/schemas/config.ts';
@@ -188,7 +189,7 @@ function refuseOutFolder(target: string, shown: string): void {
 }
 
 /** A name beside `path` that nothing else uses, for content on its way there. */
-const stagingName = (path: string) => join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.converting`);
+const stagingName = (path: string) => temporaryBeside(path, 'converting');
 
 /**
  * Converts the skill in its folder, all or nothing, and synchronously, so no other work (the end

@@ -11,6 +11,7 @@ import { CliError, cliFailure, EXIT, systemReason } from '../_errors.ts';
 import { printReport } from '../_report.ts';
 import { err, out, printable, style } from '../_output.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
+import { temporaryBeside } from '../../core-node/write-atomically.ts';
 import { openNoFollow } from '../../core-node/read-own-file.ts';
 import { linkOnTheWay } from '../../core-node/link-on-the-way.ts';
 import { DEFAULT_MAX_FILE_BYTES } from '../../core/schemas/config.ts';
@@ -189,7 +190,7 @@ function applyPlan(dir: string, ops: readonly MigrationOp[]): void {
       if (op.kind === 'move') folderFor(op.to);
       if (op.kind !== 'write') continue;
       folderFor(op.path);
-      const temporary = join(dir, dirname(op.path), `.${basename(op.path)}.${process.pid}.${Math.random().toString(36).slice(2)}.migrating`);
+      const temporary = temporaryBeside(join(dir, op.path), 'migrating');
       // 'wx': a file of that name is never written through or over.
       writeFileSync(temporary, op.content, { flag: 'wx' });
       temporaries.set(op.path, temporary);
@@ -211,7 +212,7 @@ function applyPlan(dir: string, ops: readonly MigrationOp[]): void {
     undo.push(() => rmSync(join(dir, path), { force: true }));
   };
   const retire = (path: string) => {
-    const aside = join(dir, dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.retired`);
+    const aside = temporaryBeside(join(dir, path), 'retired');
     renameSync(join(dir, path), aside);
     setAside.push(aside);
     undo.push(() => renameSync(aside, join(dir, path)));
