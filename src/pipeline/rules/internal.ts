@@ -16,7 +16,7 @@ export const internalCheckFailed = reportedRule({
   severity: 'error',
   description: 'The skill could not be read or checked to the end; it is held back, and the other skills are checked as usual.',
   hint: "if the message names a file of the skill, fix or remove that file; otherwise run 'skilldex validate' on the skill alone and report the message as a Skilldex bug",
-  reportedBy: 'the per-skill phase (src/pipeline/phases/prepare.ts)',
+  reportedBy: 'discovery for a folder that cannot be listed, and the per-skill phase (src/pipeline/phases/prepare.ts)',
 });
 
 /**
@@ -32,7 +32,7 @@ export const internalHeldBack = reportedRule({
   severity: 'error',
   description: 'A problem that keeps a skill out at any severity (a declaration that cannot be parsed, a name or description that cannot be published, a linked, misnamed or too deep declaration, a duplicate name) was found by a rule skilldex.config.json turns off or makes a warning; the skill is held back all the same.',
   hint: 'remove the override of the rules it names from skilldex.config.json to see the problems, then fix them',
-  reportedBy: 'the per-skill phase (src/pipeline/phases/prepare.ts)',
+  reportedBy: 'the per-skill phase, discovery and the registry-wide rules, through heldBack and reportExclusion (src/pipeline/rules/internal.ts)',
 });
 
 /**
@@ -42,9 +42,8 @@ export const internalHeldBack = reportedRule({
 export function heldBack(source: Pick<SkillSource, 'dir' | 'declaration' | 'folderName'>, weakened: ReadonlySet<string>): ValidatorDiagnostic[] {
   const rules = [...weakened].sort().map((id) => `'${id}'`);
   const why = rules.length === 0 ? 'for a problem no rule reported' : `for problems found by ${rules.join(', ')}, which skilldex.config.json turns off or makes ${rules.length === 1 ? 'a warning' : 'warnings'}`;
-  const sink = new DiagnosticSink();
-  sink.report(internalHeldBack, `${source.dir}/${source.declaration}`, START, `'${source.dir}' cannot be published ${why}: it has no readable declaration, name or description to publish`, { skill: source.folderName });
-  return sink.diagnostics;
+  const held = resolveDiagnostic(internalHeldBack, {}, `${source.dir}/${source.declaration}`, START, `'${source.dir}' cannot be published ${why}: it has no readable declaration, name or description to publish`, { skill: source.folderName });
+  return held ? [held] : [];
 }
 
 /**
@@ -63,8 +62,9 @@ export function reportExclusion(sink: DiagnosticSink, rule: ValidatorRule, file:
 }
 
 /**
- * The `internal/check-failed` error of a skill whose checks did not run to the end, saying why
- * (none if the registry turned the rule off: the skill, with no draft, is held back all the same).
+ * The `internal/check-failed` error of a skill whose checks did not run to the end, saying why.
+ * The config loader refuses to change the rule's severity; a config built in code that turns it
+ * off gets none, and the skill, with no draft, is held back all the same.
  */
 export function checkFailed(config: RegistryConfig, source: Pick<SkillSource, 'dir' | 'declaration' | 'folderName'>, reason: string): ValidatorDiagnostic[] {
   const sink = new DiagnosticSink(config.rules);
