@@ -113,12 +113,14 @@ const onTheWay = (abs: string): string | undefined => {
 const linkError = (shown: string, what: 'file' | 'folder') =>
   new CliError('E_SYMLINK', `${shown} is a symbolic link; links are never followed, read or written through`, { hint: `replace the link with the real ${what}` });
 
+const notAFileError = (shown: string) => new CliError('E_NOT_A_FILE', `${shown} is not a regular file`, { hint: 'replace it with the real file' });
+
 /** Whether a regular file is at `abs`; a link or anything else that is not a file there is refused. */
 function regularFileAt(abs: string, shown: string): boolean {
   const info = lstatSync(abs, { throwIfNoEntry: false });
   if (!info) return false;
   if (info.isSymbolicLink()) throw linkError(shown, 'file');
-  if (!info.isFile()) throw new CliError('E_NOT_A_FILE', `${shown} is not a regular file`, { hint: 'replace it with the real file' });
+  if (!info.isFile()) throw notAFileError(shown);
   return true;
 }
 
@@ -130,7 +132,7 @@ function copyRegularFile(from: string, to: string, shown: string): void {
   const opened = openNoFollow(from);
   if (!opened) throw linkError(shown, 'file');
   try {
-    if (!opened.info.isFile()) throw new CliError('E_NOT_A_FILE', `${shown} is not a regular file`, { hint: 'replace it with the real file' });
+    if (!opened.info.isFile()) throw notAFileError(shown);
     const out = openSync(to, 'wx');
     try {
       const chunk = Buffer.allocUnsafe(1024 * 1024);
@@ -148,7 +150,7 @@ function readRegularFile(abs: string, shown: string): Buffer {
   const opened = openNoFollow(abs);
   if (!opened) throw linkError(shown, 'file');
   try {
-    if (!opened.info.isFile()) throw new CliError('E_NOT_A_FILE', `${shown} is not a regular file`, { hint: 'replace it with the real file' });
+    if (!opened.info.isFile()) throw notAFileError(shown);
     // A file no registry would publish is not read into memory (700 MB ended in an internal error).
     if (opened.info.size > DEFAULT_MAX_FILE_BYTES) throw new CliError('E_TOO_LARGE', `${shown} is larger than ${DEFAULT_MAX_FILE_BYTES / 1024 / 1024} MB, more than a skill may publish`, { hint: 'move the data out of the skill; the declaration and prompt are short text' });
     return readFileSync(opened.fd);
