@@ -35,7 +35,7 @@ import type { EncodedWalk } from './history/version-walk.ts';
 import type { TextReferences } from './references.ts';
 import { SkillOutput, SkillOutputsFile } from './emit/skill-output.ts';
 import { writeFileAtomically } from '../core-node/write-atomically.ts';
-import { RACY_WINDOW_MS } from './cache-file.ts';
+import { defaultCacheFile, RACY_WINDOW_MS } from './cache-file.ts';
 import { codeFingerprint } from './code-fingerprint.ts';
 import { mayBeInGitCheckout } from './git-checkout.ts';
 import { runGit } from './history/git-reader.ts';
@@ -210,6 +210,18 @@ export class BuildCache {
     // config (the first build after an upgrade, an installed CLI beside a checkout's build) is
     // unread either way, and the git process was most of what opening it cost.
     return cache.holdsRecords && (await committedToGit(file)) ? BuildCache.open(file, config, `scan=${scan}`, true) : cache;
+  }
+
+  /**
+   * What the last build of the registry at `root` recorded in the default cache file, to read and
+   * never write, or undefined when it recorded nothing this config, code and scan setting can use.
+   * The file holds more than a validation keeps up to date (the history walk, what the output folder
+   * holds), so only builds write it.
+   */
+  static async ofLastBuild(root: string, config: RegistryConfig, { scan }: { scan: boolean }): Promise<BuildCache | undefined> {
+    const file = defaultCacheFile(root);
+    const cache = file === undefined ? undefined : await BuildCache.forBuild(file, config, { scan });
+    return cache?.holdsRecords ? cache : undefined;
   }
 
   /** True when the file held a cache of this salt: something recorded that lookups may answer from. */

@@ -3,11 +3,12 @@
  * configured skills folder, with a name no existing skill has (as the registry's own rules
  * compare names), and with frontmatter every YAML reader takes as written.
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
+import { dateBack } from '../helpers/at-rest.ts';
 import { runSkilldex } from '../helpers/cli.ts';
 
 let root: string;
@@ -84,5 +85,45 @@ describe('skilldex new quotes what YAML 1.1 reads as another type', () => {
     expect((await runSkilldex(root, ['new', 'y', '--description', 'Says yes. Use it when testing.'])).status).toBe(0);
     const yaml = await frontmatterOf(join(root, 'skills', 'y', 'SKILL.md'));
     expect(yaml).toBe('name: "y"\ndescription: Says yes. Use it when testing.\n');
+  });
+});
+
+describe('skilldex new in a built registry', () => {
+  // The names are read from what the last build recorded for every skill unchanged since (at
+  // 10,000 skills, reading each one took seconds): they must be the names the skills have now.
+  it('refuses names as the skills hold them now, offers the recorded functions to a composite, and leaves the cache alone', async () => {
+    await fresh();
+    expect((await runSkilldex(root, ['new', 'step-one', '--format', 'skill-json', '--category', 'a', '--description', 'Counts words. Use it when testing.'])).status).toBe(0);
+    expect((await runSkilldex(root, ['new', 'dup', '--category', 'b', '--description', 'Does x. Use it when testing.'])).status).toBe(0);
+    dateBack(join(root, 'skills'));
+    const build = await runSkilldex(root, ['build', '--out', join(root, 'out')]);
+    expect(build.status, build.stdout + build.stderr).toBe(0);
+    const cacheFile = join(root, '.cache', 'skilldex', 'build-cache.json');
+    const cached = await readFile(cacheFile);
+    const stamp = (await stat(cacheFile)).mtimeMs;
+
+    const taken = await runSkilldex(root, ['new', 'dup', '--category', 'c']);
+    expect(taken.status).toBe(1);
+    expect(taken.stderr).toContain("error the name 'dup' is taken by the skill in skills/b/dup ('dup')");
+
+    // Renamed after the build (and refused for it: the name no longer matches its folder): the
+    // build's record of dup is stale, and the name it declares now is the one taken.
+    const declaration = join(root, 'skills', 'b', 'dup', 'SKILL.md');
+    await writeFile(declaration, (await readFile(declaration, 'utf8')).replace('name: dup', 'name: renamed'));
+    const renamed = await runSkilldex(root, ['new', 'renamed', '--category', 'd']);
+    expect(renamed.status).toBe(1);
+    expect(renamed.stderr).toContain("error the name 'renamed' is taken by the skill in skills/b/dup ('renamed')");
+    expect((await runSkilldex(root, ['new', 'dup', '--category', 'e', '--description', 'Does y. Use it when testing.'])).status).toBe(0);
+
+    const composite = await runSkilldex(root, ['new', 'pipeline', '--format', 'skill-json', '--mode', 'composite', '--category', 'f', '--description', 'Runs a step. Use it when testing.']);
+    expect(composite.status, composite.stderr).toBe(0);
+    expect(composite.stderr).toContain('calls (pass --calls to choose): step_one');
+    const declared = JSON.parse(await readFile(join(root, 'skills', 'f', 'pipeline', 'skill.json'), 'utf8')) as { calls: string[]; pipeline: { skill: string; input: unknown }[] };
+    expect(declared.calls).toEqual(['step_one']);
+    // The input is mapped from the recorded skill's input schema.
+    expect(declared.pipeline.map((step) => [step.skill, step.input])).toEqual([['step_one', { text: '{{input.text}}' }]]);
+
+    expect(await readFile(cacheFile)).toEqual(cached);
+    expect((await stat(cacheFile)).mtimeMs).toBe(stamp);
   });
 });

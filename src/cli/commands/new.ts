@@ -3,8 +3,12 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { defineCommand } from 'citty';
 import { loadConfig, validateRegistry } from '../../pipeline/index.ts';
+import { BuildCache } from '../../pipeline/cache.ts';
+import { declaredIdentity } from '../../core/parse/declared-identity.ts';
+import { readRegularFile } from '../../core-node/read-own-file.ts';
 import { CONFIG_FILE } from '../../pipeline/config-file.ts';
 import type { ValidatedSkill } from '../../pipeline/phases/decide.ts';
+import type { RegistryConfig } from '../../core/schemas/config.ts';
 import { FUNCTION_MODES, type FunctionMode } from '../../core/schemas/skill-json.ts';
 import { ScaffoldError } from '../../publish/scaffold-error.ts';
 import { clashingSkill, SCAFFOLD_FORMATS, scaffold, type Callee, type ExistingSkill, type ScaffoldFormat } from '../../publish/scaffold.ts';
@@ -129,16 +133,27 @@ function callsHint(missing: readonly string[], names: readonly string[]): string
 async function existingSkills(root: string, skillsDir: string): Promise<{ accepted: ValidatedSkill[]; names: ExistingSkill[] }> {
   if (!(await exists(skillsDir))) return { accepted: [], names: [] };
   const config = { ...(await loadConfig(root)), skillsDir: relative(root, skillsDir) || '.' };
-  const { accepted, rejected } = await validateRegistry(root, { config, scan: false, reportOnly: true });
+  // What the last build recorded answers for every skill unchanged since (lstat alone): in a
+  // registry of 10,000 skills, reading and checking each one took seconds.
+  const cache = await BuildCache.ofLastBuild(root, config, { scan: true });
+  const { accepted, rejected } = await validateRegistry(root, { config, reportOnly: true, ...(cache ? { cache, scan: true } : { scan: false }) });
   const names: ExistingSkill[] = accepted.map((s) => ({ name: s.draft.name, format: s.draft.format, dir: s.source.dir }));
   for (const r of rejected) {
-    // A rejected skill has no draft to tell its format: its declaration file does. One whose name
-    // could not be read (broken frontmatter) still takes its folder's name: fixed, it will likely
-    // declare that one, and validate would then refuse both skills.
+    // A rejected skill has no draft to tell its format and often none to tell its name (one named
+    // unlike its folder): its declaration file does. One whose name cannot be read (broken
+    // frontmatter) still takes its folder's name: fixed, it will likely declare that one, and
+    // validate would then refuse both skills.
     const format = (await exists(join(root, r.dir, 'skill.json'))) ? 'skill-json' : 'skill-md';
-    names.push({ name: r.name ?? basename(r.dir), format, dir: r.dir });
+    names.push({ name: r.name ?? declaredName(join(root, r.dir), format, config) ?? basename(r.dir), format, dir: r.dir });
   }
   return { accepted, names };
+}
+
+/** The name a rejected skill's declaration gives, read as validate reads it (no links, within the size limit). */
+function declaredName(dir: string, format: 'skill-json' | 'skill-md', config: RegistryConfig): string | undefined {
+  const declaration = format === 'skill-json' ? 'skill.json' : 'SKILL.md';
+  const bytes = readRegularFile(join(dir, declaration), config.limits.maxFileBytes);
+  return bytes ? declaredIdentity(declaration, bytes, config.limits).name : undefined;
 }
 
 /**

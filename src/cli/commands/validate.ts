@@ -4,7 +4,6 @@ import { defineCommand } from 'citty';
 import { RegistryConfig } from '../../core/schemas/config.ts';
 import type { ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
 import { BuildCache } from '../../pipeline/cache.ts';
-import { defaultCacheFile } from '../../pipeline/cache-file.ts';
 import { validateRegistry, validateSkillFolder, within, type ValidationResult } from '../../pipeline/validate.ts';
 import { DECLARATIONS, folderKind, foldersAbove, isRegistryRoot, linksSkillsFolder } from '../../pipeline/discover.ts';
 import { GitError } from '../../publish/git-error.ts';
@@ -283,17 +282,14 @@ function narrow(result: ValidationResult, diagnostics: readonly ValidatorDiagnos
 }
 
 /**
- * What the last build of the registry recorded in its cache, read and never written: a skill whose
- * files are as that build found them is neither read nor checked again, and its diagnostics are the
- * ones the build found with the same config and code (the cache is salted with both). The file
- * holds more than a validation keeps up to date (the history walk, what the output folder holds), so
- * only builds write it. Without such a file, none: a validation that records nothing skips the
- * stamps and the skills' bodies a cache would keep.
+ * What the last build of the registry recorded in its cache: a skill whose files are as that build
+ * found them is neither read nor checked again, and its diagnostics are the ones the build found
+ * with the same config and code (the cache is salted with both). Without such a file, none: a
+ * validation that records nothing skips the stamps and the skills' bodies a cache would keep.
  */
 async function lastBuildCache(root: string, config: RegistryConfig, scan: boolean): Promise<{ cache?: BuildCache }> {
-  const file = defaultCacheFile(root);
-  const cache = file === undefined ? undefined : await BuildCache.forBuild(file, config, { scan });
-  return cache?.holdsRecords ? { cache } : {};
+  const cache = await BuildCache.ofLastBuild(root, config, { scan });
+  return cache ? { cache } : {};
 }
 
 async function loadIndex(location: string) {
