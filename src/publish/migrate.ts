@@ -3,7 +3,7 @@ import { parseDocument, stringify } from 'yaml';
 import { titleFromName } from '../core/names.ts';
 import { Limits } from '../core/schemas/config.ts';
 import { KNOWN_FRONTMATTER_FIELDS, PACKAGE_TYPES } from '../core/schemas/skill-md.ts';
-import { parseFrontmatter } from '../core/parse/frontmatter.ts';
+import { parseFrontmatter, stackExhaustedAt } from '../core/parse/frontmatter.ts';
 import { positionAt, sourceFromString } from '../core/parse/source-text.ts';
 import { CODE_EXTENSIONS } from '../pipeline/model.ts';
 import { extensionOf } from '../scanner/magic.ts';
@@ -219,6 +219,10 @@ export function planMigration(skill: LegacySkill, options: { backup?: boolean } 
 function readMetadata(file: string, text: string): Record<string, unknown> {
   const doc = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false, strict: true, logLevel: 'error' });
   const at = (offset: number) => positionAt(sourceFromString(text), offset);
+  const exhausted = stackExhaustedAt(doc, text, LIMITS.maxDepth);
+  if (exhausted !== undefined) {
+    throw new MigrationError(file, `${file} nests deeper than ${LIMITS.maxDepth} levels`, { position: at(exhausted), hint: 'flatten the structure: a skill\'s metadata is a few plain fields' });
+  }
   const error = doc.errors[0];
   if (error) {
     // The yaml library reports an unclosed [ or { where the text ends; the user needs the bracket.

@@ -141,6 +141,22 @@ describe('skilldex migrate and a broken METADATA.yml', () => {
     }
     expect.assertions(5);
   });
+
+  it('says a METADATA.yml nested deep enough to exhaust the parser is too deep, at the same place every time', () => {
+    const plan = () => planMigration({ folderName: 'x', paths: ['METADATA.yml'], read: () => `name: x\ndescription: It's deep.\ntags: ${'['.repeat(20_000)}\n` });
+    const failures = [0, 1].map(() => {
+      try {
+        plan();
+      } catch (error) {
+        return error as MigrationError;
+      }
+      return undefined;
+    });
+    expect(failures[0]).toBeInstanceOf(MigrationError);
+    expect(failures[0]?.message).toBe('METADATA.yml nests deeper than 32 levels');
+    expect(failures[0]?.position).toEqual({ line: 3, column: 39 });
+    expect(failures[1]?.position).toEqual(failures[0]?.position);
+  });
 });
 
 describe('legacy permissions.timeout', () => {

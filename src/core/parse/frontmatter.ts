@@ -95,6 +95,16 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
     };
   }
   const doc = parseYaml(yamlText);
+  // Nesting the bracket count cannot see (entries inside entries, `- - - x` or `? ? ? x`, or
+  // brackets after the apostrophe of a plain value, which it takes for a quote) can still exhaust
+  // the parser's stack. The library reports that where the stack happened to end, once for each
+  // level it unwound: hundreds of lines that differed from run to run. One too-deep problem, at a
+  // place the text alone decides, says the same every time.
+  const exhausted = stackExhaustedAt(doc, yamlText, limits.maxDepth);
+  if (exhausted !== undefined) {
+    problems.push(tooDeep('frontmatter/too-deep', yamlStart + exhausted, limits.maxDepth));
+    return withBody(undefined);
+  }
   for (const error of doc.errors) {
     // An unclosed [ or { is reported as an indentation error of the line after it.
     const hint = error.code === 'BAD_INDENT' && /^Flow (sequence|mapping)/.test(error.message) ? 'close the bracket this value opens, on its own line' : (YAML_HINTS[error.code] ?? YAML_HINT);
@@ -148,6 +158,39 @@ const YAML_HINTS: Partial<Record<string, string>> = {
   MULTILINE_IMPLICIT_KEY: 'line up the fields of one mapping at the same column, and quote a value that contains `: `',
   BAD_SCALAR_START: 'quote the value: a plain YAML value cannot start with this character',
 };
+
+/**
+ * When the yaml library ran out of stack reading `text` (it reports V8's overflow as a parse
+ * error, once per level it unwound, wherever the stack happened to end): where the text nests past
+ * `max` levels, a place the text alone decides. Undefined when the parse did not overflow.
+ */
+export function stackExhaustedAt(doc: Document, text: string, max: number): number | undefined {
+  return doc.errors.some((error) => error.message.includes('Maximum call stack size exceeded')) ? nestingPast(text, max) : undefined;
+}
+
+/**
+ * Where the text nests past `max` levels, counting every bracket (quoted or not) and each entry
+ * indicator (`- `, `? `) that opens a line's content inside another; 0 when no such place is found.
+ */
+function nestingPast(text: string, max: number): number {
+  let brackets = 0;
+  let entries = 0;
+  let lineStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') {
+      entries = 0;
+      lineStart = true;
+      continue;
+    }
+    if ((c === '-' || c === '?') && lineStart && (text[i + 1] === ' ' || text[i + 1] === '\n' || i + 1 === text.length)) entries++;
+    else if (c === '[' || c === '{') brackets++;
+    else if (c === ']' || c === '}') brackets = Math.max(0, brackets - 1);
+    else if (c !== ' ') lineStart = false;
+    if (brackets + entries > max) return i;
+  }
+  return 0;
+}
 
 function parseYaml(text: string): Document {
   // logLevel: the library's own warnings go to the problems, never to the terminal as a Node warning.

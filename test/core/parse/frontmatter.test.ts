@@ -210,6 +210,22 @@ describe('refusals', () => {
     expect(parse('---\na:\n  b:\n    c: 1\n---\n', { maxDepth: 3 }).fm.problems).toEqual([]);
   });
 
+  it('nesting deep enough to exhaust the parser is one too-deep problem, at the same place every time', () => {
+    const head = '---\nname: deep\ndescription: It\'s deep.\n';
+    const cases: Record<string, [string, string]> = {
+      // The apostrophe of a plain value is no quote: the brackets after it still count.
+      brackets: [`${head}tags: ${'['.repeat(20_000)}\n---\n`, 'frontmatter/too-deep 4:39'],
+      entries: [`${head}tags:\n  ${'- '.repeat(20_000)}x\n---\n`, 'frontmatter/too-deep 5:67'],
+      keys: [`${head}tags:\n  ${'? '.repeat(20_000)}x\n---\n`, 'frontmatter/too-deep 5:67'],
+    };
+    for (const [name, [text, expected]] of Object.entries(cases)) {
+      const first = parse(text);
+      expect(problems(first.fm, first.source), name).toEqual([expected]);
+      expect(first.fm.data, name).toBeUndefined();
+      expect(problems(parse(text).fm, first.source), name).toEqual([expected]);
+    }
+  });
+
   it('caps alias expansion (billion laughs) and keeps a few aliases working', () => {
     const bomb = ['---', 'a: &a [x, x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]', 'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]', '---', ''].join('\n');
     const started = performance.now();
