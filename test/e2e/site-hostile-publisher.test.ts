@@ -5,6 +5,7 @@
  * scripts/preview.ts and reads it in Chromium at a phone's and a laptop's width.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +26,7 @@ let work: string;
 let dist: string;
 let preview: PreviewServer;
 let browser: Browser;
+let buildLog: string;
 
 function skill(root: string, name: string, frontmatter: string, body = `# ${name}\n\nDoes one thing.\n`): void {
   mkdirSync(path.join(root, 'skills', name), { recursive: true });
@@ -56,8 +58,11 @@ beforeAll(async () => {
     'long-values',
     `description: Carries values with no place to break. Use it to test narrow screens.\ncategory: ${LONG_CATEGORY}\ntags: [${LONG_TAG}, "${URL_TAG}"]`,
   );
+  // `x_` slugs to `x`, which `x` holds, so it would get `x-` and its hash's first 8 digits: the
+  // value of the next tag.
+  skill(root, 'slug-squatter', `description: Carries a tag named like another tag's page. Use it to test facet URLs.\ncategory: data\ntags: [x, x-${createHash('sha256').update('x_').digest('hex').slice(0, 8)}, x_]`);
   dist = path.join(work, 'dist');
-  await build(root, dist);
+  buildLog = await build(root, dist);
   preview = await startPreview({ dir: dist, port: 0 });
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 });
@@ -87,5 +92,18 @@ describe('a site built from hostile skills', () => {
       await context.close();
     }
     expect(overflowing).toEqual([]);
+  });
+
+  it('gives every tag its own page, even one named like another tag\'s page', async () => {
+    const html = readFileSync(path.join(dist, 'skills/slug-squatter/index.html'), 'utf8');
+    const chips = [...html.matchAll(/<a class="chip" href="(\/tag\/[^"]+\/)">#([^<]+)<\/a>/g)].map((m) => ({ href: m[1]!, tag: m[2]! }));
+    expect(chips.map((c) => c.tag).sort()).toEqual(['x', 'x-' + createHash('sha256').update('x_').digest('hex').slice(0, 8), 'x_'].sort());
+    expect(new Set(chips.map((c) => c.href)).size).toBe(3);
+    expect(buildLog).not.toContain('conflicts with');
+    for (const { href, tag } of chips) {
+      const response = await fetch(new URL(href, preview.url));
+      expect(response.status, href).toBe(200);
+      expect(await response.text(), href).toContain(`<span class="scope-value">${tag}</span>`);
+    }
   });
 });

@@ -158,14 +158,27 @@ export function facetValuesOf(entry: CatalogEntry, facet: FacetName): string[] {
   }
 }
 
-/** Two values that slug alike (`Code Review`, `code-review`) get distinct, stable URLs. */
+/**
+ * Two values that slug alike (`Code Review`, `code-review`) get distinct, stable URLs. A value may
+ * itself look like another's suffixed slug (a tag `x-3e16f53f` beside `x` and `x_`), so every value
+ * whose plain slug is free takes it first, and a suffix grows until it is free: two values never
+ * share a page.
+ */
 function assignSlugs(values: FacetValue[]): void {
   const taken = new Set<string>();
+  const clashing: FacetValue[] = [];
   for (const fv of values) {
-    let slug = slugify(fv.value);
-    if (taken.has(slug)) slug = `${slug}-${createHash('sha256').update(fv.value).digest('hex').slice(0, 8)}`;
-    taken.add(slug);
-    fv.slug = slug;
+    const slug = slugify(fv.value);
+    if (taken.has(slug)) clashing.push(fv);
+    else taken.add((fv.slug = slug));
+  }
+  for (const fv of clashing) {
+    const base = slugify(fv.value);
+    const hash = createHash('sha256').update(fv.value).digest('hex');
+    let slug = `${base}-${hash.slice(0, 8)}`;
+    for (let length = 16; taken.has(slug) && length <= hash.length; length += 8) slug = `${base}-${hash.slice(0, length)}`;
+    for (let n = 2; taken.has(slug); n++) slug = `${base}-${hash}-${n}`;
+    taken.add((fv.slug = slug));
   }
 }
 
