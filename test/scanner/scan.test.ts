@@ -116,6 +116,15 @@ describe('html/active-content and svg/active-content', () => {
     }
   });
 
+  it('finds an XSLT stylesheet named by the document, whose output may spell a script from pieces, and leaves a CSS one alone', () => {
+    const xslt = ['<?xml-stylesheet type="text/xsl" href="t.xsl"?>', "<?xml-stylesheet href='t.xslt' type='application/xslt+xml'?>", '<?xml-stylesheet href="t.xsl"?>'];
+    for (const pi of xslt) {
+      expect(scanText('assets/report.xml', `<?xml version="1.0"?>\n${pi}\n<report/>`).findings.map((f) => [f.rule, f.line]), pi).toEqual([['html/active-content', 2]]);
+      expect(scanText('assets/chart.svg', `<?xml version="1.0"?>\n${pi}\n<svg xmlns="http://www.w3.org/2000/svg"/>`).findings.map((f) => f.rule), pi).toEqual(['svg/active-content']);
+    }
+    expect(scanText('assets/report.xml', '<?xml version="1.0"?>\n<?xml-stylesheet type="text/css" href="report.css"?>\n<report/>').findings).toEqual([]);
+  });
+
   it('leaves references that spell nothing active alone', () => {
     expect(scanText('assets/page.html', '<html><body><a href="docs/caf&#xe9;.html" title="Tom &amp; Jerry">x</a></body></html>').findings).toEqual([]);
   });

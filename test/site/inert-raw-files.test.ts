@@ -7,6 +7,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -66,5 +68,37 @@ describe('raw markup files', () => {
     } finally {
       await preview.close();
     }
+  }, 120_000);
+
+  it('an XML file that names an XSLT stylesheet is not published by default: its transform writes script that runs', async () => {
+    const root = path.join(work, 'xslt');
+    const assets = path.join(root, 'skills/report-preview/assets');
+    mkdirSync(assets, { recursive: true });
+    writeFileSync(path.join(root, 'skills/report-preview/SKILL.md'), '---\nname: report-preview\ndescription: Renders a report preview page. Use it to check a report before sending.\n---\n\n# Report preview\n\nOpen assets/report.xml.\n');
+    writeFileSync(path.join(assets, 'report.xml'), '<?xml version="1.0"?>\n<?xml-stylesheet type="text/xsl" href="report.xsl"?>\n<report><title>Q3</title></report>\n');
+    // No `<script` anywhere: the element is named from two pieces when the transform runs.
+    writeFileSync(
+      path.join(assets, 'report.xsl'),
+      '<?xml version="1.0"?>\n<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">\n' +
+        '<xsl:template match="/"><html><body><p>Preview</p><xsl:element name="{concat(\'scr\', \'ipt\')}">document.title = "ran"</xsl:element></body></html></xsl:template>\n</xsl:stylesheet>\n',
+    );
+    // Served by extension with no headers, as GitHub Pages serves a skill's files, the page runs it.
+    const server = createServer((req, res) => {
+      const name = path.basename(new URL(req.url ?? '/', 'http://x').pathname);
+      if (name !== 'report.xml' && name !== 'report.xsl') return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/xml' }).end(readFileSync(path.join(assets, name)));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/report.xml`);
+      await expect.poll(() => page.title()).toBe('ran');
+      await page.close();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    const run = build(root, path.join(work, 'out-xslt'));
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/skills\/report-preview\/assets\/report\.xml:2:1 {2}security\/blocked {2}error {2}.*html\/active-content/);
   }, 120_000);
 });

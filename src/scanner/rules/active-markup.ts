@@ -25,8 +25,9 @@ export const htmlActiveContent = defineRule({
   explanation:
     'A browser runs `<script>`, `on…=` event handlers and `javascript:` links in an HTML, XHTML or XML file that is ' +
     'opened directly, also when a link is written with character references (`&#106;avascript:`, `javascript&colon;`) ' +
-    'or split by a tab or a line break. A registry serves every file of a skill from its own origin, so such a file ' +
-    'is active content on the catalog site unless the host serves it inert.',
+    'or split by a tab or a line break, and the script an XSLT stylesheet named by `<?xml-stylesheet?>` writes. ' +
+    'A registry serves every file of a skill from its own origin, so such a file is active content on the catalog ' +
+    'site unless the host serves it inert.',
   hint: 'Remove scripts and event handlers from the file, or ship it as plain text or Markdown. If an agent needs the ' +
     'page as a template, keep it under `assets/` without script and have the agent add behaviour itself.',
   check(file, report) {
@@ -45,6 +46,10 @@ const ACTIVE: readonly RegExp[] = [
   /<foreignObject\b/gi,
   /<(?:iframe|embed|object)\b/gi,
   /\b(?:xlink:)?href\s*=\s*["']\s*data:(?:text\/html|application\/(?:x-)?javascript|image\/svg\+xml)/gi,
+  // An XSLT stylesheet the document names is applied when it is opened, and the document it writes
+  // runs its script: one spelled from pieces (`<xsl:element name="{concat('scr','ipt')}">`) matches
+  // none of the patterns above. Only a CSS stylesheet cannot add script.
+  /<\?xml-stylesheet\b(?![^>]{0,2000}?\btype\s*=\s*["']?text\/css\b)/gi,
 ];
 
 /**
