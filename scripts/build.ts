@@ -36,6 +36,7 @@ import { defaultCacheFile } from '../src/pipeline/cache-file.ts';
 import { normaliseSiteUrl, SiteBuildError, skilldexSite, type SiteSettings } from '../src/site/integration/index.ts';
 import type { RenderStats } from '../src/site/render/pool.ts';
 import { cliFailure } from '../src/cli/_errors.ts';
+import { printable } from '../src/cli/_output.ts';
 import { makeFolder } from '../src/core-node/make-folder.ts';
 import { bundleBrowserRuntime } from './bundle-runtime.ts';
 
@@ -502,8 +503,10 @@ async function stageRegistry(root: string, outDir: string, lenient: boolean, con
   const result = await buildRegistry({ root, outDir, lenient, config, callerBusy: true });
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   const warnings = result.diagnostics.length - errors.length;
+  // A file name, a message or a hint can quote a skill (`skills/x/a<ESC>]0;….md`, a name with a line
+  // feed and `::error` after it): shown, never acted on by the terminal or the CI log.
   for (const d of errors) {
-    log(`${d.file}:${d.line}:${d.column} ${d.rule} ${d.message}${d.hint ? `\n  hint: ${d.hint}` : ''}`);
+    log(`${printable(d.file)}:${d.line}:${d.column} ${d.rule} ${printable(d.message)}${d.hint ? `\n  hint: ${printable(d.hint)}` : ''}`);
   }
   // A lenient build publishes the valid skills whatever the others' errors: it fails only when
   // nothing was written (an error no skill can be set aside for, such as a broken config).

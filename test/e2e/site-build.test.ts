@@ -54,6 +54,23 @@ describe('scripts/build.ts', () => {
     expect(RegistryIndex.parse(JSON.parse(readFileSync(path.join(out, 'index.json'), 'utf8'))).skills.map((s) => s.name)).toEqual(['good']);
   });
 
+  it('shows the control characters and line feeds of a file name it reports, so a skill cannot write to the terminal or forge a CI log line', () => {
+    const root = path.join(work, 'control-names');
+    mkdirSync(path.join(root, 'skills/good'), { recursive: true });
+    mkdirSync(path.join(root, 'skills/sly'), { recursive: true });
+    writeFileSync(path.join(root, 'skills/good/SKILL.md'), '---\nname: good\ndescription: A good skill. Use it when testing lenient builds.\n---\n\n# Good\n\nDo it.\n');
+    writeFileSync(path.join(root, 'skills/sly/SKILL.md'), '---\nname: sly\ndescription: A skill with odd file names. Use it when testing the build log.\n---\n\n# Sly\n\nDo it.\n');
+    writeFileSync(path.join(root, 'skills/sly/a\u001b]0;owned\u0007\u001b[2J.md'), 'x\n');
+    writeFileSync(path.join(root, 'skills/sly/b\n::error title=forged::all good.md'), 'x\n');
+    const run = build(['--root', root, '--out', path.join(work, 'out-control-names'), '--lenient']);
+    expect(run.status, run.stderr).toBe(0);
+    const log = `${run.stdout}${run.stderr}`;
+    expect(log).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(log).not.toMatch(/^::/m);
+    expect(run.stdout).toContain('skills/sly/a\u241b]0;owned\u2407\u241b[2J.md:1:1 files/path ');
+    expect(run.stdout).toContain('skills/sly/b\u240a::error title=forged::all good.md:1:1 files/path ');
+  });
+
   it('refuses to empty an output folder that is not a build', () => {
     const out = path.join(work, 'precious');
     mkdirSync(out);
