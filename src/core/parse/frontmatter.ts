@@ -132,6 +132,7 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
 
   const before = problems.length;
   walk(doc.contents, 1, limits.maxDepth, yamlStart, problems, anchorsOf(doc));
+  if (problems.length === before) reportCycles(doc, yamlStart, problems);
   if (problems.length > before) return withBody(undefined, doc);
 
   let data: unknown;
@@ -386,6 +387,26 @@ function unclosedQuoteStart(doc: Document, end: number): number | undefined {
 }
 
 /** The anchor names a document defines (`&name`). */
+/**
+ * An alias inside the value its own anchor names (`a: &a [*a]`) makes that value contain itself:
+ * the yaml library builds it as a cycle, within its expansion cap, and every check that reads
+ * the value would follow it forever. An alias refers to the latest anchor of its name before it.
+ */
+function reportCycles(doc: Document, base: number, problems: ParseProblem<FrontmatterRuleId>[]): void {
+  const anchored: Node[] = [];
+  visit(doc, {
+    Node: (_, node) => {
+      if (node.anchor) anchored.push(node);
+      if (!isAlias(node) || !node.range) return;
+      const at = node.range[0];
+      const target = anchored.findLast((a) => a.anchor === node.source && a.range![0] < at);
+      if (target && at < target.range![1]) {
+        problems.push({ rule: 'frontmatter/alias-limit', offset: base + at, message: `YAML: the alias *${node.source} is inside the value &${node.source} names, so that value would contain itself forever`, hint: 'write the value out, or anchor only a value the alias is not part of' });
+      }
+    },
+  });
+}
+
 function anchorsOf(doc: Document): Set<string> {
   const names = new Set<string>();
   visit(doc, { Node: (_, node) => void (node.anchor && names.add(node.anchor)) });

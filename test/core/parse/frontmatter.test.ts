@@ -235,6 +235,17 @@ describe('refusals', () => {
     expect(parse('---\nbase: &b {k: v}\ncopy: *b\n---\n').fm.data).toEqual({ base: { k: 'v' }, copy: { k: 'v' } });
   });
 
+  it('refuses an alias inside the value its own anchor names, where the alias is, and keeps an alias to a closed or shadowing anchor', () => {
+    const list = parse('---\nname: a\ndescription: b\nmetadata:\n  a: &a [*a]\n---\n');
+    expect(problems(list.fm, list.source)).toEqual(['frontmatter/alias-limit 5:10']);
+    expect(list.fm.problems[0]?.message).toBe('YAML: the alias *a is inside the value &a names, so that value would contain itself forever');
+    expect(list.fm.data).toBeUndefined();
+    const map = parse('---\nname: a\nx: &m\n  y:\n    z: *m\n---\n');
+    expect(problems(map.fm, map.source)).toEqual(['frontmatter/alias-limit 5:8']);
+    // The same name anchored again inside, closed before the alias: the alias means the inner value.
+    expect(parse('---\nx: &a\n  y: &a [1]\n  z: *a\n---\n').fm.data).toEqual({ x: { y: [1], z: [1] } });
+  });
+
   it('refuses __proto__, constructor and prototype keys at any depth, including inside lists', () => {
     expect([...FORBIDDEN_KEYS].sort()).toEqual(['__proto__', 'constructor', 'prototype']);
     const { fm, source } = parse('---\n__proto__: {polluted: 1}\nlist:\n  - constructor: x\nmeta:\n  deep:\n    prototype: y\n"__proto__x": fine\n---\n');

@@ -96,6 +96,12 @@ const CASES: BadCase[] = [
     markers: ['PWNED-coffee'],
   },
   { id: 'yaml-alias-bomb', fixture: true, dir: 'skills/lol', expect: [{ rule: 'frontmatter/alias-limit', file: 'skills/lol/SKILL.md', line: 2 }] },
+  {
+    id: 'yaml-alias-cycle',
+    dir: 'skills/loop',
+    setup: async (root) => write(root, 'skills/loop/SKILL.md', skillMd('loop', 'metadata:\n  a: &a [*a]\n')),
+    expect: [{ rule: 'frontmatter/alias-limit', file: 'skills/loop/SKILL.md', line: 5 }],
+  },
   { id: 'proto-key-yaml', fixture: true, dir: 'skills/proto', expect: [{ rule: 'frontmatter/forbidden-key', file: 'skills/proto/SKILL.md', line: 4 }] },
   { id: 'proto-key-json', fixture: true, dir: 'skills/proto_json', expect: [{ rule: 'skill-json/forbidden-key', file: 'skills/proto_json/skill.json', line: 8 }] },
   {
