@@ -18,7 +18,7 @@ import { replaceBetweenMarkers } from '../core/markers.ts';
 const GROUPS: readonly { title: string; prefixes: readonly string[]; intro: string; scanner?: true }[] = [
   { title: 'Discovery', prefixes: ['discovery'], intro: 'Where skills may sit under `skills/` ([skill-md.md](skill-md.md#where-a-skill-lives)).' },
   { title: 'Files', prefixes: ['files'], intro: 'Every file of every skill, whatever its format. Sizes are set under `limits` in `skilldex.config.json`.' },
-  { title: 'SKILL.md frontmatter and body', prefixes: ['frontmatter', 'name', 'description', 'text', 'compatibility', 'metadata', 'body'], intro: 'The Agent Skills format ([skill-md.md](skill-md.md)). `name/*` rules apply to skill.json names too, with snake_case instead of kebab-case.' },
+  { title: 'SKILL.md frontmatter and body', prefixes: ['frontmatter', 'name', 'description', 'text', 'compatibility', 'metadata', 'tags', 'body'], intro: 'The Agent Skills format ([skill-md.md](skill-md.md)). `name/*` rules apply to skill.json names too, with snake_case instead of kebab-case.' },
   { title: 'Extended package', prefixes: ['package'], intro: 'SKILL.md files that use the extended fields ([extended-package.md](extended-package.md)).' },
   { title: 'Input and output schemas', prefixes: ['schema'], intro: 'The JSON Schemas a skill declares (`input`/`output` in skill.json, `input_schema`/`output_schema` in SKILL.md).' },
   { title: 'skill.json and pipelines', prefixes: ['skill-json', 'pipeline'], intro: 'Function skills ([skill-json.md](skill-json.md)).' },

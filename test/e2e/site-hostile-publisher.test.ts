@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -37,7 +37,7 @@ function build(root: string, out: string): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [path.join(repoRoot, 'scripts/build.ts'), '--root', root, '--out', out],
+      [path.join(repoRoot, 'scripts/build.ts'), '--root', root, '--out', out, '--lenient'],
       { cwd: repoRoot, encoding: 'utf8', timeout: BUILD_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024, env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600' } },
       (error, stdout, stderr) => (error ? reject(new Error(`site build failed:\n${stdout}\n${stderr}`)) : resolve(`${stdout}${stderr}`)),
     );
@@ -61,6 +61,8 @@ beforeAll(async () => {
   // `x_` slugs to `x`, which `x` holds, so it would get `x-` and its hash's first 8 digits: the
   // value of the next tag.
   skill(root, 'slug-squatter', `description: Carries a tag named like another tag's page. Use it to test facet URLs.\ncategory: data\ntags: [x, x-${createHash('sha256').update('x_').digest('hex').slice(0, 8)}, x_]`);
+  // Every distinct tag is a page: 16,000 short tags fit in 64 KB of frontmatter.
+  skill(root, 'tag-flood', `description: Declares far more tags than a reader scans. Use it to test the tag limit.\ncategory: data\ntags: [${Array.from({ length: 200 }, (_, i) => `flood-${i}`).join(', ')}]`);
   dist = path.join(work, 'dist');
   buildLog = await build(root, dist);
   preview = await startPreview({ dir: dist, port: 0 });
@@ -105,5 +107,13 @@ describe('a site built from hostile skills', () => {
       expect(response.status, href).toBe(200);
       expect(await response.text(), href).toContain(`<span class="scope-value">${tag}</span>`);
     }
+  });
+
+  it('leaves out a skill with more tags than allowed, naming the rule, and makes none of its tag pages', () => {
+    expect(buildLog).toContain('skills/tag-flood/SKILL.md:5:7 tags/too-many 200 tags; at most 32 are allowed');
+    const index = JSON.parse(readFileSync(path.join(dist, 'index.json'), 'utf8')) as { skills: { name: string }[] };
+    expect(index.skills.map((s) => s.name).sort()).toEqual(['long-values', 'plain', 'slug-squatter']);
+    expect(existsSync(path.join(dist, 'tag/flood-0'))).toBe(false);
+    expect(existsSync(path.join(dist, 'skills/plain/index.html'))).toBe(true);
   });
 });

@@ -22,6 +22,7 @@ import {
 } from './skill-md/frontmatter.ts';
 import { reservedEnvironment } from './skill-md/environment.ts';
 import { codeOutsideScripts, entryMissing, entryNotRunnable, legacyPermissions, requiredField, resourceEscape, resourceMissing } from './skill-md/package.ts';
+import { tagsTooMany } from './tags.ts';
 import { textControlChars } from './text.ts';
 import { versionsHistoryIncomplete, versionsVersionRejected } from './versions.ts';
 
@@ -49,7 +50,7 @@ export const ALL_RULES = [
   frontmatterTooDeep, frontmatterForbiddenKey, frontmatterNotAMap, frontmatterFieldType, frontmatterUnknownField,
   nameRequired, nameCharset, nameLength, nameHyphens, nameFolderMismatch,
   descriptionRequired, descriptionLength, descriptionPlaceholder,
-  textControlChars, compatibilityLength, metadataNested,
+  textControlChars, compatibilityLength, metadataNested, tagsTooMany,
   bodyEmpty, bodyTooLong, bodyTooLarge, bodyBrokenLink,
   // Extended SKILL.md package
   packageVersion, requiredField, resourceMissing, resourceEscape, codeOutsideScripts, entryMissing, entryNotRunnable, legacyPermissions, reservedEnvironment,

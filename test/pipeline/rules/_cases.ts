@@ -197,6 +197,7 @@ export const VALID: RuleCase[] = [
     accepted: ['tuned'],
     checks: { 'ordinary variables, NODE_ENV and PYTHONUNBUFFERED are kept as declared': (ctx) => expect(draft(ctx, 'tuned').security?.environment).toEqual({ GREETING: 'hello', NODE_ENV: 'production', PYTHONUNBUFFERED: '1', TUNED_MODE: 'fast' }) },
   },
+  { fixture: 'tags-valid', covers: ['tags/too-many'], expect: [], accepted: ['full'] },
   {
     // frontmatter/yaml turned off: a registry whose skills all parse is unaffected.
     fixture: 'held-back-valid',
@@ -537,6 +538,16 @@ export const INVALID: RuleCase[] = [
         expect(message(ctx, 'text/control-chars', 'skills/other-fields/SKILL.md')).toEqual(['license contains the control character U+001B at character 4', 'compatibility contains the control character U+001B at character 2', 'metadata.k contains the control character U+001B at character 2']);
         expect(formatHuman({ diagnostics: ctx.result.diagnostics.filter((d) => d.rule === 'text/control-chars') })).toContain('docs/rules.md#text-control-chars');
       },
+    },
+  },
+  {
+    fixture: 'tags-too-many',
+    covers: ['tags/too-many'],
+    expect: [E('tags/too-many', 'crowded/SKILL.md', 4), E('tags/too-many', 'crowded_json/skill.json', 5)],
+    accepted: [],
+    checks: {
+      'says how many tags there are and how many are allowed': (ctx) =>
+        expect(message(ctx, 'tags/too-many')).toEqual(['33 tags; at most 32 are allowed', '33 tags; at most 32 are allowed']),
     },
   },
   {
