@@ -2,6 +2,7 @@ import { closeSync, type Dirent, lstatSync, readdirSync, readSync } from 'node:f
 import { readdir, lstat, stat } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import type { Limits } from '../core/schemas/config.ts';
+import { visibleControls } from '../core/control-chars.ts';
 import { pathProblem } from '../core/paths.ts';
 import { DiagnosticSink, START } from './diagnostics.ts';
 import { stampOf, type BuildCache, type SourceStamps, type Stamp } from './cache.ts';
@@ -237,6 +238,14 @@ export async function discoverSkills(
     const declFile = decl.has('skill.json') ? 'skill.json' : 'SKILL.md';
     if (dir.split('/').length > 2) {
       reportExclusion(sink, discoveryTooDeep, `${rel}/${declFile}`, START, `'${rel}' is more than one category folder below ${skillsDir}/`, { hint: `use ${skillsDir}/<name>/ or ${skillsDir}/<category>/<name>/` });
+      continue;
+    }
+    // The skill's folder and its category folder are its published path (`path` in index.json, the
+    // manifest's `sourcePath`), which clients print, and the files' rule does not see them (a
+    // skill.json's folder need not be its name): `skills/e<ESC>[31m/x/` would hand a terminal an
+    // escape sequence. Any other name (a space, 代码) is fine: nothing is installed under it.
+    if (/[\t\n]/.test(dir) || visibleControls(dir) !== dir) {
+      reportExclusion(sink, filesPath, `${rel}/${declFile}`, START, `folder '${rel}' has a control or invisible character in its name`, { hint: 'rename the folder; letters, digits, spaces, `-`, `_` and `.` are safe' });
       continue;
     }
     if (decl.size > 1) {

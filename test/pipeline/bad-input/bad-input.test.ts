@@ -102,6 +102,22 @@ const CASES: BadCase[] = [
     setup: async (root) => write(root, 'skills/loop/SKILL.md', skillMd('loop', 'metadata:\n  a: &a [*a]\n')),
     expect: [{ rule: 'frontmatter/alias-limit', file: 'skills/loop/SKILL.md', line: 5 }],
   },
+  {
+    // The folders are the skill's published path, which clients print: no escape sequence in them.
+    id: 'escape-in-category-folder',
+    dir: 'skills/e\u001b[31m/tinted',
+    setup: async (root) => write(root, 'skills/e\u001b[31m/tinted/SKILL.md', skillMd('tinted')),
+    expect: [{ rule: 'files/path', file: 'skills/e\u001b[31m/tinted/SKILL.md', line: 1 }],
+  },
+  {
+    id: 'line-feed-in-skill-json-folder',
+    dir: 'skills/odd\nfolder',
+    setup: async (root) => {
+      await write(root, 'skills/odd\nfolder/skill.json', JSON.stringify({ name: 'odd_folder', description: 'Answers from the input.', category: 'text', mode: 'llm', input: { type: 'object', properties: { text: { type: 'string' } } }, output: { type: 'object', properties: { result: { type: 'string' } } } }));
+      await write(root, 'skills/odd\nfolder/prompt.md', 'Answer from the input only.\n');
+    },
+    expect: [{ rule: 'files/path', file: 'skills/odd\nfolder/skill.json', line: 1 }],
+  },
   { id: 'proto-key-yaml', fixture: true, dir: 'skills/proto', expect: [{ rule: 'frontmatter/forbidden-key', file: 'skills/proto/SKILL.md', line: 4 }] },
   { id: 'proto-key-json', fixture: true, dir: 'skills/proto_json', expect: [{ rule: 'skill-json/forbidden-key', file: 'skills/proto_json/skill.json', line: 8 }] },
   {
