@@ -66,6 +66,15 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown('## Hosting on Netlify', { headingIds: true, markdownPages: true, filesBase: '/docs/' })).toContain('id="hosting-on-netlify"');
   });
 
+  it("shows no image of a skill's document that is not one of the skill's files, such as a site-absolute path", () => {
+    const html = renderMarkdown('![icon](/favicon.svg) ![other](/skills/other/0123456789abcdef/a.png) [site](/security/)', { filesBase: `/repo${files}` });
+    expect(html).not.toContain('<img');
+    expect(html).toContain('<span class="remote-image">[icon]</span>');
+    expect(html).toContain('<span class="remote-image">[other]</span>');
+    // Written for this site, the same path is the site's own file, under its base path.
+    expect(renderMarkdown('![icon](/favicon.svg)', { filesBase: '/repo/docs/', siteBase: '/repo/', markdownPages: true })).toContain('src="/repo/favicon.svg"');
+  });
+
   it('turns remote images into links so readers are not tracked', () => {
     const html = renderMarkdown('![pixel](https://tracker.example/p.gif)', { filesBase: files });
     expect(html).not.toContain('<img');

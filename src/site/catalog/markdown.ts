@@ -250,7 +250,11 @@ function rehypeSkillLinks() {
       } else if (node.tagName === 'img') {
         const src = node.properties.src;
         if (typeof src !== 'string') return;
-        const rewritten = isRemote(src) ? null : rewriteRelative(src, options);
+        // A skill's document shows only the skill's own files: a site-absolute path (`/favicon.svg`)
+        // is some other file of the site, or no file at all when the site is served under a
+        // sub-path. Only a document written for this site (`siteBase`) means the site's own files.
+        const own = !isRemote(src) && (options.siteBase !== undefined || !src.startsWith('/'));
+        const rewritten = own ? rewriteRelative(src, options) : null;
         if (rewritten !== null) {
           node.properties.src = rewritten;
           node.properties.loading = 'lazy';
