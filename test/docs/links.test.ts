@@ -70,6 +70,20 @@ describe('documentation links', () => {
     expect(problems).toEqual([]);
   });
 
+  // GitHub keeps the first element with an id: an explicit anchor named like a heading of the same page
+  // takes that heading's links wherever the anchor stands.
+  it('have no explicit anchor that repeats a heading id of its page', () => {
+    const problems: string[] = [];
+    for (const page of pages) {
+      const markdown = readFileSync(join(REPO, page), 'utf8');
+      const headings = anchorsOf(markdown.replace(/<a id="[^"]+"><\/a>/g, ''));
+      for (const match of markdown.matchAll(/<a id="([^"]+)"><\/a>/g)) {
+        if (headings.has(match[1] as string)) problems.push(`${page}: <a id="${match[1]}"> repeats a heading's id`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('numbers repeated headings and reads explicit anchors, as GitHub does', () => {
     expect([...anchorsOf('# A b\n## `execute(p, c)`\n## A b\n<a id="x-y"></a>\n```\n# not a heading\n```\n')]).toEqual(['a-b', 'executep-c', 'a-b-1', 'x-y']);
   });
