@@ -1,5 +1,5 @@
 import { access, cp, mkdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateRegistry } from '../../src/pipeline/index.ts';
 import { skillJsonToSkillMd, skillMdToSkillJson } from '../../src/publish/convert.ts';
@@ -28,6 +28,21 @@ async function expressible(root: string) {
 }
 
 describe('skilldex convert', () => {
+  it('names the converted folder in its next step, so validate checks that skill wherever --out put it', async () => {
+    const root = await copyFixture();
+    const elsewhere = await copyFixture();
+    const out = await skilldex(root, 'convert', 'skills/code/code-review', '--out', join(elsewhere, 'converted', 'code-review'));
+    expect(out.status).toBe(0);
+    const next = out.stdout.split('\n').find((line) => line.startsWith('next:'));
+    expect(next).toBe(`next: npx skilldex validate ${relative(root, join(elsewhere, 'converted', 'code-review'))}`);
+    const check = await skilldex(root, 'validate', relative(root, join(elsewhere, 'converted', 'code-review')));
+    expect(check.stdout + check.stderr).toContain('0 errors');
+
+    const inPlace = await skilldex(root, 'convert', 'skills/text/summarize-text');
+    expect(inPlace.status).toBe(0);
+    expect(inPlace.stdout).toContain('next: npx skilldex validate skills/text/summarize-text\n');
+  });
+
   it('skill.json + prompt.md → SKILL.md → skill.json + prompt.md gives back the same bytes', async () => {
     const root = await copyFixture();
     const dir = join(root, 'skills/text/summarize-text');

@@ -99,7 +99,8 @@ export default defineCommand({
       // Field names come from the skill: their control characters are shown, not sent.
       for (const l of lost) out(`  - ${printable(l.field)}: ${printable(l.reason)}`);
     }
-    if (!dryRun) out(`next: npx skilldex validate`);
+    // A plain `validate` checks the registry here, not a folder written elsewhere with --out: name the skill.
+    if (!dryRun) out(`next: npx skilldex validate ${printable(shellQuote(displayPath(process.cwd(), target)))}`);
     return EXIT.ok;
   },
 });
