@@ -205,6 +205,18 @@ describe('skilldex agent commands', () => {
     expect(seed003.stdout).toMatch(/^<available-skills>\n {2}<skill name="semver-tool">\n {4}.+\n {2}<\/skill>\n<\/available-skills>\n$/);
   });
 
+  it('prompt --json prints JSON, as every agent-side command does', async () => {
+    const result = await skilldex(['prompt', 'JSON-Toolkit', 'semver-tool', '--json']);
+    expect(result.code).toBe(0);
+    const printed = JSON.parse(result.stdout);
+    expect(printed.style).toBe('agent-skills');
+    expect(printed.skills).toEqual(['json-toolkit', 'semver-tool']);
+    expect(printed.prompt).toMatch(/^<available_skills>\n<skill>\n<name>\njson-toolkit\n/);
+    const all = JSON.parse((await skilldex(['prompt', '--json', '--style', 'available-skills'])).stdout);
+    expect(all.skills.length).toBeGreaterThan(10);
+    expect(all.prompt).toMatch(/^<available-skills>\n/);
+  });
+
   it('explains a missing registry as a usage error', async () => {
     const result = await skilldex(['search', 'x'], { env: { SKILLDEX_REGISTRY: '' } });
     expect(result.code).toBe(2);

@@ -2,7 +2,7 @@ import { defineCommand } from 'citty';
 import { PROMPT_STYLES, type PromptStyle } from '../../core/prompt.ts';
 import { choiceError } from '../_errors.ts';
 import { parseLimit } from '../_skill-list.ts';
-import { out, visible } from '../_output.ts';
+import { out, outJson, visible } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
@@ -20,7 +20,11 @@ export default defineCommand({
     const registry = await openRegistryFromArgs(args);
     const names = (args._ as string[]).filter(Boolean);
     const selection = args.query !== undefined ? registry.search(String(args.query), { limit }).map((hit) => hit.skill) : names.length > 0 ? names : undefined;
-    out(visible(registry.toPrompt(selection, { style: args.style as PromptStyle })));
+    const prompt = registry.toPrompt(selection, { style: args.style as PromptStyle });
+    if (args.json) {
+      const skills = selection === undefined ? registry.list().map((entry) => entry.name) : selection.map((s) => (typeof s === 'string' ? registry.entry(s).name : s.name));
+      outJson({ style: args.style, skills, prompt });
+    } else out(visible(prompt));
     return 0;
   },
 });
