@@ -4,7 +4,7 @@ import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeF
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endless, forgeRegistry, type ForgedServer, type ForgedSkill, mount, serveForged } from './_forged-registry.ts';
-import { REPO_ROOT, tempDir } from './_registries.ts';
+import { buildFixtures, REPO_ROOT, tempDir } from './_registries.ts';
 
 /**
  * The real `skilldex` CLI in a child process against hand-written registries on 127.0.0.1. Each
@@ -286,6 +286,18 @@ describe('bodies larger than declared', () => {
     expect((await skilldex(['search', 'small', '--registry', url])).code).toBe(0);
     const capped = await skilldex(['search', 'small', '--registry', url], { env: { SKILLDEX_MAX_INDEX_BYTES: '100' } });
     expectRefusal(capped, 'RESPONSE_TOO_LARGE');
+  });
+});
+
+describe('a registry folder', () => {
+  it('names SKILLDEX_MAX_INDEX_BYTES when its index.json is over that limit, as over HTTP', async () => {
+    const folder = await buildFixtures();
+    expect((await skilldex(['search', 'x', '--registry', folder])).code).toBe(0);
+    const capped = await skilldex(['search', 'x', '--registry', folder], { env: { SKILLDEX_MAX_INDEX_BYTES: '100' } });
+    expectRefusal(capped, 'RESPONSE_TOO_LARGE');
+    expect(capped.stderr).toContain('more than the 100 this client reads of a JSON document');
+    expect(capped.stderr).toContain('SKILLDEX_MAX_INDEX_BYTES');
+    expect(capped.stderr).not.toContain('declares');
   });
 });
 

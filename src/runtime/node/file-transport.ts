@@ -29,8 +29,13 @@ export function fileTransport(dir: string): RegistryTransport {
     if (!target.startsWith(root + sep)) throw new RegistryError('INVALID_PATH', `${relPath} resolves outside ${root}`);
     return target;
   };
+  // As over HTTP: a JSON document's limit is the client's own (SKILLDEX_MAX_INDEX_BYTES), a file's the size the registry declares.
   const tooLarge = (target: string, size: string, maxBytes: number) =>
-    new RegistryError('RESPONSE_TOO_LARGE', `${target} has ${size} bytes, more than the ${maxBytes} the registry declares`, { hint: 'the build folder does not match its index; rebuild it' });
+    /\.json$/.test(target)
+      ? new RegistryError('RESPONSE_TOO_LARGE', `${target} has ${size} bytes, more than the ${maxBytes} this client reads of a JSON document`, {
+          hint: 'for a very large index.json, raise the limit: SKILLDEX_MAX_INDEX_BYTES; otherwise the build folder holds something else there: rebuild it',
+        })
+      : new RegistryError('RESPONSE_TOO_LARGE', `${target} has ${size} bytes, more than the ${maxBytes} the registry declares`, { hint: 'the build folder does not match its index; rebuild it' });
   return {
     root,
     locate,
