@@ -84,6 +84,17 @@ describe('documentation links', () => {
     expect(problems).toEqual([]);
   });
 
+  // In CommonMark a line that starts with <script, <pre, <style or <textarea opens a raw HTML block
+  // that runs to its closing tag: GitHub drops it, and with it the rest of the page.
+  it('never start a prose line with a tag that opens a raw HTML block', () => {
+    const problems: string[] = [];
+    for (const page of pages) {
+      const prose = readFileSync(join(REPO, page), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+      for (const line of prose.split('\n')) if (/^ {0,3}<(script|pre|style|textarea)(\s|>|$)/i.test(line)) problems.push(`${page}: ${line}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('numbers repeated headings and reads explicit anchors, as GitHub does', () => {
     expect([...anchorsOf('# A b\n## `execute(p, c)`\n## A b\n<a id="x-y"></a>\n```\n# not a heading\n```\n')]).toEqual(['a-b', 'executep-c', 'a-b-1', 'x-y']);
   });
