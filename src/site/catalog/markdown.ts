@@ -236,6 +236,8 @@ function rehypeSkillLinks() {
     });
     // Each code block is a landmark, and landmarks need distinct names.
     let codeBlocks = 0;
+    // Heading ids already given, for GitHub's numbering of repeats (`a-b`, `a-b-1`).
+    const headingIds = new Map<string, number>();
     walk(tree, (node, parent, index) => {
       if (node.tagName === 'a') {
         const href = node.properties.href;
@@ -282,7 +284,15 @@ function rehypeSkillLinks() {
         const text = textOf(node);
         // Rule ids are short; the pattern, quadratic in a long run of letters, reads a short heading only.
         const rule = text.length <= 200 ? text.match(/[a-z0-9-]+\/[a-z0-9-/]+/)?.[0] : undefined;
-        node.properties.id = anchorOf(rule ?? text);
+        // Any other heading gets the id GitHub gives it, so links written for the Markdown on GitHub
+        // (`skill-md.md#referring-to-other-skills`, `#executeparameters-context-config`) land here too.
+        if (rule !== undefined) node.properties.id = anchorOf(rule);
+        else {
+          const base = githubHeadingId(text);
+          const n = headingIds.get(base) ?? 0;
+          headingIds.set(base, n + 1);
+          node.properties.id = n === 0 ? base : `${base}-${n}`;
+        }
       } else if (options.headingIds && node.tagName === 'tr') {
         // A table row that starts with a rule id (docs/rules.md) is that rule's anchor: the
         // Markdown's own `<a id>` is raw HTML, which the sanitiser drops.
@@ -292,6 +302,11 @@ function rehypeSkillLinks() {
       }
     });
   };
+}
+
+/** GitHub's id for a heading: lower case, punctuation but `-` and `_` dropped, each space a `-`. */
+export function githubHeadingId(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\s_-]/gu, '').trim().replace(/\s/g, '-') || 'section';
 }
 
 function isRemote(url: string): boolean {
