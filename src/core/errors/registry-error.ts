@@ -24,7 +24,8 @@ export type RegistryErrorCode =
   | 'REDIRECT_REFUSED'
   | 'INDEX_UNSIGNED'
   | 'SIGNATURE_INVALID'
-  | 'INDEX_ROLLBACK';
+  | 'INDEX_ROLLBACK'
+  | 'TRUST_CONFIG_INVALID';
 
 /**
  * What the registry client (browser and Node) throws: a skill, file or URL that could not be

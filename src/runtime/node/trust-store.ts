@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { bracketDepthExceeds, MAX_JSON_DEPTH } from '../../core/json-depth.ts';
 import { PUBLIC_KEY_PATTERN } from '../../core/public-key.ts';
+import { RegistryError } from '../../core/errors/registry-error.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
 
@@ -36,6 +37,35 @@ async function readJsonObject(path: string): Promise<Record<string, unknown>> {
   }
 }
 
+const PINS_HINT = 'fix it, or remove it to pin nothing: it holds the keys pinned per registry, {"registries": {"<url or folder>": {"keys": ["ed25519:…"]}}}, as plain JSON without comments (docs/security.md#the-chain-of-trust)';
+
+/**
+ * The user's pins. A file that is not there pins nothing; one that cannot be read or is not a JSON
+ * object stops every read: ignoring it would read a pinned registry unverified.
+ */
+async function readPins(path: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return {};
+    throw new RegistryError('TRUST_CONFIG_INVALID', `cannot read ${path} (${code ?? (error as Error).message}), so the keys pinned in it cannot be checked`, { hint: PINS_HINT });
+  }
+  let value: unknown;
+  try {
+    if (bracketDepthExceeds(text, MAX_JSON_DEPTH) !== undefined) throw new Error(`nested deeper than ${MAX_JSON_DEPTH} levels`);
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new RegistryError('TRUST_CONFIG_INVALID', `${path} is not valid JSON (${(error as Error).message}), so the keys pinned in it cannot be checked`, { hint: PINS_HINT });
+  }
+  const registries = (value as { registries?: unknown } | null)?.registries;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || (registries !== undefined && (typeof registries !== 'object' || registries === null || Array.isArray(registries)))) {
+    throw new RegistryError('TRUST_CONFIG_INVALID', `${path} is not an object with a "registries" object, so the keys pinned in it cannot be checked`, { hint: PINS_HINT });
+  }
+  return value as Record<string, unknown>;
+}
+
 async function writeJson(path: string, value: unknown): Promise<void> {
   makeFolder(dirname(path));
   await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
@@ -50,16 +80,24 @@ export class TrustStore {
     this.#state = join(cacheDir, 'trust-state.json');
   }
 
-  /** The keys pinned for `root`, or undefined. Entries that are not well-formed keys are ignored. */
+  /**
+   * The keys pinned for `root`, or undefined when it has no entry. An entry that pins nothing a
+   * client can check (a misspelt key, no `keys` list) is refused, not read as "no pin".
+   */
   async pinned(root: string): Promise<RegistryPin | undefined> {
-    const registries = (await readJsonObject(this.#pins)).registries as Record<string, { keys?: unknown; how?: unknown }> | undefined;
-    const entry = registries && Object.hasOwn(registries, root) ? registries[root] : undefined;
-    const keys = Array.isArray(entry?.keys) ? entry.keys.filter((k): k is string => typeof k === 'string' && PUBLIC_KEY_PATTERN.test(k)) : [];
-    return keys.length > 0 ? { keys, how: entry?.how === 'trust-on-first-use' ? 'trust-on-first-use' : 'manual' } : undefined;
+    const registries = (await readPins(this.#pins)).registries as Record<string, { keys?: unknown; how?: unknown }> | undefined;
+    if (!registries || !Object.hasOwn(registries, root)) return undefined;
+    const entry = registries[root];
+    const listed = Array.isArray(entry?.keys) ? entry.keys : [];
+    const keys = listed.filter((k): k is string => typeof k === 'string' && PUBLIC_KEY_PATTERN.test(k));
+    if (keys.length === 0 || keys.length !== listed.length) {
+      throw new RegistryError('TRUST_CONFIG_INVALID', `${this.#pins}: the entry for ${root} needs "keys", a list of public keys (ed25519:<43 base64url characters>)`, { hint: PINS_HINT });
+    }
+    return { keys, how: entry?.how === 'trust-on-first-use' ? 'trust-on-first-use' : 'manual' };
   }
 
   async pin(root: string, pin: RegistryPin): Promise<void> {
-    const config = await readJsonObject(this.#pins);
+    const config = await readPins(this.#pins);
     const registries = { ...(config.registries as Record<string, unknown> | undefined), [root]: { keys: pin.keys, how: pin.how } };
     await writeJson(this.#pins, { ...config, registries });
   }
