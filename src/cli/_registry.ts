@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import type { NodeRegistry } from '../runtime/node/node-registry.ts';
 import { visibleControls } from '../core/control-chars.ts';
 import { PUBLIC_KEY_PATTERN } from '../core/public-key.ts';
-import { openRegistry } from '../runtime/node/open-registry.ts';
+import { maxIndexBytesFromEnv, openRegistry, stallMsFromEnv } from '../runtime/node/open-registry.ts';
+import { RegistryError } from '../core/errors/registry-error.ts';
 import { CliError, EXIT } from './_errors.ts';
 import { err, withLocalDocs } from './_output.ts';
 
@@ -36,6 +37,14 @@ export function openRegistryFromArgs(args: RegistryArgValues): Promise<NodeRegis
   const trust = args.trust ? args.trust.split(',').map((k) => k.trim()).filter(Boolean) : undefined;
   for (const key of trust ?? []) {
     if (!PUBLIC_KEY_PATTERN.test(key)) throw new CliError('E_USAGE', `--trust ${JSON.stringify(visibleControls(key))} is not a public key`, { hint: 'give the key as skilldex keygen prints it: ed25519: followed by 43 characters', exitCode: EXIT.usage });
+  }
+  // A malformed setting is a usage error (exit 2), as a malformed SOURCE_DATE_EPOCH is for build.
+  try {
+    maxIndexBytesFromEnv();
+    stallMsFromEnv();
+  } catch (error) {
+    if (error instanceof RegistryError) throw new CliError('E_USAGE', error.message, { hint: error.hint, exitCode: EXIT.usage });
+    throw error;
   }
   const where = args.registry || process.env.SKILLDEX_REGISTRY;
   if (!where) throw new CliError('E_USAGE', 'no registry given', { hint: 'pass --registry <url|dir> or set SKILLDEX_REGISTRY, e.g. SKILLDEX_REGISTRY=https://skills.example.org/', exitCode: EXIT.usage });

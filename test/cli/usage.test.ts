@@ -20,6 +20,15 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 const skilldex = (args: string[], extra: Record<string, string> = {}) => runSkilldex(REPO, args, env(extra));
 
 describe('usage errors (spawned)', () => {
+  it('refuses a malformed SKILLDEX_MAX_INDEX_BYTES or SKILLDEX_NETWORK_TIMEOUT_MS as usage, exit 2', async () => {
+    for (const [name, value] of [['SKILLDEX_MAX_INDEX_BYTES', '64MB'], ['SKILLDEX_NETWORK_TIMEOUT_MS', '-1'], ['SKILLDEX_MAX_INDEX_BYTES', '0']] as const) {
+      const result = await skilldex(['list', '--registry', 'https://127.0.0.1:1/'], { [name]: value });
+      expect(result.status, `${name}=${value}`).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(new RegExp(`^error ${name} must be a positive number of [a-z]+, not "${value}"\\nhint: e\\.g\\. ${name}=`));
+    }
+  });
+
   it('suggests the command meant by a typo, and exits 2', async () => {
     const result = await skilldex(['serach', 'pdf']);
     expect(result.status).toBe(2);

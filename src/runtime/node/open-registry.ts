@@ -40,7 +40,7 @@ export interface NodeOpenRegistryOptions {
 }
 
 /** `$SKILLDEX_NETWORK_TIMEOUT_MS`: how long a request may make no progress (see DEFAULT_STALL_MS). */
-function stallMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+export function stallMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
   const raw = env.SKILLDEX_NETWORK_TIMEOUT_MS;
   if (raw === undefined || raw === '') return undefined;
   if (!/^\d{1,9}$/.test(raw) || Number(raw) === 0) {
@@ -50,7 +50,7 @@ function stallMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefine
 }
 
 /** `$SKILLDEX_MAX_INDEX_BYTES` as a byte count, or the default. */
-function maxIndexBytesFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+export function maxIndexBytesFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.SKILLDEX_MAX_INDEX_BYTES;
   if (raw === undefined || raw === '') return DEFAULT_MAX_INDEX_BYTES;
   if (!/^\d{1,15}$/.test(raw) || Number(raw) === 0) {
