@@ -15,7 +15,7 @@ const [major, minor] = process.versions.node.split('.').map(Number);
 const [floorMajor, floorMinor] = floor.split('.').map(Number);
 if (major < floorMajor || (major === floorMajor && minor < floorMinor)) {
   process.stderr.write(
-    `skilldex needs Node >= ${floor} (this is ${process.version}).\n` +
+    `error skilldex needs Node >= ${floor} (this is v${process.versions.node}).\n` +
       (checkout
         ? 'hint: run it through npm (`npx skilldex …` or `npm run skilldex -- …`), which uses the Node that `npm install` placed in node_modules/.bin.\n'
         : `hint: install Node ${floor} or later, or let npx fetch one: \`npx -p node@24 -p skilldex skilldex …\`.\n`),

@@ -2,6 +2,7 @@
  * The real CLI, spawned: usage mistakes exit 2 with a suggestion, `help <command>` and `-V` work,
  * and escape codes reach only a terminal (and never when NO_COLOR or FORCE_COLOR=0 say no).
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +28,14 @@ describe('usage errors (spawned)', () => {
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(new RegExp(`^error ${name} must be a positive number of [a-z]+, not "${value}"\\nhint: e\\.g\\. ${name}=`));
     }
+  });
+
+  it('refuses a Node older than package.json allows, as every usage error reads, and exits 2', () => {
+    // An older Node, as the launcher sees it: this Node with an older version number.
+    const older = spawnSync(process.execPath, ['--import', 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.9.0"})', join(REPO, 'bin', 'skilldex.mjs'), '--version'], { encoding: 'utf8' });
+    expect(older.status).toBe(2);
+    expect(older.stdout).toBe('');
+    expect(older.stderr).toMatch(/^error skilldex needs Node >= 22\.18\.0 \(this is v20\.9\.0\)\.\nhint: run it through npm /);
   });
 
   it('suggests the command meant by a typo, and exits 2', async () => {

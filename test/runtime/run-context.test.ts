@@ -172,6 +172,11 @@ describe('the CLI', () => {
     const missing = await cli(['run', 'greeter', '--context', '@/nonexistent/ctx.json']);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('cannot read --context @/nonexistent/ctx.json: no such file or folder (ENOENT)');
+    expect(missing.stderr).toContain(`hint: give a JSON object inline (--context '{"user_id": "u1"}') or a readable file as @path`);
+    // A skill's config is not the caller's context: its example is no user id.
+    const missingConfig = await cli(['run', 'greeter', '--config', '@/nonexistent/config.json']);
+    expect(missingConfig.status).toBe(2);
+    expect(missingConfig.stderr).toContain(`hint: give a JSON object inline (--config '{"key": "value"}') or a readable file as @path`);
     const atFile = await cli(['run', 'greeter', '--input', '@input.json']);
     expect(atFile.status).toBe(2);
     expect(atFile.stderr).toContain('hint: to read the input from a file, pass --input-file input.json');

@@ -45,7 +45,7 @@ async function readObjectArg(flag: string, value: string | undefined): Promise<R
   if (value.startsWith('@')) {
     source = value.slice(1);
     text = await readFile(source, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new CliError('E_USAGE', `cannot read --${flag} ${value}: ${systemReason(error) ?? error.message}`, { exitCode: 2, hint: `give a JSON object inline (--${flag} '{"user_id": "u1"}') or a readable file as @path` });
+      throw new CliError('E_USAGE', `cannot read --${flag} ${value}: ${systemReason(error) ?? error.message}`, { exitCode: 2, hint: `give a JSON object inline (--${flag} '${flag === 'context' ? '{"user_id": "u1"}' : '{"key": "value"}'}') or a readable file as @path` });
     });
   }
   let parsed: unknown;
