@@ -5,7 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { memoryKeyValueStore, memoryStore } from '../../src/runtime/context-services.ts';
 import { fileMemoryStore } from '../../src/runtime/node/file-memory.ts';
 import { fileSessionStore, MAX_SESSION_BYTES } from '../../src/runtime/node/file-session.ts';
-import { MAX_LINE_BYTES, MAX_REQUESTS, MAX_STORED_BYTES, serveContextChannel } from '../../src/runtime/node/service-channel.ts';
+import { MAX_HELD_BYTES, MAX_LINE_BYTES, MAX_REQUESTS, MAX_STORED_BYTES, serveContextChannel } from '../../src/runtime/node/service-channel.ts';
 import { tempDir } from './_registries.ts';
 
 /**
@@ -87,6 +87,48 @@ describe('the service channel', () => {
     expect(replies.filter((r) => !r.ok).map((r) => r.id)).toEqual([fit, fit + 1, 'w']);
     expect(replies.at(-2)).toMatchObject({ id: 'w', error: { code: 'PERMISSION_DENIED', message: expect.stringContaining('more than 16 MB to store') } });
     expect(replies.at(-1)).toEqual({ id: 'keys', ok: true, value: ['k'] });
+    client.destroy();
+  });
+  it('holds back the requests of a skill that does not read its replies, and answers every one once it does', async () => {
+    const path = join(await tempDir('channel'), 's.sock');
+    const services = { memory: memoryStore(), session: memoryKeyValueStore(), scratch: memoryKeyValueStore() };
+    let runnerEnd: Socket | undefined;
+    server = createServer((socket) => {
+      runnerEnd = socket;
+      serveContextChannel(socket, services);
+    });
+    await new Promise<void>((resolve) => server!.listen(path, resolve));
+    const client = connect(path);
+    client.on('error', () => {});
+    client.pause();
+    // 1,000 requests for a 64 KB value: 64 MB of replies for a skill that reads none of them.
+    const value = 'v'.repeat(64 * 1024);
+    const gets = 1000;
+    client.write(`${JSON.stringify({ id: 0, service: 'scratch', method: 'set', args: ['big', value] })}\n`);
+    for (let id = 1; id <= gets; id++) client.write(`${JSON.stringify({ id, service: 'scratch', method: 'get', args: ['big'] })}\n`);
+    const ticks: number[] = [];
+    const ticking = setInterval(() => ticks.push(Date.now()), 20);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    clearInterval(ticking);
+    // The runner keeps at most what it may hold plus what the kernel buffers, and its timers still run.
+    expect(runnerEnd!.writableLength).toBeLessThan(2 * MAX_HELD_BYTES);
+    expect(ticks.length).toBeGreaterThan(10);
+
+    const chunks: string[] = [];
+    let lineEnds = 0;
+    client.setEncoding('utf8');
+    const all = new Promise<void>((resolve) =>
+      client.on('data', (chunk: string) => {
+        chunks.push(chunk);
+        lineEnds += chunk.split('\n').length - 1;
+        if (lineEnds === gets + 1) resolve();
+      }),
+    );
+    client.resume();
+    await all;
+    const replies = chunks.join('').trim().split('\n').map((line) => JSON.parse(line));
+    expect(replies.map((r) => r.id)).toEqual([...Array(gets + 1).keys()]);
+    expect(replies.slice(1).every((r) => r.ok && r.value === value)).toBe(true);
     client.destroy();
   });
 });

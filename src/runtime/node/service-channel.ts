@@ -15,7 +15,9 @@ import type { ContextServices } from '../context-services.ts';
  * longer than MAX_LINE_BYTES closes the channel, and so does the request count past MAX_REQUESTS.
  * What a run asks the stores to keep is bounded too ({@link MAX_STORED_BYTES}): the runner, which
  * holds the scratch, runs outside the sandbox's memory limit, and the memory and session files
- * outlive the run.
+ * outlive the run. For the same reason the runner holds only so much for a skill that does not
+ * read its replies ({@link MAX_HELD_BYTES}): past that it stops reading the skill's requests until
+ * the replies have gone out.
  */
 export const MAX_LINE_BYTES = 1024 * 1024;
 export const MAX_REQUESTS = 10_000;
@@ -26,6 +28,14 @@ export const MAX_REQUESTS = 10_000;
  */
 export const MAX_STORED_BYTES = 16 * 1024 * 1024;
 const STORING = new Set(['memory.write', 'session.set', 'scratch.set']);
+/**
+ * Requests read and not yet answered, in bytes, past which the runner stops reading the socket.
+ * Without it a skill that asked for a 1 MB scratch value thousands of times and never read the
+ * answers grew the runner by 150 MB a second (every reply waited in the socket's buffer), and the
+ * replies, answered one after another without a pause, kept the runner's event loop from anything
+ * else, its timers included.
+ */
+export const MAX_HELD_BYTES = 4 * 1024 * 1024;
 
 const Key = z.string().min(1).max(256);
 const Request = z.discriminatedUnion('call', [
@@ -46,16 +56,34 @@ export function serveContextChannel(socket: Duplex, services: ContextServices): 
   const budget = { stored: 0 };
   // Replies go out in request order even when a later call finishes first.
   let queue: Promise<void> = Promise.resolve();
-  const reply = (message: Record<string, unknown>): void => {
-    if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
-  };
+  // What has been read and not answered yet; reading pauses while it is over MAX_HELD_BYTES.
+  let held = 0;
+  // Resolves once the reply has left the runner's buffer (or the socket is gone), so the next
+  // request waits for a skill that does not read its replies instead of piling them up.
+  const reply = (message: Record<string, unknown>): Promise<void> =>
+    new Promise((resolve) => {
+      if (socket.destroyed || socket.write(`${JSON.stringify(message)}\n`)) return resolve();
+      const done = (): void => {
+        socket.off('drain', done);
+        socket.off('close', done);
+        resolve();
+      };
+      socket.on('drain', done);
+      socket.on('close', done);
+    });
+  const answer = (line: string): Promise<void> =>
+    (queue = queue.then(async () => {
+      await reply(await handle(line, services, budget));
+      held -= line.length;
+      if (held <= MAX_HELD_BYTES && socket.isPaused() && !closing) socket.resume();
+    }));
   // After a fatal error: the replies already queued still go out, then the channel ends.
   let closing = false;
   const closeWith = (message: Record<string, unknown>): void => {
     closing = true;
     buffer = '';
-    queue = queue.then(() => {
-      reply(message);
+    queue = queue.then(async () => {
+      await reply(message);
       socket.end();
     });
   };
@@ -76,11 +104,14 @@ export function serveContextChannel(socket: Duplex, services: ContextServices): 
         closeWith({ id: null, ok: false, error: { code: 'PERMISSION_DENIED', message: `more than ${MAX_REQUESTS} service requests in one run; the channel is closed` } });
         return;
       }
-      queue = queue.then(async () => reply(await handle(line, services, budget)));
+      held += line.length;
+      void answer(line);
     }
     if (tooLong || buffer.length > MAX_LINE_BYTES) {
       closeWith({ id: null, ok: false, error: { code: 'INVALID_PARAM', message: `a request line is longer than ${MAX_LINE_BYTES} bytes; the channel is closed` } });
+      return;
     }
+    if (held > MAX_HELD_BYTES) socket.pause();
   });
 }
 
