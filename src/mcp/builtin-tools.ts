@@ -16,15 +16,15 @@ export interface BuiltinTool {
   input: z.ZodType;
   output: z.ZodType;
   readOnly: boolean;
-  /** Runs with arguments already checked against `input`. */
-  run(args: any, registry: NodeRegistry): Promise<CallToolResult>;
+  /** Runs with arguments already checked against `input`; `signal` aborts when the client cancels the call. */
+  run(args: any, registry: NodeRegistry, signal?: AbortSignal): Promise<CallToolResult>;
 }
 
 /**
  * A tool whose `run` receives its arguments typed by its own `input` schema, so the schema is
  * named once per tool.
  */
-const tool = <Input extends z.ZodType>(definition: Omit<BuiltinTool, 'input' | 'run'> & { input: Input; run(args: z.output<Input>, registry: NodeRegistry): Promise<CallToolResult> }): BuiltinTool => definition;
+const tool = <Input extends z.ZodType>(definition: Omit<BuiltinTool, 'input' | 'run'> & { input: Input; run(args: z.output<Input>, registry: NodeRegistry, signal?: AbortSignal): Promise<CallToolResult> }): BuiltinTool => definition;
 
 /**
  * A tool about one skill named in its arguments: `run` receives the name as the registry spells it
@@ -175,9 +175,10 @@ export function builtinTools(options: { allowRun?: boolean; installRoot?: string
       input: shapes.RunSkillInput,
       output: shapes.RunSkillOutput,
       readOnly: false,
-      async run(args, registry) {
+      async run(args, registry, signal) {
         if (!options.allowRun) return toolError(RUN_OFF);
-        const outcome = await registry.run(args.name, args.input ?? {}, { action: args.action });
+        // A call the client cancels stops the skill's processes at once, not at its timeout.
+        const outcome = await registry.run(args.name, args.input ?? {}, { action: args.action, signal });
         return { ...structured(outcome as Record<string, unknown>), ...(outcome.status === 'error' ? { isError: true } : {}) };
       },
     }),

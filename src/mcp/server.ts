@@ -106,12 +106,13 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     return pending;
   };
 
-  const callSkillTool = async (tool: SkillTool, args: Record<string, unknown>, registry: NodeRegistry): Promise<CallToolResult> => {
+  const callSkillTool = async (tool: SkillTool, args: Record<string, unknown>, registry: NodeRegistry, signal: AbortSignal): Promise<CallToolResult> => {
     if (!options.allowRun) return toolError(`${tool.name} runs the skill ${tool.call.skill}: ${RUN_OFF}`);
     const { call } = tool;
     let input: unknown = call.wrapInput ? args.input : args;
     if (call.abpTool) input = { ...args, tool: call.abpTool };
-    const outcome = await registry.run(call.skill, input, call.action ? { action: call.action } : {});
+    // A call the client cancels stops the skill's processes at once, not at its timeout.
+    const outcome = await registry.run(call.skill, input, { ...(call.action ? { action: call.action } : {}), signal });
     if (outcome.status === 'error') {
       // Text only, with the hint as every other failure has it: structured content would be checked against the skill's output schema.
       const hint = (outcome.error?.details as { hint?: unknown } | undefined)?.hint;
@@ -134,7 +135,7 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const registry = live.current;
     const { name } = request.params;
     const args = request.params.arguments ?? {};
@@ -144,7 +145,7 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     const tooBig = inputProblem(args);
     if (tooBig) return toolError(`${name}: ${tooBig} [INVALID_PARAM]`);
     try {
-      if (skillTool) return await callSkillTool(skillTool, args, registry);
+      if (skillTool) return await callSkillTool(skillTool, args, registry, extra.signal);
       const tool = builtin as BuiltinTool;
       const parsed = tool.input.safeParse(args);
       if (!parsed.success) {
@@ -152,7 +153,7 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
       }
       // Listing revalidates the index first, so an agent asking what there is sees an update.
       if (name === 'list_skills') await live.refresh();
-      return await tool.run(parsed.data, name === 'list_skills' ? live.current : registry);
+      return await tool.run(parsed.data, name === 'list_skills' ? live.current : registry, extra.signal);
     } catch (error) {
       if (!(error instanceof SkilldexError)) onError(error);
       return toolError(describeError(error));
