@@ -40,6 +40,16 @@ describe('script envelopes and exit statuses', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ success: false, error: { code: 'INTERNAL_ERROR', details: { exitCode: 3 } } });
   });
 
+  it('refuses a result nested 100,000 levels deep as INVALID_OUTPUT, and skilldex run prints the outcome', async () => {
+    const outcome = await registry.run('crasher', { mode: 'deep' }, { retry: 0 });
+    expect(outcome.status).toBe('error');
+    expect(outcome.error).toMatchObject({ code: 'INVALID_OUTPUT', message: 'crasher printed JSON nested deeper than 64 levels on stdout' });
+    const result = await cli(['crasher', '--input', '{"mode":"deep"}', '--quiet']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).not.toContain('internal error');
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: 'error', error: { code: 'INVALID_OUTPUT' } });
+  });
+
   it('lets a skill log more than the 10 MB result cap, keeping the tail of its logs', async () => {
     const chunks: string[] = [];
     let streamed = 0;

@@ -5,6 +5,7 @@ import type { ContextServices } from '../context-services.ts';
 import { type Attempt, failed } from './attempt.ts';
 import { runBoundedProcess } from './bounded-process.ts';
 import { visibleControls } from '../../core/control-chars.ts';
+import { bracketDepthExceeds, MAX_JSON_DEPTH } from '../../core/json-depth.ts';
 import { type RunSandbox, type SpawnPlan, skillPath } from './run-sandbox.ts';
 import { serveContextChannel } from './service-channel.ts';
 
@@ -109,6 +110,13 @@ async function execute(run: EntryRun, plan: SpawnPlan, stdin: string): Promise<A
       ...extra,
     });
   };
+  // Counted before parsing: the envelope's checks, its output schema and every caller that prints
+  // the result (JSON.stringify) recurse per level, and 200,000 nested brackets overflowed the
+  // stack of `skilldex run` after the run had returned.
+  if (bracketDepthExceeds(text, MAX_JSON_DEPTH) !== undefined) {
+    if (crashed) return crash('crashed', { stdout: text.slice(0, 400) });
+    return failed('INVALID_OUTPUT', `${name} printed JSON nested deeper than ${MAX_JSON_DEPTH} levels on stdout`, { stdout: text.slice(0, 400), hint: 'return a flatter result' });
+  }
   let json: unknown;
   try {
     json = text === '' ? undefined : JSON.parse(text);
