@@ -21,6 +21,22 @@ export function bracketDepthExceeds(text: string, max: number): number | undefin
 }
 
 /**
+ * Whether a value already parsed nests objects and arrays deeper than `max` (`[]` is one level, as
+ * {@link bracketDepthExceeds} counts brackets). The walk is iterative, so it is safe on any depth,
+ * and a value that refers to itself ends it too, as one nested without end.
+ */
+export function valueDepthExceeds(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop() as [unknown, number];
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > max) return true;
+    for (const item of Array.isArray(current) ? current : Object.values(current)) stack.push([item, depth + 1]);
+  }
+  return false;
+}
+
+/**
  * How deep a JSON document a client reads (index.json, a manifest) may nest. A manifest carries a
  * skill's schemas one level below its root, and the build refuses skill.json and frontmatter
  * deeper than `limits.maxDepth` (32 by default), so twice that leaves room for a registry that

@@ -50,6 +50,19 @@ describe('script envelopes and exit statuses', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ status: 'error', error: { code: 'INVALID_OUTPUT' } });
   });
 
+  it('answers input, context or config nested 100,000 levels deep with INVALID_PARAM, without starting the skill', async () => {
+    const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    const asInput = await registry.run('crasher', { mode: deep });
+    expect(asInput.error).toMatchObject({ code: 'INVALID_PARAM', message: 'input nests deeper than 64 levels' });
+    for (const what of ['context', 'config'] as const) {
+      const outcome = await registry.run('crasher', { mode: 'crash' }, { [what]: { deep } });
+      expect(outcome.error).toMatchObject({ code: 'INVALID_PARAM', message: `the ${what} nests deeper than 64 levels` });
+    }
+    // Fifty levels are an input like any other: the schema answers it.
+    const fifty = JSON.parse(`${'['.repeat(50)}${']'.repeat(50)}`);
+    expect((await registry.run('crasher', { mode: fifty })).error).toMatchObject({ code: 'INVALID_PARAM', message: expect.stringContaining('input schema') });
+  });
+
   it('lets a skill log more than the 10 MB result cap, keeping the tail of its logs', async () => {
     const chunks: string[] = [];
     let streamed = 0;

@@ -14,6 +14,7 @@ import { parseToolId } from '../tool-id.ts';
 import { commitOutcomeMemory, type ContextRunOptions, runCache, withContextServices } from './run-context.ts';
 import { SandboxError } from './sandbox/sandbox-error.ts';
 import { checkInput, checkOutput } from './schema-check.ts';
+import { MAX_JSON_DEPTH, valueDepthExceeds } from '../../core/json-depth.ts';
 
 export interface RunOptions extends ContextRunOptions {
   /** Script-protocol action for protocol scripts; defaults to the first action the skill declares. */
@@ -174,6 +175,10 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
   // action as given: its script answers UNKNOWN_ACTION itself, as the script protocol has it.
   if (protocol && manifest.actions && manifest.actions.length > 0 && !manifest.actions.some((a) => a.name === action)) {
     return errorOutcome({ code: 'UNKNOWN_ACTION', message: `${manifest.name} has no action '${action}'; it supports ${manifest.actions.map((a) => a.name).join(', ')}`, details: { supported_actions: manifest.actions.map((a) => a.name) } }, { warnings });
+  }
+  // The request the process reads is JSON text of these too, and JSON.stringify recurses per level.
+  for (const [what, value] of [['context', options.context], ['config', options.config]] as const) {
+    if (valueDepthExceeds(value, MAX_JSON_DEPTH)) return errorOutcome({ code: 'INVALID_PARAM', message: `the ${what} nests deeper than ${MAX_JSON_DEPTH} levels` }, { warnings });
   }
   const checked = checkInput(manifest.inputSchema, rawInput);
   if (!checked.ok) return errorOutcome(checked.error, { warnings });

@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { compileSchema, describeErrors } from '../../core/json-schema.ts';
 import type { ProtocolError } from '../../core/schemas/outcome.ts';
+import { MAX_JSON_DEPTH, valueDepthExceeds } from '../../core/json-depth.ts';
 
 /**
  * Validates skill input and output against the skill's own JSON Schemas (ajv, draft chosen by
@@ -43,6 +44,9 @@ export type SchemaCheck = { ok: true; value: unknown } | { ok: false; error: Pro
  * // { ok: true, value: { limit: 5 } }
  */
 export function checkInput(schema: Record<string, unknown> | undefined, input: unknown): SchemaCheck {
+  // The copy below and the validator recurse per level: input nested some thousands deep overflowed
+  // the stack and threw out of run(), which answers every failure with an outcome.
+  if (valueDepthExceeds(input, MAX_JSON_DEPTH)) return { ok: false, error: { code: 'INVALID_PARAM', message: `input nests deeper than ${MAX_JSON_DEPTH} levels` } };
   const value = structuredClone(input ?? {});
   if (!schema) return { ok: true, value };
   const validate = validatorFor(schema, 'input');
