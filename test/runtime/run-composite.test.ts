@@ -1,7 +1,8 @@
-import { cp } from 'node:fs/promises';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openRegistry } from '../../src/runtime/node/index.ts';
-import { buildExamples, rewriteManifest, tempDir } from './_registries.ts';
+import { buildExamples, buildInto, rewriteManifest, tempDir } from './_registries.ts';
 
 let built: string;
 
@@ -37,6 +38,33 @@ describe('composite pipelines', () => {
     expect(output.keywords).toEqual(((steps[1]?.output as { keywords: { term: string }[] }).keywords).map((k) => k.term));
     expect(output.keywordLine).toBe((output.keywords as string[]).join(', '));
     expect(output.summary).toMatch(/^\d+ words · 2 paragraphs/);
+  });
+
+  it("lists a nested composite's steps as outer/inner when it succeeds, as when it fails", async () => {
+    const root = await tempDir('nested-root');
+    const number = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+    const skill = async (name: string, json: Record<string, unknown>, index?: string) => {
+      const dir = join(root, 'skills', name);
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, 'skill.json'), JSON.stringify({ name, category: 'test', input: number, output: number, version: '1.0.0', ...json }));
+      if (index) await writeFile(join(dir, 'index.ts'), index);
+    };
+    await skill('double', { description: 'Doubles n, for nested pipeline tests.', mode: 'code' }, 'export async function execute(input: { n: number }) {\n  return { n: input.n * 2 };\n}\n');
+    const pipeline = (first: string, second: string) => [
+      { step: 'a', skill: first, input: { n: '{{input.n}}' } },
+      { step: 'b', skill: second, input: { n: '{{steps.a.n}}' } },
+    ];
+    await skill('inner', { description: 'Doubles n twice, for nested pipeline tests.', mode: 'composite', calls: ['double'], pipeline: pipeline('double', 'double') });
+    await skill('outer', { description: 'Runs inner, then doubles, for nested pipeline tests.', mode: 'composite', calls: ['inner', 'double'], pipeline: pipeline('inner', 'double') });
+    const registry = await openRegistry(await buildInto(root, 'nested'), { cacheDir: await tempDir('cache') });
+    const outcome = await registry.run('outer', { n: 1 });
+    expect(outcome).toMatchObject({ status: 'success', output: { n: 8 } });
+    expect(outcome.intermediateSteps?.map((s) => [s.stepId, s.stepName, s.input, s.output])).toEqual([
+      ['a', 'inner', { n: 1 }, { n: 4 }],
+      ['a/a', 'double', { n: 1 }, { n: 2 }],
+      ['a/b', 'double', { n: 2 }, { n: 4 }],
+      ['b', 'double', { n: 4 }, { n: 8 }],
+    ]);
   });
 
   it('skips a step whose condition renders falsy', async () => {

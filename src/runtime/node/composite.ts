@@ -25,6 +25,8 @@ export async function runPipeline(manifest: SkillManifest, input: unknown, call:
   const warnings: string[] = [];
   let last: unknown;
   const scope = { input, steps };
+  // A nested composite's own steps follow its step in the trace, as `outer/inner`.
+  const nested = (step: string, outcome: SkillExecutionOutcome): StepTrace[] => (outcome.intermediateSteps ?? []).map((t) => ({ ...t, stepId: `${step}/${t.stepId}` }));
   for (const step of pipeline) {
     const started = performance.now();
     const trace = (fields: Partial<StepTrace>): StepTrace => ({ stepId: step.step, stepName: step.skill, input: undefined, output: undefined, duration: Math.round(performance.now() - started), timestamp: Date.now(), ...fields });
@@ -47,13 +49,13 @@ export async function runPipeline(manifest: SkillManifest, input: unknown, call:
       return {
         ok: false,
         error: { code: cause.code, message: `${manifest.name}: step '${step.step}' (${step.skill}) failed: ${cause.message}`, details: { step: step.step, skill: step.skill, error: cause } },
-        extras: { intermediateSteps: [...traces, ...(outcome.intermediateSteps ?? []).map((t) => ({ ...t, stepId: `${step.step}/${t.stepId}` }))] },
+        extras: { intermediateSteps: [...traces, ...nested(step.step, outcome)] },
       };
     }
     for (const warning of outcome.warnings ?? []) warnings.push(`${step.step}: ${warning}`);
     steps[step.step] = outcome.output;
     last = outcome.output;
-    traces.push(trace({ input: stepInput, output: outcome.output }));
+    traces.push(trace({ input: stepInput, output: outcome.output }), ...nested(step.step, outcome));
   }
   let output = last;
   if (manifest.outputMapping) {
