@@ -18,6 +18,8 @@ export interface ChatServer {
   statuses: number[];
   /** Wait this long before answering (to test timeouts). */
   delayMs: number;
+  /** The `usage` of every reply. */
+  usage: unknown;
   /** Answer 200 and then send bytes without end, until the client goes away; counts what was sent. */
   endless: { on: boolean; sent: number };
   close(): Promise<void>;
@@ -35,6 +37,7 @@ export async function startChatServer(): Promise<ChatServer> {
     statuses: [],
     fallback: () => '{}',
     delayMs: 0,
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
     endless: { on: false, sent: 0 },
     close: async () => {},
   };
@@ -73,7 +76,7 @@ export async function startChatServer(): Promise<ChatServer> {
         object: 'chat.completion',
         model: call.body.model,
         choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+        usage: state.usage,
       }),
     );
   });

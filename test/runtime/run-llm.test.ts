@@ -24,6 +24,7 @@ beforeEach(() => {
   chat.delayMs = 0;
   chat.statuses.length = 0;
   chat.endless.on = false;
+  chat.usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
   chat.fallback = () => JSON.stringify(summary);
 });
 afterAll(async () => {
@@ -42,6 +43,19 @@ describe('llm mode against a local chat-completions server', () => {
     expect(call?.body.messages[0]?.content).toContain(JSON.stringify(manifest.outputSchema));
     // Defaults from the input schema are applied before the call.
     expect(JSON.parse(call?.body.messages[1]?.content ?? '')).toMatchObject({ text: '长文本', style: 'bullets' });
+  });
+
+  it('counts only the tokens a server reports as a count', async () => {
+    for (const total of ['lots', { n: 1 }, -5, null]) {
+      chat.usage = { total_tokens: total };
+      const outcome = await registry.run('summarize', { text: 'x' }, { llm });
+      expect(outcome.status).toBe('success');
+      expect(outcome).not.toHaveProperty('tokenUsage');
+    }
+    chat.usage = { total_tokens: 7 };
+    chat.replies.push('not JSON');
+    const retried = await registry.run('summarize', { text: 'x' }, { llm, retry: 1 });
+    expect(retried).toMatchObject({ status: 'success', tokenUsage: 14 });
   });
 
   it('retries after a reply that is not JSON, telling the model what was wrong', async () => {

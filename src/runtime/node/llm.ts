@@ -176,7 +176,9 @@ export async function runLlm(manifest: SkillManifest, prompt: string, input: unk
       if (attempt < tries) await backoff(attempt, signal);
       continue;
     }
-    if (reply.tokens !== undefined) {
+    // The server's own count: anything but a count (a string, an object) made tokenUsage text
+    // such as "0lots", which breaks the outcome's schema for every client that checks it.
+    if (typeof reply.tokens === 'number' && Number.isFinite(reply.tokens) && reply.tokens >= 0) {
       tokens += reply.tokens;
       sawTokens = true;
     }
