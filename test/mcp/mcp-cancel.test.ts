@@ -1,4 +1,6 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +16,7 @@ import { connectStdio } from './_mcp.ts';
 
 let client: Client;
 let close: () => Promise<void>;
+let serverArgs: string[];
 
 beforeAll(async () => {
   const root = await tempDir('mcp-cancel-root');
@@ -42,10 +45,11 @@ beforeAll(async () => {
   );
   await writeFile(
     join(skill, 'scripts', 'sleep.sh'),
-    ['#!/bin/sh', 'input=$(cat)', `tag=$(printf '%s' "$input" | sed -n 's/.*"tag" *: *"\\([0-9]*\\)".*/\\1/p')`, 'sleep "50.${tag:-0}"', `echo '{"success":true,"data":{}}'`, ''].join('\n'),
+    ['#!/bin/sh', 'input=$(cat)', `tag=$(printf '%s' "$input" | sed -n 's/.*"tag" *: *"\\([0-9]*\\)".*/\\1/p')`, 'echo written > "marker-${tag:-0}"', 'sleep "50.${tag:-0}"', `echo '{"success":true,"data":{}}'`, ''].join('\n'),
   );
   const registryDir = await buildInto(root, 'mcp-cancel');
-  const server = await connectStdio(['--registry', registryDir, '--cache-dir', await tempDir('mcp-cancel-cache'), '--allow-run', '--expose-skills', '--poll', '0']);
+  serverArgs = ['--registry', registryDir, '--cache-dir', await tempDir('mcp-cancel-cache'), '--allow-run', '--expose-skills', '--poll', '0'];
+  const server = await connectStdio(serverArgs);
   client = server.client;
   close = server.close;
 }, 120_000);
@@ -74,5 +78,16 @@ describe('skilldex mcp, when the client cancels a call that runs a skill', () =>
     expect(await until(() => processesWith(`50.${tag}`).length === 0, 3_000)).toBe(true);
     // The server keeps serving.
     expect((await client.listTools()).tools.some((t) => t.name === 'run_skill')).toBe(true);
+  });
+
+  it('a client that disconnects mid-run gets the skill stopped and its run folder, with what it wrote, removed', async () => {
+    const other = await connectStdio(serverArgs);
+    const tag = String(Date.now() % 1_000_000);
+    const runFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('skilldex-run-') && existsSync(join(tmpdir(), name, 'work', `marker-${tag}`)));
+    other.client.callTool({ name: 'run_skill', arguments: { name: 'long-sleeper', input: { tag }, action: 'sleep' } }).catch(() => {});
+    expect(await until(() => processesWith(`50.${tag}`).length > 0 && runFolders().length > 0, 10_000)).toBe(true);
+    await other.close();
+    expect(await until(() => runFolders().length === 0, 3_000)).toBe(true);
+    expect(processesWith(`50.${tag}`)).toEqual([]);
   });
 });
