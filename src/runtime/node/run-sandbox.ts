@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rename } from 'node:fs/promises';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -99,7 +99,7 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
   // The context-service channel (docs/context.md#the-channel): runBoundedProcess opens it as fd 3.
   env.SKILLDEX_SERVICES_FD = '3';
   const memoryMb = options.policy?.memory_mb;
-  const dispose = () => removeTree(root);
+  const dispose = () => removeRunFolder(root);
 
   if (!bwrap) {
     // Unconfined, HOME is an empty folder of the run's own, so `~/.ssh` is not where a script looks.
@@ -164,6 +164,41 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
       return { command: bwrap, args: [...sandboxArgs, '--', ...argv], cwd: root, env: { PATH: '/usr/bin:/bin' } };
     },
   };
+}
+
+/**
+ * A path length past which a folder of the run is moved up before the run folder is removed. Far
+ * below PATH_MAX (4096 on Linux), so a folder found below it and one more name still fit.
+ */
+const MOVE_UP_AT = 2048;
+
+/**
+ * Removes a run folder whatever the skill left in it. A skill may nest folders (by changing into
+ * each one it makes) far deeper than any path the system accepts: removing such a tree by its paths
+ * failed with ENAMETOOLONG, which left the folder and the skill's files on the host and turned the
+ * run's result into an error. So every folder whose path grows past {@link MOVE_UP_AT} is first
+ * moved to the top of the run folder, where its own path is short again; links are not followed.
+ */
+async function removeRunFolder(root: string): Promise<void> {
+  let moved = 0;
+  const folders = [root];
+  while (folders.length > 0) {
+    const folder = folders.pop() as string;
+    // Folders need write and search permission to be emptied, whatever mode the skill gave them.
+    await chmod(folder, 0o755).catch(() => {});
+    const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      let path = join(folder, entry.name);
+      if (path.length > MOVE_UP_AT) {
+        const top = join(root, `.deep-${moved++}`);
+        await rename(path, top);
+        path = top;
+      }
+      folders.push(path);
+    }
+  }
+  await removeTree(root);
 }
 
 /**
