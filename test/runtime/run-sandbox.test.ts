@@ -168,6 +168,8 @@ describe('a declared network allowlist', () => {
     requests = [];
     web = createHttpServer((req, res) => {
       requests.push(`${req.headers.host} ${req.url}`);
+      // An answer Node's HTTP client reads but its server will not write: a status below 100.
+      if (req.url === '/status-99') return void res.socket?.end('HTTP/1.1 099 Odd\r\ncontent-length: 2\r\n\r\nhi');
       res.end('hello through the proxy');
     });
     await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
@@ -201,6 +203,13 @@ describe('a declared network allowlist', () => {
     expect(report.connect).toMatch(/^error: /);
     expect(requests).toEqual([`127.0.0.1:${webPort} /ok`]);
     expect(connections).toBe(before);
+  });
+
+  it('answers 502 for a listed server whose answer it cannot pass on, and keeps serving', async () => {
+    const outcome = await allowlisted.run('allowed-fetch', { fetch: [`http://127.0.0.1:${webPort}/status-99`, `http://127.0.0.1:${webPort}/ok`] }, { action: 'attempt' });
+    const report = outcome.output as Report & { fetch: Record<string, string> };
+    expect(report.fetch[`http://127.0.0.1:${webPort}/status-99`]).toMatch(/^502 skilldex: 127\.0\.0\.1:\d+ answered what the proxy cannot pass on: .*status code: 99/);
+    expect(report.fetch[`http://127.0.0.1:${webPort}/ok`]).toBe('200 hello through the proxy');
   });
 
   it('tunnels CONNECT (how HTTPS travels) to the listed origin only', async () => {

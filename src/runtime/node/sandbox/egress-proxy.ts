@@ -72,7 +72,15 @@ export async function startEgressProxy(socketPath: string, rules: readonly Allow
     const upstream = httpRequest({ host: target.address, port, method: req.method, path: `${url.pathname}${url.search}`, headers, setHost: false }, (answer) => {
       const back = { ...answer.headers };
       for (const name of HOP_BY_HOP) delete back[name];
-      res.writeHead(answer.statusCode ?? 502, back);
+      try {
+        res.writeHead(answer.statusCode ?? 502, back);
+      } catch (error) {
+        // Node's client reads answers its server refuses to write (a status below 100 such as
+        // `099`); thrown here, in a callback, that ended the runner's whole process.
+        answer.destroy();
+        res.writeHead(502, { 'content-type': 'text/plain' }).end(`skilldex: ${url.host} answered what the proxy cannot pass on: ${(error as Error).message}\n`);
+        return;
+      }
       answer.pipe(res);
     });
     upstream.on('socket', track);
