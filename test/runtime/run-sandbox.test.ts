@@ -170,6 +170,11 @@ describe('a declared network allowlist', () => {
       requests.push(`${req.headers.host} ${req.url}`);
       // An answer Node's HTTP client reads but its server will not write: a status below 100.
       if (req.url === '/status-99') return void res.socket?.end('HTTP/1.1 099 Odd\r\ncontent-length: 2\r\n\r\nhi');
+      // A body cut off half-way: the connection drops after 7 of 100,000 bytes.
+      if (req.url === '/cut-off') {
+        res.writeHead(200, { 'content-length': '100000' }).write('partial');
+        return void setTimeout(() => res.socket?.destroy(), 100);
+      }
       res.end('hello through the proxy');
     });
     await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
@@ -210,6 +215,15 @@ describe('a declared network allowlist', () => {
     const report = outcome.output as Report & { fetch: Record<string, string> };
     expect(report.fetch[`http://127.0.0.1:${webPort}/status-99`]).toMatch(/^502 skilldex: 127\.0\.0\.1:\d+ answered what the proxy cannot pass on: .*status code: 99/);
     expect(report.fetch[`http://127.0.0.1:${webPort}/ok`]).toBe('200 hello through the proxy');
+  });
+
+  it('drops the skill\'s connection when the listed server drops its own half-way through a body', async () => {
+    const started = Date.now();
+    const outcome = await allowlisted.run('allowed-fetch', { fetch: [`http://127.0.0.1:${webPort}/cut-off`] }, { action: 'attempt' });
+    const report = outcome.output as Report & { fetch: Record<string, string> };
+    // Not the fixture's own 5 s read timeout: the cut reaches the skill at once.
+    expect(report.fetch[`http://127.0.0.1:${webPort}/cut-off`]).toMatch(/^error: IncompleteRead/);
+    expect(Date.now() - started).toBeLessThan(4000);
   });
 
   it('tunnels CONNECT (how HTTPS travels) to the listed origin only', async () => {

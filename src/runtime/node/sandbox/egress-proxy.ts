@@ -81,6 +81,11 @@ export async function startEgressProxy(socketPath: string, rules: readonly Allow
         res.writeHead(502, { 'content-type': 'text/plain' }).end(`skilldex: ${url.host} answered what the proxy cannot pass on: ${(error as Error).message}\n`);
         return;
       }
+      // A server that drops the connection half-way through its body: the skill's connection is
+      // dropped too, rather than left waiting for the rest until its own timeout.
+      answer.on('close', () => {
+        if (!answer.complete) res.destroy();
+      });
       answer.pipe(res);
     });
     upstream.on('socket', track);
