@@ -16,7 +16,7 @@ import { tempDir } from './_registries.ts';
 let server: Server | undefined;
 afterEach(() => server?.close());
 
-async function channel(): Promise<{ client: Socket; lines: () => Promise<Record<string, any>[]>; closed: Promise<void> }> {
+async function channel(): Promise<{ client: Socket; lines: (count?: number) => Promise<Record<string, any>[]>; closed: Promise<void> }> {
   const path = join(await tempDir('channel'), 's.sock');
   const services = { memory: memoryStore(), session: memoryKeyValueStore(), scratch: memoryKeyValueStore() };
   server = createServer((socket) => serveContextChannel(socket, services));
@@ -27,9 +27,13 @@ async function channel(): Promise<{ client: Socket; lines: () => Promise<Record<
   client.on('data', (chunk: string) => void (text += chunk));
   const closed = new Promise<void>((resolve) => client.on('close', () => resolve()));
   client.on('error', () => {});
-  const lines = async () => {
+  // Waits for `count` replies when told how many are due (a loaded machine may take longer than
+  // a fixed pause), else a moment for whatever is on its way.
+  const lines = async (count = 0) => {
+    const parsed = () => text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    for (const end = Date.now() + 5000; parsed().length < count && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 100));
-    return text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    return parsed();
   };
   return { client, lines, closed };
 }
@@ -44,7 +48,7 @@ describe('the service channel', () => {
     client.write('{"id": 4, "service": "__proto__", "method": "get", "args": ["k"]}\n');
     client.write('{"id": 5, "service": "memory", "method": "search", "args": ["q", 1000]}\n');
     client.write('{"id": 6, "service": "memory", "method": "write", "args": [{"content": "x", "type": "gossip"}]}\n');
-    const replies = await lines();
+    const replies = await lines(7);
     expect(replies.slice(0, 2)).toEqual([{ id: 1, ok: true, value: null }, { id: 2, ok: true, value: { v: 1 } }]);
     expect(replies[2]).toMatchObject({ id: null, ok: false, error: { code: 'INVALID_JSON' } });
     for (const reply of replies.slice(3)) expect(reply).toMatchObject({ ok: false, error: { code: 'INVALID_PARAM' } });
