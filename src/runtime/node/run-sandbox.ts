@@ -180,7 +180,6 @@ const MOVE_UP_AT = 2048;
  * moved to the top of the run folder, where its own path is short again; links are not followed.
  */
 async function removeRunFolder(root: string): Promise<void> {
-  let moved = 0;
   const folders = [root];
   while (folders.length > 0) {
     const folder = folders.pop() as string;
@@ -191,7 +190,8 @@ async function removeRunFolder(root: string): Promise<void> {
       if (!entry.isDirectory()) continue;
       let path = join(folder, entry.name);
       if (path.length > MOVE_UP_AT) {
-        const top = join(root, `.deep-${moved++}`);
+        // A fresh empty folder to move it onto: a name the skill made there already stays clear.
+        const top = await mkdtemp(join(root, '.deep-'));
         await rename(path, top);
         path = top;
       }
