@@ -130,9 +130,11 @@ describe('the sandbox process itself', () => {
     try {
       const plan = sandbox.plan('shell', '/skill/run.sh');
       expect(plan.env).toEqual({ PATH: '/usr/bin:/bin' });
-      expect(plan.args.join(' ')).toContain('--clearenv');
-      expect(plan.args.join(' ')).toContain('--setenv GREETING hello');
-      expect(plan.args.slice(plan.args.indexOf('--'))).toEqual(['--', '/bin/sh', '/skill/run.sh']);
+      // bwrap's own options come through a pipe, not its command line (test/runtime/sandbox-cmdline.test.ts).
+      expect(plan.args).toEqual(['--args', '4', '--', '/bin/sh', '/skill/run.sh']);
+      expect(plan.argsOnFd?.fd).toBe(4);
+      expect(plan.argsOnFd?.args.join(' ')).toContain('--clearenv');
+      expect(plan.argsOnFd?.args.join(' ')).toContain('--setenv GREETING hello');
     } finally {
       await sandbox.dispose();
     }

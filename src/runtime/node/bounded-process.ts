@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams, type StdioOptions } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Writable } from 'node:stream';
 
 /** The script protocol: a script's result (stdout) may not exceed 10 MB. */
 export const MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
@@ -27,6 +27,11 @@ export interface BoundedProcessOptions {
   signal?: AbortSignal;
   /** Gives the process a socket on fd 3 and hands the runner's end to this (context services). */
   channel?: (socket: Duplex) => void;
+  /**
+   * Arguments written NUL-separated to a pipe on `fd` (after fd 3), then closed, for a command that
+   * reads its options from there (`bwrap --args 4`): a process's command line is readable by others.
+   */
+  argsOnFd?: { fd: number; args: readonly string[] };
 }
 
 export interface BoundedProcessResult {
@@ -79,6 +84,17 @@ export class OutputBuffer {
   }
 }
 
+/** stdin, stdout, stderr; the context-service socket on fd 3; a pipe of arguments on a later one. */
+function stdioFor(options: BoundedProcessOptions): StdioOptions {
+  const stdio: ('pipe' | 'ignore')[] = ['pipe', 'pipe', 'pipe'];
+  if (options.channel) stdio[3] = 'pipe';
+  if (options.argsOnFd) {
+    for (let fd = stdio.length; fd < options.argsOnFd.fd; fd++) stdio[fd] = 'ignore';
+    stdio[options.argsOnFd.fd] = 'pipe';
+  }
+  return stdio;
+}
+
 /** Kills a whole process group; a group that is already gone is fine. */
 function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
@@ -119,8 +135,15 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Bound
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      stdio: options.channel ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
-    });
+      stdio: stdioFor(options),
+      // stdin, stdout and stderr are always pipes.
+    }) as ChildProcessWithoutNullStreams;
+    if (options.argsOnFd) {
+      const pipe = child.stdio[options.argsOnFd.fd] as Writable | null;
+      // A process that dies before reading them closes the pipe: its exit says what went wrong.
+      pipe?.on('error', () => {});
+      pipe?.end(options.argsOnFd.args.map((arg) => `${arg}\0`).join(''));
+    }
     const channel = options.channel ? (child.stdio[3] as Duplex | null) : null;
     if (channel) options.channel?.(channel);
     const pid = child.pid;

@@ -30,12 +30,17 @@ export const INHERITED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ'] as const;
  */
 const NODE_ADDRESS_SPACE_RESERVE_MB = 1536;
 
+/** The descriptor bwrap reads its options from: the one after the context-service channel (fd 3). */
+const BWRAP_ARGS_FD = 4;
+
 /** How the process is started: everything `spawn` needs. */
 export interface SpawnPlan {
   command: string;
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /** Arguments the command reads from a file descriptor instead (see {@link BoundedProcessOptions.argsOnFd}). */
+  argsOnFd?: { fd: number; args: readonly string[] };
 }
 
 export interface RunSandbox {
@@ -161,7 +166,10 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
       // bwrap runs on the host, so it gets none of the skill's variables: a declared LD_PRELOAD
       // would otherwise load a library of the skill's choosing outside the sandbox. The skill's
       // environment is set inside only (--clearenv, --setenv).
-      return { command: bwrap, args: [...sandboxArgs, '--', ...argv], cwd: root, env: { PATH: '/usr/bin:/bin' } };
+      // bwrap reads its own options from a pipe (--args): on its command line, which every process
+      // in the sandbox reads as /proc/1/cmdline, they named the host's paths (the run folder, the
+      // cache under the user's home) and the values it sets.
+      return { command: bwrap, args: ['--args', String(BWRAP_ARGS_FD), '--', ...argv], argsOnFd: { fd: BWRAP_ARGS_FD, args: sandboxArgs }, cwd: root, env: { PATH: '/usr/bin:/bin' } };
     },
   };
 }
