@@ -63,6 +63,19 @@ describe('script envelopes and exit statuses', () => {
     expect((await registry.run('crasher', { mode: fifty })).error).toMatchObject({ code: 'INVALID_PARAM', message: expect.stringContaining('input schema') });
   });
 
+  it('answers a retry or timeout that is not a whole number with INVALID_PARAM, instead of running no try at all', async () => {
+    for (const retry of [Number.NaN, -1, 1.5]) {
+      const outcome = await registry.run('crasher', { mode: 'crash' }, { retry });
+      expect(outcome.error, String(retry)).toMatchObject({ code: 'INVALID_PARAM', message: `retry must be a whole number of extra tries, 0 to 5, not ${String(retry)}` });
+    }
+    for (const timeoutMs of [Number.NaN, 0, 2.5]) {
+      const outcome = await registry.run('crasher', { mode: 'crash' }, { timeoutMs });
+      expect(outcome.error, String(timeoutMs)).toMatchObject({ code: 'INVALID_PARAM', message: `timeoutMs must be a whole number of milliseconds, at least 1, not ${String(timeoutMs)}` });
+    }
+    // A retry above the bound is clamped, as documented, and the skill runs.
+    expect((await registry.run('crasher', { mode: 'crash' }, { retry: 9 })).error?.code).toBe('INTERNAL_ERROR');
+  });
+
   it('lets a skill log more than the 10 MB result cap, keeping the tail of its logs', async () => {
     const chunks: string[] = [];
     let streamed = 0;
