@@ -303,11 +303,9 @@ function renderString(text: string, scope: Readonly<Record<string, unknown>>): u
 export function renderTemplate(value: unknown, scope: Readonly<Record<string, unknown>>): unknown {
   if (typeof value === 'string') return renderString(value, scope);
   if (Array.isArray(value)) return value.map((item) => renderTemplate(item, scope));
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = renderTemplate(item, scope);
-    return out;
-  }
+  // fromEntries defines each key as the object's own, `__proto__` too: assigned, that key set the
+  // rendered object's prototype instead, and the step never received it.
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, renderTemplate(item, scope)]));
   return value;
 }
 

@@ -45,6 +45,15 @@ describe('renderTemplate', () => {
     expect(renderTemplate('missing: [{{input.nope}}]', scope)).toBe('missing: []');
   });
 
+  it('keeps a key named __proto__ (from a parsed manifest) as a key of the rendered object, not its prototype', () => {
+    const mapping = JSON.parse('{"__proto__": {"polluted": "{{input.zero}}"}, "plain": "{{input.zero}}"}') as Record<string, unknown>;
+    const rendered = renderTemplate(mapping, scope) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(rendered)).toBe(Object.prototype);
+    expect(Object.keys(rendered)).toEqual(['__proto__', 'plain']);
+    expect(JSON.stringify(rendered)).toBe('{"__proto__":{"polluted":0},"plain":0}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('applies every filter', () => {
     expect(renderTemplate("{{steps.search.results | map: snippet | join: '\\n\\n'}}", scope)).toBe('one\n\ntwo');
     expect(renderTemplate('{{steps.search.results | map: meta.path | join}}', scope)).toBe('x.md, y.md');
