@@ -41,6 +41,16 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown('[a](../../semver-tool/SKILL.md)', { filesBase: files, docDir: 'references', skillLinks })).toContain('href="/repo/skills/semver-tool/"');
   });
 
+  it("sends a link to a folder of the skill to the skill page's file tree, not to a raw URL that answers 404", () => {
+    const skillPages = { skillPath: '/repo/skills/demo/', files: ['references/guide.md'] };
+    const html = renderMarkdown('[scripts](scripts/) [nested](./assets/icons/) [file](scripts/run.sh)', { filesBase: `/repo${files}`, skillPages });
+    expect(html).toContain('<a href="/repo/skills/demo/#files">scripts</a>');
+    expect(html).toContain('<a href="/repo/skills/demo/#files">nested</a>');
+    expect(html).toContain(`<a href="/repo${files}scripts/run.sh">file</a>`);
+    // From a document in a sub-folder, the folder it names is still the skill's.
+    expect(renderMarkdown('[up](../scripts/)', { filesBase: `/repo${files}`, docDir: 'references', skillPages })).toContain('<a href="/repo/skills/demo/#files">up</a>');
+  });
+
   it('keeps links under the base path a sub-path site gives', () => {
     const html = renderMarkdown('[run](scripts/run.sh) ![logo](./assets/logo.png)', { filesBase: `/repo${files}` });
     expect(html).toContain(`href="/repo${files}scripts/run.sh"`);

@@ -333,6 +333,9 @@ function rewriteRelative(url: string, options: RenderOptions): string | null {
   const docDir = options.docDir ? options.docDir.split('/').filter(Boolean) : [];
   const segments = resolveSegments(docDir, pathPart);
   if (!segments) return options.skillLinks ? linkedSkillPage(options.skillLinks, docDir, pathPart) : null;
+  // A folder of the skill (`scripts/`) has no page of its own, and a static host answers its raw
+  // URL with 404: the skill page's file tree shows it.
+  if (options.skillPages && pathPart.endsWith('/')) return `${options.skillPages.skillPath}#files`;
   const last = segments[segments.length - 1]!;
   if (options.skillPages && /\.md$/i.test(last)) {
     const target = segments.join('/');
