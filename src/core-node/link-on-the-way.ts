@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /**
  * The first entry below `base` on the way to `target` (`target` included) that is a symbolic link,
@@ -23,4 +23,15 @@ export function linkOnTheWay(base: string, target: string): string | undefined {
     if (info.isSymbolicLink()) return relative(base, at);
   }
   return undefined;
+}
+
+/**
+ * `target` when it is itself a symbolic link, wherever it lies, else the link {@link linkOnTheWay}
+ * finds below `base`; as an absolute path. For a folder a command writes into, which may lie outside
+ * the current folder (`--skill-dir /elsewhere`, `--out ../x`).
+ */
+export function linkAtOrOnTheWay(base: string, target: string): string | undefined {
+  if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) return resolve(target);
+  const link = linkOnTheWay(base, target);
+  return link === undefined ? undefined : join(base, link);
 }

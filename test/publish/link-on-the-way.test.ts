@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { linkAtOrOnTheWay } from '../../src/core-node/link-on-the-way.ts';
 import { runSkilldex } from '../helpers/cli.ts';
 
 let base: string;
@@ -70,5 +71,19 @@ describe('a link on the way to a skill', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('skills is a symbolic link; skilldex migrate never writes through a link');
     expect(await outsideFiles()).toEqual(['x', 'x/SKILL.md']);
+  });
+});
+
+describe('linkAtOrOnTheWay', () => {
+  it('names the target itself when it is a link, wherever it lies, else a link below the base, as absolute paths', async () => {
+    await mkdir(join(registry, 'skills', 'real'), { recursive: true });
+    await symlink(outside, join(registry, 'skills', 'cat'));
+    await symlink(outside, join(base, 'elsewhere'));
+    expect(linkAtOrOnTheWay(registry, join(registry, 'skills', 'cat', 'x'))).toBe(join(registry, 'skills', 'cat'));
+    // Outside the base, only the target itself is looked at.
+    expect(linkAtOrOnTheWay(registry, join(base, 'elsewhere'))).toBe(join(base, 'elsewhere'));
+    expect(linkAtOrOnTheWay(registry, join(outside, 'x'))).toBeUndefined();
+    expect(linkAtOrOnTheWay(registry, join(registry, 'skills', 'real'))).toBeUndefined();
+    expect(linkAtOrOnTheWay(registry, join(registry, 'skills', 'new', 'y'))).toBeUndefined();
   });
 });

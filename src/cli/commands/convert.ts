@@ -11,7 +11,7 @@ import { out, printable, style } from '../_output.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
 import { temporaryBeside } from '../../core-node/write-atomically.ts';
 import { openNoFollow } from '../../core-node/read-own-file.ts';
-import { linkOnTheWay } from '../../core-node/link-on-the-way.ts';
+import { linkAtOrOnTheWay } from '../../core-node/link-on-the-way.ts';
 import { DEFAULT_MAX_FILE_BYTES } from '../../core/schemas/config.ts';
 
 const TARGETS = ['skill-json', 'skill-md'] as const;
@@ -33,7 +33,7 @@ export default defineCommand({
     const unusable = notUsable(kind, String(args.dir));
     if (unusable) throw unusable;
     // The skill folder, or a folder on the way to it below the current one (a category folder), a link.
-    const linked = lstatSync(dir).isSymbolicLink() ? dir : onTheWay(dir);
+    const linked = linkAtOrOnTheWay(process.cwd(), dir);
     if (linked) throw linkError(shown(linked), 'folder');
     const declared = (file: string) => regularFileAt(join(dir, file), shown(join(dir, file)));
     const isMd = declared('SKILL.md');
@@ -52,7 +52,7 @@ export default defineCommand({
     }
 
     const target = args.out ? resolve(String(args.out)) : dir;
-    const linkedOut = args.out ? onTheWay(target) : undefined;
+    const linkedOut = args.out ? linkAtOrOnTheWay(process.cwd(), target) : undefined;
     if (linkedOut) throw linkError(shown(linkedOut), 'folder');
     let conversion: Conversion;
     try {
@@ -104,12 +104,6 @@ export default defineCommand({
     return EXIT.ok;
   },
 });
-
-/** A link on the way from the current folder to `abs`, as an absolute path. */
-const onTheWay = (abs: string): string | undefined => {
-  const link = linkOnTheWay(process.cwd(), abs);
-  return link === undefined ? undefined : resolve(link);
-};
 
 const linkError = (shown: string, what: 'file' | 'folder') =>
   new CliError('E_SYMLINK', `${shown} is a symbolic link; links are never followed, read or written through`, { hint: `replace the link with the real ${what}` });

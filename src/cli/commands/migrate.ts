@@ -13,7 +13,7 @@ import { err, out, printable, style } from '../_output.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
 import { temporaryBeside } from '../../core-node/write-atomically.ts';
 import { openNoFollow } from '../../core-node/read-own-file.ts';
-import { linkOnTheWay } from '../../core-node/link-on-the-way.ts';
+import { linkAtOrOnTheWay } from '../../core-node/link-on-the-way.ts';
 import { DEFAULT_MAX_FILE_BYTES } from '../../core/schemas/config.ts';
 
 /** What became of one skill folder: its plan (carried out unless --dry-run), or why it was left as it was. */
@@ -30,8 +30,8 @@ export default defineCommand({
   async run({ args }) {
     const skillsDir = resolve(String(args['skill-dir']));
     // Validate and build refuse a linked skills folder: never write through one.
-    const link = lstatSync(skillsDir, { throwIfNoEntry: false })?.isSymbolicLink() ? skillsDir : linkOnTheWay(process.cwd(), skillsDir);
-    if (link !== undefined) throw new CliError('E_SYMLINK', `${printable(relative(process.cwd(), resolve(link)) || link)} is a symbolic link; skilldex migrate never writes through a link`, { hint: 'replace the link with the real folder' });
+    const link = linkAtOrOnTheWay(process.cwd(), skillsDir);
+    if (link !== undefined) throw new CliError('E_SYMLINK', `${printable(relative(process.cwd(), link) || link)} is a symbolic link; skilldex migrate never writes through a link`, { hint: 'replace the link with the real folder' });
     const folders = await legacyCandidates(skillsDir);
     if (folders.length === 0) throw new CliError('E_NO_SKILLS', `no skill folders under ${String(args['skill-dir'])}`, { hint: 'pass --skill-dir with the folder that holds your skills', exitCode: EXIT.usage });
 
