@@ -386,7 +386,6 @@ function unclosedQuoteStart(doc: Document, end: number): number | undefined {
   return start;
 }
 
-/** The anchor names a document defines (`&name`). */
 /**
  * An alias inside the value its own anchor names (`a: &a [*a]`) makes that value contain itself:
  * the yaml library builds it as a cycle, within its expansion cap, and every check that reads
@@ -407,6 +406,7 @@ function reportCycles(doc: Document, base: number, problems: ParseProblem<Frontm
   });
 }
 
+/** The anchor names a document defines (`&name`). */
 function anchorsOf(doc: Document): Set<string> {
   const names = new Set<string>();
   visit(doc, { Node: (_, node) => void (node.anchor && names.add(node.anchor)) });

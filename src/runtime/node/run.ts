@@ -176,7 +176,6 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
   if (protocol && manifest.actions && manifest.actions.length > 0 && !manifest.actions.some((a) => a.name === action)) {
     return errorOutcome({ code: 'UNKNOWN_ACTION', message: `${manifest.name} has no action '${action}'; it supports ${manifest.actions.map((a) => a.name).join(', ')}`, details: { supported_actions: manifest.actions.map((a) => a.name) } }, { warnings });
   }
-  // The request the process reads is JSON text of these too, and JSON.stringify recurses per level.
   // NaN, a fraction or a negative count made no try at all ("not run"), and a NaN deadline fired at once.
   if (options.timeoutMs !== undefined && !(Number.isInteger(options.timeoutMs) && options.timeoutMs >= 1)) {
     return errorOutcome({ code: 'INVALID_PARAM', message: `timeoutMs must be a whole number of milliseconds, at least 1, not ${String(options.timeoutMs)}` }, { warnings });
@@ -184,6 +183,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
   if (options.retry !== undefined && !(Number.isInteger(options.retry) && options.retry >= 0)) {
     return errorOutcome({ code: 'INVALID_PARAM', message: `retry must be a whole number of extra tries, 0 to ${MAX_RETRY}, not ${String(options.retry)}` }, { warnings });
   }
+  // The request the process reads is JSON text of these too, and JSON.stringify recurses per level.
   for (const [what, value] of [['context', options.context], ['config', options.config]] as const) {
     if (valueDepthExceeds(value, MAX_JSON_DEPTH)) return errorOutcome({ code: 'INVALID_PARAM', message: `the ${what} nests deeper than ${MAX_JSON_DEPTH} levels` }, { warnings });
   }
