@@ -81,6 +81,9 @@ beforeAll(async () => {
   await mkdir(join(root, 'skills/wordless/scripts'), { recursive: true });
   await skill('wordless', ['description: Test fixture. A Python script that fails with an empty message.', 'version: 1.0.0', 'actions:', '  - name: run', 'security:', '  memory_mb: 64', 'resources:', '  entry: ./scripts/run.py']);
   await writeFile(join(root, 'skills/wordless/scripts/run.py'), 'import json, sys\nsys.stdin.read()\nprint(json.dumps({"success": False, "error": {"code": "INTERNAL_ERROR", "message": str(MemoryError())}}))\n');
+  await mkdir(join(root, 'skills/starved/scripts'), { recursive: true });
+  await skill('starved', ['description: Test fixture. A Python script given too little memory for Python to start.', 'version: 1.0.0', 'actions:', '  - name: run', 'security:', '  memory_mb: 8', 'resources:', '  entry: ./scripts/run.py']);
+  await writeFile(join(root, 'skills/starved/scripts/run.py'), 'import json, sys\nsys.stdin.read()\nprint(json.dumps({"success": True, "data": {}}))\n');
   built = await buildInto(root, 'hostile-skill');
 });
 
@@ -160,6 +163,15 @@ describe('a module entry that fails in ways its author did not foresee', () => {
     const outcome = await registry.run('wordless', {});
     expect(outcome.error?.code).toBe('INTERNAL_ERROR');
     expect(outcome.error?.message).toBe('wordless reported INTERNAL_ERROR without a message; it may have run out of its 64 MB of memory');
+  }, 30_000);
+
+  it('names the memory limit when a process given too little memory dies before Python has started', async () => {
+    const registry = await openRegistry(built, { cacheDir: await tempDir('hostile-skill-cache') });
+    const outcome = await registry.run('starved', {});
+    expect(outcome.error?.code).toBe('INTERNAL_ERROR');
+    // The dynamic loader cannot map libc within 8 MB of address space: exit code 127, no traceback.
+    expect(outcome.error?.message).toBe('starved crashed without writing an envelope (exit code 127); it may have run out of its 8 MB of memory');
+    expect((outcome.error?.details as { hint?: string }).hint).toContain('security.memory_mb limits the whole process');
   }, 30_000);
 
   it('says that execute() never settled, instead of a crash with the harness in its message', async () => {

@@ -100,13 +100,18 @@ async function execute(run: EntryRun, plan: SpawnPlan, stdin: string): Promise<A
   const text = result.stdout.trim();
   const status = result.signal ? `signal ${result.signal}` : `exit code ${result.exitCode}`;
   const crashed = result.signal !== null || result.exitCode !== 0;
+  // The limit covers the whole process, its interpreter included: below about 16 MB Python cannot
+  // even load its libraries, and the run only said it crashed with exit code 127.
+  const limit = run.sandbox.memoryLimitMb;
+  const outOfMemory = limit === undefined ? '' : `; it may have run out of its ${limit} MB of memory`;
   const crash = (summary: string, extra: Record<string, unknown> = {}): Attempt => {
     const trace = traceback(result.stderr);
-    return failed('INTERNAL_ERROR', `${name} ${summary} (${status})${trace ? `: ${trace.split('\n').at(-1)}` : ''}`, {
+    return failed('INTERNAL_ERROR', `${name} ${summary} (${status})${trace ? `: ${trace.split('\n').at(-1)}` : outOfMemory}`, {
       exitCode: result.exitCode,
       signal: result.signal,
       ...(trace ? { traceback: trace } : {}),
       stderr: tail(result.stderr, 4000),
+      ...(outOfMemory && !trace ? { hint: `security.memory_mb limits the whole process, its interpreter included (Python needs about 16 MB to start); raise it if the skill needs more` } : {}),
       ...extra,
     });
   };
@@ -137,8 +142,7 @@ async function execute(run: EntryRun, plan: SpawnPlan, stdin: string): Promise<A
   if (value.success === false) {
     // A script that reports an error with no words (Python's str(MemoryError()) is '') still tells the user something.
     if (value.error.message.trim() !== '') return { ok: false, error: value.error };
-    const limit = run.manifest.security?.memory_mb === undefined ? '' : `; it may have run out of its ${run.manifest.security.memory_mb} MB of memory`;
-    return { ok: false, error: { ...value.error, message: `${name} reported ${value.error.code} without a message${limit}`, details: value.error.details ?? { stderr: tail(result.stderr) } } };
+    return { ok: false, error: { ...value.error, message: `${name} reported ${value.error.code} without a message${outOfMemory}`, details: value.error.details ?? { stderr: tail(result.stderr) } } };
   }
   if (crashed) return crash('wrote a success envelope but then exited with a failure status, so its result is not trusted', { hint: 'exit with status 0 after a success envelope; report failures as {"success": false, "error": {...}}' });
   // A protocol script suggests memory writes beside `data` (checked one by one when committed).

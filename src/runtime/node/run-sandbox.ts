@@ -50,6 +50,8 @@ export interface RunSandbox {
   harness: string;
   /** The command line for an interpreter running `script` (a path as the process sees it). */
   plan(language: EntryLanguage, script: string): SpawnPlan;
+  /** The declared `memory_mb` the process runs under; only a bubblewrap run enforces it. */
+  memoryLimitMb?: number;
   /** Deletes the run's folders (and anything the script left there). */
   dispose(): Promise<void>;
 }
@@ -154,6 +156,7 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
   return {
     skillDir: SKILL_MOUNT,
     harness: skilldexMount(HARNESS),
+    ...(memoryMb === undefined ? {} : { memoryLimitMb: memoryMb }),
     dispose: async () => {
       await egress?.close();
       await dispose();
