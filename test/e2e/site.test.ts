@@ -468,6 +468,19 @@ describe('catalog site', () => {
     await page.close();
   });
 
+  it("links the docs to the repository's other files, and to the site's own copy of a schema", async () => {
+    const html = async (p: string) => {
+      const r = await fetch(new URL(p, preview.url));
+      expect(r.status, p).toBe(200);
+      return r.text();
+    };
+    const readme = await html('/docs/readme/');
+    expect(readme).toContain('href="https://github.com/example/skills/blob/main/README.md"');
+    expect(readme).toContain('href="https://github.com/example/skills/blob/main/CONTRIBUTING.md"');
+    expect(await html('/docs/skill-json/')).toContain('href="/schemas/skill-json.schema.json"');
+    expect(JSON.parse(await html('/schemas/skill-json.schema.json')).$schema).toMatch(/json-schema\.org/);
+  });
+
   it('serves the feeds, llms.txt, sitemap, security page and a useful 404', async () => {
     const text = async (p: string) => {
       const r = await fetch(new URL(p, preview.url));

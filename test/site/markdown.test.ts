@@ -76,6 +76,21 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown('## Hosting on Netlify', { headingIds: true, markdownPages: true, filesBase: '/docs/' })).toContain('id="hosting-on-netlify"');
   });
 
+  it("links the project's docs to the site's schemas and to the repository's other files", () => {
+    const markdown = '[readme](../README.md#toolchain) [contributing](../CONTRIBUTING.md) [schema](../schemas/skill-json.schema.json) [schemas](../schemas) [root](../) [above](../../x.md)';
+    const options = { filesBase: '/repo/docs/', markdownPages: true, projectLinks: { from: 'docs', published: { schemas: '/repo/schemas/' } } };
+    const linked = renderMarkdown(markdown, { ...options, projectLinks: { ...options.projectLinks, source: 'https://github.com/acme/skills/blob/main/' } });
+    expect(linked).toContain('href="https://github.com/acme/skills/blob/main/README.md#toolchain"');
+    expect(linked).toContain('href="https://github.com/acme/skills/blob/main/CONTRIBUTING.md"');
+    expect(linked).toContain('href="/repo/schemas/skill-json.schema.json"');
+    // The folder itself is the repository's, not a page of the site; the root and above have no file.
+    expect(linked).toContain('href="https://github.com/acme/skills/blob/main/schemas"');
+    expect(linked).not.toMatch(/href="[^"]*x\.md"|href="https:\/\/github.com\/acme\/skills\/blob\/main\/"/);
+    // Without a repository, only the site's own copy is a link.
+    const unlinked = renderMarkdown(markdown, options);
+    expect([...unlinked.matchAll(/href="([^"]*)"/g)].map((m) => m[1])).toEqual(['/repo/schemas/skill-json.schema.json']);
+  });
+
   it("shows no image of a skill's document that is not one of the skill's files, such as a site-absolute path", () => {
     const html = renderMarkdown('![icon](/favicon.svg) ![other](/skills/other/0123456789abcdef/a.png) [site](/security/)', { filesBase: `/repo${files}` });
     expect(html).not.toContain('<img');

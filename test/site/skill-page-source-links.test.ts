@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sourceLinks } from '../../src/site/catalog/source-links.ts';
+import { repositoryFilesBase, sourceLinks } from '../../src/site/catalog/source-links.ts';
 
 const skill = { name: 'csv-profile', sourcePath: 'skills/data/csv-profile', sourceFile: 'SKILL.md' };
 
@@ -34,5 +34,16 @@ describe('sourceLinks', () => {
     const links = sourceLinks({ url: 'https://github.com/acme/skills', branch: 'x"><script>' }, { name: 'a&b"<', sourcePath: 'skills/we ird/#x', sourceFile: 'SKILL.md?' })!;
     for (const href of Object.values(links)) expect(href).not.toMatch(/[<>"\s]|#x|\?$/);
     expect(links.edit).toBe('https://github.com/acme/skills/edit/x%22%3E%3Cscript%3E/skills/we%20ird/%23x/SKILL.md%3F');
+  });
+});
+
+describe('repositoryFilesBase', () => {
+  it("is where a repository file's path goes to show it on GitHub, GitLab and Gitea, or nothing", () => {
+    expect(repositoryFilesBase({ url: 'https://github.com/acme/skills.git', branch: 'main' })).toBe('https://github.com/acme/skills/blob/main/');
+    expect(repositoryFilesBase({ url: 'https://gitlab.com/acme/skills/', branch: 'release/2' })).toBe('https://gitlab.com/acme/skills/-/blob/release%2F2/');
+    expect(repositoryFilesBase({ url: 'https://codeberg.org/acme/skills', branch: 'dev' })).toBe('https://codeberg.org/acme/skills/src/branch/dev/');
+    expect(repositoryFilesBase(undefined)).toBeUndefined();
+    expect(repositoryFilesBase({ url: 'javascript:alert(1)', branch: 'main' })).toBeUndefined();
+    expect(repositoryFilesBase({ url: 'https://user:token@github.com/acme/skills', branch: 'main' })).toBeUndefined();
   });
 });

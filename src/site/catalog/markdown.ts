@@ -58,6 +58,14 @@ export interface RenderOptions {
    */
   skillLinks?: { from: string; skills: Readonly<Record<string, string>> };
   /**
+   * The project's own docs: where a relative link that climbs out of docs/ goes (`../CONTRIBUTING.md`).
+   * `from` is the docs folder in the repository. A file in one of the `published` folders (a
+   * repository folder → its path on the site: `schemas` → `/schemas/`) goes to the site's copy;
+   * any other goes to `source` + its path, the file in the repository's web view, when the
+   * registry names its repository, and otherwise loses its href.
+   */
+  projectLinks?: { from: string; published: Readonly<Record<string, string>>; source?: string };
+  /**
    * Trusted documents only (our own docs/security.md): give headings ids so `/security/#rule`
    * links land. Skill documents keep the sanitiser's `user-content-` prefixed ids.
    */
@@ -332,7 +340,10 @@ function rewriteRelative(url: string, options: RenderOptions): string | null {
   }
   const docDir = options.docDir ? options.docDir.split('/').filter(Boolean) : [];
   const segments = resolveSegments(docDir, pathPart);
-  if (!segments) return options.skillLinks ? linkedSkillPage(options.skillLinks, docDir, pathPart) : null;
+  if (!segments) {
+    if (options.skillLinks) return linkedSkillPage(options.skillLinks, docDir, pathPart);
+    return options.projectLinks ? projectFileUrl(options.projectLinks, docDir, pathPart, suffix) : null;
+  }
   // A folder of the skill (`scripts/`) has no page of its own, and a static host answers its raw
   // URL with 404: the skill page's file tree shows it.
   if (options.skillPages && pathPart.endsWith('/')) return `${options.skillPages.skillPath}#files`;
@@ -347,6 +358,15 @@ function rewriteRelative(url: string, options: RenderOptions): string | null {
     return `${options.filesBase}${docPageSlug(last)}/${suffix}`;
   }
   return `${options.filesBase}${segments.map(encodeURIComponent).join('/')}${suffix}`;
+}
+
+/** Where a link from the project's docs to another file of the repository goes (see `projectLinks`). */
+function projectFileUrl(links: NonNullable<RenderOptions['projectLinks']>, docDir: readonly string[], pathPart: string, suffix: string): string | null {
+  const target = resolveSegments([...links.from.split('/').filter(Boolean), ...docDir], pathPart);
+  if (!target || target.length === 0) return null;
+  const [top, ...rest] = target;
+  if (rest.length > 0 && Object.hasOwn(links.published, top!)) return `${links.published[top!]}${rest.map(encodeURIComponent).join('/')}${suffix}`;
+  return links.source === undefined ? null : `${links.source}${target.map(encodeURIComponent).join('/')}${suffix}`;
 }
 
 /** The page of the other skill a link out of this one points into (its folder or any file in it), if it is one of `links.skills`. */
