@@ -16,14 +16,25 @@ describe('the stdout a runner holds', () => {
       expected += byte;
     }
     expect(out.held).toBeLessThanOrEqual(100_000 / 1024 + 1024);
-    expect(out.toString()).toBe(expected);
+    expect(out.text()).toEqual({ text: expected });
   });
 
   it('keeps a character whose bytes came in different chunks whole', () => {
     const out = new OutputBuffer();
     const bytes = Buffer.from('校对 ✓ '.repeat(500));
     for (const byte of bytes) out.push(Buffer.of(byte));
-    expect(out.toString()).toBe('校对 ✓ '.repeat(500));
+    expect(out.text()).toEqual({ text: '校对 ✓ '.repeat(500) });
+  });
+
+  it('says where the output stops being UTF-8, past a U+FFFD the script wrote itself', () => {
+    const out = new OutputBuffer();
+    out.push(Buffer.from('{"a": "\uFFFD caf'));
+    out.push(Buffer.from([0xe9, 0x22, 0x7d]));
+    // 7 ASCII bytes, U+FFFD as EF BF BD, then " caf": the Latin-1 é is at offset 14.
+    expect(out.text()).toEqual({ text: '{"a": "\uFFFD caf\uFFFD"}', notUtf8At: 14 });
+    const truncated = new OutputBuffer();
+    truncated.push(Buffer.from('ok ✓').subarray(0, 5));
+    expect(truncated.text().notUtf8At).toBe(3);
   });
 
   it('gives back every byte of a real process that writes one byte per write call', async () => {

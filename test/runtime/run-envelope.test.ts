@@ -50,6 +50,13 @@ describe('script envelopes and exit statuses', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ status: 'error', error: { code: 'INVALID_OUTPUT' } });
   });
 
+  it('refuses a result that is not UTF-8 as INVALID_OUTPUT, rather than changing its text', async () => {
+    const outcome = await registry.run('crasher', { mode: 'latin1' }, { retry: 0 });
+    expect(outcome.output).toBeNull();
+    // `{"success": true, "data": {"city": "Montr` is 41 bytes, so the Latin-1 é is at offset 41.
+    expect(outcome.error).toMatchObject({ code: 'INVALID_OUTPUT', message: 'crasher printed bytes that are not UTF-8 on stdout (the first at offset 41)' });
+  });
+
   it('answers input, context or config nested 100,000 levels deep with INVALID_PARAM, without starting the skill', async () => {
     const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
     const asInput = await registry.run('crasher', { mode: deep });

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { spawn, type ChildProcessWithoutNullStreams, type StdioOptions } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { Duplex, Writable } from 'node:stream';
@@ -38,6 +39,11 @@ export interface BoundedProcessResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
+  /**
+   * Where stdout stops being UTF-8: the offset of its first byte that is not part of a valid
+   * sequence. Such bytes read as U+FFFD in `stdout`, which would change the result unseen.
+   */
+  stdoutNotUtf8At?: number;
   /** The last 64 KB of stderr. */
   stderr: string;
   /** Every byte the process wrote to stderr, including what the tail dropped. */
@@ -79,9 +85,32 @@ export class OutputBuffer {
     return this.#chunks.length;
   }
 
-  toString(): string {
-    return Buffer.concat(this.#chunks).toString('utf8');
+  /** The text, and where it stops being UTF-8 (see {@link BoundedProcessResult.stdoutNotUtf8At}). */
+  text(): { text: string; notUtf8At?: number } {
+    const bytes = Buffer.concat(this.#chunks);
+    const text = bytes.toString('utf8');
+    return isUtf8(bytes) ? { text } : { text, notUtf8At: firstNotUtf8(bytes, text) };
   }
+}
+
+/**
+ * The byte offset of the first U+FFFD in `text` (the decoding of `bytes`) that `bytes` did not
+ * spell as U+FFFD itself (EF BF BD), that is, where decoding replaced an invalid sequence.
+ */
+function firstNotUtf8(bytes: Buffer, text: string): number {
+  let offset = 0;
+  let from = 0;
+  for (let at = text.indexOf('\uFFFD'); at !== -1; at = text.indexOf('\uFFFD', at + 1)) {
+    offset += Buffer.byteLength(text.slice(from, at));
+    from = at;
+    if (bytes[offset] !== 0xef || bytes[offset + 1] !== 0xbf || bytes[offset + 2] !== 0xbd) return offset;
+  }
+  return offset;
+}
+
+function stdoutOf(buffer: OutputBuffer): Pick<BoundedProcessResult, 'stdout' | 'stdoutNotUtf8At'> {
+  const { text, notUtf8At } = buffer.text();
+  return notUtf8At === undefined ? { stdout: text } : { stdout: text, stdoutNotUtf8At: notUtf8At };
 }
 
 /** stdin, stdout, stderr; the context-service socket on fd 3; a pipe of arguments on a later one. */
@@ -204,7 +233,7 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Bound
       resolvePromise({
         exitCode,
         signal,
-        stdout: stdout.toString(),
+        ...stdoutOf(stdout),
         stderr: stderrTail.toString('utf8'),
         stderrBytes,
         timedOut,

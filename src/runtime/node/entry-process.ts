@@ -122,6 +122,12 @@ async function execute(run: EntryRun, plan: SpawnPlan, stdin: string): Promise<A
     if (crashed) return crash('crashed', { stdout: text.slice(0, 400) });
     return failed('INVALID_OUTPUT', `${name} printed JSON nested deeper than ${MAX_JSON_DEPTH} levels on stdout`, { stdout: text.slice(0, 400), hint: 'return a flatter result' });
   }
+  // JSON travels as UTF-8; a Latin-1 byte would otherwise reach the result as U+FFFD, unseen.
+  if (!crashed && result.stdoutNotUtf8At !== undefined) {
+    return failed('INVALID_OUTPUT', `${name} printed bytes that are not UTF-8 on stdout (the first at offset ${result.stdoutNotUtf8At})`, {
+      hint: 'write the envelope as UTF-8 text; send binary data base64-encoded (docs/script-protocol.md)',
+    });
+  }
   let json: unknown;
   try {
     json = text === '' ? undefined : JSON.parse(text);
