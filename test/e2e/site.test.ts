@@ -58,6 +58,13 @@ function makeRepo(root: string): void {
   git(['commit', '-q', '-m', 'xss-probe'], '2026-04-01T00:00:00Z');
 }
 
+/** A file the preview server answers with 200, as text. */
+async function servedText(pathname: string): Promise<string> {
+  const r = await fetch(new URL(pathname, preview.url));
+  expect(r.status, pathname).toBe(200);
+  return r.text();
+}
+
 /** A full site build takes seconds; a hung one is killed with its output instead of stalling the suite. */
 const BUILD_TIMEOUT_MS = 150_000;
 
@@ -469,24 +476,15 @@ describe('catalog site', () => {
   });
 
   it("links the docs to the repository's other files, and to the site's own copy of a schema", async () => {
-    const html = async (p: string) => {
-      const r = await fetch(new URL(p, preview.url));
-      expect(r.status, p).toBe(200);
-      return r.text();
-    };
-    const readme = await html('/docs/readme/');
+    const readme = await servedText('/docs/readme/');
     expect(readme).toContain('href="https://github.com/example/skills/blob/main/README.md"');
     expect(readme).toContain('href="https://github.com/example/skills/blob/main/CONTRIBUTING.md"');
-    expect(await html('/docs/skill-json/')).toContain('href="/schemas/skill-json.schema.json"');
-    expect(JSON.parse(await html('/schemas/skill-json.schema.json')).$schema).toMatch(/json-schema\.org/);
+    expect(await servedText('/docs/skill-json/')).toContain('href="/schemas/skill-json.schema.json"');
+    expect(JSON.parse(await servedText('/schemas/skill-json.schema.json')).$schema).toMatch(/json-schema\.org/);
   });
 
   it('serves the feeds, llms.txt, sitemap, security page and a useful 404', async () => {
-    const text = async (p: string) => {
-      const r = await fetch(new URL(p, preview.url));
-      expect(r.status, p).toBe(200);
-      return r.text();
-    };
+    const text = servedText;
     const llms = await text('/llms.txt');
     for (const s of index.skills) expect(llms).toContain(`(/${fillName(index.urls.manifest, s.name)})`);
     const feed = await text('/feed.xml');
