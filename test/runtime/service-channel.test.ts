@@ -1,7 +1,7 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFile, stat } from 'node:fs/promises';
+import { appendFile, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { memoryKeyValueStore, memoryStore } from '../../src/runtime/context-services.ts';
 import { fileMemoryStore } from '../../src/runtime/node/file-memory.ts';
 import { fileSessionStore, MAX_SESSION_BYTES } from '../../src/runtime/node/file-session.ts';
@@ -159,6 +159,27 @@ describe('the stores a skill writes through the channel', () => {
     await session.set('one', 'small');
     await session.set('two', big);
     expect(await session.keys()).toEqual(['one', 'two']);
+  });
+
+  it("the file memory store answers from the file as it is now: after its own write, another writer's append and a rewrite", async () => {
+    const dir = await tempDir('memory');
+    const memory = fileMemoryStore(dir);
+    expect(await memory.search('milk')).toEqual([]);
+    await memory.write({ content: 'prefers oat milk' });
+    expect((await memory.search('milk')).map((h) => h.snippet)).toEqual(['prefers oat milk']);
+    // Repeated searches of an unchanged store reuse its index, and still find the same.
+    expect((await memory.search('oat')).map((h) => h.snippet)).toEqual(['prefers oat milk']);
+    const file = join(dir, 'entries.jsonl');
+    await appendFile(file, `${JSON.stringify({ id: 'm-other', content: 'another run likes milk tea' })}\n`);
+    expect((await memory.search('milk')).map((h) => h.snippet).sort()).toEqual(['another run likes milk tea', 'prefers oat milk']);
+    // A rewrite of the same size is another file (inode) or another version (mtime).
+    const text = await readFile(file, 'utf8');
+    await writeFile(`${file}.new`, text.replace('oat milk', 'rye bread'));
+    await rename(`${file}.new`, file);
+    expect((await memory.search('bread')).map((h) => h.snippet)).toEqual(['prefers rye bread']);
+    expect((await memory.search('oat')).map((h) => h.snippet)).toEqual([]);
+    await rm(file);
+    expect(await memory.search('milk')).toEqual([]);
   });
 
   it('the file memory store refuses writes once full, and keeps what it held', async () => {
