@@ -118,8 +118,14 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpList
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
-      await options.newServer().connect(transport);
-      return transport.handleRequest(req, res, body.value);
+      const server = options.newServer();
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body.value);
+      // The transport refused the initialize before a session began (no Accept for event streams,
+      // another Content-Type…): no request can reach this server again and nothing would close it,
+      // so it stayed subscribed to the registry for good, ~60 KB per refused request.
+      if (transport.sessionId === undefined) await server.close();
+      return;
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (!session) return jsonRpcError(res, sessionId === undefined ? 400 : 404, -32000, 'missing or unknown Mcp-Session-Id');

@@ -1,0 +1,71 @@
+/**
+ * What becomes of the MCP server behind each HTTP initialize request: every request that does not
+ * end in a session must leave nothing behind, or a client (or a web page hammering localhost) grows
+ * the process without bound. In-process, so each server's closing can be counted; real HTTP on
+ * 127.0.0.1, the real registry, the SDK's real transport.
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveMcpHttp, type McpHttpListener } from '../../src/mcp/http.ts';
+import { LiveRegistry } from '../../src/mcp/live-registry.ts';
+import { createMcpServer } from '../../src/mcp/server.ts';
+import { openRegistry } from '../../src/runtime/node/open-registry.ts';
+import { buildExamples, tempDir } from '../runtime/_registries.ts';
+
+let live: LiveRegistry;
+let listener: McpHttpListener;
+let created = 0;
+let closed = 0;
+
+beforeAll(async () => {
+  const registry = await buildExamples();
+  const cacheDir = await tempDir('mcp-http-sessions-cache');
+  live = await LiveRegistry.open(() => openRegistry(registry, { cacheDir, configDir: cacheDir }));
+  listener = await serveMcpHttp({
+    host: '127.0.0.1',
+    port: 0,
+    newServer: (): Server => {
+      created += 1;
+      const server = createMcpServer(live);
+      const previous = server.onclose;
+      server.onclose = () => {
+        closed += 1;
+        previous?.();
+      };
+      return server;
+    },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await listener?.close();
+  live?.close();
+});
+
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+describe('skilldex mcp --http, initialize requests that make no session', () => {
+  it('closes the server made for an initialize the transport refuses (no Accept for event streams, another Content-Type)', async () => {
+    const before = { created, closed };
+    const refused = [
+      await fetch(listener.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: initialize }),
+      await fetch(listener.url, { method: 'POST', headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, body: initialize }),
+    ];
+    expect(await Promise.all(refused.map(async (res) => [res.status, ((await res.json()) as { error: { message: string } }).error.message]))).toEqual([
+      [406, expect.stringMatching(/accept both application\/json and text\/event-stream/)],
+      [415, expect.stringMatching(/Content-Type must be application\/json/)],
+    ]);
+    expect(created - before.created).toBe(2);
+    // Each was made for nothing and is reachable from nowhere but the registry's change listeners.
+    await expect.poll(() => closed - before.closed).toBe(2);
+  });
+
+  it('keeps the server of an initialize that made a session', async () => {
+    const before = { created, closed };
+    const res = await fetch(listener.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: initialize });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
+    await res.text();
+    expect([created - before.created, closed - before.closed]).toEqual([1, 0]);
+  });
+});
