@@ -1,4 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
+import { JSONRPCMessageSchema, JSONRPCRequestSchema, RequestIdSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const EDGE = 256;
 
@@ -15,25 +16,48 @@ export function requestIdAtEdges(head: string, tail: string): string | number | 
   return match ? (JSON.parse(match[1] as string) as string | number) : undefined;
 }
 
+/** What is wrong with a line, as {@link LineLimit} reports it. */
+export type LineProblem = 'not-json' | 'batch' | 'invalid-request';
+
+/**
+ * Why `message`, which carries an `id` and no `result` or `error` (so its sender waits for an
+ * answer), is not a JSON-RPC request the SDK accepts — or undefined when it is one, or is not meant
+ * as one. The SDK drops such a message with nothing but an `onerror`, and its client waits for ever.
+ *
+ * @example
+ * invalidRequest({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: 'x' }); // 'params: Invalid input: expected object, received string'
+ * invalidRequest({ jsonrpc: '2.0', id: 9, method: 'ping' });                   // undefined
+ */
+export function invalidRequest(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null || !('id' in message) || 'result' in message || 'error' in message) return undefined;
+  if (JSONRPCMessageSchema.safeParse(message).success) return undefined;
+  if (!RequestIdSchema.safeParse((message as { id: unknown }).id).success) return 'id: must be a string or an integer';
+  const issue = JSONRPCRequestSchema.safeParse(message).error?.issues[0];
+  if (!issue) return undefined;
+  const where = issue.path.map(String).join('.');
+  return `${where ? `${where}: ` : ''}${issue.message}`.slice(0, 300);
+}
+
 /**
  * Sits between stdin and the SDK's stdio transport and passes only whole lines of at most
  * `maxLineBytes` that parse as JSON. The SDK closes the connection when its buffer overflows; here
  * an oversized message is dropped (memory stays bounded) and reported with the request id found at
  * its edges, so the client gets an error for that request and the server keeps serving. A line
- * that is not JSON, or a JSON-RPC batch (MCP has none), is reported the same way (the SDK drops it
- * without a word, and JSON-RPC wants an error); a blank line is skipped.
+ * that is not JSON, a JSON-RPC batch (MCP has none), or a request the SDK cannot read (see
+ * {@link invalidRequest}) is reported the same way (the SDK drops it without a word, and JSON-RPC
+ * wants an error); a blank line is skipped.
  */
 export class LineLimit extends Transform {
   readonly #max: number;
   readonly #onOversize: (id: string | number | undefined) => void;
-  readonly #onMalformed: ((id: string | number | undefined, problem: 'not-json' | 'batch') => void) | undefined;
+  readonly #onMalformed: ((id: string | number | undefined, problem: LineProblem, detail?: string) => void) | undefined;
   #pending: Buffer[] = [];
   #size = 0;
   #dropping = false;
   #head = '';
   #tail = '';
 
-  constructor(maxLineBytes: number, onOversize: (id: string | number | undefined) => void, onMalformed?: (id: string | number | undefined, problem: 'not-json' | 'batch') => void) {
+  constructor(maxLineBytes: number, onOversize: (id: string | number | undefined) => void, onMalformed?: (id: string | number | undefined, problem: LineProblem, detail?: string) => void) {
     super();
     this.#max = maxLineBytes;
     this.#onOversize = onOversize;
@@ -53,6 +77,12 @@ export class LineLimit extends Transform {
     }
     // MCP has no batches: the SDK would drop the array without a word.
     if (Array.isArray(message)) return this.#onMalformed(undefined, 'batch');
+    const problem = invalidRequest(message);
+    if (problem) {
+      // Answered with its id when that is one (a string or an integer), else with null.
+      const id = RequestIdSchema.safeParse((message as { id: unknown }).id);
+      return this.#onMalformed(id.success ? id.data : undefined, 'invalid-request', problem);
+    }
     this.push(line);
   }
 

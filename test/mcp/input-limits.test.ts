@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inputProblem } from '../../src/mcp/input-limits.ts';
-import { LineLimit, requestIdAtEdges } from '../../src/mcp/stdio-line-limit.ts';
+import { invalidRequest, LineLimit, requestIdAtEdges } from '../../src/mcp/stdio-line-limit.ts';
 
 describe('inputProblem', () => {
   it('accepts ordinary arguments and names the limit an oversized or deep one breaks', () => {
@@ -45,5 +45,34 @@ describe('LineLimit', () => {
     expect(requestIdAtEdges('{"jsonrpc":"2.0","id":12,"method"', 'zzz"}}')).toBe(12);
     expect(requestIdAtEdges('{"method":"x"', ',"jsonrpc":"2.0","id":"abc"}\n')).toBe('abc');
     expect(requestIdAtEdges('{"method":"x"', '"x":1}')).toBeUndefined();
+  });
+});
+
+describe('invalidRequest', () => {
+  it('names what keeps a message with an id from being a request, and leaves requests, notifications and responses alone', () => {
+    expect(invalidRequest({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: 'x' })).toBe('params: Invalid input: expected object, received string');
+    expect(invalidRequest({ jsonrpc: '2.0', id: 8 })).toBe('method: Invalid input: expected string, received undefined');
+    expect(invalidRequest({ jsonrpc: '1.0', id: 5, method: 'ping' })).toMatch(/^jsonrpc: /);
+    expect(invalidRequest({ jsonrpc: '2.0', id: 1.5, method: 'ping' })).toBe('id: must be a string or an integer');
+    expect(invalidRequest({ jsonrpc: '2.0', id: 3, method: 'ping', params: { _meta: { progressToken: { a: 1 } } } })).toMatch(/^params\._meta\.progressToken: /);
+    expect(invalidRequest({ jsonrpc: '2.0', id: 3, method: 'ping' })).toBeUndefined();
+    expect(invalidRequest({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBeUndefined();
+    expect(invalidRequest({ jsonrpc: '2.0', id: 3, result: 'not an object' })).toBeUndefined();
+    expect(invalidRequest({})).toBeUndefined();
+  });
+
+  it('LineLimit reports such a request with its id, or without one when the id itself is wrong', async () => {
+    const malformed: [string | number | undefined, string, string | undefined][] = [];
+    const limit = new LineLimit(1000, () => {}, (id, problem, detail) => malformed.push([id, problem, detail]));
+    const out: string[] = [];
+    limit.on('data', (chunk: Buffer) => out.push(chunk.toString()));
+    limit.write('{"jsonrpc":"2.0","id":"a","method":"tools/call","params":"x"}\n{"jsonrpc":"2.0","id":true,"method":"ping"}\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    limit.end();
+    await new Promise((resolve) => limit.on('end', resolve));
+    expect(out).toEqual(['{"jsonrpc":"2.0","id":1,"method":"ping"}\n']);
+    expect(malformed).toEqual([
+      ['a', 'invalid-request', 'params: Invalid input: expected object, received string'],
+      [undefined, 'invalid-request', 'id: must be a string or an integer'],
+    ]);
   });
 });

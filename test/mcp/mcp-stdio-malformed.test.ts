@@ -66,4 +66,23 @@ describe('skilldex mcp on stdio, given lines that are not JSON-RPC messages', ()
     expect(stderr).toContain('skilldex mcp: the message is not valid JSON');
     expect(stderr).toContain('skilldex mcp: ignored a message that is JSON but not a JSON-RPC message');
   });
+
+  it('answers a request the SDK cannot read (params not an object, a progress token of another type, no method, a fractional id) instead of leaving its client waiting', async () => {
+    const { replies, stderr } = await session([
+      '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":"x"}',
+      '{"jsonrpc":"2.0","id":"p","method":"tools/call","params":{"name":"list_skills","_meta":{"progressToken":{"a":1}}}}',
+      '{"jsonrpc":"2.0","id":8}',
+      '{"jsonrpc":"2.0","id":1.5,"method":"ping"}',
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+    ]);
+    const invalid = (id: unknown, what: string) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: expect.stringMatching(new RegExp(`^not a valid JSON-RPC request \\(${what}`)) } });
+    expect(replies).toEqual([
+      invalid(9, 'params: Invalid input: expected object'),
+      invalid('p', 'params\\._meta\\.progressToken: '),
+      invalid(8, 'method: '),
+      invalid(null, 'id: must be a string or an integer'),
+      { jsonrpc: '2.0', id: 'last', result: {} },
+    ]);
+    expect(stderr).toContain('skilldex mcp: not a valid JSON-RPC request (params: ');
+  });
 });

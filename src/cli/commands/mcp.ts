@@ -86,11 +86,14 @@ export default defineCommand({
       // Without an id there is no request to answer; the client's own timeout applies.
       if (id === undefined) return err(`skilldex mcp: dropped a message larger than ${MAX_MESSAGE_BYTES} bytes`);
       void transport.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: `message larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB; send smaller arguments` } });
-    }, (id, problem) => {
-      const message = problem === 'batch' ? 'a JSON-RPC batch (an array) is not an MCP message; send one message per line' : 'the message is not valid JSON; send one JSON-RPC message per line';
+    }, (id, problem, detail) => {
+      const message =
+        problem === 'batch' ? 'a JSON-RPC batch (an array) is not an MCP message; send one message per line'
+        : problem === 'invalid-request' ? `not a valid JSON-RPC request (${detail}); send {"jsonrpc":"2.0","id":<string or integer>,"method":…,"params":{…}}`
+        : 'the message is not valid JSON; send one JSON-RPC message per line';
       err(`skilldex mcp: ${message}`);
       // JSON-RPC answers with a null id where the request's id cannot be read.
-      void transport.send({ jsonrpc: '2.0', id: (id ?? null) as string | number, error: { code: problem === 'batch' ? ErrorCode.InvalidRequest : ErrorCode.ParseError, message } });
+      void transport.send({ jsonrpc: '2.0', id: (id ?? null) as string | number, error: { code: problem === 'not-json' ? ErrorCode.ParseError : ErrorCode.InvalidRequest, message } });
     });
     const transport = new StdioServerTransport(input, process.stdout);
     const closed = new Promise<void>((resolve) => {
