@@ -18,6 +18,7 @@ import { SkilldexError } from '../core/errors/skilldex-error.ts';
 import { RegistryError } from '../core/errors/registry-error.ts';
 import { type BuiltinTool, builtinTools, jsonSchema } from './builtin-tools.ts';
 import { inputProblem } from './input-limits.ts';
+import { issueLines, paramsChecked } from './request-checks.ts';
 import type { LiveRegistry } from './live-registry.ts';
 import { mimeType, parseSkillUri, skillUri, textOrBlob } from './skill-uri.ts';
 import { type SkillTool, skillTools } from './skill-tools.ts';
@@ -124,7 +125,7 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     return structured(output as Record<string, unknown>);
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler(paramsChecked(ListToolsRequestSchema), async () => {
     await live.refresh();
     const skills = await exposed(live.current);
     return {
@@ -135,7 +136,7 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(paramsChecked(CallToolRequestSchema), async (request, extra): Promise<CallToolResult> => {
     const registry = live.current;
     const { name } = request.params;
     const args = request.params.arguments ?? {};
@@ -149,7 +150,7 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
       const tool = builtin as BuiltinTool;
       const parsed = tool.input.safeParse(args);
       if (!parsed.success) {
-        return toolError(`${name}: invalid arguments [INVALID_PARAM]\n${parsed.error.issues.map((issue) => `- ${issue.path.join('.') || '(arguments)'}: ${issue.message}`).join('\n')}`);
+        return toolError(`${name}: invalid arguments [INVALID_PARAM]\n${issueLines(parsed.error.issues, '(arguments)')}`);
       }
       // Listing revalidates the index first, so an agent asking what there is sees an update.
       if (name === 'list_skills') await live.refresh();
@@ -167,7 +168,7 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     return { items: items.slice(start, end), ...(end < items.length ? { nextCursor: String(end) } : {}) };
   };
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+  server.setRequestHandler(paramsChecked(ListResourcesRequestSchema), async (request) => {
     await live.refresh();
     const registry = live.current;
     const { items, nextCursor } = page(registry.list(), request.params?.cursor, RESOURCE_PAGE_SKILLS);
@@ -180,11 +181,11 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     };
   });
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+  server.setRequestHandler(paramsChecked(ListResourceTemplatesRequestSchema), async () => ({
     resourceTemplates: [{ uriTemplate: 'skill://{name}/{+path}', name: 'skill-file', title: 'A file of a skill', description: "Any published file of a skill, verified against the registry's digest." }],
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler(paramsChecked(ReadResourceRequestSchema), async (request) => {
     const { uri } = request.params;
     const target = parseSkillUri(uri);
     if (!target) throw new ProtocolError(ErrorCode.InvalidParams, `not a skill resource: ${JSON.stringify(uri.slice(0, 200))}; use skill://<name>/<path> as resources/list gives it`);
@@ -199,13 +200,13 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     return { contents: [{ uri, mimeType: mimeType(target.path), ...textOrBlob(bytes) }] };
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
+  server.setRequestHandler(paramsChecked(ListPromptsRequestSchema), async (request) => {
     await live.refresh();
     const { items, nextCursor } = page(live.current.list(), request.params?.cursor);
     return { prompts: items.map((entry) => ({ name: entry.name, title: entry.title, description: entry.description })), ...(nextCursor ? { nextCursor } : {}) };
   });
 
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+  server.setRequestHandler(paramsChecked(GetPromptRequestSchema), async (request) => {
     try {
       const skill = await live.current.load(request.params.name);
       return { description: `The instructions of the skill ${skill.name}`, messages: [{ role: 'user', content: { type: 'text', text: skill.text } }] };

@@ -2,7 +2,7 @@ import { cp } from 'node:fs/promises';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { EmptyResultSchema, type McpError, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 import { buildExamples, buildFixtures, tempDir } from '../runtime/_registries.ts';
@@ -139,6 +139,24 @@ describe('skilldex mcp --http (Streamable HTTP, SDK client)', () => {
       await open.stop();
     }
     expect(server.stderr()).not.toContain('warning');
+  });
+
+  it('answers params of the wrong shape with -32602 naming each problem, not an internal error with a JSON dump', async () => {
+    const client = new Client({ name: 'skilldex-http-params', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    try {
+      // The SDK's client checks nothing it sends; a buggy or hostile one sends this.
+      const refused = async (method: string, params: unknown) => client.request({ method, params } as never, EmptyResultSchema).then(() => undefined, (error: McpError) => ({ code: error.code, message: error.message }));
+      expect(await refused('tools/call', { name: 5 })).toEqual({ code: -32602, message: 'MCP error -32602: tools/call: invalid params [INVALID_PARAM]\n- params.name: Invalid input: expected string, received number' });
+      expect(await refused('tools/call', { name: 'load_skill', arguments: ['pdf'] })).toEqual({ code: -32602, message: expect.stringMatching(/\n- params\.arguments: Invalid input: expected record, received array$/) });
+      expect(await refused('resources/read', { uri: 5 })).toEqual({ code: -32602, message: expect.stringMatching(/resources\/read: invalid params \[INVALID_PARAM\]\n- params\.uri: /) });
+      expect(await refused('prompts/get', {})).toEqual({ code: -32602, message: expect.stringMatching(/\n- params\.name: Invalid input: expected string, received undefined$/) });
+      expect(await refused('resources/list', { cursor: 7 })).toEqual({ code: -32602, message: expect.stringMatching(/\n- params\.cursor: /) });
+      // Well-formed requests still go through.
+      expect((await call(client, 'search_skills', { query: 'semver', limit: 1 })).isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
   });
 
   it('stops cleanly on SIGTERM', async () => {
