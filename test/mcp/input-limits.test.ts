@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
 import { inputProblem } from '../../src/mcp/input-limits.ts';
 import { invalidRequest, LineLimit, requestIdAtEdges } from '../../src/mcp/stdio-line-limit.ts';
 
@@ -74,5 +75,32 @@ describe('invalidRequest', () => {
       ['a', 'invalid-request', 'params: Invalid input: expected object, received string'],
       [undefined, 'invalid-request', 'id: must be a string or an integer'],
     ]);
+  });
+});
+
+describe('LineLimit with an output to keep up with', () => {
+  it('reads no further while maxInFlight requests are open, counting a reused id each time and a cancelled request out', async () => {
+    const stream = new PassThrough();
+    const limit = new LineLimit(1000, () => {}, () => {}, { stream, maxQueuedBytes: 1024, maxInFlight: 2 });
+    const passed: number[] = [];
+    limit.on('data', (chunk: Buffer) => passed.push(JSON.parse(chunk.toString()).id ?? -1));
+    const request = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`;
+    limit.write(request(1) + request(1) + request(2) + request(3));
+    await new Promise((resolve) => setImmediate(resolve));
+    // Two requests with id 1 are open: the third line waits.
+    expect(passed).toEqual([1, 1]);
+    limit.answered(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(passed).toEqual([1, 1, 2]);
+    // A cancelled request gets no answer from the SDK: its cancellation counts it out.
+    const cancel = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } })}\n`;
+    limit.answered(1);
+    limit.answered(99);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(passed).toEqual([1, 1, 2, 3]);
+    limit.write(cancel(3) + request(4) + request(5));
+    limit.answered(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(passed).toEqual([1, 1, 2, 3, -1, 4, 5]);
   });
 });

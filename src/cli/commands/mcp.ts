@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { defineCommand } from 'citty';
 import { serveMcpHttp } from '../../mcp/http.ts';
 import { LiveRegistry } from '../../mcp/live-registry.ts';
@@ -13,6 +13,10 @@ import { VERSION } from '../../core-node/package-version.ts';
 
 /** Largest single MCP message accepted, on stdio and over HTTP. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** Answers a stdio client has not read yet, past which the server reads no more of its requests. */
+const MAX_QUEUED_ANSWER_BYTES = 16 * 1024 * 1024;
+/** Requests of a stdio client being handled at once, past which the server reads no more of them. */
+const MAX_REQUESTS_IN_FLIGHT = 256;
 
 const { json: _json, ...registryOnly } = registryArgs;
 
@@ -94,8 +98,17 @@ export default defineCommand({
       err(`skilldex mcp: ${message}`);
       // JSON-RPC answers with a null id where the request's id cannot be read.
       void transport.send({ jsonrpc: '2.0', id: (id ?? null) as string | number, error: { code: problem === 'not-json' ? ErrorCode.ParseError : ErrorCode.InvalidRequest, message } });
-    });
+    }, { stream: process.stdout, maxQueuedBytes: MAX_QUEUED_ANSWER_BYTES, maxInFlight: MAX_REQUESTS_IN_FLIGHT });
     const transport = new StdioServerTransport(input, process.stdout);
+    // The SDK waits for 'drain' once per answer stdout cannot take yet; the input limit bounds how
+    // many those are, so Node's "possible EventEmitter memory leak" warning would only be noise.
+    process.stdout.setMaxListeners(0);
+    // Every answer ends a request in flight, and may let the input read on.
+    const send = transport.send.bind(transport);
+    transport.send = (message: JSONRPCMessage) => {
+      if ('id' in message && ('result' in message || 'error' in message) && message.id !== null && message.id !== undefined) input.answered(message.id);
+      return send(message);
+    };
     const closed = new Promise<void>((resolve) => {
       server.onclose = ((previous) => () => {
         previous?.();
