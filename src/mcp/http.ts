@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, BlockList, isIP } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -33,7 +33,37 @@ export interface McpHttpListener {
 }
 
 const MCP_HTTP_PATH = '/mcp';
-const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/**
+ * Whether `host` — `localhost`, or an IP literal in any spelling, IPv6 with or without brackets —
+ * is this machine's loopback: all of 127.0.0.0/8 and ::1 (also as ::ffff:127.0.0.1 or
+ * 0:0:0:0:0:0:0:1). Matching four spellings let `--host 127.0.0.2` or `--host 0:0:0:0:0:0:0:1`
+ * pass for an open bind: the Host and Origin checks were off, and the warning said "not loopback".
+ *
+ * @example
+ * isLoopbackHost('127.0.0.2');  // true
+ * isLoopbackHost('[::1]');      // true
+ * isLoopbackHost('0.0.0.0');    // false
+ */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (bare === 'localhost') return true;
+  const family = isIP(bare);
+  return family !== 0 && LOOPBACK.check(bare, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** The host name of a Host header or an Origin, as a browser resolves it, or undefined when it has none. */
+const hostnameOf = (url: string): string | undefined => {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
+};
 
 const jsonRpcError = (res: ServerResponse, status: number, code: number, message: string): void => {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
@@ -44,15 +74,12 @@ const jsonRpcError = (res: ServerResponse, status: number, code: number, message
  * browser, in `Origin`): otherwise any web page could reach it through DNS rebinding.
  */
 function loopbackRequestAllowed(headers: IncomingMessage['headers']): boolean {
-  const hostname = (value: string): string => value.replace(/:\d+$/, '').toLowerCase();
-  if (!headers.host || !LOOPBACK_NAMES.has(hostname(headers.host))) return false;
+  const host = headers.host === undefined ? undefined : hostnameOf(`http://${headers.host}`);
+  if (host === undefined || !isLoopbackHost(host)) return false;
   const origin = headers.origin;
   if (origin === undefined || origin === 'null') return origin === undefined;
-  try {
-    return LOOPBACK_NAMES.has(new URL(origin).hostname.toLowerCase());
-  } catch {
-    return false;
-  }
+  const from = hostnameOf(origin);
+  return from !== undefined && isLoopbackHost(from);
 }
 
 async function readJsonBody(req: IncomingMessage, limit: number): Promise<{ ok: true; value: unknown } | { ok: false; status: number; message: string }> {
@@ -83,7 +110,7 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<{ ok: 
  */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpListener> {
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const loopbackOnly = LOOPBACK_NAMES.has(options.host.toLowerCase());
+  const loopbackOnly = isLoopbackHost(options.host);
   const maxSessions = options.maxSessions ?? MAX_SESSIONS;
   // In order of last use (a used session moves to the end), so the first is the one to close.
   const sessions = new Map<string, StreamableHTTPServerTransport>();

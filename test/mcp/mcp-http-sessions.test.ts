@@ -6,7 +6,7 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveMcpHttp, type McpHttpListener } from '../../src/mcp/http.ts';
+import { isLoopbackHost, serveMcpHttp, type McpHttpListener } from '../../src/mcp/http.ts';
 import { LiveRegistry } from '../../src/mcp/live-registry.ts';
 import { createMcpServer } from '../../src/mcp/server.ts';
 import { openRegistry } from '../../src/runtime/node/open-registry.ts';
@@ -69,3 +69,26 @@ describe('skilldex mcp --http, initialize requests that make no session', () => 
     expect([created - before.created, closed - before.closed]).toEqual([1, 0]);
   });
 });
+
+describe('skilldex mcp --http on a loopback address other than 127.0.0.1', () => {
+  it('knows every spelling of loopback, and nothing else', () => {
+    for (const host of ['127.0.0.1', '127.0.0.2', '127.255.255.254', 'localhost', 'LocalHost', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1']) expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['0.0.0.0', '::', '128.0.0.1', '10.0.0.1', '::ffff:10.0.0.1', 'localhost.', 'localhost.evil.example', '127.0.0.1.nip.io', '']) expect(isLoopbackHost(host), host).toBe(false);
+  });
+
+  it('bound to 127.0.0.2, still refuses a request whose Host or Origin is not loopback (DNS rebinding)', async () => {
+    const other = await serveMcpHttp({ host: '127.0.0.2', port: 0, newServer: () => createMcpServer(live) });
+    try {
+      expect(other.localOnly).toBe(true);
+      const post = (headers: Record<string, string>) => fetch(other.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: initialize }).then(async (res) => [res.status, await res.text()] as const);
+      const rebound = await post({ host: 'evil.example', origin: 'http://evil.example' });
+      expect(rebound[0]).toBe(403);
+      expect(JSON.parse(rebound[1]).error.message).toMatch(/not loopback/);
+      expect((await post({ origin: 'https://evil.example' }))[0]).toBe(403);
+      expect((await post({}))[0]).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
