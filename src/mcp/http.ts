@@ -4,6 +4,7 @@ import { type AddressInfo, BlockList, isIP } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { invalidRequest, invalidRequestMessage, requestIdOf } from './request-checks.ts';
 
 export interface McpHttpOptions {
   /** 127.0.0.1 unless the user chose otherwise. */
@@ -65,8 +66,8 @@ const hostnameOf = (url: string): string | undefined => {
   }
 };
 
-const jsonRpcError = (res: ServerResponse, status: number, code: number, message: string): void => {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+const jsonRpcError = (res: ServerResponse, status: number, code: number, message: string, id: string | number | null = null): void => {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 };
 
 /**
@@ -128,6 +129,10 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpList
     if (req.method === 'POST') {
       const body = await readJsonBody(req, limit);
       if (!body.ok) return jsonRpcError(res, body.status, body.status === 413 ? -32600 : -32700, body.message);
+      // The SDK answers it "Parse error: Invalid JSON-RPC message" (-32700, for JSON that parsed)
+      // with a null id, naming nothing: a request with params "x" or an object as its id.
+      const problem = invalidRequest(body.value);
+      if (problem) return jsonRpcError(res, 400, -32600, invalidRequestMessage(problem), requestIdOf(body.value) ?? null);
       if (session) return session.handleRequest(req, res, body.value);
       if (sessionId !== undefined) return jsonRpcError(res, 404, -32001, 'unknown or expired session; initialize again');
       if (!isInitializeRequest(body.value)) return jsonRpcError(res, 400, -32000, 'no session: the first request must be initialize');

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, JSONRPCMessageSchema, JSONRPCRequestSchema, RequestIdSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ProtocolError } from './tool-results.ts';
 
@@ -41,3 +41,32 @@ function parseRequest(schema: RequestSchema, request: unknown): void {
   if (parsed.success) return;
   throw new ProtocolError(ErrorCode.InvalidParams, `${schema.shape.method.value}: invalid params [INVALID_PARAM]\n${issueLines(parsed.error.issues, 'params')}`);
 }
+
+/**
+ * Why `message`, which carries an `id` and no `result` or `error` (so its sender waits for an
+ * answer), is not a JSON-RPC request the SDK accepts — or undefined when it is one, or is not meant
+ * as one. The SDK drops such a message with nothing but an `onerror`, and its client waits for ever.
+ *
+ * @example
+ * invalidRequest({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: 'x' }); // 'params: Invalid input: expected object, received string'
+ * invalidRequest({ jsonrpc: '2.0', id: 9, method: 'ping' });                   // undefined
+ */
+export function invalidRequest(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null || !('id' in message) || 'result' in message || 'error' in message) return undefined;
+  if (JSONRPCMessageSchema.safeParse(message).success) return undefined;
+  if (!RequestIdSchema.safeParse((message as { id: unknown }).id).success) return 'id: must be a string or an integer';
+  const issue = JSONRPCRequestSchema.safeParse(message).error?.issues[0];
+  if (!issue) return undefined;
+  const where = issue.path.map(String).join('.');
+  return `${where ? `${where}: ` : ''}${issue.message}`.slice(0, 300);
+}
+
+/** What a client is told about a request {@link invalidRequest} refuses, on stdio and over HTTP. */
+export const invalidRequestMessage = (problem: string): string =>
+  `not a valid JSON-RPC request (${problem}); send {"jsonrpc":"2.0","id":<string or integer>,"method":…,"params":{…}}`;
+
+/** The id of a request {@link invalidRequest} refuses, when that id is one (a string or an integer). */
+export const requestIdOf = (message: unknown): string | number | undefined => {
+  const id = RequestIdSchema.safeParse((message as { id?: unknown } | null)?.id);
+  return id.success ? id.data : undefined;
+};

@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback, type Writable } from 'node:stream';
-import { JSONRPCMessageSchema, JSONRPCRequestSchema, RequestIdSchema } from '@modelcontextprotocol/sdk/types.js';
+import { invalidRequest, requestIdOf } from './request-checks.ts';
 
 const EDGE = 256;
 
@@ -18,25 +18,6 @@ export function requestIdAtEdges(head: string, tail: string): string | number | 
 
 /** What is wrong with a line, as {@link LineLimit} reports it. */
 export type LineProblem = 'not-json' | 'batch' | 'invalid-request';
-
-/**
- * Why `message`, which carries an `id` and no `result` or `error` (so its sender waits for an
- * answer), is not a JSON-RPC request the SDK accepts — or undefined when it is one, or is not meant
- * as one. The SDK drops such a message with nothing but an `onerror`, and its client waits for ever.
- *
- * @example
- * invalidRequest({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: 'x' }); // 'params: Invalid input: expected object, received string'
- * invalidRequest({ jsonrpc: '2.0', id: 9, method: 'ping' });                   // undefined
- */
-export function invalidRequest(message: unknown): string | undefined {
-  if (typeof message !== 'object' || message === null || !('id' in message) || 'result' in message || 'error' in message) return undefined;
-  if (JSONRPCMessageSchema.safeParse(message).success) return undefined;
-  if (!RequestIdSchema.safeParse((message as { id: unknown }).id).success) return 'id: must be a string or an integer';
-  const issue = JSONRPCRequestSchema.safeParse(message).error?.issues[0];
-  if (!issue) return undefined;
-  const where = issue.path.map(String).join('.');
-  return `${where ? `${where}: ` : ''}${issue.message}`.slice(0, 300);
-}
 
 /**
  * Where a stdio server's answers go, and how far they may run ahead of the client's reading: past
@@ -138,8 +119,7 @@ export class LineLimit extends Transform {
     const problem = invalidRequest(message);
     if (problem) {
       // Answered with its id when that is one (a string or an integer), else with null.
-      const id = RequestIdSchema.safeParse((message as { id: unknown }).id);
-      return this.#onMalformed(id.success ? id.data : undefined, 'invalid-request', problem);
+      return this.#onMalformed(requestIdOf(message), 'invalid-request', problem);
     }
     this.#track(message as { id?: unknown; method?: unknown; params?: { requestId?: unknown } });
     this.push(line);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { inputProblem } from '../../src/mcp/input-limits.ts';
-import { invalidRequest, LineLimit, requestIdAtEdges } from '../../src/mcp/stdio-line-limit.ts';
+import { invalidRequest } from '../../src/mcp/request-checks.ts';
+import { LineLimit, requestIdAtEdges } from '../../src/mcp/stdio-line-limit.ts';
 
 describe('inputProblem', () => {
   it('accepts ordinary arguments and names the limit an oversized or deep one breaks', () => {

@@ -159,6 +159,18 @@ describe('skilldex mcp --http (Streamable HTTP, SDK client)', () => {
     }
   });
 
+  it('answers a request that is not valid JSON-RPC with -32600 naming the problem, and its id', async () => {
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const session = (await raw(server.url, { method: 'POST', body: initialize })).session as string;
+    const post = async (body: unknown) => {
+      const res = await raw(server.url, { method: 'POST', headers: { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify(body) });
+      return { status: res.status, ...(JSON.parse(res.body) as { id: unknown; error: { code: number; message: string } }) };
+    };
+    expect(await post({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: 'x' })).toMatchObject({ status: 400, id: 9, error: { code: -32600, message: expect.stringMatching(/^not a valid JSON-RPC request \(params: Invalid input: expected object, received string\)/) } });
+    expect(await post({ jsonrpc: '2.0', id: 'p', method: 'ping', params: { _meta: { progressToken: { a: 1 } } } })).toMatchObject({ status: 400, id: 'p', error: { code: -32600, message: expect.stringContaining('params._meta.progressToken') } });
+    expect(await post({ jsonrpc: '2.0', id: true, method: 'ping' })).toMatchObject({ status: 400, id: null, error: { code: -32600, message: expect.stringContaining('id: must be a string or an integer') } });
+  });
+
   it('stops cleanly on SIGTERM', async () => {
     expect(await server.stop()).toBe(0);
   });

@@ -5,6 +5,7 @@ import { serveMcpHttp } from '../../mcp/http.ts';
 import { LiveRegistry } from '../../mcp/live-registry.ts';
 import { createMcpServer, type McpServerOptions } from '../../mcp/server.ts';
 import { LineLimit } from '../../mcp/stdio-line-limit.ts';
+import { invalidRequestMessage } from '../../mcp/request-checks.ts';
 import { describeFailure } from '../../core/errors/skilldex-error.ts';
 import { CliError } from '../_errors.ts';
 import { err } from '../_output.ts';
@@ -93,7 +94,7 @@ export default defineCommand({
     }, (id, problem, detail) => {
       const message =
         problem === 'batch' ? 'a JSON-RPC batch (an array) is not an MCP message; send one message per line'
-        : problem === 'invalid-request' ? `not a valid JSON-RPC request (${detail}); send {"jsonrpc":"2.0","id":<string or integer>,"method":…,"params":{…}}`
+        : problem === 'invalid-request' ? invalidRequestMessage(detail ?? '')
         : 'the message is not valid JSON; send one JSON-RPC message per line';
       err(`skilldex mcp: ${message}`);
       // JSON-RPC answers with a null id where the request's id cannot be read.
