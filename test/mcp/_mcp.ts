@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI, REPO } from '../helpers/cli.ts';
 
 /** Starts the real `skilldex mcp` (the CLI in a child process) on stdio and connects the SDK's real Client. */
-export async function connectStdio(args: readonly string[], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string; close: () => Promise<void> }> {
+export async function connectStdio(args: readonly string[], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string; close: () => Promise<void>; pid: number }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], cwd: REPO, stderr: 'pipe', env: { ...process.env, NO_COLOR: '1', ...env } as Record<string, string> });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
@@ -13,7 +13,7 @@ export async function connectStdio(args: readonly string[], env: Record<string, 
   });
   const client = new Client({ name: 'skilldex-test', version: '1.0.0' });
   await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
+  return { client, stderr: () => stderr, close: () => client.close(), pid: transport.pid as number };
 }
 
 /** Starts `skilldex mcp --http 0 …` and resolves with its endpoint URL once it is listening. */

@@ -90,4 +90,26 @@ describe('skilldex mcp, when the client cancels a call that runs a skill', () =>
     expect(await until(() => runFolders().length === 0, 3_000)).toBe(true);
     expect(processesWith(`50.${tag}`)).toEqual([]);
   });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('a server stopped with %s mid-run stops the skill and removes its run folder', async (signal) => {
+    const other = await connectStdio(serverArgs);
+    const tag = String(Date.now() % 1_000_000);
+    const runFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('skilldex-run-') && existsSync(join(tmpdir(), name, 'work', `marker-${tag}`)));
+    other.client.callTool({ name: 'run_skill', arguments: { name: 'long-sleeper', input: { tag }, action: 'sleep' } }).catch(() => {});
+    expect(await until(() => processesWith(`50.${tag}`).length > 0 && runFolders().length > 0, 10_000)).toBe(true);
+    // What a client does when the server has not exited after it closed stdin, and Ctrl-C in a terminal.
+    process.kill(other.pid, signal);
+    expect(await until(() => runFolders().length === 0, 3_000)).toBe(true);
+    expect(processesWith(`50.${tag}`)).toEqual([]);
+    // … and then exits, though the client still holds its stdin open.
+    const alive = () => {
+      try {
+        return process.kill(other.pid, 0);
+      } catch {
+        return false;
+      }
+    };
+    expect(await until(() => !alive(), 5_000)).toBe(true);
+    await other.close();
+  });
 });

@@ -119,11 +119,21 @@ export default defineCommand({
     process.stdin.pipe(input);
     // The client closing stdin is the end of the session (MCP's stdio shutdown).
     process.stdin.once('end', () => void server.close());
+    // So is SIGTERM, which a client sends when the server has not exited after that, and Ctrl-C:
+    // closing stops the runs in flight and removes their run folders. Node's default ended the
+    // process at once and left each run folder, with what the skill wrote, behind. A second
+    // signal still ends it at once.
+    const stop = () => void server.close();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
     // JSON that is not a JSON-RPC message: the SDK drops it and tells only this hook.
     server.onerror = (error) => err(`skilldex mcp: ${error.name === 'ZodError' ? 'ignored a message that is JSON but not a JSON-RPC message' : (error.message.split('\n')[0] ?? '').slice(0, 200)}`);
     await server.connect(transport);
     err(`skilldex MCP server on stdio (${what})`);
     await closed;
+    // Closed by a signal, stdin is still open and would keep the process alive.
+    process.stdin.unpipe(input);
+    process.stdin.destroy();
     live.close();
     return 0;
   },
