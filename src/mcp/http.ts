@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { type AddressInfo, BlockList, isIP } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
 import { invalidRequest, invalidRequestMessage, requestIdOf } from './request-checks.ts';
 
 export interface McpHttpOptions {
@@ -102,6 +102,35 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<{ ok: 
 }
 
 /**
+ * Keeps the ids of the requests `transport`'s server has not answered yet. The SDK drops the
+ * answers of a session that closes, so a client whose session was closed under it (the one used
+ * longest ago, past `maxSessions`) waited for each call until its own timeout — minutes, for a
+ * run; {@link closeSession} answers them first.
+ */
+function trackOpenRequests(transport: StreamableHTTPServerTransport): Set<string | number> {
+  const open = new Set<string | number>();
+  const receive = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (isJSONRPCRequest(message)) open.add(message.id);
+    // A cancelled request gets no answer: without this its id would stay for the session's life.
+    else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') open.delete(message.params?.requestId as string | number);
+    receive?.(message, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) open.delete(message.id);
+    return send(message, options);
+  };
+  return open;
+}
+
+/** Closes a session, first telling its client why for each request it still waits on. */
+async function closeSession(transport: StreamableHTTPServerTransport, open: ReadonlySet<string | number>, why: string): Promise<void> {
+  await Promise.all([...open].map((id) => transport.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message: why } }).catch(() => {})));
+  await transport.close().catch(() => {});
+}
+
+/**
  * Serves MCP over Streamable HTTP at `/mcp`, one stateful session (with its own `Server`) per
  * client, so list-changed notifications reach each client on its event stream.
  *
@@ -115,6 +144,8 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpList
   const maxSessions = options.maxSessions ?? MAX_SESSIONS;
   // In order of last use (a used session moves to the end), so the first is the one to close.
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const openRequests = new WeakMap<StreamableHTTPServerTransport, Set<string | number>>();
+  const evicted = `the server closed this session: it keeps at most ${maxSessions} sessions and closes the one used longest ago; initialize again and repeat the request`;
   const used = (id: string, transport: StreamableHTTPServerTransport) => {
     sessions.delete(id);
     sessions.set(id, transport);
@@ -143,7 +174,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpList
           for (const [oldest, stale] of sessions) {
             if (sessions.size <= maxSessions) break;
             sessions.delete(oldest);
-            void stale.close().catch(() => {});
+            void closeSession(stale, openRequests.get(stale) ?? new Set(), evicted);
           }
         },
       });
@@ -152,6 +183,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpList
       };
       const server = options.newServer();
       await server.connect(transport);
+      openRequests.set(transport, trackOpenRequests(transport));
       await transport.handleRequest(req, res, body.value);
       // The transport refused the initialize before a session began (no Accept for event streams,
       // another Content-Type…): no request can reach this server again and nothing would close it,
@@ -193,7 +225,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpList
     url: `http://${shownHost}:${port}${MCP_HTTP_PATH}`,
     localOnly: loopbackOnly,
     async close() {
-      await Promise.all([...sessions.values()].map((transport) => transport.close().catch(() => {})));
+      await Promise.all([...sessions.values()].map((transport) => closeSession(transport, openRequests.get(transport) ?? new Set(), 'the server is shutting down')));
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

@@ -4,13 +4,18 @@
  * the process without bound. In-process, so each server's closing can be counted; real HTTP on
  * 127.0.0.1, the real registry, the SDK's real transport.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLoopbackHost, serveMcpHttp, type McpHttpListener } from '../../src/mcp/http.ts';
 import { LiveRegistry } from '../../src/mcp/live-registry.ts';
 import { createMcpServer } from '../../src/mcp/server.ts';
 import { openRegistry } from '../../src/runtime/node/open-registry.ts';
-import { buildExamples, tempDir } from '../runtime/_registries.ts';
+import { processesWith } from '../runtime/_processes.ts';
+import { buildExamples, buildInto, tempDir } from '../runtime/_registries.ts';
 
 let live: LiveRegistry;
 let listener: McpHttpListener;
@@ -90,5 +95,45 @@ describe('skilldex mcp --http on a loopback address other than 127.0.0.1', () =>
       await other.close();
     }
   });
+});
+
+describe('skilldex mcp --http, a session closed under its client', () => {
+  it('answers the calls it still waits on with an error saying why, instead of leaving them to time out', async () => {
+    const root = await tempDir('mcp-evict-root');
+    const skill = join(root, 'skills', 'long-sleeper');
+    await mkdir(join(skill, 'scripts'), { recursive: true });
+    await writeFile(
+      join(skill, 'SKILL.md'),
+      ['---', 'name: long-sleeper', 'description: Test fixture. Sleeps far longer than any caller waits, so only a closed session can stop it early.', 'version: 1.0.0', 'actions:', '  - name: sleep', 'security:', '  timeout_ms: 60000', 'resources:', '  entry: ./scripts/sleep.sh', '---', '', '# Long sleeper', '', 'Sleeps `40.<tag>` seconds.', ''].join('\n'),
+    );
+    await writeFile(join(skill, 'scripts', 'sleep.sh'), ['#!/bin/sh', 'input=$(cat)', `tag=$(printf '%s' "$input" | sed -n 's/.*"tag" *: *"\\([0-9]*\\)".*/\\1/p')`, 'sleep "40.${tag:-0}"', `echo '{"success":true,"data":{}}'`, ''].join('\n'));
+    const registry = await buildInto(root, 'mcp-evict');
+    const cacheDir = await tempDir('mcp-evict-cache');
+    const sleepy = await LiveRegistry.open(() => openRegistry(registry, { cacheDir, configDir: cacheDir }));
+    const small = await serveMcpHttp({ host: '127.0.0.1', port: 0, maxSessions: 2, newServer: () => createMcpServer(sleepy, { allowRun: true }) });
+    const client = new Client({ name: 'evicted', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(small.url)));
+      const tag = String(Date.now() % 1_000_000);
+      const call = client.callTool({ name: 'run_skill', arguments: { name: 'long-sleeper', input: { tag }, action: 'sleep' } }, undefined, { timeout: 60_000 }).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+      await expect.poll(() => processesWith(`40.${tag}`).length, { timeout: 10_000 }).toBeGreaterThan(0);
+      // Two newer sessions: this one, used longest ago, is closed.
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(small.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: initialize });
+        expect(res.status).toBe(200);
+        await res.text();
+      }
+      const outcome = await Promise.race([call, new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5000))]);
+      expect(outcome).toMatch(/the server closed this session: it keeps at most 2 sessions .*; initialize again and repeat the request/);
+      await expect.poll(() => processesWith(`40.${tag}`).length, { timeout: 5_000 }).toBe(0);
+    } finally {
+      await client.close().catch(() => {});
+      await small.close();
+      sleepy.close();
+    }
+  }, 60_000);
 });
 
