@@ -142,7 +142,7 @@ export class LineLimit extends Transform {
     this.#consume(chunk, 0, callback);
   }
 
-  /** Splits `chunk` into lines from `from` on; waits for the output to drain when it holds too much. */
+  /** Splits `chunk` into lines from `from` on; stops after a line while {@link LineLimit.#mustWait}, until woken. */
   #consume(chunk: Buffer, from: number, callback: TransformCallback): void {
     let start = from;
     while (start < chunk.length) {
