@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cachedHttpTransport, openRegistry } from '../../src/runtime/node/index.ts';
 import { buildExamples, tempDir } from './_registries.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
+import { forgeRegistry, type ForgedServer, mount, serveForged } from './_forged-registry.ts';
 
 let dir: string;
 let server: StaticServer;
@@ -82,5 +83,54 @@ describe('on-disk HTTP cache', () => {
     await openRegistry(server.url, { cacheDir });
     const error = await openRegistry('http://127.0.0.1:9/', { cacheDir }).catch((e: unknown) => e);
     expect((error as { code?: string }).code).toBe('FETCH_FAILED');
+  });
+});
+
+describe('validators chosen by whoever answered once', () => {
+  // A man in the middle (or a hijacked mirror) answers one request and picks the validators the
+  // cache keeps. The real registry then answers If-Modified-Since as static servers and CDNs do:
+  // 304 whenever its file is not newer than the date sent. The forged index must not outlive him.
+  const realDate = new Date('2026-01-01T00:00:00Z');
+  let forged: ForgedServer;
+  beforeAll(async () => {
+    forged = await serveForged();
+  });
+  afterAll(() => forged.close());
+
+  async function poisonThenHeal(prefix: string, mitmHeaders: Record<string, string>, realNotModified: Record<string, string>): Promise<string[]> {
+    const good = await forgeRegistry([{ name: 'okskill', description: 'The real description.', files: { 'SKILL.md': '# real\n' } }]);
+    const evil = await forgeRegistry([{ name: 'okskill', description: 'The forged description.', files: { 'SKILL.md': '# forged\n' } }]);
+    const url = mount(forged, good, prefix);
+    let mitm = true;
+    forged.set(`${prefix}index.json`, (req, res) => {
+      if (mitm) {
+        res.writeHead(200, mitmHeaders).end(evil.get('index.json'));
+        return;
+      }
+      const since = req.headers['if-modified-since'];
+      if (since !== undefined && Date.parse(since) >= realDate.getTime()) {
+        res.writeHead(304, realNotModified).end();
+        return;
+      }
+      res.writeHead(200, { 'last-modified': realDate.toUTCString() }).end(good.get('index.json'));
+    });
+    const cacheDir = await tempDir('cache-poison');
+    const seen = [(await openRegistry(url, { cacheDir })).list()[0]!.description];
+    mitm = false;
+    seen.push((await openRegistry(url, { cacheDir })).list()[0]!.description);
+    seen.push((await openRegistry(url, { cacheDir })).list()[0]!.description);
+    return seen;
+  }
+
+  it('does not keep a Last-Modified in the future, which the real server would confirm until then', async () => {
+    expect(await poisonThenHeal('/future/', { 'last-modified': 'Fri, 01 Jan 2100 00:00:00 GMT' }, {})).toEqual(['The forged description.', 'The real description.', 'The real description.']);
+  });
+
+  it('uses a cached body only on a 304 that names the validators it was cached with', async () => {
+    const now = new Date().toUTCString();
+    // The real server's 304 names its own date, not the one the forged answer came with.
+    expect(await poisonThenHeal('/dated/', { 'last-modified': now }, { 'last-modified': realDate.toUTCString() })).toEqual(['The forged description.', 'The real description.', 'The real description.']);
+    // A forged ETag too, at a server that has none and answers by date alone.
+    expect(await poisonThenHeal('/tagged/', { etag: '"forged"', 'last-modified': now }, { 'last-modified': realDate.toUTCString() })).toEqual(['The forged description.', 'The real description.', 'The real description.']);
   });
 });

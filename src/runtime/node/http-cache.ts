@@ -17,6 +17,37 @@ interface CacheMeta {
 
 const sha256 = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex');
 
+/** How far a server's clock may run ahead of ours before its `Last-Modified` is taken for a lie. */
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+/**
+ * A `Last-Modified` worth sending back: a date, and not one in the future. Whoever answered once
+ * (a man in the middle, a hijacked mirror) chooses it, and a server answers `If-Modified-Since`
+ * with 304 whenever its file is not newer than the date sent, so a cached body dated 2100 would
+ * be confirmed by the real registry, and used, until 2100.
+ */
+const pastDate = (value: string | undefined): string | undefined => {
+  const time = value === undefined ? Number.NaN : Date.parse(value);
+  return Number.isFinite(time) && time <= Date.now() + CLOCK_SKEW_MS ? value : undefined;
+};
+
+/** `W/"x"` and `"x"` name the same body here: servers that compress mark their ETags weak. */
+const opaque = (etag: string): string => etag.replace(/^W\//, '');
+
+/**
+ * Whether a 304 confirms the body in the cache: every validator it carries (RFC 9110 has it send
+ * the ETag a 200 would have) is the one the cache holds. A 304 naming another ETag or date was
+ * answered about another body — the cached one came from someone else, say a man in the middle
+ * who chose its validators — so the cache is not used and the body is fetched again.
+ */
+const answersFor = (response: Response, meta: CacheMeta): boolean => {
+  const etag = response.headers.get('etag');
+  const lastModified = response.headers.get('last-modified');
+  if (etag !== null) return meta.etag !== undefined && opaque(etag) === opaque(meta.etag);
+  if (lastModified !== null) return lastModified === meta.lastModified;
+  return true;
+};
+
 /**
  * HTTP transport with an on-disk cache, revalidated on every read (crates.io's sparse-index model):
  * a cached response is only ever used after the server answered `304 Not Modified` to
@@ -74,11 +105,12 @@ export function cachedHttpTransport(url: string, options: { cacheDir: string; fe
       let response = await request(true);
       if (response.status === 304) {
         await response.body?.cancel().catch(() => {});
-        if (cached) {
+        if (cached && answersFor(response, cached.meta)) {
           readOptions.onProgress?.(cached.body.length, cached.body.length);
           return cached.body;
         }
-        // A 304 to a request we did not make conditional: ask again for the full body.
+        // A 304 to a request we did not make conditional, or one about another body than the
+        // cached one: ask again for the full body.
         response = await request(false);
       }
       if (!response.ok) {
@@ -92,7 +124,7 @@ export function cachedHttpTransport(url: string, options: { cacheDir: string; fe
         return value !== null && value.length <= 256 && /^[\x20-\x7e]*$/.test(value) ? value : undefined;
       };
       const etag = validator('etag');
-      const lastModified = validator('last-modified');
+      const lastModified = pastDate(validator('last-modified'));
       if (etag || lastModified) {
         try {
           await writeFileAtomic(join(dir, `${key}.body`), body);
