@@ -18,7 +18,7 @@ import { parseSkillSpec } from './skill-spec.ts';
 import { versionKey } from '../core/changelog.ts';
 import { RegistryError } from '../core/errors/registry-error.ts';
 import { checkRegistryPath, type RegistryTransport, type TransportReadOptions } from './transport.ts';
-import { verificationFailure, verifyFile, verifySkillFiles } from './verify.ts';
+import { checkDeclaredSize, verificationFailure, verifyFile, verifySkillFiles } from './verify.ts';
 
 export interface SearchOptions {
   /** At most this many results (default 10). */
@@ -424,6 +424,8 @@ export class Registry {
         hint: 'nothing of this skill was used; if the registry is yours, rebuild it with this version of skilldex, else report it to its maintainers',
       });
     }
+    // Every read of a file stops at its declared size; here that size is bounded too.
+    checkDeclaredSize(parsed.value);
     return parsed.value;
   }
 

@@ -9,6 +9,27 @@ import { RegistryError } from '../core/errors/registry-error.ts';
  * digest, and the set as a whole against the tree digest. Browser-safe (WebCrypto).
  */
 
+/**
+ * The most a client reads of one skill, whatever its manifest declares: a registry's own limit
+ * is 20 MiB by default. Every read of a skill's file stops at the size the manifest declares, so
+ * a hostile manifest that declared petabytes would otherwise have a server stream into all the
+ * memory there is (an endless SKILL.md behind `load`), or a small gzip bomb inflate into it.
+ */
+export const MAX_SKILL_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Refuses a skill whose files together declare more than {@link MAX_SKILL_BYTES}. Checked when a
+ * manifest is read, so nothing of such a skill is ever downloaded, by any method.
+ */
+export function checkDeclaredSize(manifest: Pick<SkillManifest, 'name' | 'files'>): void {
+  const total = manifest.files.reduce((sum, file) => sum + file.size, 0);
+  if (total > MAX_SKILL_BYTES) {
+    throw new RegistryError('VERIFICATION_FAILED', `${manifest.name}: its manifest declares ${total} bytes of files; this client reads at most ${MAX_SKILL_BYTES} bytes of one skill`, {
+      hint: 'the manifest is most likely forged; nothing was downloaded',
+    });
+  }
+}
+
 /** One reason a download does not match its manifest. */
 export interface VerificationProblem {
   path: string;

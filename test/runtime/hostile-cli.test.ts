@@ -262,6 +262,24 @@ describe('bodies larger than declared', () => {
     expect(sent.bytes).toBeLessThan(16 * 1024 * 1024);
   });
 
+  it('refuses to load a skill whose manifest declares a terabyte SKILL.md, before requesting it', async () => {
+    // Every read stops at the declared size; a forged size must not lift that bound to all the memory there is.
+    const skill = SKILL('huge-load');
+    skill.files['references/big.md'] = '# big\n';
+    skill.manifest = (m) => m.files.forEach((f: { size: number }) => (f.size = 2 ** 39));
+    const { url, prefix, files } = await registry([skill]);
+    const raws = [...files.keys()].filter((p) => /\/(SKILL|references\/big)\.md$/.test(p));
+    const sent = { bytes: 0, closed: false };
+    for (const raw of raws) server.set(`${prefix}${raw}`, endless(sent));
+    for (const command of [['load', 'huge-load'], ['assets', 'huge-load', 'references/big.md']]) {
+      const run = await skilldex([...command, '--registry', url], { timeoutMs: 20_000 });
+      expectRefusal(run, 'VERIFICATION_FAILED');
+      expect(run.stderr).toMatch(/huge-load: its manifest declares 1099511627776 bytes of files; this client reads at most 268435456 bytes/);
+    }
+    for (const raw of raws) expect(server.requests).not.toContain(`${prefix}${raw}`);
+    expect(sent.bytes).toBe(0);
+  });
+
   it('refuses a declared Content-Length above the cap without reading the body', async () => {
     const { url, prefix, files } = await registry([SKILL('declared')]);
     const archive = [...files.keys()].find((p) => p.endsWith('.tar.gz')) as string;

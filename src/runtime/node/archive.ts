@@ -4,6 +4,9 @@ import { gunzip } from 'node:zlib';
 import tar from 'tar-stream';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { RegistryError } from '../../core/errors/registry-error.ts';
+import { MAX_SKILL_BYTES } from '../verify.ts';
+
+export { checkDeclaredSize, MAX_SKILL_BYTES } from '../verify.ts';
 
 /**
  * The most bytes a skill's archive can take, from the sizes its manifest declares: per file the
@@ -14,23 +17,6 @@ import { RegistryError } from '../../core/errors/registry-error.ts';
  * @example
  * archiveSizeBound(manifest); // { tar: 12800, gzip: 13836 }
  */
-/**
- * The most a client unpacks for one skill, whatever its manifest declares: a registry's own limit
- * is 20 MiB by default, and a hostile manifest could otherwise declare petabytes and have a small
- * gzip bomb inflate into all the memory there is.
- */
-export const MAX_SKILL_BYTES = 256 * 1024 * 1024;
-
-/** Refuses, before any download, a skill whose files together declare more than {@link MAX_SKILL_BYTES}. */
-export function checkDeclaredSize(manifest: Pick<SkillManifest, 'name' | 'files'>): void {
-  const total = manifest.files.reduce((sum, file) => sum + file.size, 0);
-  if (total > MAX_SKILL_BYTES) {
-    throw new RegistryError('VERIFICATION_FAILED', `${manifest.name}: its manifest declares ${total} bytes of files; this client installs at most ${MAX_SKILL_BYTES} bytes (256 MiB) of one skill`, {
-      hint: 'a skill this large is almost certainly a forged manifest; nothing was downloaded',
-    });
-  }
-}
-
 export function archiveSizeBound(manifest: Pick<SkillManifest, 'files'>): { tar: number; gzip: number } {
   let tarBytes = 10240;
   const folders = new Set<string>();
