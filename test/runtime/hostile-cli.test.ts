@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endless, forgeRegistry, type ForgedServer, type ForgedSkill, mount, serveForged } from './_forged-registry.ts';
+import { endless, forgeRegistry, type ForgedServer, type ForgedSkill, type Handler, mount, serveForged } from './_forged-registry.ts';
 import { buildFixtures, REPO_ROOT, tempDir } from './_registries.ts';
 
 /**
@@ -304,6 +304,36 @@ describe('bodies larger than declared', () => {
     expect((await skilldex(['search', 'small', '--registry', url])).code).toBe(0);
     const capped = await skilldex(['search', 'small', '--registry', url], { env: { SKILLDEX_MAX_INDEX_BYTES: '100' } });
     expectRefusal(capped, 'RESPONSE_TOO_LARGE');
+  });
+});
+
+describe('bodies that break off', () => {
+  // The connection closed half-way through, or gzip that is not: fetch throws a bare TypeError.
+  const cutOff = (sent: string): Handler => (_req, res) => {
+    res.writeHead(200, { 'content-length': String(sent.length + 100) });
+    res.write(sent);
+    setTimeout(() => res.socket?.destroy(), 20);
+  };
+  it('names the URL and exits 1 for a body cut off or not encoded as its headers say, never an internal error', async () => {
+    const cut = await registry([SKILL('cut-index')]);
+    server.set(`${cut.prefix}index.json`, cutOff('{"version":'));
+    const run = await skilldex(['list', '--registry', cut.url]);
+    expectRefusal(run, 'FETCH_FAILED');
+    expect(run.stderr).toContain(`GET ${cut.url}index.json broke off before its body was complete (other side closed)`);
+    expect(run.stderr).not.toContain('internal error');
+
+    const archive = await registry([SKILL('cut-archive')]);
+    const tgz = [...archive.files.keys()].find((p) => p.endsWith('.tar.gz')) as string;
+    server.set(`${archive.prefix}${tgz}`, cutOff('\x1f\x8b'));
+    const install = await skilldex(['install', 'cut-archive', '--dir', await tempDir('cut-archive'), '--registry', archive.url]);
+    expectRefusal(install, 'FETCH_FAILED');
+    expect(install.stderr).toContain(`${tgz} broke off before its body was complete`);
+
+    const encoded = await registry([SKILL('bad-encoding')]);
+    server.set(`${encoded.prefix}index.json`, (_req, res) => void res.writeHead(200, { 'content-encoding': 'gzip' }).end('not gzip at all'));
+    const list = await skilldex(['list', '--registry', encoded.url]);
+    expectRefusal(list, 'FETCH_FAILED');
+    expect(list.stderr).toContain('broke off before its body was complete (incorrect header check)');
   });
 });
 
