@@ -26,6 +26,17 @@ const refusal = async (gz: Uint8Array): Promise<RegistryError> => {
   return error as RegistryError;
 };
 
+describe('archiveSizeBound', () => {
+  it('bounds the download by what an archive may inflate to, however many empty files a manifest lists', () => {
+    // 600,000 empty files fit a 64 MiB manifest that declares 0 bytes; their headers alone bounded the archive at ~920 MB.
+    const files = Array.from({ length: 600_000 }, (_, i) => ({ path: i.toString(36), size: 0, digest: `sha256:${'0'.repeat(64)}` }));
+    const bound = archiveSizeBound({ files });
+    const inflatable = 320 * 1024 * 1024;
+    expect(bound.tar).toBe(inflatable);
+    expect(bound.gzip).toBeLessThan(inflatable * 1.001 + 2048);
+  });
+});
+
 describe('readSkillArchive', () => {
   it('reads a build\'s archive of files 150 folders deep within the bound its manifest sets', async () => {
     const deep = `${Array.from({ length: 150 }, () => 'd').join('/')}/f.txt`;

@@ -17,6 +17,14 @@ export { checkDeclaredSize, MAX_SKILL_BYTES } from '../verify.ts';
  * @example
  * archiveSizeBound(manifest); // { tar: 12800, gzip: 13836 }
  */
+/**
+ * The most tar any archive inflates to, whatever its manifest lists: the files' ceiling and room
+ * for their headers. A manifest of 600,000 empty files fits in 64 MiB and bounds its archive at
+ * nearly 1 GB, all of it headers; without this cap the download alone would be read into memory
+ * that far, to be refused only when it inflated past this.
+ */
+const MAX_TAR_BYTES = MAX_SKILL_BYTES + 64 * 1024 * 1024;
+
 export function archiveSizeBound(manifest: Pick<SkillManifest, 'files'>): { tar: number; gzip: number } {
   let tarBytes = 10240;
   const folders = new Set<string>();
@@ -26,6 +34,7 @@ export function archiveSizeBound(manifest: Pick<SkillManifest, 'files'>): { tar:
   }
   // One entry per folder, as a build writes them: a file 150 folders deep brings 150 of them.
   for (const folder of folders) tarBytes += entryBound(folder);
+  tarBytes = Math.min(tarBytes, MAX_TAR_BYTES);
   return { tar: tarBytes, gzip: tarBytes + Math.ceil(tarBytes / 1000) + 1024 };
 }
 
@@ -49,7 +58,7 @@ const NOT_WRITTEN = "the archive does not match what its manifest publishes (a b
  */
 export async function readSkillArchive(gz: Uint8Array, name = 'archive', maxTarBytes = MAX_SKILL_BYTES): Promise<Map<string, Uint8Array>> {
   // Inflated on libuv's thread pool, not the event loop: an MCP server keeps answering meanwhile.
-  const limit = Math.min(maxTarBytes, MAX_SKILL_BYTES + 64 * 1024 * 1024);
+  const limit = Math.min(maxTarBytes, MAX_TAR_BYTES);
   let tarBytes: Buffer;
   try {
     tarBytes = await inflate(gz, { maxOutputLength: limit });
