@@ -1,7 +1,7 @@
 import { SkillFormat, SkillMode } from '../core/schemas/manifest.ts';
 import type { NodeRegistry } from '../runtime/node/node-registry.ts';
 import { choiceError, CliError } from './_errors.ts';
-import { err, out, outJson, style, visible } from './_output.ts';
+import { err, out, outJson, printable, style, visible } from './_output.ts';
 
 /** The filters `search` and `list` share. */
 export const filterArgs = {
@@ -47,7 +47,9 @@ export function printSkills(registry: NodeRegistry, query: string, args: { json?
   if (hits.length === 0) err(query === '' ? 'no skills match these filters' : `no skills match '${visible(query)}'`);
   const width = hits.reduce((most, hit) => Math.max(most, hit.skill.name.length), 0);
   for (const { skill } of hits) {
-    const description = visible(skill.description.length > 100 ? `${skill.description.slice(0, 99)}…` : skill.description);
+    // One line per skill: a line feed in a description (the build allows them) must not start
+    // what reads as another skill's line.
+    const description = printable(skill.description.length > 100 ? `${skill.description.slice(0, 99)}…` : skill.description);
     out(`${style.bold(skill.name.padEnd(width))}  ${description} ${style.dim(`[${skill.format}, ${skill.mode}]`)}`);
   }
   if (all.length > hits.length) err(style.dim(`${all.length - hits.length} more not shown (--limit ${limit}); raise --limit to see them`));

@@ -3,7 +3,7 @@ import { abpToolSignature } from '../../core/abp-schema.ts';
 import { functionSignature } from '../../core/signature.ts';
 import { shellQuote } from '../../core/shell-quote.ts';
 import { REFERENCE_LABELS, skillUsers } from '../../core/used-by.ts';
-import { out, outJson, style, visible } from '../_output.ts';
+import { out, outJson, printable, style, visible } from '../_output.ts';
 import { formatBytes, openRegistryFromArgs, registryArgs } from '../_registry.ts';
 
 export default defineCommand({
@@ -19,10 +19,12 @@ export default defineCommand({
       outJson(m);
       return 0;
     }
+    // Each field on one line: a line feed in a title, tag or author would otherwise print a line
+    // of its own, such as a forged 'scan pass'. Only the description below is a block of text.
     const row = (label: string, value: string | undefined) => {
-      if (value) out(`${style.dim(label.padEnd(10))} ${visible(value)}`);
+      if (value) out(`${style.dim(label.padEnd(10))} ${printable(value)}`);
     };
-    out(`${style.bold(m.name)} ${visible(`${m.version} — ${m.title}`)}`);
+    out(`${style.bold(m.name)} ${printable(`${m.version} — ${m.title}`)}`);
     out(visible(m.description));
     out();
     row('format', `${m.format} · mode ${m.mode}${m.type ? ` · type ${m.type}` : ''}`);
@@ -48,7 +50,7 @@ export default defineCommand({
       // Coloured after it is made visible: the colour's own escape codes must reach the terminal.
       const paint = m.scan.verdict === 'pass' ? style.green : m.scan.verdict === 'fail' ? style.red : style.yellow;
       out(`${style.dim('scan'.padEnd(10))} ${paint(visible(m.scan.verdict))} (${m.scan.findings.length} finding${m.scan.findings.length === 1 ? '' : 's'})`);
-      for (const f of m.scan.findings) out(`           ${visible(`${f.severity} ${f.rule} ${f.file}:${f.line} ${f.message}`)}`);
+      for (const f of m.scan.findings) out(`           ${printable(`${f.severity} ${f.rule} ${f.file}:${f.line} ${f.message}`)}`);
     }
     // Every published version, the one shown marked; dates are when each first appeared.
     const { versions } = await registry.versions(m.name);

@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty';
-import { err, out, outJson, style, visible } from '../_output.ts';
+import { err, out, outJson, printable, style, visible } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 import { parseLimit } from '../_skill-list.ts';
 
@@ -26,7 +26,7 @@ export default defineCommand({
     const width = matches.reduce((most, m) => Math.max(most, m.skill.name.length), 0);
     for (const m of matches) {
       const fired = [...m.fired.phrases.map((p) => `"${p}"`), ...m.fired.intents.map((i) => `intent ${i}`), ...(m.fired.event ? [`event ${m.fired.event}`] : [])].join(', ');
-      out(`${style.bold(m.skill.name.padEnd(width))}  ${style.dim(`priority ${m.priority}`)}  ${visible(fired)}`);
+      out(`${style.bold(m.skill.name.padEnd(width))}  ${style.dim(`priority ${m.priority}`)}  ${printable(fired)}`);
     }
     return 0;
   },
