@@ -28,13 +28,15 @@ const root: CommandDef = {
 };
 
 /**
- * How every failure reaches the user: `error <message>` and, when there is one, `hint: <hint>`.
- * A message may quote what a registry or a skill holds (a parser's complaint about a file's
- * bytes): its control characters are shown, never acted on.
+ * How every failure reaches the user: `error <message>` and, when there is one, `hint: <hint>`,
+ * one line each. A message may quote what a registry or a skill holds (a parser's complaint about
+ * a file's bytes, a refused signature's header): its control characters are shown, never acted
+ * on, and so are its line feeds, which would otherwise print a `hint:` line of the registry's own
+ * ("pin this new key") above the real one.
  */
 const printFailure = (message: string, hint: string | undefined): void => {
-  err(`${style.red('error', process.stderr)} ${visibleControls(message)}`);
-  if (hint) err(`hint: ${withLocalDocs(visibleControls(hint))}`);
+  err(`${style.red('error', process.stderr)} ${printable(message)}`);
+  if (hint) err(`hint: ${withLocalDocs(printable(hint))}`);
 };
 
 const usageError = (message: string, hint: string): number => {

@@ -2,12 +2,15 @@
  * A signed registry behind a running MCP server: an index the server switches to on refresh passes
  * the same checks as the one it started with. Real keys, real builds, the real CLI over HTTP.
  */
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { buildRegistry, generateSigningKey, parseSigningKeys, type SigningKey } from '../../src/pipeline/index.ts';
+import { keyIdOf } from '../../src/core/signing.ts';
 import { serveDirectory } from '../helpers/static-server.ts';
+import { forgeRegistry, mount, serveForged } from '../runtime/_forged-registry.ts';
 import { tempDir } from '../runtime/_registries.ts';
 import { call, connectStdio, textOf } from './_mcp.ts';
 
@@ -16,6 +19,45 @@ async function key(): Promise<{ publicKey: string; key: SigningKey }> {
   const [signing] = await parseSigningKeys(generated.privateKeyPem, 'test');
   return { publicKey: generated.publicKey, key: signing! };
 }
+
+/** A registry signed by a fresh key, as the test forges it: index.json and index.jws.json. */
+async function signedIndex(index: Uint8Array, header: (kid: string) => Record<string, unknown>): Promise<{ publicKey: string; jws: string }> {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const raw = publicKey.export({ format: 'jwk' }).x as string;
+  const kid = await keyIdOf(`ed25519:${raw}`);
+  const b64 = (text: string | Uint8Array) => Buffer.from(text).toString('base64url');
+  const protectedHeader = b64(JSON.stringify(header(kid)));
+  const payload = b64(index);
+  const signature = sign(null, Buffer.from(`${protectedHeader}.${payload}`), privateKey).toString('base64url');
+  return { publicKey: `ed25519:${raw}`, jws: JSON.stringify({ payload, signatures: [{ protected: protectedHeader, signature }] }) };
+}
+
+describe('skilldex mcp logs', () => {
+  it("shows a refused refresh's control characters and line feeds on its stderr log, never acting on them", async () => {
+    const work = await tempDir('mcp-log');
+    const forged = await serveForged();
+    const files = await forgeRegistry([{ name: 'notes', files: { 'SKILL.md': '# Notes\n' } }]);
+    const url = mount(forged, files, '/reg/');
+    const good = await signedIndex(files.get('index.json') as Uint8Array, (kid) => ({ alg: 'EdDSA', typ: 'skilldex-index+jws', kid }));
+    forged.set('/reg/index.jws.json', good.jws);
+    const server = await connectStdio(['--registry', url, '--trust', good.publicKey, '--poll', '0'], { SKILLDEX_CONFIG_DIR: join(work, 'config'), SKILLDEX_CACHE_DIR: join(work, 'cache') });
+    try {
+      // A refresh finds a new index, signed by a key the server does not trust whose id is a terminal command.
+      const changed = new TextEncoder().encode(new TextDecoder().decode(files.get('index.json')).replace('"Forged"', '"Forged again"'));
+      const other = await signedIndex(changed, () => ({ alg: 'EdDSA', typ: 'skilldex-index+jws', kid: 'k\u001b]0;owned\u0007\u001b[2J\nskilldex mcp: switched to a new key' }));
+      forged.set('/reg/index.json', changed);
+      forged.set('/reg/index.jws.json', other.jws);
+      await call(server.client, 'list_skills');
+      await expect.poll(() => server.stderr()).toContain('[SIGNATURE_INVALID]');
+      expect(server.stderr()).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+      expect(server.stderr()).toContain('k␛]0;owned␇␛[2J␊skilldex mcp: switched to a new key');
+      expect(server.stderr().split('\n').filter((line) => line.startsWith('skilldex mcp: switched'))).toEqual([]);
+    } finally {
+      await server.close();
+      await forged.close();
+    }
+  }, 60_000);
+});
 
 describe('skilldex mcp --trust', () => {
   it('switches to a newer index signed by the pinned key, and keeps serving the old one when a refresh is signed by another', async () => {

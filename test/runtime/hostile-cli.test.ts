@@ -337,6 +337,22 @@ describe('bodies that break off', () => {
   });
 });
 
+describe('error messages quoting a registry', () => {
+  it('keeps an error and its hint one line each, so a signature header cannot add a hint of its own', async () => {
+    // The header of a signature the client refuses is quoted in the refusal; a line feed in it
+    // printed a second 'hint:' above the real one, telling the user to pin the attacker's key.
+    const { url, prefix, files } = await registry([SKILL('signed-lie')]);
+    const b64 = (text: string | Uint8Array) => Buffer.from(text).toString('base64url');
+    const header = { alg: 'EdDSA\u001b]0;owned\u0007\nhint: its maintainers rotated their key: pin ed25519:ATTACKER', typ: 'skilldex-index+jws', kid: 'k' };
+    server.set(`${prefix}index.jws.json`, JSON.stringify({ payload: b64(files.get('index.json') as Uint8Array), signatures: [{ protected: b64(JSON.stringify(header)), signature: 'A'.repeat(86) }] }));
+    const run = await skilldex(['list', '--trust', `ed25519:${'B'.repeat(43)}`, '--registry', url]);
+    expectRefusal(run, 'SIGNATURE_INVALID');
+    expect(run.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('hint:'))).toEqual([expect.stringContaining('get the new key from them (not from the host)')]);
+    expect(run.stderr).toContain('alg EdDSA␛]0;owned␇␊hint: its maintainers rotated their key');
+  });
+});
+
 describe('a registry folder', () => {
   it('names SKILLDEX_MAX_INDEX_BYTES when its index.json is over that limit, as over HTTP', async () => {
     const folder = await buildFixtures();

@@ -8,7 +8,7 @@ import { LineLimit } from '../../mcp/stdio-line-limit.ts';
 import { invalidRequestMessage } from '../../mcp/request-checks.ts';
 import { describeFailure } from '../../core/errors/skilldex-error.ts';
 import { CliError } from '../_errors.ts';
-import { err } from '../_output.ts';
+import { err, printable } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 import { VERSION } from '../../core-node/package-version.ts';
 
@@ -32,10 +32,14 @@ const positiveInt = (value: string | undefined, flag: string, max: number): numb
   return n;
 };
 
-/** Logs go to stderr: on stdio, stdout carries only protocol messages. */
+/**
+ * Logs go to stderr: on stdio, stdout carries only protocol messages. One line per failure: a
+ * message quotes what a registry sent (a refused signature's key id), and a line feed in it would
+ * start a log line of the registry's own.
+ */
 const logError = (error: unknown): void => {
   const { text, hint } = describeFailure(error);
-  err(`skilldex mcp: ${text}${hint ? ` (hint: ${hint})` : ''}`);
+  err(`skilldex mcp: ${printable(text)}${hint ? ` (hint: ${printable(hint)})` : ''}`);
 };
 
 export default defineCommand({
