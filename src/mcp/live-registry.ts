@@ -8,7 +8,8 @@ const sha256 = (bytes: Uint8Array): string => `sha256:${createHash('sha256').upd
  * transport — for a URL, the on-disk HTTP cache, which revalidates with ETag, so an unchanged
  * index costs one `304` — and only when its digest changes is the registry opened again, through
  * the same `open` as at startup: signature, pinned keys and rollback checks apply to every index
- * the server switches to. Then every listener is told (the server sends `list_changed`).
+ * the server switches to. Then, if the index it opened says anything new, every listener is told
+ * (the server sends `list_changed`).
  *
  * A failed refresh (network down, a half-published or unverifiable index) keeps serving the last
  * good index: a running agent should not lose its skills because a CDN hiccuped.
@@ -16,6 +17,8 @@ const sha256 = (bytes: Uint8Array): string => `sha256:${createHash('sha256').upd
 export class LiveRegistry {
   #current: NodeRegistry;
   #digest: string;
+  /** What the current registry says: its parsed index and the key that signed it. */
+  #meaning: string;
   #open: () => Promise<NodeRegistry>;
   #refreshing: Promise<boolean> | undefined;
   #listeners = new Set<() => void>();
@@ -25,6 +28,7 @@ export class LiveRegistry {
   private constructor(registry: NodeRegistry, digest: string, open: () => Promise<NodeRegistry>, onError: (error: unknown) => void) {
     this.#current = registry;
     this.#digest = digest;
+    this.#meaning = LiveRegistry.#meaningOf(registry);
     this.#open = open;
     this.#onError = onError;
   }
@@ -39,6 +43,10 @@ export class LiveRegistry {
     // Revalidated at once (a 304, or a local read). Should the index change between the two
     // reads, the digest is the newer one and that publish is picked up by the next one after it.
     return new LiveRegistry(registry, await LiveRegistry.#digestOf(registry), open, options.onError ?? (() => {}));
+  }
+
+  static #meaningOf(registry: NodeRegistry): string {
+    return sha256(new TextEncoder().encode(`${registry.verifiedBy ?? ''}\n${JSON.stringify(registry.index)}`));
   }
 
   static async #digestOf(registry: NodeRegistry): Promise<string> {
@@ -75,8 +83,15 @@ export class LiveRegistry {
     try {
       const digest = await LiveRegistry.#digestOf(this.#current);
       if (digest === this.#digest) return false;
-      this.#current = await this.#open();
+      const next = await this.#open();
       this.#digest = digest;
+      // New bytes are not a new index: white space, or the index.json beside a signed index,
+      // which the host may change at will. Each notice has every client list again, and each
+      // listing refreshes: told of bytes that change per request, clients would go round for ever.
+      const meaning = LiveRegistry.#meaningOf(next);
+      if (meaning === this.#meaning) return false;
+      this.#current = next;
+      this.#meaning = meaning;
     } catch (error) {
       this.#onError(error);
       return false;
