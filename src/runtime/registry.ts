@@ -408,10 +408,13 @@ export class Registry {
   }
 
   /** Reads a manifest whose bytes `pinnedBy` pins to `digest`, and checks its shape. */
-  async #readManifest(where: string, digest: string, pinnedBy: string): Promise<SkillManifest> {
-    const bytes = await this.transport.read(where, { maxBytes: this.maxDocumentBytes });
+  async #readManifest(where: string, digest: string, pinnedBy: string, fresh = false): Promise<SkillManifest> {
+    const bytes = await this.transport.read(where, { maxBytes: this.maxDocumentBytes, fresh });
     const actual = `sha256:${await sha256Hex(bytes)}`;
     if (actual !== digest) {
+      // Once more past any cache, as for a file: a cache that kept altered bytes (whoever sent
+      // them chose validators the registry confirms) would otherwise refuse the skill for good.
+      if (!fresh) return this.#readManifest(where, digest, pinnedBy, true);
       throw new RegistryError('VERIFICATION_FAILED', `${where} has digest ${actual}, but ${pinnedBy} pins ${digest}`, {
         hint: `the manifest was changed after ${pinnedBy} was built; nothing of this skill was used. Retry, or report it to the registry maintainers`,
       });

@@ -126,6 +126,26 @@ describe('validators chosen by whoever answered once', () => {
     expect(await poisonThenHeal('/future/', { 'last-modified': 'Fri, 01 Jan 2100 00:00:00 GMT' }, {})).toEqual(['The forged description.', 'The real description.', 'The real description.']);
   });
 
+  it('reads a manifest once more past the cache when the cached one fails its digest, as it does a file', async () => {
+    // Whoever answered once copied the real manifest's ETag onto altered bytes: the registry's
+    // 304 then confirmed them, and 'Retry', as the refusal says, failed the same way for good.
+    const files = await forgeRegistry([{ name: 'okskill', files: { 'SKILL.md': '# real\n' } }]);
+    const url = mount(forged, files, '/pinned/');
+    const real = Buffer.from(files.get('skills/okskill.json') as Uint8Array);
+    let mitm = true;
+    forged.set('/pinned/skills/okskill.json', (req, res) => {
+      if (mitm) res.writeHead(200, { etag: '"real"' }).end(Buffer.from(real.toString().replace('The okskill', 'Forged')));
+      else if (req.headers['if-none-match'] === '"real"') res.writeHead(304, { etag: '"real"' }).end();
+      else res.writeHead(200, { etag: '"real"' }).end(real);
+    });
+    const cacheDir = await tempDir('cache-pinned');
+    const refused = await (await openRegistry(url, { cacheDir })).load('okskill').catch((e: unknown) => e);
+    expect((refused as { code?: string }).code).toBe('VERIFICATION_FAILED');
+    mitm = false;
+    expect((await (await openRegistry(url, { cacheDir })).load('okskill')).body).toBe('# real\n');
+    expect((await (await openRegistry(url, { cacheDir })).load('okskill')).body).toBe('# real\n');
+  });
+
   it('uses a cached body only on a 304 that names the validators it was cached with', async () => {
     const now = new Date().toUTCString();
     // The real server's 304 names its own date, not the one the forged answer came with.
