@@ -1,7 +1,9 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cachedHttpTransport, openRegistry } from '../../src/runtime/node/index.ts';
+import { keyIdOf } from '../../src/core/signing.ts';
 import { buildExamples, tempDir } from './_registries.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 import { forgeRegistry, type ForgedServer, mount, serveForged } from './_forged-registry.ts';
@@ -144,6 +146,49 @@ describe('validators chosen by whoever answered once', () => {
     mitm = false;
     expect((await (await openRegistry(url, { cacheDir })).load('okskill')).body).toBe('# real\n');
     expect((await (await openRegistry(url, { cacheDir })).load('okskill')).body).toBe('# real\n');
+  });
+
+  it('does the same for an archive and for a signed index, whose refusals also said to retry', async () => {
+    const files = await forgeRegistry([{ name: 'okskill', files: { 'SKILL.md': '# real\n', 'references/a.md': 'a\n' } }]);
+    const url = mount(forged, files, '/both/');
+    // Altered bytes once under the real ETag, then the real server: 304 to that ETag.
+    const poisonOnce = (path: string, altered: Uint8Array, state: { mitm: boolean }) => {
+      const real = files.get(path) as Uint8Array;
+      forged.set(`/both/${path}`, (req, res) => {
+        if (state.mitm) res.writeHead(200, { etag: '"real"' }).end(altered);
+        else if (req.headers['if-none-match'] === '"real"') res.writeHead(304, { etag: '"real"' }).end();
+        else res.writeHead(200, { etag: '"real"' }).end(real);
+      });
+    };
+    const archivePath = [...files.keys()].find((p) => p.endsWith('.tar.gz')) as string;
+    const other = await forgeRegistry([{ name: 'okskill', files: { 'SKILL.md': '# forged\n', 'references/a.md': 'a\n' } }]);
+    const archive = { mitm: true };
+    poisonOnce(archivePath, [...other.entries()].find(([p]) => p.endsWith('.tar.gz'))![1], archive);
+
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const x = publicKey.export({ format: 'jwk' }).x as string;
+    const b64 = (text: string | Uint8Array) => Buffer.from(text).toString('base64url');
+    const header = b64(JSON.stringify({ alg: 'EdDSA', typ: 'skilldex-index+jws', kid: await keyIdOf(`ed25519:${x}`) }));
+    const payload = b64(files.get('index.json') as Uint8Array);
+    const jws = (signature: string) => new TextEncoder().encode(JSON.stringify({ payload, signatures: [{ protected: header, signature }] }));
+    files.set('index.jws.json', jws(sign(null, Buffer.from(`${header}.${payload}`), privateKey).toString('base64url')));
+    const index = { mitm: true };
+    poisonOnce('index.jws.json', jws('A'.repeat(86)), index);
+
+    const cacheDir = await tempDir('cache-both');
+    const trust = [`ed25519:${x}`];
+    expect(((await openRegistry(url, { cacheDir, trust }).catch((e: unknown) => e)) as { code?: string }).code).toBe('SIGNATURE_INVALID');
+    index.mitm = false;
+    const registry = await openRegistry(url, { cacheDir, trust });
+    expect(registry.verifiedBy).toBeDefined();
+    const project = await tempDir('project-both');
+    expect(((await registry.install('okskill', project, { via: 'archive' }).catch((e: unknown) => e)) as { code?: string }).code).toBe('VERIFICATION_FAILED');
+    archive.mitm = false;
+    for (let i = 0; i < 2; i++) {
+      const again = await openRegistry(url, { cacheDir, trust });
+      expect((await again.install('okskill', project, { via: 'archive' })).digest).toBe(again.entry('okskill').digest);
+    }
+    expect(await readFile(join(project, 'okskill', 'SKILL.md'), 'utf8')).toBe('# real\n');
   });
 
   it('uses a cached body only on a 304 that names the validators it was cached with', async () => {

@@ -92,7 +92,12 @@ export async function openRegistry(urlOrDir: string | undefined = process.env.SK
     await store.pin(transport.root, { keys, how: 'trust-on-first-use' });
   }
   if (keys) {
-    const signed = await readSignedIndex(transport, keys, maxBytes);
+    // Once more past the cache before refusing: a cached index.jws.json that fails its signature
+    // (whoever sent it chose validators the registry then confirms) would refuse the registry for good.
+    const signed = await readSignedIndex(transport, keys, maxBytes).catch((error: unknown) => {
+      if (!(error instanceof RegistryError) || error.code !== 'SIGNATURE_INVALID') throw error;
+      return readSignedIndex({ ...transport, read: (path, readOptions) => transport.read(path, { ...readOptions, fresh: true }) }, keys, maxBytes);
+    });
     const index = parseRegistryIndex(signed.bytes, transport.root, zodShapeCheck);
     checkRollback(index, await store.lastSeen(transport.root), transport.root);
     if (index.generatedAt !== undefined) await store.recordSeen(transport.root, index.generatedAt);
