@@ -37,6 +37,36 @@ export function valueDepthExceeds(value: unknown, max: number): boolean {
 }
 
 /**
+ * Whether a value's JSON text would be longer than `max` characters, found without writing it:
+ * a template that repeats one large value (`["{{steps.a}}", "{{steps.a}}", …]`) renders to shared
+ * references, cheap in memory, whose text can pass what a string may hold (V8's RangeError). The
+ * count is close (strings and keys with their quotes, numbers as written, brackets and commas;
+ * escapes not counted) and stops at `max`, so the walk costs at most `max` steps.
+ */
+export function valueSizeExceeds(value: unknown, max: number): boolean {
+  let size = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current === 'string') size += current.length + 2;
+    else if (current === null || typeof current !== 'object') size += String(current).length;
+    else if (Array.isArray(current)) {
+      size += 1 + Math.max(current.length, 1);
+      for (const item of current) stack.push(item);
+    } else {
+      const entries = Object.entries(current);
+      size += 1 + Math.max(entries.length, 1);
+      for (const [key, item] of entries) {
+        size += key.length + 3;
+        stack.push(item);
+      }
+    }
+    if (size > max) return true;
+  }
+  return false;
+}
+
+/**
  * How deep a JSON document a client reads (index.json, a manifest) may nest. A manifest carries a
  * skill's schemas one level below its root, and the build refuses skill.json and frontmatter
  * deeper than `limits.maxDepth` (32 by default), so twice that leaves room for a registry that

@@ -84,6 +84,17 @@ beforeAll(async () => {
   await mkdir(join(root, 'skills/starved/scripts'), { recursive: true });
   await skill('starved', ['description: Test fixture. A Python script given too little memory for Python to start.', 'version: 1.0.0', 'actions:', '  - name: run', 'security:', '  memory_mb: 8', 'resources:', '  entry: ./scripts/run.py']);
   await writeFile(join(root, 'skills/starved/scripts/run.py'), 'import json, sys\nsys.stdin.read()\nprint(json.dumps({"success": True, "data": {}}))\n');
+  // A composite that repeats a step's 100 kB result 200 times, in its output and in the next step's input.
+  await mkdir(join(root, 'skills/big-step/scripts'), { recursive: true });
+  await skill('big-step', ['description: Test fixture. A Python script whose result is 100 kB of text.', 'version: 1.0.0', 'actions:', '  - name: run', 'resources:', '  entry: ./scripts/run.py']);
+  await writeFile(join(root, 'skills/big-step/scripts/run.py'), 'import json, sys\nsys.stdin.read()\nprint(json.dumps({"success": True, "data": {"text": "x" * 100000}}))\n');
+  const composite = (name: string, fields: Record<string, unknown>) =>
+    mkdir(join(root, 'skills', name), { recursive: true }).then(() =>
+      writeFile(join(root, 'skills', name, 'skill.json'), JSON.stringify({ name, description: `Test fixture: a composite that repeats a step's result (${name}).`, category: 'test', input: { type: 'object' }, output: { type: 'object' }, mode: 'composite', calls: ['big-step'], version: '1.0.0', ...fields }, null, 2)),
+    );
+  const repeated = Array.from({ length: 200 }, () => '{{steps.a.text}}');
+  await composite('amplify', { pipeline: [{ step: 'a', skill: 'big-step', input: {} }], outputMapping: { r: repeated } });
+  await composite('amplify_input', { pipeline: [{ step: 'a', skill: 'big-step', input: {} }, { step: 'b', skill: 'big-step', input: { r: repeated } }] });
   built = await buildInto(root, 'hostile-skill');
 });
 
@@ -173,6 +184,16 @@ describe('a module entry that fails in ways its author did not foresee', () => {
     expect(outcome.error?.message).toBe('starved crashed without writing an envelope (exit code 127); it may have run out of its 8 MB of memory');
     expect((outcome.error?.details as { hint?: string }).hint).toContain('security.memory_mb limits the whole process');
   }, 30_000);
+
+  it('refuses a pipeline that renders one result 200 times into more than 10 MB, as a script result would be', async () => {
+    const registry = await openRegistry(built, { cacheDir: await tempDir('hostile-skill-cache') });
+    const output = await registry.run('amplify', {});
+    expect(output.error).toMatchObject({ code: 'OUTPUT_TOO_LARGE', message: 'amplify: outputMapping renders to more than 10 MB of JSON' });
+    const input = await registry.run('amplify_input', {});
+    expect(input.error).toMatchObject({ code: 'OUTPUT_TOO_LARGE', message: "amplify_input: step 'b': its input renders to more than 10 MB of JSON" });
+    // The trace shows how far it got: the first step ran, the second was never started.
+    expect(input.intermediateSteps?.map((t) => [t.stepId, (t.error as { code?: string } | undefined)?.code ?? 'ok'])).toEqual([['a', 'ok'], ['b', 'OUTPUT_TOO_LARGE']]);
+  }, 60_000);
 
   it('says that execute() never settled, instead of a crash with the harness in its message', async () => {
     const registry = await openRegistry(built, { cacheDir: await tempDir('hostile-skill-cache') });

@@ -2,7 +2,9 @@ import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import type { SkillExecutionOutcome, StepTrace } from '../../core/schemas/outcome.ts';
 import { isTruthy, renderTemplate } from '../../core/template.ts';
 import { TemplateError } from '../../core/errors/template-error.ts';
+import { valueSizeExceeds } from '../../core/json-depth.ts';
 import { type Attempt, failed } from './attempt.ts';
+import { MAX_OUTPUT_BYTES } from './bounded-process.ts';
 
 /** Runs one pipeline step's skill through the full runtime (validation, limits, retries). */
 export type CallSkill = (name: string, input: unknown) => Promise<SkillExecutionOutcome>;
@@ -37,6 +39,11 @@ export async function runPipeline(manifest: SkillManifest, input: unknown, call:
         continue;
       }
       stepInput = renderTemplate(step.input, scope);
+      if (valueSizeExceeds(stepInput, MAX_OUTPUT_BYTES)) {
+        const message = `its input renders to more than ${MAX_OUTPUT_BYTES / 1024 / 1024} MB of JSON`;
+        traces.push(trace({ error: { code: 'OUTPUT_TOO_LARGE', message } }));
+        return { ok: false, error: { code: 'OUTPUT_TOO_LARGE', message: `${manifest.name}: step '${step.step}': ${message}` }, extras: { intermediateSteps: traces } };
+      }
     } catch (error) {
       const message = error instanceof TemplateError ? error.message : String(error);
       traces.push(trace({ error: { code: 'INVALID_PARAM', message } }));
@@ -63,6 +70,10 @@ export async function runPipeline(manifest: SkillManifest, input: unknown, call:
       output = renderTemplate(manifest.outputMapping, scope);
     } catch (error) {
       return { ok: false, error: { code: 'INVALID_OUTPUT', message: `${manifest.name}: outputMapping: ${(error as Error).message}` }, extras: { intermediateSteps: traces } };
+    }
+    // A script's result may not pass 10 MB; a mapping that repeats a step's output must not either.
+    if (valueSizeExceeds(output, MAX_OUTPUT_BYTES)) {
+      return { ok: false, error: { code: 'OUTPUT_TOO_LARGE', message: `${manifest.name}: outputMapping renders to more than ${MAX_OUTPUT_BYTES / 1024 / 1024} MB of JSON` }, extras: { intermediateSteps: traces } };
     }
   }
   return { ok: true, output, extras: { intermediateSteps: traces, ...(warnings.length > 0 ? { warnings } : {}) } };
