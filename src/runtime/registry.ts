@@ -345,8 +345,13 @@ export class Registry {
         hint: 'no version of this skill was used from it; retry, or report it to the registry maintainers',
       });
     if (pin.size > this.maxDocumentBytes) throw refuse(`the manifest pins ${pin.size} bytes, more than this client reads (${this.maxDocumentBytes})`);
-    const bytes = await this.transport.read(where, { maxBytes: pin.size });
-    const actual = `sha256:${await sha256Hex(bytes)}`;
+    let bytes = await this.transport.read(where, { maxBytes: pin.size });
+    let actual = `sha256:${await sha256Hex(bytes)}`;
+    // Once more past any cache, as for a manifest (see #readManifest).
+    if (actual !== pin.digest) {
+      bytes = await this.transport.read(where, { maxBytes: pin.size, fresh: true });
+      actual = `sha256:${await sha256Hex(bytes)}`;
+    }
     if (actual !== pin.digest) throw new RegistryError('VERIFICATION_FAILED', `${where} has digest ${actual}, but ${current.urls.manifest} pins ${pin.digest}`, { hint: 'the versions document was changed after the manifest was built; nothing of it was used. Retry, or report it to the registry maintainers' });
     const raw = parseJsonDocument(bytes, where, 'VERSIONS_INVALID');
     const parsed = (this.#shapes.versions ?? structuralShapeCheck.versions)(raw);

@@ -5,10 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRegistry } from '../../src/runtime/node/index.ts';
 import { openRegistry as openBrowserRegistry, SkilldexError } from '../../src/runtime/index.ts';
+import { closeServer } from '../../scripts/preview.ts';
 import { GitRepo, skillMd } from '../helpers/git-repo.ts';
 import { serveDirectory, type StaticServer } from '../helpers/static-server.ts';
 import { buildInto, rewriteManifest, tempDir } from './_registries.ts';
@@ -106,6 +109,33 @@ describe('hostile versions documents', () => {
     expect(await codeOf(registry.manifest('tidy@1.0.0'))).toBe('VERIFICATION_FAILED');
     // The current version is still readable: the index pins its manifest directly.
     expect((await registry.manifest('tidy')).version).toBe('2.0.0');
+  });
+
+  it('reads a document once more past the cache when the cached one fails its digest, so a retry works', async () => {
+    // Whoever answered once copied the real document's ETag onto altered bytes; the registry then
+    // answers that ETag with 304, which confirmed the cached bytes on every later read.
+    const path = '/skills/tidy.versions.json';
+    const real = await readFile(join(built, path), 'utf8');
+    let mitm = true;
+    const front = createServer((req, res) => {
+      if (req.url === path) {
+        if (mitm) res.writeHead(200, { etag: '"real"' }).end(real.replace('"1.0.0"', '"1.0.1"'));
+        else if (req.headers['if-none-match'] === '"real"') res.writeHead(304, { etag: '"real"' }).end();
+        else res.writeHead(200, { etag: '"real"' }).end(real);
+        return;
+      }
+      fetch(new URL(req.url ?? '/', server.url)).then(async (r) => res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/octet-stream' }).end(Buffer.from(await r.arrayBuffer())), () => res.destroy());
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}/`;
+      const cacheDir = await tempDir('versions-cache');
+      expect(await codeOf((await openRegistry(url, { cacheDir })).manifest('tidy@1.0.0'))).toBe('VERIFICATION_FAILED');
+      mitm = false;
+      expect((await (await openRegistry(url, { cacheDir })).manifest('tidy@1.0.0')).version).toBe('1.0.0');
+    } finally {
+      await closeServer(front);
+    }
   });
 
   it.each([
