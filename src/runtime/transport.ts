@@ -173,8 +173,24 @@ export async function readBoundedBody(response: Response, limits: BodyLimits): P
 }
 
 /**
+ * A body cut off (the connection closed before Content-Length bytes came) or undecodable (gzip
+ * that is not) surfaces from fetch as a bare `TypeError: terminated`, which the CLI took for a bug
+ * of its own. Said as what it is; the limits' own errors pass through.
+ */
+function brokeOff(target: string, error: unknown): unknown {
+  if (error instanceof RegistryError) return error;
+  const cause = (error as Error | undefined)?.cause;
+  const why = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+  return new RegistryError('FETCH_FAILED', `GET ${target} broke off before its body was complete (${why})`, {
+    cause: error,
+    hint: 'the connection closed, or the body was not encoded as its headers said; retry, and if it persists report it to the registry maintainers',
+  });
+}
+
+/**
  * Reads a registry's response body, reporting progress as chunks arrive, within `maxBytes`
- * ({@link readBoundedBody}) and the patience `stallMs` ({@link DEFAULT_STALL_MS}).
+ * ({@link readBoundedBody}) and the patience `stallMs` ({@link DEFAULT_STALL_MS}); a body that
+ * breaks off is FETCH_FAILED ({@link brokeOff}), in the browser as in Node.
  */
 export function readBody(response: Response, onProgress?: TransportReadOptions['onProgress'], maxBytes = Number.POSITIVE_INFINITY, target = response.url, stallMs = DEFAULT_STALL_MS): Promise<Uint8Array> {
   const started = Date.now();
@@ -189,6 +205,8 @@ export function readBody(response: Response, onProgress?: TransportReadOptions['
       }
       onProgress?.(received, total);
     },
+  }).catch((error: unknown) => {
+    throw brokeOff(target, error);
   });
 }
 

@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endless, forgeRegistry, type ForgedServer, type ForgedSkill, type Handler, mount, serveForged } from './_forged-registry.ts';
 import { buildFixtures, REPO_ROOT, tempDir } from './_registries.ts';
+import { openRegistry as openBrowserRegistry, SkilldexError } from '../../src/runtime/index.ts';
 
 /**
  * The real `skilldex` CLI in a child process against hand-written registries on 127.0.0.1. Each
@@ -334,6 +335,14 @@ describe('bodies that break off', () => {
     const list = await skilldex(['list', '--registry', encoded.url]);
     expectRefusal(list, 'FETCH_FAILED');
     expect(list.stderr).toContain('broke off before its body was complete (incorrect header check)');
+  });
+
+  it('says the same in the browser-safe runtime, whose transport is plain fetch', async () => {
+    const cut = await registry([SKILL('cut-browser')]);
+    server.set(`${cut.prefix}index.json`, cutOff('{"version":'));
+    const refused = await openBrowserRegistry(cut.url).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SkilldexError);
+    expect(refused).toMatchObject({ code: 'FETCH_FAILED', message: `GET ${cut.url}index.json broke off before its body was complete (other side closed)` });
   });
 });
 

@@ -3,7 +3,6 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_STALL_MS, fetchWithinOrigin, httpError, readBody, registryBaseUrl, registryUrl, type RegistryTransport } from '../transport.ts';
 import { bracketDepthExceeds, MAX_JSON_DEPTH } from '../../core/json-depth.ts';
-import { RegistryError } from '../../core/errors/registry-error.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { fsError } from './fs-error.ts';
 
@@ -31,21 +30,6 @@ const pastDate = (value: string | undefined): string | undefined => {
   const time = value === undefined ? Number.NaN : Date.parse(value);
   return Number.isFinite(time) && time <= Date.now() + CLOCK_SKEW_MS ? value : undefined;
 };
-
-/**
- * A body cut off (the connection closed before Content-Length bytes came) or undecodable (gzip
- * that is not) surfaces from fetch as a bare `TypeError: terminated`, which the CLI took for a bug
- * of its own. Said as what it is; the limits' own errors pass through.
- */
-function brokeOff(target: string, error: unknown): unknown {
-  if (error instanceof RegistryError) return error;
-  const cause = (error as Error | undefined)?.cause;
-  const why = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
-  return new RegistryError('FETCH_FAILED', `GET ${target} broke off before its body was complete (${why})`, {
-    cause: error,
-    hint: 'the connection closed, or the body was not encoded as its headers said; retry, and if it persists report it to the registry maintainers',
-  });
-}
 
 /** `W/"x"` and `"x"` name the same body here: servers that compress mark their ETags weak. */
 const opaque = (etag: string): string => etag.replace(/^W\//, '');
@@ -133,9 +117,7 @@ export function cachedHttpTransport(url: string, options: { cacheDir: string; fe
         await response.body?.cancel().catch(() => {});
         throw httpError(target, response);
       }
-      const body = await readBody(response, readOptions.onProgress, maxBytes, target, stallMs).catch((error: unknown) => {
-        throw brokeOff(target, error);
-      });
+      const body = await readBody(response, readOptions.onProgress, maxBytes, target, stallMs);
       // Validators are sent back to the server verbatim; anything but a short printable string is not kept.
       const validator = (name: string) => {
         const value = response.headers.get(name);
