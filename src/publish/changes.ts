@@ -38,16 +38,27 @@ export function classifyChanges(base: readonly SkillSnapshot[], head: readonly S
   const baseByKey = new Map<string, SkillSnapshot>();
   for (const s of base) if (!baseByKey.has(skillKey(s))) baseByKey.set(skillKey(s), s);
   const headKeys = new Set(head.map(skillKey));
+  // A declaration broken (or mended) in place has a name on one side only, so its keys differ.
+  // Paired by folder, such an edit reads as a change to that skill rather than as its removal
+  // plus an unnamed addition, which would tell a reviewer the skill was deleted.
+  const inPlace = new Map<SkillSnapshot, SkillSnapshot>();
+  for (const after of head) {
+    if (baseByKey.has(skillKey(after))) continue;
+    const before = base.find((b) => b.dir === after.dir && (b.name === undefined) !== (after.name === undefined) && !headKeys.has(skillKey(b)));
+    if (before) inPlace.set(after, before);
+  }
+  const paired = new Set(inPlace.values());
   const changes: SkillChange[] = [];
   for (const after of head) {
     if (!touched(after)) continue;
-    const before = baseByKey.get(skillKey(after));
-    if (!before) changes.push({ status: 'added', name: after.name, dir: after.dir, after });
-    else if (before.digest !== after.digest) changes.push({ status: 'changed', name: after.name, dir: after.dir, before: pick(before), after });
-    else if (before.dir !== after.dir) changes.push({ status: 'moved', name: after.name, dir: after.dir, before: pick(before), after });
+    const before = baseByKey.get(skillKey(after)) ?? inPlace.get(after);
+    const name = after.name ?? before?.name;
+    if (!before) changes.push({ status: 'added', name, dir: after.dir, after });
+    else if (before.digest !== after.digest) changes.push({ status: 'changed', name, dir: after.dir, before: pick(before), after });
+    else if (before.dir !== after.dir) changes.push({ status: 'moved', name, dir: after.dir, before: pick(before), after });
   }
   for (const before of base) {
-    if (touched(before) && !headKeys.has(skillKey(before))) changes.push({ status: 'removed', name: before.name, dir: before.dir, before: pick(before) });
+    if (touched(before) && !headKeys.has(skillKey(before)) && !paired.has(before)) changes.push({ status: 'removed', name: before.name, dir: before.dir, before: pick(before) });
   }
   return changes.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
 }

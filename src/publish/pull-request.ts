@@ -62,7 +62,9 @@ export async function checkPullRequest(options: PullRequestCheckOptions): Promis
     const base = await snapshotAt(root, baseCommit, config);
     changes = classifyChanges(base, head, files);
     for (const c of changes) {
-      if (c.after && c.before) publish.push(...versionDiagnostics(c.after, { ...c.before, source: options.changedSince }, overrides));
+      // An unreadable declaration on either side has no version to compare, only the default;
+      // its syntax error is what the author must fix first.
+      if (c.after?.name !== undefined && c.before && !unreadableBefore(base, c.before.dir)) publish.push(...versionDiagnostics(c.after, { ...c.before, source: options.changedSince }, overrides));
     }
     kept = diagnosticsForChange(options.diagnostics, changes, files);
     const mixed = mixedChangeDiagnostic(files, config.skillsDir, overrides);
@@ -95,6 +97,9 @@ export async function checkPullRequest(options: PullRequestCheckOptions): Promis
     diagnostics: sortDiagnostics([...kept, ...unique]),
   };
 }
+
+/** Whether the base's skill in `dir` could not be read (its version is then only the default). */
+const unreadableBefore = (base: readonly SkillSnapshot[], dir: string): boolean => base.some((s) => s.dir === dir && s.name === undefined);
 
 /** Snapshots the skills folder as it was at `rev`, read with `git archive` into a temporary folder. */
 async function snapshotAt(root: string, rev: string, config: RegistryConfig): Promise<SkillSnapshot[]> {

@@ -254,6 +254,33 @@ describe('the PR check through the real CLI', () => {
     expect(beta.stdout).toMatch(/^::warning file=skills\/beta\/SKILL\.md,line=5,col=6,title=frontmatter\/unknown-field::/);
   });
 
+  it('reports a declaration broken in place as a change to that skill, not its removal plus an unnamed addition', async () => {
+    const root = await branch('broken-in-place');
+    // A stray comma: the skill.json no longer parses, so the head has no name for the folder.
+    await writeTree(root, { 'skills/text/gamma-fn/skill.json': gammaJson('1.0.1').replace('"mode": "code"', '"mode": "code",,') });
+    commitAll(root, 'break gamma');
+    const summaryFile = join(root, 'summary.md');
+    const result = run(root, '--changed-since', 'main', '--format', 'json', '--summary', summaryFile, '--no-scan');
+    expect(result.status, result.stderr).toBe(1);
+    const changes = (JSON.parse(result.stdout) as { changes: { status: string; name?: string; dir: string }[] }).changes;
+    expect(changes.map((c) => `${c.status} ${c.name} ${c.dir}`)).toEqual(['changed gamma_fn skills/text/gamma-fn']);
+    const rules = (JSON.parse(result.stdout) as { diagnostics: { rule: string; file: string }[] }).diagnostics.map((d) => `${d.rule} ${d.file}`);
+    // The syntax error is the problem; a version verdict on a declaration that cannot be read would be a guess.
+    expect(rules).toContain('skill-json/syntax skills/text/gamma-fn/skill.json');
+    expect(rules.filter((r) => r.startsWith('publish/'))).toEqual([]);
+    const summary = await readFile(summaryFile, 'utf8');
+    expect(summary).not.toContain('removed');
+    expect(summary).toContain('| `gamma_fn` | `skills/text/gamma-fn` | changed |');
+
+    // Fixing it again pairs the other way: the base's unreadable declaration and the head's named one are one skill.
+    git(root, 'switch', '-q', '-c', 'fix-in-place');
+    await writeTree(root, { 'skills/text/gamma-fn/skill.json': gammaJson('1.0.2') });
+    commitAll(root, 'fix gamma');
+    const fixed = run(root, '--changed-since', 'broken-in-place', '--format', 'json', '--no-scan');
+    expect(fixed.status, fixed.stderr).toBe(0);
+    expect((JSON.parse(fixed.stdout) as { changes: { status: string; name?: string }[] }).changes.map((c) => `${c.status} ${c.name}`)).toEqual(['changed gamma_fn']);
+  });
+
   it('explains an unknown base ref as a usage error', async () => {
     const root = await branch('bad-ref');
     const result = run(root, '--changed-since', 'origin/nope', '--no-scan');
