@@ -53,13 +53,19 @@ export const resourceEscape = defineRule({
   id: 'package/resource-escape',
   severity: 'error',
   scope: 'skill-md',
-  description: 'A `resources` path points outside the skill folder.',
+  description: 'A `resources` path points outside the skill folder, or separates folders with `\\` (a Windows path).',
   hint: 'use a path relative to the skill folder, like ./scripts/execute.ts',
   check(ctx, report) {
     const resources = resourcesOf(ctx);
     if (!resources) return;
     for (const { group, raw, where } of resourcePaths(resources)) {
-      if (normaliseResourcePath(raw) === undefined) report(where, `resources.${group} '${raw}' points outside the skill folder`);
+      if (normaliseResourcePath(raw) !== undefined) continue;
+      // A Windows path (`.\scripts\execute.ts`) stays inside the skill: only its separators are
+      // wrong, and "points outside" would send the author looking for the wrong mistake.
+      const slashed = raw.replaceAll('\\', '/');
+      if (raw.includes('\\') && normaliseResourcePath(slashed) !== undefined) {
+        report(where, `resources.${group} '${raw}' uses \`\\\` between folders; paths use \`/\` on every system`, { hint: `write '${slashed}'` });
+      } else report(where, `resources.${group} '${raw}' points outside the skill folder`);
     }
   },
 });

@@ -1,0 +1,55 @@
+/**
+ * The real CLI, spawned on real files: mistakes a first-time publisher makes (a Windows path, an
+ * interrupted interview), each reported as `file:line:col rule message` with a hint that says how
+ * to fix it, never as an internal error.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runSkilldex } from '../helpers/cli.ts';
+
+const temps: string[] = [];
+afterEach(async () => {
+  for (const t of temps.splice(0)) await rm(t, { recursive: true, force: true });
+});
+const tempDir = async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'skilldex-publisher-'));
+  temps.push(dir);
+  return dir;
+};
+async function writeTree(root: string, files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+}
+
+describe('a Windows path in resources', () => {
+  it('says the backslashes are the problem, not that the path leaves the skill', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, {
+      'skills/win-entry/SKILL.md': '---\nname: win-entry\ndescription: Counts words in a text; use it when asked how long a text is.\nversion: 1.0.0\nresources:\n  entry: .\\scripts\\execute.ts\n  references:\n    - references\\guide.md\n---\n\n# Win entry\n\nRun the entry.\n',
+      'skills/win-entry/scripts/execute.ts': 'export async function execute() {\n  return {};\n}\n',
+      'skills/win-entry/references/guide.md': '# Guide\n',
+    });
+    const result = await runSkilldex(cwd, ['validate', '--no-scan']);
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stdout).toContain("skills/win-entry/SKILL.md:6:10  package/resource-escape  error  resources.entry '.\\scripts\\execute.ts' uses `\\` between folders; paths use `/` on every system");
+    expect(result.stdout).toContain("hint: write './scripts/execute.ts'");
+    expect(result.stdout).toContain("skills/win-entry/SKILL.md:8:7  package/resource-escape  error  resources.references 'references\\guide.md' uses `\\`");
+    expect(result.stdout).toContain("hint: write 'references/guide.md'");
+    expect(result.stdout).not.toContain('points outside the skill folder');
+  });
+
+  it('still calls a path that really leaves the skill an escape', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, {
+      'skills/far-entry/SKILL.md': '---\nname: far-entry\ndescription: Counts words in a text; use it when asked how long a text is.\nversion: 1.0.0\nresources:\n  entry: ..\\other\\execute.ts\n---\n\n# Far entry\n\nRun the entry.\n',
+      'skills/far-entry/scripts/execute.ts': 'export async function execute() {\n  return {};\n}\n',
+    });
+    const result = await runSkilldex(cwd, ['validate', '--no-scan']);
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stdout).toContain("skills/far-entry/SKILL.md:6:10  package/resource-escape  error  resources.entry '..\\other\\execute.ts' points outside the skill folder");
+  });
+});
