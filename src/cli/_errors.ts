@@ -11,6 +11,8 @@ export const EXIT = {
   failure: 1,
   /** Bad usage: unknown command or flag, unreadable arguments. */
   usage: 2,
+  /** Stopped by Ctrl+C (SIGINT), as a shell reports it: 128 + 2. */
+  interrupted: 130,
   /** A bug in Skilldex: an error no command expected (sysexits' EX_SOFTWARE). */
   internal: 70,
 } as const;

@@ -3,11 +3,12 @@
  * interrupted interview), each reported as `file:line:col rule message` with a hint that says how
  * to fix it, never as an internal error.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runSkilldex } from '../helpers/cli.ts';
+import { CLI, runSkilldex } from '../helpers/cli.ts';
 
 const temps: string[] = [];
 afterEach(async () => {
@@ -52,4 +53,43 @@ describe('a Windows path in resources', () => {
     expect(result.status, result.stderr).toBe(1);
     expect(result.stdout).toContain("skills/far-entry/SKILL.md:6:10  package/resource-escape  error  resources.entry '..\\other\\execute.ts' points outside the skill folder");
   });
+});
+
+/**
+ * `skilldex new` on a real pseudo-terminal (util-linux `script`): once the first question is on
+ * screen, `keys` are typed, as a person would.
+ */
+function interrupt(cwd: string, keys: string): Promise<{ status: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-qfec', `'${process.execPath}' '${CLI}' new`, '/dev/null'], { cwd, env: { ...process.env, TERM: 'xterm', CI: '' } });
+    let output = '';
+    let typed = false;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (!typed && output.includes('Skill name')) {
+        typed = true;
+        child.stdin.write(keys);
+      }
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ status: code ?? -1, output });
+    });
+  });
+}
+
+describe('leaving the skilldex new interview', () => {
+  for (const [key, keys, status] of [['Ctrl+C', '\x03', 130], ['Ctrl+D', '\x04', 1]] as const) {
+    it(`with ${key} ends it quietly, creating nothing, and is not reported as a bug`, async () => {
+      const cwd = await tempDir();
+      await mkdir(join(cwd, 'skills'));
+      const result = await interrupt(cwd, keys);
+      expect(result.output).not.toContain('internal error');
+      expect(result.output).not.toContain('AbortError');
+      expect(result.output).toMatch(/cancelled: no skill was created/);
+      expect(result.status, result.output).toBe(status);
+      expect(await readdir(join(cwd, 'skills'))).toEqual([]);
+    });
+  }
 });

@@ -186,13 +186,25 @@ function resolveCallees(accepted: readonly ValidatedSkill[], skillsDir: string, 
 export type Answers = { name?: unknown; format?: unknown; mode?: unknown; description?: unknown; category?: unknown; calls?: unknown };
 export type Question = (text: string, fallback?: string) => Promise<string | undefined>;
 
-/** Asks at the terminal for whatever the flags left out. */
+/**
+ * Asks at the terminal for whatever the flags left out. Ctrl+C or Ctrl+D at a question makes
+ * readline reject it with an AbortError: that is the person leaving, not a bug, so it ends the
+ * command before anything is written (130 for Ctrl+C, as a shell reports SIGINT).
+ */
 async function ask(args: Answers): Promise<Answers> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     return await askMissing(args, async (text, fallback) => {
       const answer = (await rl.question(`${text}${fallback ? ` ${style.dim(`(${fallback})`)}` : ''}: `)).trim();
       return answer || fallback;
+    });
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'AbortError')) throw error;
+    const interrupted = error.message.includes('Ctrl+C');
+    err('');
+    throw new CliError('E_CANCELLED', 'cancelled: no skill was created', {
+      hint: 'run skilldex new again, or pass every answer as a flag: skilldex new my-skill --format skill-md --description "…"',
+      exitCode: interrupted ? EXIT.interrupted : EXIT.failure,
     });
   } finally {
     rl.close();
