@@ -4,7 +4,7 @@
  * to fix it, never as an internal error.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -92,4 +92,51 @@ describe('leaving the skilldex new interview', () => {
       expect(await readdir(join(cwd, 'skills'))).toEqual([]);
     });
   }
+});
+
+/**
+ * `skilldex new ARGS` on a real pseudo-terminal, answering each question as it appears (every
+ * question starts by clearing its line); unanswered questions end the interview with Ctrl+D.
+ */
+function converse(cwd: string, args: readonly string[], answers: readonly string[]): Promise<{ status: number; output: string }> {
+  return new Promise((resolve) => {
+    const command = [process.execPath, CLI, 'new', ...args].map((a) => `'${a}'`).join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd, env: { ...process.env, TERM: 'xterm', CI: '' } });
+    let output = '';
+    let answered = 0;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const asked = output.split('\x1b[0J').length - 1;
+      if (asked > answered && /: (\x1b\[\d+G)?$/.test(output)) {
+        child.stdin.write(answered < answers.length ? `${answers[answered]}\r` : '\x04');
+        answered += 1;
+      }
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ status: code ?? -1, output });
+    });
+  });
+}
+
+describe('a mistyped choice in the skilldex new interview', () => {
+  it('asks again at once, naming the choices, instead of refusing after every other question', async () => {
+    const cwd = await tempDir();
+    await mkdir(join(cwd, 'skills'));
+    const result = await converse(cwd, ['typo-skill'], ['skil-md', 'skill-md', 'Counts words in a text; use it when asked how long a text is.', '']);
+    expect(result.output).toContain("'skil-md' is not one of them (did you mean 'skill-md'?)");
+    expect(result.output).not.toContain('unknown format');
+    expect(result.status, result.output).toBe(0);
+    expect(await readFile(join(cwd, 'skills/typo-skill/SKILL.md'), 'utf8')).toContain('name: typo-skill');
+  });
+
+  it('does the same for the mode of a skill.json', async () => {
+    const cwd = await tempDir();
+    await mkdir(join(cwd, 'skills'));
+    const result = await converse(cwd, ['typo_fn', '--format', 'skill-json'], ['lmm', 'llm', 'Writes a haiku about a topic; use it when asked for a poem.', '']);
+    expect(result.output).toContain("'lmm' is not one of them (did you mean 'llm'?)");
+    expect(result.status, result.output).toBe(0);
+    expect(JSON.parse(await readFile(join(cwd, 'skills/typo-fn/skill.json'), 'utf8'))).toMatchObject({ name: 'typo_fn', mode: 'llm' });
+  });
 });

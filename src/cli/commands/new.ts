@@ -211,12 +211,29 @@ async function ask(args: Answers): Promise<Answers> {
   }
 }
 
+/** A typo in a choice is asked about again this many times; then the answer goes to the usual usage error. */
+const CHOICE_RETRIES = 3;
+
+/**
+ * One of a closed list of choices. A mistyped one is asked about again at once, naming the choices:
+ * refusing it only after the remaining questions would throw those answers away.
+ */
+async function choose(question: Question, label: string, choices: readonly string[], fallback: string): Promise<string | undefined> {
+  const listed = choices.join(' | ');
+  let answer = await question(`${label}: ${listed}`, fallback);
+  for (let retry = 0; retry < CHOICE_RETRIES && answer !== undefined && !choices.includes(answer); retry++) {
+    const guess = closest(answer, choices);
+    answer = await question(`'${printable(answer)}' is not one of them${guess ? ` (did you mean '${guess}'?)` : ''}. ${label}: ${listed}`, fallback);
+  }
+  return answer;
+}
+
 /** The interview itself, separate from the terminal so it can be tested: only missing answers are asked for. */
 export async function askMissing(args: Answers, question: Question): Promise<Answers> {
   const answers: Answers = { ...args };
   answers.name ??= await question('Skill name (kebab-case, e.g. text-stats)');
-  answers.format ??= await question(`Format: ${SCAFFOLD_FORMATS.join(' | ')}`, 'skill-md');
-  if (answers.format === 'skill-json') answers.mode ??= await question(`Mode: ${FUNCTION_MODES.join(' | ')}`, 'code');
+  answers.format ??= await choose(question, 'Format', SCAFFOLD_FORMATS, 'skill-md');
+  if (answers.format === 'skill-json') answers.mode ??= await choose(question, 'Mode', FUNCTION_MODES, 'code');
   answers.description ??= await question('Description: what it does and when to use it');
   answers.category ??= (await question('Category folder (Enter for none)')) || undefined;
   if (answers.format === 'skill-json' && answers.mode === 'composite') answers.calls ??= (await question('Skills to call, comma-separated (Enter for an example)')) || undefined;
