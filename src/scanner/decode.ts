@@ -36,7 +36,8 @@ function tryText(b: Uint8Array, label: string, encoding: 'utf-8' | 'utf-8-bom' |
     if (text.includes('\u0000')) return undecodable(b, `decodes as ${encoding} but contains NUL characters`);
     return { kind: 'text', text, encoding };
   } catch {
-    return undecodable(b, `not valid ${encoding}`);
+    // A predicate, as the other reasons are: the finding says "The file <reason>."
+    return undecodable(b, `is not valid ${encoding.replace('-bom', '').toUpperCase()}`);
   }
 }
 

@@ -140,3 +140,18 @@ describe('a mistyped choice in the skilldex new interview', () => {
     expect(JSON.parse(await readFile(join(cwd, 'skills/typo-fn/skill.json'), 'utf8'))).toMatchObject({ name: 'typo_fn', mode: 'llm' });
   });
 });
+
+describe('a file saved as Latin-1', () => {
+  it('is described by skilldex scan in a sentence that reads', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { 'skills/cafe-notes/SKILL.md': '---\nname: cafe-notes\ndescription: Lists cafe orders; use it when asked what to order.\n---\n\n# Cafe notes\n\nRead references/menu.md.\n' });
+    await mkdir(join(cwd, 'skills/cafe-notes/references'));
+    await writeFile(join(cwd, 'skills/cafe-notes/references/menu.md'), Buffer.from('caf\xe9 au lait\n', 'latin1'));
+    const result = await runSkilldex(cwd, ['scan', 'skills/cafe-notes', '--format', 'json']);
+    expect(result.stderr).toBe('');
+    const findings = (JSON.parse(result.stdout) as { skills: { findings: { rule: string; message: string; evidence?: string }[] }[] }).skills[0]!.findings;
+    const undecodable = findings.find((f) => f.rule === 'file/undecodable');
+    expect(undecodable?.message).toContain('The file is not valid UTF-8.');
+    expect(undecodable?.evidence).toBe('references/menu.md: is not valid UTF-8');
+  });
+});
