@@ -155,3 +155,25 @@ describe('a file saved as Latin-1', () => {
     expect(undecodable?.evidence).toBe('references/menu.md: is not valid UTF-8');
   });
 });
+
+describe('a skill.json written as JavaScript', () => {
+  const json = (body: string) => `{\n  "name": "notes_fn",\n  "description": "Summarises notes; use it when asked for a summary.",\n${body}  "category": "text",\n  "input": { "type": "object" },\n  "output": { "type": "object" },\n  "mode": "llm"\n}\n`;
+
+  it('names a comment as the mistake, at the comment', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { 'skills/notes-fn/skill.json': json('  // the category decides the catalog section\n'), 'skills/notes-fn/prompt.md': 'Summarise {{input.text}}.\n' });
+    const result = await runSkilldex(cwd, ['validate', '--no-scan']);
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stdout).toContain('skills/notes-fn/skill.json:4:3  skill-json/syntax  error  invalid JSON: comments are not allowed');
+    expect(result.stdout).toContain('hint: remove the comment');
+  });
+
+  it('names a trailing comma as the mistake', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { 'skills/notes-fn/skill.json': json('').replace('"mode": "llm"\n', '"mode": "llm",\n'), 'skills/notes-fn/prompt.md': 'Summarise {{input.text}}.\n' });
+    const result = await runSkilldex(cwd, ['validate', '--no-scan']);
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stdout).toContain('skills/notes-fn/skill.json:8:1  skill-json/syntax  error  invalid JSON: a comma before `}` is not allowed');
+    expect(result.stdout).toContain('hint: remove the trailing comma just before this point');
+  });
+});

@@ -15,6 +15,24 @@ export interface JsonFile<Prefix extends string = string> {
 }
 
 /**
+ * The two things JavaScript allows and JSON does not, which people write into JSON files most:
+ * a comment, and a comma before `}` or `]`. V8's own message for them ("Expected property name
+ * or '}'", "Expected double-quoted property name") names neither. A trailing comma is reported
+ * at the bracket it precedes, where V8 finds it. Undefined for any other mistake.
+ */
+function javascriptHabit(text: string, offset: number): { offset: number; message: string; hint: string } | undefined {
+  if (text.startsWith('//', offset) || text.startsWith('/*', offset)) {
+    return { offset, message: 'comments are not allowed', hint: 'remove the comment: JSON files cannot hold any (what it says may belong in a description)' };
+  }
+  const closing = text[offset];
+  if (closing !== '}' && closing !== ']') return undefined;
+  let before = offset - 1;
+  while (before >= 0 && /\s/.test(text[before]!)) before--;
+  if (text[before] !== ',') return undefined;
+  return { offset, message: `a comma before \`${closing}\` is not allowed`, hint: 'remove the trailing comma just before this point: in JSON the last entry of an object or a list has none' };
+}
+
+/**
  * Parses a JSON file (skill.json, the config) with positions for every problem. JSON.parse
  * decides validity (jsonc-parser alone would accept comments and trailing commas); jsonc-parser's
  * syntax tree supplies offsets and shows duplicate keys, which JSON.parse silently collapses.
@@ -34,8 +52,15 @@ export function parseJsonFile<Prefix extends string = 'skill-json'>(source: Sour
     const at = /position (\d+)/.exec(message);
     // V8 names no position for some mistakes (a comment, an unexpected token at the start): the
     // strict reading of jsonc-parser says where the first one is.
-    const offset = at ? Number(at[1]) : firstSyntaxError(source.text);
-    problems.push({ rule: `${rulePrefix}/syntax` as const, offset, message: `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`, hint: 'check for a missing comma or quote, or a trailing comma, just before this point' });
+    const found = at ? Number(at[1]) : firstSyntaxError(source.text);
+    const known = javascriptHabit(source.text, found);
+    const offset = known?.offset ?? found;
+    problems.push({
+      rule: `${rulePrefix}/syntax` as const,
+      offset,
+      message: `invalid JSON: ${known?.message ?? message.replace(/ in JSON at position \d+.*$/, '')}`,
+      hint: known?.hint ?? 'check for a missing comma or quote, or a trailing comma, just before this point',
+    });
     return { data: undefined, problems, locate: () => positionAt(source, Math.min(offset, source.text.length)) };
   }
 
