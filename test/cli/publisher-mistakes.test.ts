@@ -177,3 +177,24 @@ describe('a skill.json written as JavaScript', () => {
     expect(result.stdout).toContain('hint: remove the trailing comma just before this point');
   });
 });
+
+describe('a file whose name holds # or ?, in SARIF', () => {
+  it('is located at that file, not at a shorter path with a fragment or a query', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, {
+      'skills/csharp-tips/SKILL.md': '---\nname: csharp-tips\ndescription: Tips for C# code; use it when reviewing C# or F# projects.\n---\n\n# C# tips\n\nRead the references.\n',
+      // files/path refuses both names: the diagnostic must still point at them.
+      'skills/csharp-tips/references/c#-tips.md': 'Prefer records.\n',
+      'skills/csharp-tips/references/why?.md': 'Because.\n',
+    });
+    const result = await runSkilldex(cwd, ['validate', '--no-scan', '--format', 'sarif']);
+    expect(result.status, result.stderr).toBe(1);
+    const run = (JSON.parse(result.stdout) as { runs: { results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] }).runs[0]!;
+    const uris = run.results.filter((r) => r.ruleId === 'files/path').map((r) => r.locations[0]!.physicalLocation.artifactLocation.uri);
+    expect(uris).toHaveLength(2);
+    // How a SARIF consumer reads a relative artifact uri: resolved against the source root.
+    const urls = uris.map((uri) => new URL(uri, 'file:///src/'));
+    expect(urls.map((url) => url.hash + url.search)).toEqual(['', '']);
+    expect(urls.map((url) => decodeURIComponent(url.pathname))).toEqual(['/src/skills/csharp-tips/references/c#-tips.md', '/src/skills/csharp-tips/references/why?.md']);
+  });
+});

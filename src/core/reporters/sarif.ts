@@ -54,9 +54,16 @@ interface SarifTool {
 /** `exec/download-pipe-shell` → `ExecDownloadPipeShell`, SARIF's `reportingDescriptor.name`. */
 const pascalName = (id: string): string => id.replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase()).replace(/^\w/, (c) => c.toUpperCase());
 
+/**
+ * A relative path as a URI reference, one segment at a time: encodeURI leaves `#` and `?` as
+ * they are, so `references/c#-tips.md` would read as `references/c` with a fragment, and the
+ * annotation would land on a file that does not exist.
+ */
+const artifactUri = (file: string): string => file.split('/').map(encodeURIComponent).join('/');
+
 const physical = (l: SarifLocation) => ({
   physicalLocation: {
-    artifactLocation: { uri: encodeURI(l.file), uriBaseId: '%SRCROOT%' },
+    artifactLocation: { uri: artifactUri(l.file), uriBaseId: '%SRCROOT%' },
     region: { startLine: l.line, startColumn: l.column, ...(l.snippet !== undefined ? { snippet: { text: l.snippet } } : {}) },
   },
 });
