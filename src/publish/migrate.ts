@@ -60,6 +60,13 @@ export async function execute(
 `;
 
 /**
+ * The text without a leading byte-order mark, as the validator reads it (decodeUtf8): editors on
+ * Windows save one, and left in place it hides the `---` that opens the frontmatter, which would
+ * then be moved into the body.
+ */
+const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+/**
  * Plans the migration of one skill folder.
  *
  * @example
@@ -73,8 +80,8 @@ export function planMigration(skill: LegacySkill, options: { backup?: boolean } 
   const metadataFile = METADATA_FILES.find(has);
 
   // 1. Read what there is: METADATA.yml, SKILL.md frontmatter and body.
-  const metadata = metadataFile ? readMetadata(metadataFile, skill.read(metadataFile) ?? '') : {};
-  const skillMdText = has('SKILL.md') ? (skill.read('SKILL.md') ?? '') : undefined;
+  const metadata = metadataFile ? readMetadata(metadataFile, withoutBom(skill.read(metadataFile) ?? '')) : {};
+  const skillMdText = has('SKILL.md') ? withoutBom(skill.read('SKILL.md') ?? '') : undefined;
   let frontmatter: Record<string, unknown> = {};
   let body = '';
   if (skillMdText !== undefined) {

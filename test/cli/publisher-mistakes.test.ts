@@ -198,3 +198,21 @@ describe('a file whose name holds # or ?, in SARIF', () => {
     expect(urls.map((url) => decodeURIComponent(url.pathname))).toEqual(['/src/skills/csharp-tips/references/c#-tips.md', '/src/skills/csharp-tips/references/why?.md']);
   });
 });
+
+describe('migrating a legacy SKILL.md saved with a byte-order mark', () => {
+  it('reads its frontmatter as the validator does, instead of moving it into the body', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, {
+      'skills/bom-old/SKILL.md': '\ufeff---\nname: bom-old\ndescription: Counts words in a text; use it when asked how long a text is.\nversion: 1.4.0\n---\n\n# Bom old\n\n```typescript\nexport async function execute() {\n  return { words: 2 };\n}\n```\n',
+    });
+    const result = await runSkilldex(cwd, ['migrate', '--skill-dir', 'skills', '--validate']);
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('description was missing');
+    expect(result.stdout).toContain('0 errors, 0 warnings');
+    const migrated = await readFile(join(cwd, 'skills/bom-old/SKILL.md'), 'utf8');
+    expect(migrated).not.toContain('\ufeff');
+    expect(migrated).toContain('description: Counts words in a text; use it when asked how long a text is.\n');
+    expect(migrated).toContain('version: 1.4.0\n');
+    expect(migrated.split('---\n').length, migrated).toBe(3);
+  });
+});
