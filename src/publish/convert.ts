@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import { FUNCTION_NAME, toKebab } from '../core/names.ts';
 import { Limits } from '../core/schemas/config.ts';
 import { parseFrontmatter } from '../core/parse/frontmatter.ts';
-import { sourceFromString } from '../core/parse/source-text.ts';
+import { sourceFromString, withoutBom } from '../core/parse/source-text.ts';
 import { ConvertError } from './convert-error.ts';
 
 /**
@@ -68,7 +68,8 @@ const CARRIED_TO_JSON = new Set(['name', 'description', 'category', 'tags', 'ver
  * // files: skill.json { name: 'code_review', …, mode: 'llm' }, prompt.md 'You review code.\n'
  */
 export function skillMdToSkillJson(text: string, context: { category?: string | undefined } = {}): Conversion {
-  const fm = parseFrontmatter(sourceFromString(text), DEFAULT_LIMITS);
+  // Read as the validator reads it: a byte-order mark before the `---` is not a missing frontmatter.
+  const fm = parseFrontmatter(sourceFromString(withoutBom(text)), DEFAULT_LIMITS);
   const problem = fm.problems[0];
   if (!fm.data || problem) throw new ConvertError(`SKILL.md cannot be read: ${problem?.message ?? 'no frontmatter'}`);
   const data = fm.data;
@@ -133,7 +134,7 @@ export function skillMdToSkillJson(text: string, context: { category?: string | 
 export function skillJsonToSkillMd(jsonText: string, prompt: string | undefined, context: { folderName?: string } = {}): Conversion {
   let data: unknown;
   try {
-    data = JSON.parse(jsonText);
+    data = JSON.parse(withoutBom(jsonText));
   } catch (error) {
     throw new ConvertError(`skill.json is not valid JSON: ${(error as Error).message}`);
   }
@@ -156,7 +157,7 @@ export function skillJsonToSkillMd(jsonText: string, prompt: string | undefined,
   };
 
   const mode = data.mode;
-  let body = prompt;
+  let body = prompt === undefined ? undefined : withoutBom(prompt);
   if (mode !== 'llm') {
     lost.push({ field: `mode: ${String(mode)}`, reason: mode === 'code' ? 'the index.ts body is not run from a SKILL.md; move it to scripts/execute.ts as execute(parameters, context, config) and add resources.entry' : 'SKILL.md cannot declare a pipeline of other skills' });
   }

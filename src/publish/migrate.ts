@@ -4,7 +4,7 @@ import { titleFromName } from '../core/names.ts';
 import { Limits } from '../core/schemas/config.ts';
 import { KNOWN_FRONTMATTER_FIELDS, PACKAGE_TYPES } from '../core/schemas/skill-md.ts';
 import { parseFrontmatter, stackExhaustedAt } from '../core/parse/frontmatter.ts';
-import { positionAt, sourceFromString } from '../core/parse/source-text.ts';
+import { positionAt, sourceFromString, withoutBom } from '../core/parse/source-text.ts';
 import { CODE_EXTENSIONS } from '../pipeline/model.ts';
 import { extensionOf } from '../scanner/magic.ts';
 import { MigrationError } from './migration-error.ts';
@@ -60,13 +60,6 @@ export async function execute(
 `;
 
 /**
- * The text without a leading byte-order mark, as the validator reads it (decodeUtf8): editors on
- * Windows save one, and left in place it hides the `---` that opens the frontmatter, which would
- * then be moved into the body.
- */
-const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-
-/**
  * Plans the migration of one skill folder.
  *
  * @example
@@ -79,7 +72,8 @@ export function planMigration(skill: LegacySkill, options: { backup?: boolean } 
   const has = (p: string) => skill.paths.includes(p);
   const metadataFile = METADATA_FILES.find(has);
 
-  // 1. Read what there is: METADATA.yml, SKILL.md frontmatter and body.
+  // 1. Read what there is: METADATA.yml, SKILL.md frontmatter and body. A byte-order mark would
+  // hide the opening `---`, and the frontmatter would be moved into the body.
   const metadata = metadataFile ? readMetadata(metadataFile, withoutBom(skill.read(metadataFile) ?? '')) : {};
   const skillMdText = has('SKILL.md') ? withoutBom(skill.read('SKILL.md') ?? '') : undefined;
   let frontmatter: Record<string, unknown> = {};

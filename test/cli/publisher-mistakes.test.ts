@@ -216,3 +216,29 @@ describe('migrating a legacy SKILL.md saved with a byte-order mark', () => {
     expect(migrated.split('---\n').length, migrated).toBe(3);
   });
 });
+
+describe('converting a skill saved with a byte-order mark', () => {
+  it('converts a SKILL.md and a skill.json that validate accepts, leaving no BOM in what it writes', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, {
+      'skills/bom-md/SKILL.md': '\ufeff---\nname: bom-md\ndescription: Counts words in a text; use it when asked how long a text is.\n---\n\n# Bom md\n\nCount the words.\n',
+      'skills/bom-json/skill.json': `\ufeff${JSON.stringify({ name: 'bom_json', description: 'Writes a haiku about a topic; use it when asked for a poem.', category: 'text', input: { type: 'object' }, output: { type: 'object' }, mode: 'llm' })}\n`,
+      'skills/bom-json/prompt.md': '\ufeffWrite a haiku about {{input.topic}}.\n',
+    });
+    const before = await runSkilldex(cwd, ['validate', '--no-scan']);
+    expect(before.stdout).toBe('0 errors, 0 warnings\n');
+
+    const md = await runSkilldex(cwd, ['convert', 'skills/bom-md', '--out', 'out/bom-md']);
+    expect(md.stderr).toBe('');
+    expect(md.status).toBe(0);
+    expect(JSON.parse(await readFile(join(cwd, 'out/bom-md/skill.json'), 'utf8'))).toMatchObject({ name: 'bom_md', mode: 'llm' });
+    expect(await readFile(join(cwd, 'out/bom-md/prompt.md'), 'utf8')).not.toContain('\ufeff');
+
+    const json = await runSkilldex(cwd, ['convert', 'skills/bom-json', '--out', 'out/bom-json']);
+    expect(json.stderr).toBe('');
+    expect(json.status).toBe(0);
+    const converted = await readFile(join(cwd, 'out/bom-json/SKILL.md'), 'utf8');
+    expect(converted).not.toContain('\ufeff');
+    expect(converted).toMatch(/^---\nname: bom-json\n/);
+  });
+});

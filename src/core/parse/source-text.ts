@@ -54,6 +54,12 @@ export function decodeUtf8(bytes: Uint8Array): DecodeResult {
   }
 }
 
+/**
+ * The text without a leading byte-order mark, as {@link decodeUtf8} reads a file: editors on
+ * Windows save one, and left in place it hides the `---` that opens a frontmatter and is not JSON.
+ */
+export const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
 export function sourceFromString(text: string): SourceText {
   return new LazySourceText(text, false);
 }
