@@ -39,7 +39,16 @@ export async function mergeBase(cwd: string, ref: string): Promise<string> {
     const outside = error instanceof GitError && /not a git repository/i.test(error.stderr);
     throw new GitError(['rev-parse', ref], outside ? `${cwd} is not inside a git working tree` : `unknown revision '${ref}'`, error);
   });
-  return text(cwd, ['merge-base', ref, 'HEAD']);
+  return text(cwd, ['merge-base', ref, 'HEAD']).catch(async (error: unknown) => {
+    // merge-base exits 1, saying nothing, when it finds no common commit (errors exit 128). In CI
+    // that is a shallow clone, the history between the branches left out, far more often than
+    // unrelated histories: git's bare "Command failed" said neither.
+    if (!(error instanceof GitError) || (error.cause as { code?: unknown } | undefined)?.code !== 1) throw error;
+    const shallow = (await text(cwd, ['rev-parse', '--is-shallow-repository']).catch(() => '')) === 'true';
+    throw new GitError(['merge-base', ref, 'HEAD'], shallow
+      ? `'${ref}' and HEAD share no commit in this clone: it is shallow, so the history between them was not fetched`
+      : `'${ref}' and HEAD share no commit: their histories are unrelated`, error);
+  });
 }
 
 /**

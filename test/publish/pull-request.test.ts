@@ -289,6 +289,33 @@ describe('the PR check through the real CLI', () => {
     expect(result.stderr).toContain('fetch-depth: 0');
   });
 
+  it('explains a base that shares no commit with HEAD (a shallow clone), rather than printing git\'s failure', async () => {
+    const root = await branch('shallow-pr');
+    await writeTree(root, { 'skills/new-one/SKILL.md': skillMd('new-one') });
+    commitAll(root, 'pr');
+    // What a checkout with fetch-depth: 1 and a shallow fetch of the base branch leave behind.
+    const clone = await mkdtemp(join(tmpdir(), 'skilldex-shallow-'));
+    repos.push(clone);
+    git(clone, 'clone', '-q', '--depth', '1', '--branch', 'shallow-pr', `file://${root}`, '.');
+    git(clone, 'fetch', '-q', '--depth', '1', 'origin', 'main:refs/remotes/origin/main');
+    const result = run(clone, '--changed-since', 'origin/main', '--no-scan');
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toContain("'origin/main' and HEAD share no commit in this clone");
+    expect(result.stderr).toContain('shallow');
+    expect(result.stderr).toContain('fetch-depth: 0');
+    expect(result.stderr).not.toContain('Command failed');
+
+    // Histories that are unrelated, in a full clone, are named as such.
+    git(root, 'switch', '-q', '--orphan', 'unrelated');
+    await writeTree(root, { 'README.md': '# Another project\n' });
+    commitAll(root, 'unrelated');
+    git(root, 'switch', '-q', 'shallow-pr');
+    const unrelated = run(root, '--changed-since', 'unrelated', '--no-scan');
+    expect(unrelated.status, unrelated.stderr).toBe(2);
+    expect(unrelated.stderr).toContain("'unrelated' and HEAD share no commit: their histories are unrelated");
+    expect(unrelated.stderr).not.toContain('Command failed');
+  });
+
   it('says so when the registry is not in a git working tree at all, rather than blaming the ref', async () => {
     const root = await mkdtemp(join(tmpdir(), 'skilldex-no-git-'));
     repos.push(root);
