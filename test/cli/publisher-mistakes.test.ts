@@ -242,3 +242,18 @@ describe('converting a skill saved with a byte-order mark', () => {
     expect(converted).toMatch(/^---\nname: bom-json\n/);
   });
 });
+
+describe('a frontmatter field written with the wrong case or a typo', () => {
+  it('is pointed at the field it was meant to be', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, {
+      'skills/cap-key/SKILL.md': '---\nname: cap-key\nDescription: Counts words in a text; use it when asked how long a text is.\nallowed_tools: Read\nvendor-notes: kept\n---\n\n# Cap key\n\nCount the words.\n',
+    });
+    const result = await runSkilldex(cwd, ['validate', '--no-scan']);
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stdout).toContain("skills/cap-key/SKILL.md:3:14  frontmatter/unknown-field  warning  unknown frontmatter field 'Description'\n    hint: did you mean `description`? field names are case-sensitive and spelled exactly");
+    expect(result.stdout).toContain("skills/cap-key/SKILL.md:4:16  frontmatter/unknown-field  warning  unknown frontmatter field 'allowed_tools'\n    hint: did you mean `allowed-tools`?");
+    // A custom field like no known one keeps the general advice.
+    expect(result.stdout).toContain("unknown frontmatter field 'vendor-notes'\n    hint: move custom data under `metadata:`");
+  });
+});

@@ -1,4 +1,5 @@
 import { EXTENDED_FIELDS, KNOWN_FRONTMATTER_FIELDS } from '../../../core/schemas/skill-md.ts';
+import { closest } from '../../../core/suggest.ts';
 import { defineRule, reportedRule } from '../rule.ts';
 
 // The pure frontmatter parser (src/core/parse/frontmatter.ts) finds these while splitting and
@@ -123,6 +124,12 @@ export const frontmatterUnknownField = defineRule({
   description: 'A field outside the Agent Skills, extended package and Claude Code sets.',
   hint: 'move custom data under `metadata:`, or set the rule to off in skilldex.config.json',
   check({ data }, report) {
-    for (const key of Object.keys(data)) if (!KNOWN_FRONTMATTER_FIELDS.has(key)) report([key], `unknown frontmatter field '${key}'`);
+    for (const key of Object.keys(data)) {
+      if (KNOWN_FRONTMATTER_FIELDS.has(key)) continue;
+      // `Description:` or `allowed_tools:` is a known field mistyped, not custom data: moving it
+      // under metadata, the general advice, would leave the skill without it.
+      const meant = closest(key, KNOWN_FRONTMATTER_FIELDS);
+      report([key], `unknown frontmatter field '${key}'`, meant ? { hint: `did you mean \`${meant}\`? field names are case-sensitive and spelled exactly` } : {});
+    }
   },
 });
