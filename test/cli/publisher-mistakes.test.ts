@@ -257,3 +257,25 @@ describe('a frontmatter field written with the wrong case or a typo', () => {
     expect(result.stdout).toContain("unknown frontmatter field 'vendor-notes'\n    hint: move custom data under `metadata:`");
   });
 });
+
+describe('a skill.json field written with the wrong case or a typo', () => {
+  it('is pointed at the field it was meant to be, at the top and in a pipeline step', async () => {
+    const cwd = await tempDir();
+    const skill = {
+      name: 'typo_flow', Description: 'Runs a step; use it when testing typos.', category: 'text', input: { type: 'object' }, output: { type: 'object' }, mode: 'composite',
+      calls: ['typo_flow_step'], pipeline: [{ step: 'one', skill: 'typo_flow_step', inputs: { text: '{{input.text}}' } }], verison: '1.0.1', vendor: 'acme',
+    };
+    const step = { name: 'typo_flow_step', description: 'A step; use it only inside typo_flow.', category: 'text', input: { type: 'object' }, output: { type: 'object' }, mode: 'llm' };
+    await writeTree(cwd, {
+      'skills/typo-flow/skill.json': `${JSON.stringify(skill, null, 2)}\n`,
+      'skills/typo-flow-step/skill.json': `${JSON.stringify(step, null, 2)}\n`,
+      'skills/typo-flow-step/prompt.md': 'Do {{input.text}}.\n',
+    });
+    const result = await runSkilldex(cwd, ['validate', '--no-scan']);
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stdout).toContain("unknown field 'Description' (the skill.json meta-schema has additionalProperties: false)\n    hint: did you mean \"description\"?");
+    expect(result.stdout).toContain("unknown field 'verison' (the skill.json meta-schema has additionalProperties: false)\n    hint: did you mean \"version\"?");
+    expect(result.stdout).toContain("unknown field 'inputs' (the skill.json meta-schema has additionalProperties: false)\n    hint: did you mean \"input\"?");
+    expect(result.stdout).toContain("unknown field 'vendor' (the skill.json meta-schema has additionalProperties: false)\n    hint: remove it, or keep custom data in another file");
+  });
+});

@@ -1,3 +1,5 @@
+import { closest } from '../../core/suggest.ts';
+import { PipelineStep, SkillJson } from '../../core/schemas/skill-json.ts';
 import { defineRule, reportedRule, type FieldPath } from './rule.ts';
 
 // The pure JSON parser (src/core/parse/json-file.ts) finds these while reading skill.json, with
@@ -37,6 +39,12 @@ function hasPath(data: unknown, path: readonly PropertyKey[]): boolean {
   return true;
 }
 
+/** The fields the meta-schema allows in the object at `path`: the top level, or a pipeline step. */
+function fieldsAt(path: readonly (string | number)[]): string[] {
+  if (path.length === 0) return Object.keys(SkillJson.shape);
+  return path.length === 2 && path[0] === 'pipeline' ? Object.keys(PipelineStep.shape) : [];
+}
+
 // Name and description have rules of their own. A skill.json that is not an object at all is
 // reported under this rule by the engine, before any rule can look inside it.
 export const skillJsonMetaSchema = defineRule({
@@ -50,7 +58,13 @@ export const skillJsonMetaSchema = defineRule({
       const path = issue.path as (string | number)[];
       if (path[0] === 'name' || path[0] === 'description') continue;
       if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys) report([...path, key], `unknown field '${key}' (the skill.json meta-schema has additionalProperties: false)`, { hint: 'remove it, or keep custom data in another file' });
+        for (const key of issue.keys) {
+          // `verison` or `Description` is a field mistyped: removing it, the general advice, would lose it.
+          const meant = closest(key, fieldsAt(path));
+          report([...path, key], `unknown field '${key}' (the skill.json meta-schema has additionalProperties: false)`, {
+            hint: meant ? `did you mean "${meant}"? field names are case-sensitive and spelled exactly` : 'remove it, or keep custom data in another file',
+          });
+        }
       } else if (!hasPath(data, path)) {
         // zod words an absent enum field "Invalid option": it is missing, and these are its values.
         const values = issue.code === 'invalid_value' ? ` (one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')})` : '';
