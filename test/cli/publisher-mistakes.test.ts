@@ -279,3 +279,17 @@ describe('a skill.json field written with the wrong case or a typo', () => {
     expect(result.stdout).toContain("unknown field 'vendor' (the skill.json meta-schema has additionalProperties: false)\n    hint: remove it, or keep custom data in another file");
   });
 });
+
+describe('a link to a file on the author\'s own computer', () => {
+  it('is reported, where a plain absolute path or a link out of the skill is left alone', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, {
+      'skills/local-links/SKILL.md': '---\nname: local-links\ndescription: Explains the house style; use it when writing docs.\n---\n\n# Local links\n\n- [style](C:\\Users\\me\\style.md)\n- [also](file:///C:/Users/me/style.md)\n- [hosts](/etc/hosts)\n- [sibling](../other/SKILL.md)\n',
+    });
+    const result = await runSkilldex(cwd, ['validate', '--no-scan']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain("skills/local-links/SKILL.md:8:11  body/broken-link  warning  the link 'C:\\Users\\me\\style.md' points to a file on your own computer, which no one else has\n    hint: copy the file into the skill (references/ or assets/) and link to it relative to SKILL.md");
+    expect(result.stdout).toContain("skills/local-links/SKILL.md:9:10  body/broken-link  warning  the link 'file:///C:/Users/me/style.md' points to a file on your own computer");
+    expect(result.stdout).toContain('0 errors, 2 warnings');
+  });
+});

@@ -60,14 +60,23 @@ export const bodyTooLarge = defineRule({
 const MAX_CHECKED_LINKS = 500;
 
 /**
+ * A link to a file on the author's own computer: a Windows drive path (`C:\Users\me\guide.md`)
+ * or a `file:` URL. Published, it points nowhere for anyone else.
+ */
+const LOCAL_FILE = /^(?:[A-Za-z]:[\\/]|file:)/i;
+
+/**
  * Where a relative link of the body points inside the skill folder (`references/guide.md`), or why
  * it cannot point anywhere there; undefined for what is not a file link (a URL, an anchor, an
  * absolute path, a link out of the folder, which is another skill's business).
  */
-function linkedPath(destination: string): { path: string } | { problem: string } | undefined {
+function linkedPath(destination: string): { path: string } | { problem: string; hint: string } | undefined {
+  if (LOCAL_FILE.test(destination)) {
+    return { problem: 'points to a file on your own computer, which no one else has', hint: 'copy the file into the skill (references/ or assets/) and link to it relative to SKILL.md' };
+  }
   const path = relativeLinkPath(destination);
   if (path === undefined) return undefined;
-  if (path.includes('\\')) return { problem: 'uses `\\` between folders; links use `/` on every system' };
+  if (path.includes('\\')) return { problem: 'uses `\\` between folders; links use `/` on every system', hint: `write '${destination.replaceAll('\\', '/')}'` };
   const segments = resolveSegments([], path);
   return segments ? { path: segments.join('/') } : undefined;
 }
@@ -76,7 +85,7 @@ export const bodyBrokenLink = defineRule({
   id: 'body/broken-link',
   severity: 'warning',
   scope: 'skill-md',
-  description: 'A relative link in the body points to a file or folder the skill does not have.',
+  description: "A relative link in the body points to a file or folder the skill does not have, or a link points to a file on the author's computer (`C:\\…`, `file:`).",
   hint: 'add the file to the skill, or fix the link (paths are relative to SKILL.md and case-sensitive)',
   check(ctx, report) {
     const text = ctx.source.text;
@@ -95,7 +104,7 @@ export const bodyBrokenLink = defineRule({
       const linked = linkedPath(destination);
       if (!linked) continue;
       const at = { file: 'SKILL.md', line, column };
-      if ('problem' in linked) report(at, `the link '${destination}' ${linked.problem}`, { hint: `write '${destination.replaceAll('\\', '/')}'` });
+      if ('problem' in linked) report(at, `the link '${destination}' ${linked.problem}`, { hint: linked.hint });
       else if (!exists(linked.path)) report(at, `the link '${destination}' points to ${linked.path}, which the skill does not have`);
     }
   },
