@@ -293,3 +293,19 @@ describe('a link to a file on the author\'s own computer', () => {
     expect(result.stdout).toContain('0 errors, 2 warnings');
   });
 });
+
+describe('a skill.json version that is not a semantic version', () => {
+  it('is refused at the version line, as a SKILL.md one is, instead of being published', async () => {
+    const cwd = await tempDir();
+    const skill = (version: string) => `${JSON.stringify({ name: 'fruit_fn', description: 'Names a fruit; use it when asked for one.', category: 'text', input: { type: 'object' }, output: { type: 'object' }, mode: 'llm', version }, null, 2)}\n`;
+    await writeTree(cwd, { 'skills/fruit-fn/skill.json': skill('banana'), 'skills/fruit-fn/prompt.md': 'Name a fruit.\n' });
+    const result = await runSkilldex(cwd, ['validate', '--no-scan']);
+    expect(result.status, result.stdout).toBe(1);
+    expect(result.stdout).toContain('skills/fruit-fn/skill.json:12:14  skill-json/meta-schema  error  version: must be a semantic version');
+    const build = await runSkilldex(cwd, ['build', '--out', 'dist']);
+    expect(build.status, build.stdout + build.stderr).toBe(1);
+
+    await writeTree(cwd, { 'skills/fruit-fn/skill.json': skill('1.2.0-beta.1') });
+    expect((await runSkilldex(cwd, ['validate', '--no-scan'])).stdout).toBe('0 errors, 0 warnings\n');
+  });
+});

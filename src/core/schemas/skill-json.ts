@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonSchemaObject } from './json-schema-object.ts';
 import { MAX_RETRY, MAX_TIMEOUT_MS } from './run-limits.ts';
+import { SEMVER_PATTERN } from './semver-pattern.ts';
 
 /**
  * `skill.json`: a skill as a typed function (docs/skill-json.md). This mirrors the draft-07
@@ -36,7 +37,9 @@ export const SkillJson = z
     calls: z.array(z.string()).default([]).describe('Skills this one calls (composite mode).'),
     pipeline: z.array(PipelineStep).optional(),
     outputMapping: z.record(z.string(), z.unknown()).optional(),
-    version: z.string().default('1.0.0'),
+    // The build publishes, and clients resolve ranges over, semantic versions only; a SKILL.md's
+    // version is held to the same grammar (package/version).
+    version: z.string().regex(SEMVER_PATTERN, 'must be a semantic version (MAJOR.MINOR.PATCH, e.g. 1.0.0)').default('1.0.0'),
     tags: z.array(z.string()).default([]),
     author: z.string().optional(),
     timeout: z

@@ -1,20 +1,15 @@
 import { z } from 'zod';
 import { SkillName } from './manifest.ts';
 import { Sha256Digest } from './digest.ts';
+import { SEMVER_PATTERN } from './semver-pattern.ts';
 export { VersionsPin } from './versions-pin.ts';
+export { SEMVER_PATTERN };
 
 /**
  * A skill's published versions (`skills/<name>.versions.json`, docs/registry-format.md#versions).
  * The current manifest pins this document's bytes, and the document pins each older version's
  * manifest, so a signed index covers every version: index → manifest → versions → older manifest → files.
  */
-
-/**
- * A semantic version as the build publishes one: MAJOR.MINOR.PATCH with optional pre-release and
- * build metadata (semver.org's grammar), optionally after a `v`. The build leaves out versions
- * that do not match, so a client can resolve ranges over every entry.
- */
-export const SEMVER_PATTERN = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 
 export const SkillVersion = z
   .object({
