@@ -23,9 +23,15 @@ export interface JobSummaryInput {
   rulesDoc?: string;
 }
 
-/** Escapes text for a table cell: no HTML, no pipes, no line breaks. */
+/**
+ * Escapes text for a table cell: no HTML, no pipes, no line breaks, and no inline links or
+ * images. Messages quote a skill's own text (its name, a link it holds), and
+ * `![x](https://…)` or `[Approve](https://…)` there must show as written, not as a picture or a
+ * button in the job summary. An inline link needs `](`; escaping that `(` breaks it, and, unlike
+ * escaping every `[` or `\`, leaves the code spans of the messages themselves as they are.
+ */
 function cell(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/\]\(/g, ']\\(').replace(/\r?\n/g, ' ');
 }
 
 /** A code span that cannot be broken out of. */

@@ -281,6 +281,21 @@ describe('the PR check through the real CLI', () => {
     expect((JSON.parse(fixed.stdout) as { changes: { status: string; name?: string }[] }).changes.map((c) => `${c.status} ${c.name}`)).toEqual(['changed gamma_fn']);
   });
 
+  it('keeps a skill\'s text from adding links or images to the job summary', async () => {
+    const root = await branch('markdown-in-name');
+    const name = '![pwn](https://evil.example/p.png) [Approve this PR](https://evil.example/login)';
+    await writeTree(root, { 'skills/md-inj/SKILL.md': `---\nname: "${name}"\ndescription: Counts words; use it when asked how long a text is.\n---\n\n# Words\n\nCount them.\n` });
+    commitAll(root, 'pr');
+    const summaryFile = join(root, 'summary.md');
+    const result = run(root, '--changed-since', 'main', '--format', 'github', '--summary', summaryFile, '--no-scan');
+    expect(result.status, result.stderr).toBe(1);
+    const summary = await readFile(summaryFile, 'utf8');
+    // Inline links and images need `](`: a cell never holds one unescaped, so the text shows as written.
+    const problems = summary.slice(summary.indexOf('### Problems'));
+    expect(problems).toContain("skill name '![pwn]\\(https://evil.example/p.png) [Approve this PR]\\(https://evil.example/login)'");
+    expect(problems).not.toMatch(/\]\((?!https:\/\/github)/);
+  });
+
   it('explains an unknown base ref as a usage error', async () => {
     const root = await branch('bad-ref');
     const result = run(root, '--changed-since', 'origin/nope', '--no-scan');
