@@ -41,6 +41,17 @@ function code(text: string): string {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/**
+ * GitHub refuses a step summary over 1 MiB, and then shows none of it: a pull request with
+ * thousands of problems would lose the one place that lists them all (the annotations stop at a
+ * few per step). The tables stop short of this many bytes, leaving room for the lines that say
+ * what they left out.
+ */
+export const MAX_SUMMARY_BYTES = 1000 * 1000;
+
+const utf8 = new TextEncoder();
+const byteLength = (text: string): number => utf8.encode(text).length;
+
 export function jobSummaryMarkdown(input: JobSummaryInput): string {
   const { changes, diagnostics } = input;
   const errors = diagnostics.filter((d) => d.severity === 'error');
@@ -56,8 +67,24 @@ export function jobSummaryMarkdown(input: JobSummaryInput): string {
   const scope = compared ? plural(changes.length, 'changed skill') : plural(input.checked, 'skill');
   lines.push(`${verdict} **${plural(errors.length, 'error')}**, ${plural(warnings.length, 'warning')} in ${scope}.`, '');
 
+  let used = byteLength(lines.join('\n'));
+  /** Adds a table row if it still fits the budget; false once it does not (and for every row after). */
+  let full = false;
+  const row = (line: string): boolean => {
+    const size = byteLength(line) + 1;
+    if (full || used + size > MAX_SUMMARY_BYTES) return !(full = true);
+    lines.push(line);
+    used += size;
+    return true;
+  };
+  const rerun = code(`npx skilldex validate${input.base !== undefined ? ` --changed-since ${input.base}` : ''}${input.index !== undefined ? ` --against-index ${input.index}` : ''}`);
+  const leftOut = (n: number, what: string) => {
+    if (n > 0) lines.push('', `…and ${n} more ${what}, left out to keep this summary under GitHub's 1 MiB limit: run ${rerun} to see them all.`);
+  };
+
   if (changes.length > 0) {
     lines.push('| skill | folder | change | version | digest | errors | warnings |', '| --- | --- | --- | --- | --- | --- | --- |');
+    let omitted = 0;
     for (const c of changes) {
       const dirs = [c.dir, ...(c.before && c.before.dir !== c.dir ? [c.before.dir] : [])];
       const mine = diagnostics.filter((d) => dirs.some((dir) => d.file.startsWith(`${dir}/`)) || (c.name !== undefined && d.skill === c.name));
@@ -65,18 +92,21 @@ export function jobSummaryMarkdown(input: JobSummaryInput): string {
       const digest = c.after?.digest ?? c.before?.digest ?? '';
       const count = (severity: ValidatorDiagnostic['severity']) => (c.status === 'removed' ? '—' : String(mine.filter((d) => d.severity === severity).length));
       const folder = dirs.length > 1 ? `${code(dirs[1] as string)} → ${code(dirs[0] as string)}` : code(c.dir);
-      lines.push(`| ${code(c.name ?? '(unreadable)')} | ${folder} | ${c.status} | ${cell(version)} | ${code(digest)} | ${count('error')} | ${count('warning')} |`);
+      if (!row(`| ${code(c.name ?? '(unreadable)')} | ${folder} | ${c.status} | ${cell(version)} | ${code(digest)} | ${count('error')} | ${count('warning')} |`)) omitted++;
     }
+    leftOut(omitted, omitted === 1 ? 'changed skill' : 'changed skills');
     lines.push('');
   }
 
   if (diagnostics.length > 0) {
     lines.push('### Problems', '', '| severity | rule | where | message |', '| --- | --- | --- | --- |');
+    let omitted = 0;
     for (const d of diagnostics) {
       const rule = input.rulesDoc ? `[${code(d.rule)}](${input.rulesDoc}#${anchorOf(d.rule)})` : code(d.rule);
       const message = d.hint ? `${d.message} — hint: ${d.hint}` : d.message;
-      lines.push(`| ${d.severity} | ${rule} | ${code(`${d.file}:${d.line}:${d.column}`)} | ${cell(message)} |`);
+      if (!row(`| ${d.severity} | ${rule} | ${code(`${d.file}:${d.line}:${d.column}`)} | ${cell(message)} |`)) omitted++;
     }
+    leftOut(omitted, omitted === 1 ? 'problem' : 'problems');
     lines.push('');
   }
   if (compared && changes.length === 0 && diagnostics.length === 0) lines.push('No skills changed.', '');

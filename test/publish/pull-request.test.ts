@@ -202,7 +202,7 @@ describe('mixed changes', () => {
 
 describe('the PR check through the real CLI', () => {
   const run = (root: string, ...args: string[]) =>
-    spawnSync(process.execPath, [CLI, 'validate', '--root', root, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', GITHUB_SERVER_URL: '', GITHUB_REPOSITORY: '' }, timeout: 60_000 });
+    spawnSync(process.execPath, [CLI, 'validate', '--root', root, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', GITHUB_SERVER_URL: '', GITHUB_REPOSITORY: '' }, timeout: 60_000 });
 
   it('prints workflow-command annotations, exits 1 on errors and writes the job summary', async () => {
     const root = await branch('pr');
@@ -294,6 +294,30 @@ describe('the PR check through the real CLI', () => {
     const problems = summary.slice(summary.indexOf('### Problems'));
     expect(problems).toContain("skill name '![pwn]\\(https://evil.example/p.png) [Approve this PR]\\(https://evil.example/login)'");
     expect(problems).not.toMatch(/\]\((?!https:\/\/github)/);
+  });
+
+  it('keeps the job summary under GitHub\'s 1 MiB limit, saying how many problems it leaves out', async () => {
+    const root = await branch('many-problems');
+    // 5,000 broken links: a summary listing them all is about 1.7 MB, and GitHub shows none of a summary over 1 MiB.
+    const tree: Tree = {};
+    for (let s = 0; s < 10; s++) {
+      const links = Array.from({ length: 500 }, (_, i) => `- [l${i}](references/some-fairly-long-missing-file-name-number-${i}.md)`).join('\n');
+      tree[`skills/links-${s}/SKILL.md`] = skillMd(`links-${s}`, {}, `# Links\n\n${links}\n`);
+    }
+    await writeTree(root, tree);
+    commitAll(root, 'pr');
+    const summaryFile = join(root, 'summary.md');
+    const result = run(root, '--changed-since', 'main', '--format', 'github', '--summary', summaryFile, '--no-scan');
+    expect(result.status, result.stderr).toBe(0);
+    const summary = await readFile(summaryFile, 'utf8');
+    expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(1024 * 1024);
+    // The headline still counts everything, and the table says what it leaves out and where to see it.
+    const total = Number(/⚠️ \*\*0 errors\*\*, (\d+) warnings in 10 changed skills\./.exec(summary)?.[1]);
+    expect(total).toBeGreaterThanOrEqual(5000);
+    expect(summary).toContain('| `links-9` | `skills/links-9` | added |');
+    const listed = summary.split('\n').filter((line) => line.startsWith('| warning |')).length;
+    expect(listed).toBeGreaterThan(1000);
+    expect(summary).toContain(`…and ${total - listed} more problems, left out to keep this summary under GitHub's 1 MiB limit: run \`npx skilldex validate --changed-since main\` to see them all.`);
   });
 
   it('explains an unknown base ref as a usage error', async () => {
