@@ -55,11 +55,17 @@ interface SarifTool {
 const pascalName = (id: string): string => id.replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase()).replace(/^\w/, (c) => c.toUpperCase());
 
 /**
- * A relative path as a URI reference, one segment at a time: encodeURI leaves `#` and `?` as
- * they are, so `references/c#-tips.md` would read as `references/c` with a fragment, and the
- * annotation would land on a file that does not exist.
+ * A relative path as a URI reference. encodeURI leaves `#` and `?` as they are, so
+ * `references/c#-tips.md` would read as `references/c` with a fragment, and the alert would land
+ * on a file that does not exist: those two are encoded too, and a `:` in the first segment, which
+ * would read as a scheme. The characters a path segment may hold (`,` `:` `@` …) stay readable.
  */
-const artifactUri = (file: string): string => file.split('/').map(encodeURIComponent).join('/');
+const artifactUri = (file: string): string => {
+  const uri = encodeURI(file).replace(/[?#]/g, encodeURIComponent);
+  const slash = uri.indexOf('/');
+  const first = slash === -1 ? uri : uri.slice(0, slash);
+  return first.includes(':') ? first.replaceAll(':', '%3A') + uri.slice(first.length) : uri;
+};
 
 const physical = (l: SarifLocation) => ({
   physicalLocation: {
