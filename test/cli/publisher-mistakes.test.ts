@@ -131,6 +131,17 @@ describe('a mistyped choice in the skilldex new interview', () => {
     expect(await readFile(join(cwd, 'skills/typo-skill/SKILL.md'), 'utf8')).toContain('name: typo-skill');
   });
 
+  it('asks again for the skills a composite calls when one of them does not exist', async () => {
+    const cwd = await tempDir();
+    const step = { name: 'count_words', description: 'Counts words; use it when asked how long a text is.', category: 'text', input: { type: 'object' }, output: { type: 'object' }, mode: 'llm' };
+    await writeTree(cwd, { 'skills/count-words/skill.json': `${JSON.stringify(step, null, 2)}\n`, 'skills/count-words/prompt.md': 'Count the words of {{input.text}}.\n' });
+    const result = await converse(cwd, ['word_flow', '--format', 'skill-json', '--mode', 'composite'], ['Counts words twice; use it when testing composites.', '', 'count_wrds', 'count_words']);
+    expect(result.output).toContain("--calls names skills that are not in skills: count_wrds (did you mean 'count_words'?");
+    expect(result.output).not.toMatch(/^error/m);
+    expect(result.status, result.output).toBe(0);
+    expect(JSON.parse(await readFile(join(cwd, 'skills/word-flow/skill.json'), 'utf8'))).toMatchObject({ name: 'word_flow', calls: ['count_words'] });
+  });
+
   it('does the same for the mode of a skill.json', async () => {
     const cwd = await tempDir();
     await mkdir(join(cwd, 'skills'));

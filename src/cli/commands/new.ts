@@ -33,7 +33,7 @@ export default defineCommand({
     calls: { type: 'string', description: 'composite only: comma-separated names of existing skills to call' },
   },
   async run({ args }) {
-    const answers = interactive() ? await ask(args) : args;
+    const answers = interactive() ? await ask(args, (calls, category) => callsProblem(args.dir === undefined ? undefined : String(args.dir), category, calls)) : args;
     const name = answers.name ? String(answers.name) : '';
     if (!name) throw new CliError('E_USAGE', 'missing the skill name', { hint: "skilldex new my-skill --format skill-md", exitCode: EXIT.usage });
     const format = String(answers.format ?? 'skill-md') as ScaffoldFormat;
@@ -185,19 +185,33 @@ function resolveCallees(accepted: readonly ValidatedSkill[], skillsDir: string, 
 
 export type Answers = { name?: unknown; format?: unknown; mode?: unknown; description?: unknown; category?: unknown; calls?: unknown };
 export type Question = (text: string, fallback?: string) => Promise<string | undefined>;
+/** What is wrong with a `calls` answer (a name no skill has), or undefined when it will do. */
+export type CallsCheck = (calls: string, category: string | undefined) => Promise<string | undefined>;
+
+/** The check behind `--calls`, run on an answer at the terminal, where the registry the skill joins is known. */
+async function callsProblem(dir: string | undefined, category: string | undefined, calls: string): Promise<string | undefined> {
+  const { root, skillsDir } = await placeOf(dir, category);
+  try {
+    resolveCallees((await existingSkills(root, skillsDir)).accepted, skillsDir, calls);
+    return undefined;
+  } catch (error) {
+    if (error instanceof CliError) return `${error.message} (${error.hint ?? ''})`;
+    throw error;
+  }
+}
 
 /**
  * Asks at the terminal for whatever the flags left out. Ctrl+C or Ctrl+D at a question makes
  * readline reject it with an AbortError: that is the person leaving, not a bug, so it ends the
  * command before anything is written (130 for Ctrl+C, as a shell reports SIGINT).
  */
-async function ask(args: Answers): Promise<Answers> {
+async function ask(args: Answers, checkCalls: CallsCheck): Promise<Answers> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     return await askMissing(args, async (text, fallback) => {
       const answer = (await rl.question(`${text}${fallback ? ` ${style.dim(`(${fallback})`)}` : ''}: `)).trim();
       return answer || fallback;
-    });
+    }, checkCalls);
   } catch (error) {
     if (!(error instanceof Error && error.name === 'AbortError')) throw error;
     const interrupted = error.message.includes('Ctrl+C');
@@ -229,14 +243,24 @@ async function choose(question: Question, label: string, choices: readonly strin
 }
 
 /** The interview itself, separate from the terminal so it can be tested: only missing answers are asked for. */
-export async function askMissing(args: Answers, question: Question): Promise<Answers> {
+export async function askMissing(args: Answers, question: Question, checkCalls?: CallsCheck): Promise<Answers> {
   const answers: Answers = { ...args };
   answers.name ??= await question('Skill name (kebab-case, e.g. text-stats)');
   answers.format ??= await choose(question, 'Format', SCAFFOLD_FORMATS, 'skill-md');
   if (answers.format === 'skill-json') answers.mode ??= await choose(question, 'Mode', FUNCTION_MODES, 'code');
   answers.description ??= await question('Description: what it does and when to use it');
   answers.category ??= (await question('Category folder (Enter for none)')) || undefined;
-  if (answers.format === 'skill-json' && answers.mode === 'composite') answers.calls ??= (await question('Skills to call, comma-separated (Enter for an example)')) || undefined;
+  if (answers.format === 'skill-json' && answers.mode === 'composite' && answers.calls === undefined) {
+    const text = 'Skills to call, comma-separated (Enter for an example)';
+    let calls = (await question(text)) || undefined;
+    // A name no skill has is asked about again, as a mistyped format is, rather than refused after the interview.
+    for (let retry = 0; retry < CHOICE_RETRIES && calls !== undefined && checkCalls; retry++) {
+      const problem = await checkCalls(calls, answers.category === undefined ? undefined : String(answers.category));
+      if (problem === undefined) break;
+      calls = (await question(`${printable(problem)}. ${text}`)) || undefined;
+    }
+    answers.calls = calls;
+  }
   return answers;
 }
 
