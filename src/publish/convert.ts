@@ -25,6 +25,8 @@ export interface LostField {
 export interface Conversion {
   /** Declared name in the new format. */
   name: string;
+  /** Declared name in the old format; differs from `name` when the naming conventions do. */
+  formerName: string;
   /** Files to write, relative to the skill folder. */
   files: ConvertedFile[];
   /** The old declaration files, which must go (a folder holds SKILL.md or skill.json, not both). */
@@ -117,6 +119,7 @@ export function skillMdToSkillJson(text: string, context: { category?: string | 
 
   return {
     name,
+    formerName: data.name,
     files: [
       { path: 'skill.json', content: `${JSON.stringify(manifest, null, 2)}\n` },
       { path: 'prompt.md', content: fm.body.replace(/^\s*\n/, '') },
@@ -176,6 +179,7 @@ export function skillJsonToSkillMd(jsonText: string, prompt: string | undefined,
 
   return {
     name,
+    formerName: data.name,
     files: [{ path: 'SKILL.md', content: `---\n${stringify(fields, { lineWidth: 0, aliasDuplicateObjects: false })}---\n\n${body}` }],
     replaces: ['skill.json', ...(prompt !== undefined ? ['prompt.md'] : [])],
     lost,

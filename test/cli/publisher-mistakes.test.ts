@@ -320,3 +320,31 @@ describe('a skill.json version that is not a semantic version', () => {
     expect((await runSkilldex(cwd, ['validate', '--no-scan'])).stdout).toBe('0 errors, 0 warnings\n');
   });
 });
+
+describe('converting a skill another skill calls', () => {
+  it('names the callers its new name leaves behind, before they are found broken', async () => {
+    const cwd = await tempDir();
+    const step = { name: 'count_words', description: 'Counts words; use it when asked how long a text is.', category: 'text', input: { type: 'object' }, output: { type: 'object' }, mode: 'llm' };
+    const flow = {
+      name: 'word_flow', description: 'Counts words twice; use it when testing composites.', category: 'text', input: { type: 'object', properties: { text: { type: 'string' } } }, output: { type: 'object' }, mode: 'composite',
+      calls: ['count_words'], pipeline: [{ step: 'one', skill: 'count_words', input: { text: '{{input.text}}' } }],
+    };
+    await writeTree(cwd, {
+      'skills/count-words/skill.json': `${JSON.stringify(step, null, 2)}\n`,
+      'skills/count-words/prompt.md': 'Count the words of {{input.text}}.\n',
+      'skills/word-flow/skill.json': `${JSON.stringify(flow, null, 2)}\n`,
+    });
+    expect((await runSkilldex(cwd, ['validate', '--no-scan'])).stdout).toBe('0 errors, 0 warnings\n');
+    const dry = await runSkilldex(cwd, ['convert', 'skills/count-words', '--dry-run']);
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain("note word_flow (skills/word-flow/skill.json) calls 'count_words': change its calls and pipeline to 'count-words'");
+
+    const done = await runSkilldex(cwd, ['convert', 'skills/count-words']);
+    expect(done.status, done.stderr).toBe(0);
+    expect(done.stdout).toContain("note word_flow (skills/word-flow/skill.json) calls 'count_words'");
+    // The next step it suggests must show the broken caller, not only the converted skill.
+    expect(done.stdout).toContain('next: npx skilldex validate\n');
+    const after = await runSkilldex(cwd, ['validate', '--no-scan']);
+    expect(after.stdout).toContain("registry/unknown-call  error  'word_flow' calls 'count_words', which is not in the registry");
+  });
+});

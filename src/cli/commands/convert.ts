@@ -84,6 +84,9 @@ export default defineCommand({
     if (!inPlace) refuseOutFolder(target, shown(target));
     const lost = [...conversion.lost, ...skipped];
 
+    // The new name leaves behind every composite that calls the old one: say which, before they
+    // are found broken (only an in-place conversion replaces the skill they call).
+    const callers = inPlace && conversion.name !== conversion.formerName ? await callersOf(dir, conversion.formerName) : [];
     const dryRun = args['dry-run'];
     if (!dryRun) {
       if (inPlace) replaceInPlace(dir, conversion);
@@ -94,16 +97,37 @@ export default defineCommand({
     for (const p of copies) out(`  ${dryRun ? 'copy  ' : 'copied'} ${shown(join(target, p))}`);
     if (inPlace) for (const p of conversion.replaces) out(`  ${dryRun ? 'remove' : 'removed'} ${shown(join(dir, p))}`);
     for (const n of conversion.notes) out(`  ${style.dim('note')} ${printable(n)}`);
+    for (const c of callers) out(`  ${style.dim('note')} ${printable(`${c.name} (${shown(c.file)}) calls '${conversion.formerName}': change its calls and pipeline to '${conversion.name}'`)}`);
     if (lost.length > 0) {
       out(`${style.yellow('not carried over')} (${lost.length}):`);
       // Field names come from the skill: their control characters are shown, not sent.
       for (const l of lost) out(`  - ${printable(l.field)}: ${printable(l.reason)}`);
     }
-    // A plain `validate` checks the registry here, not a folder written elsewhere with --out: name the skill.
-    if (!dryRun) out(`next: npx skilldex validate ${printable(shellQuote(displayPath(process.cwd(), target)))}`);
+    // A plain `validate` checks the registry here, not a folder written elsewhere with --out: name
+    // the skill, unless callers it broke are to be seen too, which only the whole registry shows.
+    if (!dryRun) out(`next: npx skilldex validate${callers.length > 0 ? '' : ` ${printable(shellQuote(displayPath(process.cwd(), target)))}`}`);
     return EXIT.ok;
   },
 });
+
+/**
+ * The skills of the registry `dir` sits in (as skills/<name> or skills/<category>/<name>) whose
+ * `calls` name `former`, with their declaration files; none outside a registry. The registry is
+ * loaded only here, for a conversion that renames a skill.
+ */
+async function callersOf(dir: string, former: string): Promise<{ name: string; file: string }[]> {
+  const { loadConfig, validateRegistry } = await import('../../pipeline/index.ts');
+  for (const skillsDir of [dirname(dir), dirname(dirname(dir))]) {
+    const root = dirname(skillsDir);
+    const config = await loadConfig(root).catch(() => undefined);
+    if (!config || resolve(root, config.skillsDir) !== skillsDir) continue;
+    const { accepted } = await validateRegistry(root, { config, reportOnly: true, scan: false });
+    return accepted
+      .filter((s) => resolve(root, s.source.dir) !== dir && s.draft.calls.includes(former))
+      .map((s) => ({ name: s.draft.name, file: join(root, s.source.dir, s.source.declaration) }));
+  }
+  return [];
+}
 
 const linkError = (shown: string, what: 'file' | 'folder') =>
   new CliError('E_SYMLINK', `${shown} is a symbolic link; links are never followed, read or written through`, { hint: `replace the link with the real ${what}` });
