@@ -8,7 +8,7 @@ import { DiagnosticSink, START } from './diagnostics.ts';
 import { stampOf, type BuildCache, type SourceStamps, type Stamp } from './cache.ts';
 import { sha256HexSync } from './hash.ts';
 import type { SkillSource, SkillSourceFile } from './model.ts';
-import { discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryTooDeep } from './rules/discovery.ts';
+import { discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryNoDeclaration, discoveryTooDeep } from './rules/discovery.ts';
 import { filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany } from './rules/files.ts';
 import { internalCheckFailed, reportExclusion } from './rules/internal.ts';
 import { openNoFollow } from '../core-node/read-own-file.ts';
@@ -158,6 +158,55 @@ function listCandidates(base: string, listings: Map<string, Dirent[]>, unlisted:
   return out;
 }
 
+/** Files a category folder may hold beside its skills without being a skill itself. */
+const CATEGORY_FILE = /^(readme|license|licence)(\.[^/]*)?$/i;
+
+/**
+ * The folders one and two levels below the skills folder whose files no skill publishes: a folder
+ * that lost its declaration (a deleted or renamed SKILL.md leaves `references/` behind), a folder
+ * of a category that is not a skill, or files loose in a category folder (a README or LICENSE
+ * there is expected). A folder with a declaration anywhere below it is left to the rules about
+ * declarations (misnamed, too deep). Pure, over the listings discovery made; sorted, each with
+ * its first three files and how many there are.
+ *
+ * @example
+ * foldersWithoutDeclaration(listings) // [{ folder: 'old-skill', files: ['references/a.md'], count: 1 }]
+ */
+export function foldersWithoutDeclaration(listings: ReadonlyMap<string, readonly ListedEntry[]>): { folder: string; files: string[]; count: number }[] {
+  const visible = (rel: string) => [...(listings.get(rel) ?? [])].filter((e) => !isUnpublishedEntry(e.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const declares = (entries: readonly ListedEntry[]) => entries.some((e) => (DECLARATIONS as readonly string[]).includes(e.name) || misnamedDeclaration(e.name) !== undefined);
+  /** The files below `rel` (not a README or LICENSE at its top), or undefined when a declaration lies below it. */
+  const filesBelow = (rel: string): string[] | undefined => {
+    const out: string[] = [];
+    const stack = [rel];
+    while (stack.length > 0) {
+      const dir = stack.pop() as string;
+      const entries = visible(dir);
+      if (declares(entries)) return undefined;
+      for (const e of entries) if (e.isFile() && !(dir === rel && CATEGORY_FILE.test(e.name))) out.push(`${dir}/${e.name}`.slice(rel.length + 1));
+      for (const e of [...entries].reverse()) if (e.isDirectory()) stack.push(`${dir}/${e.name}`);
+    }
+    return out;
+  };
+  const out: { folder: string; files: string[]; count: number }[] = [];
+  const report = (folder: string, files: string[] | undefined) => {
+    if (files && files.length > 0) out.push({ folder, files: files.slice(0, 3), count: files.length });
+  };
+  for (const top of visible('').filter((e) => e.isDirectory())) {
+    const entries = visible(top.name);
+    if (declares(entries)) continue;
+    const subfolders = entries.filter((e) => e.isDirectory()).map((e) => `${top.name}/${e.name}`);
+    if (!subfolders.some((sub) => declares(visible(sub)))) {
+      report(top.name, filesBelow(top.name));
+      continue;
+    }
+    // A category: its loose files, and each of its folders that is not a skill.
+    report(top.name, entries.filter((e) => e.isFile() && !CATEGORY_FILE.test(e.name)).map((e) => e.name));
+    for (const sub of subfolders) if (!declares(visible(sub))) report(sub, filesBelow(sub));
+  }
+  return out;
+}
+
 /**
  * Finds skill folders: `skills/<name>/` or one category level deeper, `skills/<category>/<name>/`.
  * Dot-folders and node_modules are skipped. Symlinks are never followed.
@@ -217,6 +266,11 @@ export async function discoverSkills(
   for (const { entry, rel, meant } of misnamed) {
     if (skillFolders.has(posix.dirname(entry.path)) || posix.dirname(entry.path) === '.') continue;
     reportExclusion(sink, discoveryMisnamedDeclaration, rel, START, `'${rel}' is not read as a skill: its declaration must be named ${meant} exactly`, { hint: `rename it to ${meant}: the names are case-sensitive` });
+  }
+  for (const { folder, files, count } of foldersWithoutDeclaration(listings)) {
+    const rel = `${skillsDir}/${folder}`;
+    const shown = `${files.join(', ')}${count > files.length ? `, … ${count - files.length} more` : ''}`;
+    sink.report(discoveryNoDeclaration, rel, START, `'${rel}' holds ${count === 1 ? 'a file' : `${count} files`} (${shown}) but no SKILL.md or skill.json, so ${count === 1 ? 'it is' : 'they are'} not published`);
   }
   found.sort();
 

@@ -1,7 +1,7 @@
 import { SCANNER_RULES } from '../../scanner/catalog.ts';
 import type { ScannerRule } from '../../scanner/rule.ts';
 import { REGISTRY_RULES } from './cross-skill.ts';
-import { discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryTooDeep } from './discovery.ts';
+import { discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryNoDeclaration, discoveryTooDeep } from './discovery.ts';
 import {
   filesBidi, filesCaseCollision, filesEncoding, filesExecutableBinary, filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany,
   filesTypescriptSyntax, filesUnicodeTag, filesZeroWidth,
@@ -41,7 +41,7 @@ import { versionsHistoryIncomplete, versionsVersionRejected } from './versions.t
  */
 export const ALL_RULES = [
   // Discovery
-  discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryTooDeep,
+  discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryNoDeclaration, discoveryTooDeep,
   // Files
   filesSymlink, filesSpecial, filesPath, filesTooLarge, filesSkillTooLarge, filesTooMany,
   filesCaseCollision, filesExecutableBinary, filesEncoding, filesTypescriptSyntax, filesBidi, filesUnicodeTag, filesZeroWidth,

@@ -35,3 +35,11 @@ export const discoveryMisnamedDeclaration = reportedRule({
   hint: 'rename it to SKILL.md (or skill.json): the names are case-sensitive',
   reportedBy,
 });
+
+export const discoveryNoDeclaration = reportedRule({
+  id: 'discovery/no-declaration',
+  severity: 'warning',
+  description: 'A folder below skills/ holds files but no SKILL.md or skill.json anywhere in it (a skill whose declaration was deleted or renamed, or notes left in a category folder), so none of them is published.',
+  hint: 'add the SKILL.md (or skill.json) the folder lost, move the files into a skill folder, or remove them',
+  reportedBy,
+});

@@ -121,7 +121,7 @@ export const VALID: RuleCase[] = [
     covers: [
       'skill-json/syntax', 'skill-json/too-deep', 'skill-json/forbidden-key', 'skill-json/meta-schema', 'skill-json/body-missing', 'pipeline/undeclared-call',
       'pipeline/duplicate-step', 'pipeline/template', 'pipeline/not-composite', 'registry/duplicate-name', 'registry/unknown-call', 'registry/call-cycle',
-      'registry/cross-format-collision', 'discovery/ambiguous', 'discovery/misnamed-declaration', 'discovery/nested-skill', 'discovery/too-deep',
+      'registry/cross-format-collision', 'discovery/ambiguous', 'discovery/misnamed-declaration', 'discovery/nested-skill', 'discovery/no-declaration', 'discovery/too-deep',
     ],
     expect: [],
     accepted: ['proofread', 'scripted', 'translate', 'translate_and_count', 'word_count'],
@@ -227,6 +227,20 @@ export const INVALID: RuleCase[] = [
     },
   },
   { fixture: 'discovery-too-deep', covers: ['discovery/too-deep'], expect: [E('discovery/too-deep', 'a/b/deep/SKILL.md', 1)], accepted: ['shallow'] },
+  {
+    // A skill whose SKILL.md was deleted, a folder of a category that never became a skill, and a
+    // file loose in a category folder (its README is expected there).
+    fixture: 'discovery-no-declaration',
+    covers: ['discovery/no-declaration'],
+    expect: [W('discovery/no-declaration', 'lost', 1), W('discovery/no-declaration', 'text', 1), W('discovery/no-declaration', 'text/draft', 1)],
+    accepted: ['count', 'fine'],
+    checks: {
+      'names the files that are not published': (ctx) => {
+        expect(message(ctx, 'discovery/no-declaration', 'skills/lost')).toEqual(["'skills/lost' holds a file (references/notes.md) but no SKILL.md or skill.json, so it is not published"]);
+        expect(message(ctx, 'discovery/no-declaration', 'skills/text')).toEqual(["'skills/text' holds a file (todo.txt) but no SKILL.md or skill.json, so it is not published"]);
+      },
+    },
+  },
   {
     fixture: 'discovery-misnamed-declaration',
     covers: ['discovery/misnamed-declaration'],
