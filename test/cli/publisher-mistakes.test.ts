@@ -164,6 +164,10 @@ describe('a file saved as Latin-1', () => {
     const undecodable = findings.find((f) => f.rule === 'file/undecodable');
     expect(undecodable?.message).toContain('The file is not valid UTF-8.');
     expect(undecodable?.evidence).toBe('references/menu.md: is not valid UTF-8');
+    // validate says it once, as the files/encoding error, not again as a scanner finding.
+    const validated = await runSkilldex(cwd, ['validate', '--format', 'json']);
+    const about = (JSON.parse(validated.stdout) as { diagnostics: { rule: string; file: string }[] }).diagnostics.filter((d) => d.file === 'skills/cafe-notes/references/menu.md');
+    expect(about.map((d) => d.rule)).toEqual(['files/encoding']);
   });
 });
 

@@ -36,6 +36,9 @@ export interface RejectedSkill {
  * stay on the skill's page.
  */
 export function gateScans(members: ValidatedSkill[], results: readonly ScanResult[], config: RegistryConfig, sink: DiagnosticSink): void {
+  // A text file that is not UTF-8 is already a files/encoding error where it is; the scanner's
+  // file/undecodable would report it a second time, in other words.
+  const notUtf8 = new Set(sink.diagnostics.filter((d) => d.rule === 'files/encoding').map((d) => d.file));
   for (const [i, m] of members.entries()) {
     m.scan = applyAllowlist(results[i] as ScanResult, m.draft.name, new Map(m.draft.files.map((f) => [f.path, f.digest])), config.scan.allow);
     const blocked = reaches(m.scan.verdict, config.scan.blockOn);
@@ -45,7 +48,7 @@ export function gateScans(members: ValidatedSkill[], results: readonly ScanResul
       sink.report(securityBlocked, where, worst ?? START, `security scan verdict '${m.scan.verdict}' blocks publication${worst ? `: ${worst.rule} — ${worst.message}` : ''}`, { hint: `run 'skilldex scan ${m.source.dir}' for every finding; see docs/security.md to appeal a false positive`, skill: m.draft.name });
     }
     for (const f of m.scan.findings.slice(blocked ? 1 : 0)) {
-      if (f.severity === 'info') continue;
+      if (f.severity === 'info' || (f.rule === 'file/undecodable' && notUtf8.has(`${m.source.dir}/${f.file}`))) continue;
       sink.report(securityFinding, `${m.source.dir}/${f.file}`, f, `${f.rule} (${f.severity}): ${f.message}`, { hint: `see docs/security.md#${anchorOf(f.rule)}; answer a false positive with a \`skilldex-scan: allow\` directive or the registry's scan.allow list`, skill: m.draft.name });
     }
   }
