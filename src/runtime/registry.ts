@@ -17,7 +17,7 @@ import type { SkillVersion, SkillVersions } from '../core/schemas/versions.ts';
 import { parseSkillSpec } from './skill-spec.ts';
 import { versionKey } from '../core/changelog.ts';
 import { RegistryError } from '../core/errors/registry-error.ts';
-import { checkRegistryPath, type RegistryTransport, type TransportReadOptions } from './transport.ts';
+import { checkRegistryPath, oncePastCache, type RegistryTransport, type TransportReadOptions } from './transport.ts';
 import { checkDeclaredSize, verificationFailure, verifyFile, verifySkillFiles } from './verify.ts';
 
 export interface SearchOptions {
@@ -345,14 +345,12 @@ export class Registry {
         hint: 'no version of this skill was used from it; retry, or report it to the registry maintainers',
       });
     if (pin.size > this.maxDocumentBytes) throw refuse(`the manifest pins ${pin.size} bytes, more than this client reads (${this.maxDocumentBytes})`);
-    let bytes = await this.transport.read(where, { maxBytes: pin.size });
-    let actual = `sha256:${await sha256Hex(bytes)}`;
-    // Once more past any cache, as for a manifest (see #readManifest).
-    if (actual !== pin.digest) {
-      bytes = await this.transport.read(where, { maxBytes: pin.size, fresh: true });
-      actual = `sha256:${await sha256Hex(bytes)}`;
-    }
-    if (actual !== pin.digest) throw new RegistryError('VERIFICATION_FAILED', `${where} has digest ${actual}, but ${current.urls.manifest} pins ${pin.digest}`, { hint: 'the versions document was changed after the manifest was built; nothing of it was used. Retry, or report it to the registry maintainers' });
+    const bytes = await oncePastCache('VERIFICATION_FAILED', async (fresh) => {
+      const read = await this.transport.read(where, { maxBytes: pin.size, fresh });
+      const actual = `sha256:${await sha256Hex(read)}`;
+      if (actual !== pin.digest) throw new RegistryError('VERIFICATION_FAILED', `${where} has digest ${actual}, but ${current.urls.manifest} pins ${pin.digest}`, { hint: 'the versions document was changed after the manifest was built; nothing of it was used. Retry, or report it to the registry maintainers' });
+      return read;
+    });
     const raw = parseJsonDocument(bytes, where, 'VERSIONS_INVALID');
     const parsed = (this.#shapes.versions ?? structuralShapeCheck.versions)(raw);
     if (!parsed.ok) throw refuse(`does not match the SkillVersions schema (${parsed.issues.slice(0, 3).join('; ')})`, parsed.issues);
@@ -413,17 +411,17 @@ export class Registry {
   }
 
   /** Reads a manifest whose bytes `pinnedBy` pins to `digest`, and checks its shape. */
-  async #readManifest(where: string, digest: string, pinnedBy: string, fresh = false): Promise<SkillManifest> {
-    const bytes = await this.transport.read(where, { maxBytes: this.maxDocumentBytes, fresh });
-    const actual = `sha256:${await sha256Hex(bytes)}`;
-    if (actual !== digest) {
-      // Once more past any cache, as for a file: a cache that kept altered bytes (whoever sent
-      // them chose validators the registry confirms) would otherwise refuse the skill for good.
-      if (!fresh) return this.#readManifest(where, digest, pinnedBy, true);
-      throw new RegistryError('VERIFICATION_FAILED', `${where} has digest ${actual}, but ${pinnedBy} pins ${digest}`, {
-        hint: `the manifest was changed after ${pinnedBy} was built; nothing of this skill was used. Retry, or report it to the registry maintainers`,
-      });
-    }
+  async #readManifest(where: string, digest: string, pinnedBy: string): Promise<SkillManifest> {
+    const bytes = await oncePastCache('VERIFICATION_FAILED', async (fresh) => {
+      const read = await this.transport.read(where, { maxBytes: this.maxDocumentBytes, fresh });
+      const actual = `sha256:${await sha256Hex(read)}`;
+      if (actual !== digest) {
+        throw new RegistryError('VERIFICATION_FAILED', `${where} has digest ${actual}, but ${pinnedBy} pins ${digest}`, {
+          hint: `the manifest was changed after ${pinnedBy} was built; nothing of this skill was used. Retry, or report it to the registry maintainers`,
+        });
+      }
+      return read;
+    });
     const raw = parseJsonDocument(bytes, where, 'MANIFEST_INVALID');
     const parsed = this.#shapes.manifest(raw);
     if (!parsed.ok) {
@@ -447,16 +445,15 @@ export class Registry {
     if (!declared) {
       throw new RegistryError('ASSET_NOT_FOUND', `${manifest.name} has no file '${path}'`, { hint: `files: ${manifest.files.map((f) => f.path).join(', ')}` });
     }
-    try {
-      const bytes = await this.#readDeclared(manifest, declared, options);
-      await verifyFile(manifest, path, bytes);
-      return bytes;
-    } catch (error) {
-      if (options.fresh || !(error instanceof RegistryError) || error.code !== 'VERIFICATION_FAILED') throw error;
-      const again = await this.#readDeclared(manifest, declared, { ...options, fresh: true });
-      await verifyFile(manifest, path, again);
-      return again;
-    }
+    return oncePastCache(
+      'VERIFICATION_FAILED',
+      async (fresh) => {
+        const bytes = await this.#readDeclared(manifest, declared, { ...options, fresh });
+        await verifyFile(manifest, path, bytes);
+        return bytes;
+      },
+      options.fresh,
+    );
   }
 
   /**

@@ -1,4 +1,4 @@
-import { RegistryError } from '../core/errors/registry-error.ts';
+import { RegistryError, type RegistryErrorCode } from '../core/errors/registry-error.ts';
 
 /**
  * How the runtime reads a published registry: bytes by path relative to the registry root.
@@ -170,6 +170,24 @@ export async function readBoundedBody(response: Response, limits: BodyLimits): P
     offset += chunk.length;
   }
   return bytes;
+}
+
+/**
+ * `read(fresh)` as it is, and once more past every cache (`fresh: true`) when it fails with `code`.
+ * A cache can hold altered bytes under validators the registry then confirms with 304 (whoever
+ * sent them chose the validators), so without the second read a refusal would repeat for good and
+ * its "Retry" never help. Already `fresh`, it reads once.
+ *
+ * @example
+ * await oncePastCache('VERIFICATION_FAILED', async (fresh) => verified(await transport.read(path, { fresh })));
+ */
+export async function oncePastCache<T>(code: RegistryErrorCode, read: (fresh: boolean) => Promise<T>, fresh = false): Promise<T> {
+  try {
+    return await read(fresh);
+  } catch (error) {
+    if (fresh || !(error instanceof RegistryError) || error.code !== code) throw error;
+    return read(true);
+  }
 }
 
 /**

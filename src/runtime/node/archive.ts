@@ -6,8 +6,6 @@ import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { RegistryError } from '../../core/errors/registry-error.ts';
 import { MAX_SKILL_BYTES } from '../verify.ts';
 
-export { checkDeclaredSize, MAX_SKILL_BYTES } from '../verify.ts';
-
 /**
  * The most bytes a skill's archive can take, from the sizes its manifest declares: per file the
  * bytes padded to 512, a header, a long-name (PAX) header and a folder entry per path segment;

@@ -8,9 +8,9 @@ import type { SkillExecutionOutcome } from '../../core/schemas/outcome.ts';
 import { Registry } from '../registry.ts';
 import { RegistryError } from '../../core/errors/registry-error.ts';
 import { parseToolId, scriptFile } from '../tool-id.ts';
-import { checkRegistryPath, type RegistryTransport, type TransportReadOptions } from '../transport.ts';
+import { checkRegistryPath, oncePastCache, type RegistryTransport, type TransportReadOptions } from '../transport.ts';
 import { verifySkillFiles } from '../verify.ts';
-import { archiveSizeBound, checkDeclaredSize, readSkillArchive } from './archive.ts';
+import { archiveSizeBound, readSkillArchive } from './archive.ts';
 import { containedPath } from './contained-path.ts';
 import { fsError } from './fs-error.ts';
 import { type InstallLayout, installDestination, replaceRefusal, verifyInstalled, writeSkillDir } from './install.ts';
@@ -62,15 +62,11 @@ export class NodeRegistry extends Registry {
    * Falls back to per-file downloads when the archive cannot be fetched.
    */
   async verifiedFiles(name: string, options: InstallOptions = {}): Promise<Map<string, Uint8Array>> {
+    // Reading the manifest refused one that declares too much (checkDeclaredSize).
     const manifest = await this.manifest(name);
-    checkDeclaredSize(manifest);
     if (options.via !== 'files') {
-      const read = (fresh: boolean) => this.transport.read(checkRegistryPath(manifest.urls.archive), { onProgress: options.onProgress, maxBytes: archiveSizeBound(manifest).gzip, fresh });
-      const unpack = async (archive: Uint8Array) => {
-        const files = await readSkillArchive(archive, `${manifest.name} ${manifest.urls.archive}`, archiveSizeBound(manifest).tar);
-        await verifySkillFiles(manifest, files);
-        return files;
-      };
+      const bound = archiveSizeBound(manifest);
+      const read = (fresh: boolean) => this.transport.read(checkRegistryPath(manifest.urls.archive), { onProgress: options.onProgress, maxBytes: bound.gzip, fresh });
       let archive: Uint8Array | undefined;
       try {
         archive = await read(false);
@@ -78,14 +74,12 @@ export class NodeRegistry extends Registry {
         if (options.via === 'archive' || !(error instanceof RegistryError) || error.code !== 'FETCH_FAILED') throw error;
       }
       if (archive) {
-        try {
-          return await unpack(archive);
-        } catch (error) {
-          if (!(error instanceof RegistryError) || error.code !== 'VERIFICATION_FAILED') throw error;
-          // Once more past any cache, as for a file: a cached archive whose validators the
-          // registry confirms (whoever sent it chose them) would otherwise fail the skill for good.
-          return unpack(await read(true));
-        }
+        const first = archive;
+        return oncePastCache('VERIFICATION_FAILED', async (fresh) => {
+          const files = await readSkillArchive(fresh ? await read(true) : first, `${manifest.name} ${manifest.urls.archive}`, bound.tar);
+          await verifySkillFiles(manifest, files);
+          return files;
+        });
       }
     }
     return this.files(name, { onProgress: options.onProgress });

@@ -11,7 +11,7 @@ import { zodShapeCheck } from './zod-shape-check.ts';
 import { KeysDocument } from '../../core/schemas/signing.ts';
 import { KEYS_FILE } from '../../core/signing.ts';
 import { parseJsonDocument } from '../json-document.ts';
-import type { RegistryTransport } from '../transport.ts';
+import { oncePastCache, type RegistryTransport } from '../transport.ts';
 import { checkRollback, readSignedIndex, readSigningFile } from '../trust.ts';
 import { defaultConfigDir, TrustStore } from './trust-store.ts';
 
@@ -92,12 +92,10 @@ export async function openRegistry(urlOrDir: string | undefined = process.env.SK
     await store.pin(transport.root, { keys, how: 'trust-on-first-use' });
   }
   if (keys) {
-    // Once more past the cache before refusing: a cached index.jws.json that fails its signature
-    // (whoever sent it chose validators the registry then confirms) would refuse the registry for good.
-    const signed = await readSignedIndex(transport, keys, maxBytes).catch((error: unknown) => {
-      if (!(error instanceof RegistryError) || error.code !== 'SIGNATURE_INVALID') throw error;
-      return readSignedIndex({ ...transport, read: (path, readOptions) => transport.read(path, { ...readOptions, fresh: true }) }, keys, maxBytes);
-    });
+    // A cached index.jws.json that fails its signature would otherwise refuse the registry for good.
+    const signed = await oncePastCache('SIGNATURE_INVALID', (fresh) =>
+      readSignedIndex(fresh ? { ...transport, read: (path, readOptions) => transport.read(path, { ...readOptions, fresh: true }) } : transport, keys, maxBytes),
+    );
     const index = parseRegistryIndex(signed.bytes, transport.root, zodShapeCheck);
     checkRollback(index, await store.lastSeen(transport.root), transport.root);
     if (index.generatedAt !== undefined) await store.recordSeen(transport.root, index.generatedAt);
