@@ -18,7 +18,7 @@ import { parseSkillSpec } from './skill-spec.ts';
 import { versionKey } from '../core/changelog.ts';
 import { RegistryError } from '../core/errors/registry-error.ts';
 import { checkRegistryPath, oncePastCache, type RegistryTransport, type TransportReadOptions } from './transport.ts';
-import { checkDeclaredSize, verificationFailure, verifyFile, verifySkillFiles } from './verify.ts';
+import { checkDeclaredSize, checkFileCount, verificationFailure, verifyFile, verifySkillFiles } from './verify.ts';
 
 export interface SearchOptions {
   /** At most this many results (default 10). */
@@ -423,6 +423,8 @@ export class Registry {
       return read;
     });
     const raw = parseJsonDocument(bytes, where, 'MANIFEST_INVALID');
+    // Counted before the shape check, which is what a forged list of half a million files costs.
+    checkFileCount(raw, this.transport.locate(where));
     const parsed = this.#shapes.manifest(raw);
     if (!parsed.ok) {
       throw new RegistryError('MANIFEST_INVALID', `${where} does not match the SkillManifest schema (${parsed.issues.slice(0, 3).join('; ')})`, {
@@ -431,7 +433,7 @@ export class Registry {
       });
     }
     // Every read of a file stops at its declared size; here that size is bounded too.
-    checkDeclaredSize(parsed.value);
+    checkDeclaredSize(parsed.value, this.transport.locate(where));
     return parsed.value;
   }
 

@@ -18,15 +18,44 @@ import { RegistryError } from '../core/errors/registry-error.ts';
 export const MAX_SKILL_BYTES = 256 * 1024 * 1024;
 
 /**
- * Refuses a skill whose files together declare more than {@link MAX_SKILL_BYTES}. Checked when a
- * manifest is read, so nothing of such a skill is ever downloaded, by any method.
+ * The most files a client reads of one skill, whatever its manifest lists: a hundred times a
+ * registry's own default (`limits.maxFiles`, 100). Each listed file is a request, a digest and a
+ * path written on install, and the manifest limit alone (64 MiB) lets a forged one list some
+ * 530,000 files at 125 bytes each, which took 3 s and 900 MB to check before a single download
+ * (10,000 files: 60 ms).
  */
-export function checkDeclaredSize(manifest: Pick<SkillManifest, 'name' | 'files'>): void {
+export const MAX_SKILL_FILES = 10_000;
+
+/** Nothing of such a skill was downloaded, and a retry would read the same manifest. */
+const TOO_LARGE_HINT = 'the manifest is most likely forged; nothing of this skill was downloaded. Report it to the registry maintainers';
+
+/**
+ * Refuses a manifest that lists more than {@link MAX_SKILL_FILES} files (`MANIFEST_TOO_LARGE`),
+ * naming it by `location` (its URL or file). Takes the manifest as parsed JSON, before its
+ * shape is checked: counting is all it takes to refuse, and checking half a million entries is
+ * what the limit spares.
+ *
+ * @example
+ * checkFileCount(JSON.parse(text), 'https://skills.example.org/skills/pdf.json'); // throws MANIFEST_TOO_LARGE past 10,000 files
+ */
+export function checkFileCount(raw: unknown, location: string): void {
+  const files = raw !== null && typeof raw === 'object' ? (raw as { files?: unknown }).files : undefined;
+  if (!Array.isArray(files) || files.length <= MAX_SKILL_FILES) return;
+  throw new RegistryError('MANIFEST_TOO_LARGE', `${location} lists ${files.length} files; this client reads at most ${MAX_SKILL_FILES} files of one skill`, { hint: TOO_LARGE_HINT });
+}
+
+/**
+ * Refuses a skill whose files together declare more than {@link MAX_SKILL_BYTES}
+ * (`MANIFEST_TOO_LARGE`). Checked when a manifest is read, so nothing of such a skill is ever
+ * downloaded, by any method.
+ *
+ * @example
+ * checkDeclaredSize(manifest, 'https://skills.example.org/skills/pdf.json'); // throws MANIFEST_TOO_LARGE past 256 MiB
+ */
+export function checkDeclaredSize(manifest: Pick<SkillManifest, 'name' | 'files'>, location: string): void {
   const total = manifest.files.reduce((sum, file) => sum + file.size, 0);
   if (total > MAX_SKILL_BYTES) {
-    throw new RegistryError('VERIFICATION_FAILED', `${manifest.name}: its manifest declares ${total} bytes of files; this client reads at most ${MAX_SKILL_BYTES} bytes of one skill`, {
-      hint: 'the manifest is most likely forged; nothing was downloaded',
-    });
+    throw new RegistryError('MANIFEST_TOO_LARGE', `${location} declares ${total} bytes of files for ${manifest.name}; this client reads at most ${MAX_SKILL_BYTES} bytes of one skill`, { hint: TOO_LARGE_HINT });
   }
 }
 

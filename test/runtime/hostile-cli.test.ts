@@ -274,11 +274,27 @@ describe('bodies larger than declared', () => {
     for (const raw of raws) server.set(`${prefix}${raw}`, endless(sent));
     for (const command of [['load', 'huge-load'], ['assets', 'huge-load', 'references/big.md']]) {
       const run = await skilldex([...command, '--registry', url], { timeoutMs: 20_000 });
-      expectRefusal(run, 'VERIFICATION_FAILED');
-      expect(run.stderr).toMatch(/huge-load: its manifest declares 1099511627776 bytes of files; this client reads at most 268435456 bytes/);
+      expectRefusal(run, 'MANIFEST_TOO_LARGE');
+      expect(run.stderr).toContain(`${url}skills/huge-load.json declares 1099511627776 bytes of files for huge-load; this client reads at most 268435456 bytes`);
     }
     for (const raw of raws) expect(server.requests).not.toContain(`${prefix}${raw}`);
     expect(sent.bytes).toBe(0);
+  });
+
+  it('refuses to install or load a skill whose manifest lists more files than a client reads, before requesting any', async () => {
+    // Real files with right digests: a forged list of half a million would cost the client
+    // seconds of checks, and then a request, a digest and a path on disk each.
+    const skill = SKILL('crowded');
+    for (let i = 0; i < 10_000; i++) skill.files[`references/r${i}.md`] = `${i}\n`;
+    const { url, prefix } = await registry([skill]);
+    const project = await tempDir('crowded');
+    for (const command of [['install', 'crowded', '--dir', project, '--via', 'files'], ['install', 'crowded', '--dir', project], ['load', 'crowded']]) {
+      const run = await skilldex([...command, '--registry', url], { timeoutMs: 20_000 });
+      expectRefusal(run, 'MANIFEST_TOO_LARGE');
+      expect(run.stderr).toContain(`${url}skills/crowded.json lists 10001 files; this client reads at most 10000 files of one skill`);
+    }
+    expect(server.requests.filter((path) => path.startsWith(`${prefix}skills/crowded/`))).toEqual([]);
+    expect(await readdir(project)).toEqual([]);
   });
 
   it('refuses a declared Content-Length above the cap without reading the body', async () => {

@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkRegistryPath, openRegistry as openBrowserRegistry, SkilldexError } from '../../src/runtime/index.ts';
 import { fileUnderFile } from '../../src/runtime/shape-check.ts';
+import { MAX_SKILL_FILES } from '../../src/runtime/verify.ts';
 import { openRegistry } from '../../src/runtime/node/index.ts';
 import { buildExamples, rewriteManifest, tempDir } from './_registries.ts';
 import { forgeRegistry, type ForgedServer, type ForgedSkill, mount, serveForged, writeForged } from './_forged-registry.ts';
@@ -105,8 +106,8 @@ describe('hostile manifests', () => {
     const project = await tempDir('project');
     for (const via of ['archive', 'files'] as const) {
       const error = await registry.install('semver-tool', project, { via }).then(() => undefined, (e: unknown) => e as SkilldexError);
-      expect(error?.code, via).toBe('VERIFICATION_FAILED');
-      expect(error?.message, via).toMatch(/its manifest declares 10995116\d{5} bytes of files/);
+      expect(error?.code, via).toBe('MANIFEST_TOO_LARGE');
+      expect(error?.message, via).toMatch(/skills\/semver-tool\.json declares 10995116\d{5} bytes of files for semver-tool/);
       expect(error?.message, via).toContain('at most 268435456 bytes');
     }
     expect(await readdir(project)).toEqual([]);
@@ -322,5 +323,44 @@ describe('a manifest listing two paths that differ only in case', () => {
     expect(await readdir(project)).toEqual([]);
     expect((await registry.run('twins', {})).error?.code).toBe('VERIFICATION_FAILED');
     expect(await codeOf((await openBrowserRegistry(url)).manifest('twins'))).toBe('MANIFEST_INVALID');
+  });
+});
+
+describe('a manifest listing more files than a client reads', () => {
+  // Real files, every digest right: the only thing wrong with `crowded` is how many files it lists.
+  const many = (name: string, count: number): ForgedSkill => ({
+    name,
+    files: { 'SKILL.md': `---\nname: ${name}\ndescription: Many files.\n---\n\n# Many\n`, ...Object.fromEntries(Array.from({ length: count - 1 }, (_, i) => [`references/r${i}.md`, `${i}\n`])) },
+  });
+  let forged: ForgedServer;
+  let url: string;
+  beforeAll(async () => {
+    forged = await serveForged();
+    url = mount(forged, await forgeRegistry([many('crowded', MAX_SKILL_FILES + 1), many('full', MAX_SKILL_FILES)]));
+  });
+  afterAll(() => forged.close());
+
+  it('is refused as MANIFEST_TOO_LARGE, naming the manifest URL, the count and the limit, before any file is requested', async () => {
+    const project = await tempDir('project');
+    const registry = await openRegistry(url, { cacheDir: await tempDir('cache') });
+    for (const via of ['archive', 'files'] as const) {
+      const error = await registry.install('crowded', project, { via }).then(() => undefined, (e: unknown) => e as SkilldexError);
+      expect(error?.code, via).toBe('MANIFEST_TOO_LARGE');
+      expect(error?.message, via).toBe(`${url}skills/crowded.json lists 10001 files; this client reads at most 10000 files of one skill`);
+      expect(error?.hint, via).toContain('nothing of this skill was downloaded');
+    }
+    expect(await codeOf(registry.load('crowded'))).toBe('MANIFEST_TOO_LARGE');
+    // The browser build checks shapes with the generated JSON Schemas instead of zod: the count comes first for both.
+    expect(await codeOf((await openBrowserRegistry(url)).files('crowded'))).toBe('MANIFEST_TOO_LARGE');
+    expect(forged.requests.filter((path) => path.startsWith('/reg/skills/crowded/'))).toEqual([]);
+    expect(await readdir(project)).toEqual([]);
+  });
+
+  it('installs a skill of exactly as many files as the limit', async () => {
+    const project = await tempDir('project');
+    const registry = await openRegistry(url, { cacheDir: await tempDir('cache') });
+    const result = await registry.install('full', project);
+    expect(result.files).toBe(MAX_SKILL_FILES);
+    expect((await readdir(join(project, 'full', 'references'))).length).toBe(MAX_SKILL_FILES - 1);
   });
 });

@@ -62,7 +62,7 @@ export class NodeRegistry extends Registry {
    * Falls back to per-file downloads when the archive cannot be fetched.
    */
   async verifiedFiles(name: string, options: InstallOptions = {}): Promise<Map<string, Uint8Array>> {
-    // Reading the manifest refused one that declares too much (checkDeclaredSize).
+    // Reading the manifest refused one that lists too many files or declares too many bytes (checkFileCount, checkDeclaredSize).
     const manifest = await this.manifest(name);
     if (options.via !== 'files') {
       const bound = archiveSizeBound(manifest);

@@ -86,7 +86,7 @@ const errorOutcome = (error: ProtocolError, extras: Omit<SkillExecutionOutcome, 
  * internal (retryable) error; `details.registryCode` keeps the registry client's own code.
  */
 const REFUSED_FROM_REGISTRY: ReadonlySet<string> = new Set([
-  'VERIFICATION_FAILED', 'MANIFEST_INVALID', 'INVALID_PATH', 'RESPONSE_TOO_LARGE', 'REDIRECT_REFUSED', 'INDEX_INVALID',
+  'VERIFICATION_FAILED', 'MANIFEST_INVALID', 'MANIFEST_TOO_LARGE', 'INVALID_PATH', 'RESPONSE_TOO_LARGE', 'REDIRECT_REFUSED', 'INDEX_INVALID',
   'INDEX_VERSION_UNSUPPORTED', 'VERSIONS_INVALID', 'INDEX_UNSIGNED', 'SIGNATURE_INVALID', 'INDEX_ROLLBACK',
 ]);
 
