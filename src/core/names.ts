@@ -1,3 +1,5 @@
+import { isWindowsDeviceName } from './paths.ts';
+
 /**
  * Skill name rules, shared by the validator and the runtime. Each check returns the reason a
  * name fails, or undefined; validation rules turn reasons into diagnostics.
@@ -64,6 +66,22 @@ export function toKebab(name: string): string {
  */
 export function discoveryName(name: string, format: string): string {
   return format === 'skill-json' ? toKebab(name) : name;
+}
+
+/**
+ * The folder an install of this skill would be refused on Windows, or undefined: the name itself
+ * (`con`, `lpt1`), or for a skill.json function the kebab-case folder it is installed into
+ * (`nul_` → `nul`). Windows cannot create a folder named after a device, so such a skill could
+ * never be installed there, nor a project holding it checked out.
+ *
+ * @example
+ * windowsDeviceFolder('con', 'skill-md');    // 'con'
+ * windowsDeviceFolder('nul_', 'skill-json'); // 'nul'
+ * windowsDeviceFolder('console', 'skill-md'); // undefined
+ */
+export function windowsDeviceFolder(name: string, format: string): string | undefined {
+  const folder = discoveryName(name, format);
+  return isWindowsDeviceName(name) ? name : isWindowsDeviceName(folder) ? folder : undefined;
 }
 
 /** `code-review` → `Code Review`. */

@@ -19,7 +19,7 @@ export function pathProblem(path: string): string | undefined {
   const long = segments.find((s) => s.length > MAX_FILE_NAME_LENGTH);
   if (long) return `has a name of ${long.length} characters (at most ${MAX_FILE_NAME_LENGTH} fit a file system)`;
   // Windows cannot create these at all, nor keep a trailing dot or space (it drops them, so `a.` and `a` are one file).
-  const reserved = segments.find((s) => WINDOWS_DEVICES.test(s));
+  const reserved = segments.find(isWindowsDeviceName);
   if (reserved) return `uses '${reserved}', a device name on Windows, where no file can have it`;
   // A version-control folder in an installed skill is executable configuration: git runs
   // `core.fsmonitor` or `core.hooksPath` from `.git/config` the next time anyone (or a shell prompt)
@@ -34,6 +34,20 @@ const VCS_FOLDERS = new Set(['.git', '.hg', '.svn', '.bzr', '_darcs', '.jj']);
 const MAX_FILE_NAME_LENGTH = 255;
 /** CON, PRN, AUX, NUL, COM0–9 and LPT0–9, in any case and with any extension (`aux.txt` too). */
 const WINDOWS_DEVICES = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\.[^/]*)?$/i;
+
+/** How a message names the devices, once for the validator and the runtime. */
+export const WINDOWS_DEVICE_NAMES = 'CON, PRN, AUX, NUL, COM0–COM9, LPT0–LPT9';
+
+/**
+ * Whether one file or folder name is a Windows device name, which Windows cannot create as a
+ * file or folder (opening `con` or `aux.md` there opens the device), whatever the case and the
+ * extension.
+ *
+ * @example
+ * isWindowsDeviceName('Aux.md'); // true
+ * isWindowsDeviceName('console'); // false
+ */
+export const isWindowsDeviceName = (name: string): boolean => WINDOWS_DEVICES.test(name);
 
 /**
  * The first path listed twice, if any. A manifest whose file list repeats a path is not what a

@@ -1,6 +1,7 @@
 import { Document, parse, visit } from 'yaml';
 import { codePointLabel, CONTROL_CHARS } from '../core/control-chars.ts';
-import { AGENT_SKILL_NAME, discoveryName, FUNCTION_NAME, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, nameKey, PLACEHOLDER_DESCRIPTION, suggestName, titleFromName, toKebab } from '../core/names.ts';
+import { AGENT_SKILL_NAME, discoveryName, FUNCTION_NAME, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, nameKey, PLACEHOLDER_DESCRIPTION, suggestName, titleFromName, toKebab, windowsDeviceFolder } from '../core/names.ts';
+import { isWindowsDeviceName, WINDOWS_DEVICE_NAMES } from '../core/paths.ts';
 import type { FunctionMode } from '../core/schemas/skill-json.ts';
 import { ScaffoldError } from './scaffold-error.ts';
 
@@ -73,6 +74,17 @@ export function clashingSkill(name: string, format: ScaffoldFormat, existing: re
 
 /** Checks a name for the format and returns the declared name and the folder name. */
 export function scaffoldNames(raw: string, format: ScaffoldFormat): { name: string; folderName: string } {
+  const names = grammaticalNames(raw, format);
+  // The validator refuses these (name/windows-device): a scaffold it would reject helps nobody.
+  const device = windowsDeviceFolder(names.name, format);
+  if (device !== undefined) {
+    throw new ScaffoldError(`'${raw.trim()}' would be installed as folder '${device}', a device name on Windows (${WINDOWS_DEVICE_NAMES}), where the skill could not be installed`, `pick another name, e.g. ${names.folderName}-skill`);
+  }
+  return names;
+}
+
+/** The name and folder `raw` gives in `format`'s grammar, or a ScaffoldError saying what to type instead. */
+function grammaticalNames(raw: string, format: ScaffoldFormat): { name: string; folderName: string } {
   const input = raw.trim();
   if (input.length === 0 || input.length > MAX_NAME_LENGTH) throw new ScaffoldError(`a skill name is 1–${MAX_NAME_LENGTH} characters`, 'pick a short name like text-stats');
   if (format === 'skill-json') {
@@ -89,6 +101,9 @@ export function scaffoldNames(raw: string, format: ScaffoldFormat): { name: stri
 
 /** A category becomes a folder name: one path segment, no dot-folders. */
 function checkCategory(category: string): void {
+  if (isWindowsDeviceName(category)) {
+    throw new ScaffoldError(`'${category}' cannot be a category folder: it is a device name on Windows (${WINDOWS_DEVICE_NAMES}), where the registry could not be checked out`, `use another folder name, e.g. ${category}-skills`);
+  }
   if (category === '' || /[/\\]/.test(category) || category.startsWith('.') || /[\u0000-\u001f]/.test(category)) {
     throw new ScaffoldError(`'${category}' cannot be a category folder`, 'use a single folder name such as text or 代码');
   }

@@ -215,6 +215,11 @@ describe('skilldex new', () => {
     expect(scaffoldNames('memory_search', 'skill-json')).toEqual({ name: 'memory_search', folderName: 'memory-search' });
     expect(() => scaffoldNames('9lives', 'skill-json')).toThrow(/not a valid skill.json name/);
     expect(() => scaffoldNames('a--b', 'package')).toThrow(/not a valid Agent Skills name/);
+    // What the validator refuses (name/windows-device) is refused here, with a name to try.
+    expect(() => scaffoldNames('con', 'skill-md')).toThrow("'con' would be installed as folder 'con', a device name on Windows");
+    expect(() => scaffoldNames('nul_', 'skill-json')).toThrow("'nul_' would be installed as folder 'nul'");
+    expect(() => scaffold({ name: 'fine', format: 'skill-md', category: 'AUX' })).toThrow("'AUX' cannot be a category folder: it is a device name on Windows");
+    expect(scaffoldNames('console', 'skill-md')).toEqual({ name: 'console', folderName: 'console' });
     // Descriptions that are not plain YAML scalars are quoted by the yaml package.
     const md = scaffold({ name: 'quoted', format: 'skill-md', description: 'Use: when "quotes" and # hashes appear' }).files[0]?.content ?? '';
     expect(md.split('\n').slice(0, 4)).toEqual(['---', 'name: quoted', 'description: \'Use: when "quotes" and # hashes appear\'', '---']);

@@ -112,6 +112,25 @@ describe('skill names used as paths', () => {
   });
 });
 
+describe('names Windows cannot hold', () => {
+  it('refuses to install a skill whose folder would be a Windows device name (con, NUL, a function aux_), before downloading it', async () => {
+    const base = await tempDir('devices');
+    const fn: ForgedSkill = { name: 'aux_', format: 'skill-json', mode: 'llm', files: { 'skill.json': '{"name":"aux_"}\n', 'prompt.md': 'Answer.\n' } };
+    const { url, prefix } = await registry([SKILL('con'), SKILL('NUL'), fn]);
+    for (const [name, folder] of [['con', 'con'], ['NUL', 'NUL'], ['aux_', 'aux']] as const) {
+      for (const target of [[], ['--to', 'claude']]) {
+        const run = await skilldex(['install', name, ...target, '--dir', join(base, 'project'), '--registry', url]);
+        expectRefusal(run, 'INSTALL_FAILED');
+        expect(run.stderr).toContain(`'${folder}' cannot be installed: its folder would be named after a Windows device (CON, PRN, AUX, NUL, COM0–COM9, LPT0–LPT9)`);
+        expect(run.stderr).toContain('name/windows-device');
+      }
+    }
+    await expect(readdir(join(base, 'project'))).rejects.toThrow();
+    // Refused from the manifest: no file and no archive of these skills was requested.
+    expect(server.requests.filter((path) => path.startsWith(prefix) && !path.endsWith('.json'))).toEqual([]);
+  });
+});
+
 describe('names that differ only in case', () => {
   it('refuses a registry listing okskill and OKSKILL, instead of installing the other one', async () => {
     const base = await tempDir('case');

@@ -7,7 +7,7 @@ import {
   filesTypescriptSyntax, filesUnicodeTag, filesZeroWidth,
 } from './files.ts';
 import { internalCheckFailed, internalHeldBack } from './internal.ts';
-import { descriptionLength, descriptionPlaceholder, descriptionRequired, nameCharset, nameFolderMismatch, nameHyphens, nameLength, nameRequired } from './names.ts';
+import { descriptionLength, descriptionPlaceholder, descriptionRequired, nameCharset, nameFolderMismatch, nameHyphens, nameLength, nameRequired, nameWindowsDevice } from './names.ts';
 import { pipelineDuplicateStep, pipelineNotComposite, pipelineTemplate, pipelineUndeclaredCall } from './pipeline.ts';
 import { publishMixedChange, publishVersionLowered, publishVersionNotBumped } from './publish.ts';
 import type { CheckedRule, Scope, ValidatorRule } from './rule.ts';
@@ -48,7 +48,7 @@ export const ALL_RULES = [
   // SKILL.md frontmatter and body
   frontmatterMissing, frontmatterUnclosed, frontmatterLanguage, frontmatterTooLarge, frontmatterYaml, frontmatterAliasLimit,
   frontmatterTooDeep, frontmatterForbiddenKey, frontmatterNotAMap, frontmatterFieldType, frontmatterUnknownField,
-  nameRequired, nameCharset, nameLength, nameHyphens, nameFolderMismatch,
+  nameRequired, nameCharset, nameLength, nameHyphens, nameFolderMismatch, nameWindowsDevice,
   descriptionRequired, descriptionLength, descriptionPlaceholder,
   textControlChars, compatibilityLength, metadataNested, tagsTooMany,
   bodyEmpty, bodyTooLong, bodyTooLarge, bodyBrokenLink,

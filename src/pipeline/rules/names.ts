@@ -1,4 +1,5 @@
-import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PLACEHOLDER_DESCRIPTION, suggestName } from '../../core/names.ts';
+import { AGENT_SKILL_NAME, FUNCTION_NAME, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, PLACEHOLDER_DESCRIPTION, suggestName, windowsDeviceFolder } from '../../core/names.ts';
+import { WINDOWS_DEVICE_NAMES } from '../../core/paths.ts';
 import { defineRule, valueKind, type DeclarationContext } from './rule.ts';
 
 /**
@@ -112,6 +113,28 @@ export const nameFolderMismatch = defineRule({
     const folderName = ctx.src.folderName;
     if (name === undefined || ctx.format !== 'skill-md' || name === folderName) return;
     report(['name'], `Directory name '${folderName}' must match skill name '${name}'`, { hint: folderMismatchHint(name, folderName) });
+  },
+});
+
+// An error, not a warning: the skill could not be installed on Windows at all (every agent folder
+// holds it as `<agents>/skills/<name>/`), and a project that installed it elsewhere could no
+// longer be checked out there. A published file named so is files/path's, and an error too.
+export const nameWindowsDevice = defineRule({
+  id: 'name/windows-device',
+  severity: 'error',
+  scope: 'declaration',
+  description: `A skill's name, or the folder it is installed into (a skill.json function's kebab-case name), must not be a Windows device name (${WINDOWS_DEVICE_NAMES}, in any case): Windows cannot create that folder, so the skill could not be installed there.`,
+  hint: 'choose another name (for SKILL.md, rename the folder too)',
+  check(ctx, report) {
+    const name = declaredName(ctx);
+    const folder = name === undefined ? undefined : windowsDeviceFolder(name, ctx.format);
+    if (name === undefined || folder === undefined) return;
+    const kind = ctx.format === 'skill-json' ? 'Function name' : 'Skill name';
+    const installed = folder === name ? `${kind} '${name}' is` : `${kind} '${name}' is installed as folder '${folder}',`;
+    const renamed = ctx.format === 'skill-json' ? `${name.replace(/_+$/, '')}_skill` : `${name}-skill`;
+    report(['name'], `${installed} a device name on Windows (${WINDOWS_DEVICE_NAMES}), where no folder can have it: the skill could not be installed there`, {
+      hint: ctx.format === 'skill-json' ? `choose another name, e.g. '${renamed}'` : `choose another name and give the folder the same, e.g. '${renamed}'`,
+    });
   },
 });
 

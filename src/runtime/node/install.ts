@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { declaredIdentity } from '../../core/parse/declared-identity.ts';
+import { isWindowsDeviceName, WINDOWS_DEVICE_NAMES } from '../../core/paths.ts';
 import { RegistryConfig } from '../../core/schemas/config.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { RegistryError } from '../../core/errors/registry-error.ts';
@@ -113,13 +114,22 @@ export function agentSkillFolder(to: string): string | undefined {
 /**
  * Where `install` puts a skill: `<dir>/<agent folder>/<folder>` with a `to` target (an agent id
  * from {@link AGENT_SKILL_FOLDERS}, an alias, or the folder itself, e.g. `.claude/skills`), else
- * `<dir>/<folder>`. The result is proven to sit inside that base.
+ * `<dir>/<folder>`. The result is proven to sit inside that base. A folder named after a Windows
+ * device (`con`, `NUL`) is refused on every system: Windows cannot create it, and a project that
+ * held it could no longer be checked out there. A registry built by skilldex never publishes such
+ * a name (`name/windows-device`), so one that does is hostile or broken.
  *
  * @example
  * installDestination('/project', 'pdf', 'claude');  // '/project/.claude/skills/pdf'
  * installDestination('/project', 'pdf', 'cursor');  // '/project/.agents/skills/pdf'
+ * installDestination('/project', 'con');            // throws INSTALL_FAILED
  */
 export function installDestination(dir: string, folderName: string, to?: string): string {
+  if (isWindowsDeviceName(folderName)) {
+    throw new RegistryError('INSTALL_FAILED', `'${folderName}' cannot be installed: its folder would be named after a Windows device (${WINDOWS_DEVICE_NAMES}), which Windows cannot create; nothing was changed`, {
+      hint: 'a registry built by skilldex never publishes such a name (rule name/windows-device); report it to the registry maintainers',
+    });
+  }
   if (to === undefined || to === '') return containedPath(dir, folderName);
   const folder = agentSkillFolder(to);
   if (!folder) {

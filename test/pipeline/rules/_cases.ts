@@ -198,6 +198,8 @@ export const VALID: RuleCase[] = [
     checks: { 'ordinary variables, NODE_ENV and PYTHONUNBUFFERED are kept as declared': (ctx) => expect(draft(ctx, 'tuned').security?.environment).toEqual({ GREETING: 'hello', NODE_ENV: 'production', PYTHONUNBUFFERED: '1', TUNED_MODE: 'fast' }) },
   },
   { fixture: 'tags-valid', covers: ['tags/too-many'], expect: [], accepted: ['full'] },
+  // Names that only start like a device, a COM port past 9, and a function whose folder is `con-tool`.
+  { fixture: 'name-windows-device-valid', covers: ['name/windows-device'], expect: [], accepted: ['aux-notes', 'com10', 'con_tool', 'console'] },
   {
     // frontmatter/yaml turned off: a registry whose skills all parse is unaffected.
     fixture: 'held-back-valid',
@@ -497,6 +499,19 @@ export const INVALID: RuleCase[] = [
     expect: [E('name/length', `${'a'.repeat(65)}/SKILL.md`, 2)],
     accepted: [],
     checks: { 'says how long the name is': (ctx) => expect(message(ctx, 'name/length')[0]).toMatch(/exceeds 64 character limit \(65 chars\)$/) },
+  },
+  {
+    fixture: 'name-windows-device',
+    covers: ['name/windows-device'],
+    expect: [E('name/windows-device', 'con/SKILL.md', 2), E('name/windows-device', 'lpt9/SKILL.md', 2), E('name/windows-device', 'text/com1/skill.json', 2), E('name/windows-device', 'text/nul_/skill.json', 2)],
+    accepted: [],
+    checks: {
+      'names the device and, for a function, the folder it is installed into': (ctx) => {
+        expect(message(ctx, 'name/windows-device', 'skills/con/SKILL.md')[0]).toMatch(/^Skill name 'con' is a device name on Windows \(CON, PRN, AUX, NUL, COM0–COM9, LPT0–LPT9\)/);
+        expect(message(ctx, 'name/windows-device', 'skills/text/nul_/skill.json')[0]).toMatch(/^Function name 'nul_' is installed as folder 'nul', a device name on Windows/);
+        expect(ctx.result.diagnostics.find((d) => d.file === 'skills/text/nul_/skill.json')?.hint).toBe("choose another name, e.g. 'nul_skill'");
+      },
+    },
   },
   {
     fixture: 'name-hyphens',
