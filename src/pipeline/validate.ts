@@ -5,7 +5,7 @@ import type { BuildCache } from './cache.ts';
 import { loadConfig } from './config.ts';
 import { discoverSkillFolder, discoverSkills, type FoundSkill } from './discover.ts';
 import { DiagnosticSink, sortDiagnostics } from './diagnostics.ts';
-import { checkRegistry } from './rules/check-registry.ts';
+import { checkRegistry, unreadableSkills } from './rules/check-registry.ts';
 import { blockedMembers, gateScans, partition, type RejectedSkill, type ValidatedSkill } from './phases/decide.ts';
 import { POOL_MIN_SKILLS, readSkills, startReadPool, type ReadOptions, type ReadPool } from './phases/read.ts';
 import { buildScanOptions, scanAll } from './phases/scan.ts';
@@ -181,7 +181,7 @@ async function validateFound(
     gateScans(chosen.map((i) => members[i] as ValidatedSkill), results, config, sink);
   }
   const sources = read.map((r) => r.source);
-  const registryRejects = checkRegistry(members, sink, blockedMembers(members, sink.diagnostics, new Set(sources.map((s) => s.dir))));
+  const registryRejects = checkRegistry(members, sink, blockedMembers(members, sink.diagnostics, new Set(sources.map((s) => s.dir))), unreadableSkills(read));
   const diagnostics = sortDiagnostics(sink.diagnostics);
   return { config, ...partition(sources, members, diagnostics, registryRejects), diagnostics };
 }

@@ -1,7 +1,7 @@
 import { discoveryName, nameKey } from '../../core/names.ts';
-import type { RelatedLocation } from '../../core/schemas/diagnostic.ts';
+import type { RelatedLocation, ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
 import type { DraftManifest } from '../model.ts';
-import { defineRule, type RegistryMember } from './rule.ts';
+import { defineRule, type RegistryMember, type UnreadableSkill } from './rule.ts';
 
 
 const declaredHere = (o: RegistryMember): RelatedLocation => ({ file: o.file, ...o.locate(['name']), message: `'${o.draft.name}' is declared here` });
@@ -65,9 +65,9 @@ export const registryUnknownCall = defineRule({
   id: 'registry/unknown-call',
   severity: 'error',
   scope: 'registry',
-  description: 'A `calls` entry names no skill in the registry.',
+  description: 'A `calls` entry names no skill in the registry, or one whose declaration has errors that keep it out (the message quotes its first).',
   hint: 'fix the name or add the skill',
-  check({ unique, rejected }, report) {
+  check({ unique, rejected, unreadable }, report) {
     const byName = new Map(unique.map((m) => [m.draft.name, m]));
     for (let changed = true; changed; ) {
       changed = false;
@@ -75,14 +75,22 @@ export const registryUnknownCall = defineRule({
         m.draft.calls.forEach((callee, i) => {
           const target = byName.get(callee);
           if (target && !rejected.has(target)) return;
-          const why = target ? `'${callee}' (${target.file}), which is rejected; see its errors` : `'${callee}', which is not in the registry`;
-          report(m, ['calls', i], `'${m.draft.name}' calls ${why}`, target ? { hint: `fix ${target.file} first` } : {});
+          const broken = target ? undefined : unreadable.get(callee);
+          if (target) report(m, ['calls', i], `'${m.draft.name}' calls '${callee}' (${target.file}), which is rejected; see its errors`, { hint: `fix ${target.file} first` });
+          else if (broken) report(m, ['calls', i], `'${m.draft.name}' calls '${callee}', which is not published: ${unreadableWhy(broken)}`, { hint: `fix ${broken.problem?.file ?? broken.file} first`, ...(broken.problem ? { related: [problemAt(callee, broken.problem)] } : {}) });
+          else report(m, ['calls', i], `'${m.draft.name}' calls '${callee}', which is not in the registry`);
           changed = true;
         });
       }
     }
   },
 });
+
+/** What keeps an unreadable callee out, as its own first error says it: `skills/leaf/skill.json has errors (skill-json/syntax: invalid JSON: …)`. */
+const unreadableWhy = ({ file, problem }: UnreadableSkill): string =>
+  problem ? `${file} has errors (${problem.rule}: ${problem.message})` : `${file} yields no skill; see its diagnostics`;
+
+const problemAt = (callee: string, problem: ValidatorDiagnostic): RelatedLocation => ({ file: problem.file, line: problem.line, column: problem.column, message: `why '${callee}' is not published` });
 
 /**
  * The rules across skills, in the order they run: later ones read what earlier ones rejected.

@@ -4,7 +4,7 @@ import type { Frontmatter } from '../../core/parse/frontmatter.ts';
 import type { DecodeResult, Position, SourceText } from '../../core/parse/source-text.ts';
 import { anchorOf, type RuleMeta } from '../../core/rule.ts';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
-import type { RelatedLocation, ValidatorSeverity } from '../../core/schemas/diagnostic.ts';
+import type { RelatedLocation, ValidatorDiagnostic, ValidatorSeverity } from '../../core/schemas/diagnostic.ts';
 import type { SkillJson } from '../../core/schemas/skill-json.ts';
 import type { ScannerRuleId } from '../../scanner/catalog.ts';
 import type { HiddenRun } from '../../scanner/rules/hidden-unicode.ts';
@@ -101,6 +101,17 @@ export interface RegistryMember {
   locate: (path: FieldPath) => Position;
 }
 
+/**
+ * A skill folder that takes no part in the registry rules: its declaration did not parse, or did
+ * not yield a skill (a missing field, a name outside the published grammar).
+ */
+export interface UnreadableSkill {
+  /** Its declaring file, relative to the registry root. */
+  file: string;
+  /** Its first error (its first diagnostic, when every one was downgraded to a warning). */
+  problem?: ValidatorDiagnostic;
+}
+
 /** The `registry` scope: every member, sorted by file, and what earlier rules rejected. */
 export interface RegistryContext {
   members: readonly RegistryMember[];
@@ -108,6 +119,8 @@ export interface RegistryContext {
   unique: readonly RegistryMember[];
   /** Members rejected so far; a rule reads it (a caller of a rejected skill), and each report adds to it. */
   rejected: ReadonlySet<RegistryMember>;
+  /** Skills that are there but could not be read, by each name a call may give them. */
+  unreadable: ReadonlyMap<string, UnreadableSkill>;
 }
 
 /** How a registry-wide check reports a problem: at a field of one member's declaration. Every reported member is rejected. */

@@ -842,6 +842,29 @@ export const INVALID: RuleCase[] = [
   },
   { fixture: 'registry-unknown-call', covers: ['registry/unknown-call'], expect: [E('registry/unknown-call', 'caller/skill.json', 26)], accepted: ['leaf'] },
   {
+    // The callees are there, but their declarations do not parse or miss a field: saying "not in the registry" sent authors looking for a typo.
+    fixture: 'registry-unknown-call-unreadable',
+    covers: ['registry/unknown-call'],
+    expect: [
+      E('frontmatter/yaml', 'bad-yaml/SKILL.md', 4), E('skill-json/syntax', 'broken_json/skill.json', 4),
+      E('registry/unknown-call', 'caller/skill.json', 26), E('registry/unknown-call', 'caller/skill.json', 27), E('registry/unknown-call', 'caller/skill.json', 28),
+      E('skill-json/meta-schema', 'text/no-input/skill.json', 1),
+    ],
+    accepted: [],
+    checks: {
+      "quotes each callee's own first error and points at it": (ctx) => {
+        const calls = ctx.result.diagnostics.filter((d) => d.rule === 'registry/unknown-call');
+        expect(calls.map((d) => d.message)).toEqual([
+          "'caller' calls 'broken_json', which is not published: skills/broken_json/skill.json has errors (skill-json/syntax: invalid JSON: Expected double-quoted property name)",
+          "'caller' calls 'bad-yaml', which is not published: skills/bad-yaml/SKILL.md has errors (frontmatter/yaml: YAML: Flow sequence in block collection must be sufficiently indented and end with a ])",
+          "'caller' calls 'no_input', which is not published: skills/text/no-input/skill.json has errors (skill-json/meta-schema: missing required field 'input')",
+        ]);
+        expect(calls.map((d) => d.hint)).toEqual(['fix skills/broken_json/skill.json first', 'fix skills/bad-yaml/SKILL.md first', 'fix skills/text/no-input/skill.json first']);
+        expect(calls[0]?.related).toEqual([{ file: 'skills/broken_json/skill.json', line: 4, column: 22, message: "why 'broken_json' is not published" }]);
+      },
+    },
+  },
+  {
     fixture: 'registry-call-cycle',
     covers: ['registry/call-cycle'],
     expect: [E('registry/unknown-call', 'bystander/skill.json', 26), E('registry/call-cycle', 'narcissus/skill.json', 25), E('registry/call-cycle', 'ping/skill.json', 25), E('registry/call-cycle', 'pong/skill.json', 25)],
