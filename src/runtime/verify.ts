@@ -3,28 +3,14 @@ import { sha256Hex, treeDigest } from '../core/digest.ts';
 import { pathProblem } from '../core/paths.ts';
 import type { SkillManifest } from '../core/schemas/manifest.ts';
 import { RegistryError } from '../core/errors/registry-error.ts';
+import { MAX_SKILL_BYTES, MAX_SKILL_FILES } from '../core/client-limits.ts';
 
 /**
  * Digest checks for downloaded skill files (docs/registry-format.md#digests): every file against its `sha256:`
  * digest, and the set as a whole against the tree digest. Browser-safe (WebCrypto).
  */
 
-/**
- * The most a client reads of one skill, whatever its manifest declares: a registry's own limit
- * is 20 MiB by default. Every read of a skill's file stops at the size the manifest declares, so
- * a hostile manifest that declared petabytes would otherwise have a server stream into all the
- * memory there is (an endless SKILL.md behind `load`), or a small gzip bomb inflate into it.
- */
-export const MAX_SKILL_BYTES = 256 * 1024 * 1024;
-
-/**
- * The most files a client reads of one skill, whatever its manifest lists: a hundred times a
- * registry's own default (`limits.maxFiles`, 100). Each listed file is a request, a digest and a
- * path written on install, and the manifest limit alone (64 MiB) lets a forged one list some
- * 530,000 files at 125 bytes each, which took 3 s and 900 MB to check before a single download
- * (10,000 files: 60 ms).
- */
-export const MAX_SKILL_FILES = 10_000;
+export { MAX_SKILL_BYTES, MAX_SKILL_FILES };
 
 /** Nothing of such a skill was downloaded, and a retry would read the same manifest. */
 const TOO_LARGE_HINT = 'the manifest is most likely forged; nothing of this skill was downloaded. Report it to the registry maintainers';

@@ -81,6 +81,17 @@ describe('the rest of skilldex.config.json', () => {
   });
 });
 
+describe('limits a client cannot follow', () => {
+  it('refuses limits.maxFiles and limits.maxSkillBytes past what a client reads of one skill, which would publish skills no client installs', async () => {
+    const files = await withConfig('{ "limits": { "maxFiles": 10001 } }\n');
+    expect(files.error).toBeInstanceOf(ConfigError);
+    expect(files.error?.message).toContain('limits.maxFiles: must be at most 10000: no client reads more files of one skill');
+    const bytes = await withConfig(`{ "limits": { "maxSkillBytes": ${256 * 1024 * 1024 + 1} } }\n`);
+    expect(bytes.error?.message).toContain('limits.maxSkillBytes: must be at most 268435456 (256 MiB)');
+    expect((await withConfig(`{ "limits": { "maxFiles": 10000, "maxSkillBytes": ${256 * 1024 * 1024} } }\n`)).error).toBeUndefined();
+  });
+});
+
 describe('a config that is not a plain file', () => {
   it('is refused at once, through the CLI too: a link to /dev/zero, a pipe or a folder', async () => {
     const { execFileSync } = await import('node:child_process');

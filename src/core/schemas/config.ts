@@ -5,6 +5,7 @@ import { RiskSeverity, RuleSeverity } from './diagnostic.ts';
 import { ScanVerdict } from './scan.ts';
 import { SkillMdFrontmatter } from './skill-md.ts';
 import { isFolderBelowRoot } from '../paths.ts';
+import { MAX_SKILL_BYTES, MAX_SKILL_FILES } from '../client-limits.ts';
 import { siteUrlProblem } from '../site-url.ts';
 
 /** The default `limits.maxFileBytes`: commands that read a skill's files outside a build (convert, migrate) read no more. */
@@ -14,8 +15,8 @@ export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const Limits = z
   .object({
     maxFileBytes: z.number().int().positive().default(DEFAULT_MAX_FILE_BYTES).describe('Largest single file in a skill, in bytes (`files/too-large`).'),
-    maxSkillBytes: z.number().int().positive().default(20 * 1024 * 1024).describe('Largest skill, all files together, in bytes (`files/skill-too-large`).'),
-    maxFiles: z.number().int().positive().default(100).describe('Most files in one skill (`files/too-many`).'),
+    maxSkillBytes: z.number().int().positive().max(MAX_SKILL_BYTES, `must be at most ${MAX_SKILL_BYTES} (256 MiB): no client reads more of one skill, so nothing larger could be installed`).default(20 * 1024 * 1024).describe('Largest skill, all files together, in bytes (`files/skill-too-large`); at most 268435456 (256 MiB), the most a client reads of one skill.'),
+    maxFiles: z.number().int().positive().max(MAX_SKILL_FILES, `must be at most ${MAX_SKILL_FILES}: no client reads more files of one skill, so nothing larger could be installed`).default(100).describe('Most files in one skill (`files/too-many`); at most 10000, the most a client reads of one skill.'),
     maxFrontmatterBytes: z.number().int().positive().default(64 * 1024).describe('Largest YAML frontmatter block; larger blocks are not parsed (`frontmatter/too-large`).'),
     maxDepth: z.number().int().positive().default(32).describe('Deepest nesting of frontmatter or skill.json values (`frontmatter/too-deep`, `skill-json/too-deep`).'),
     maxAliases: z.number().int().nonnegative().default(100).describe('YAML alias expansions allowed; guards against billion-laughs documents (`frontmatter/alias-limit`).'),
