@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isWindowsDeviceName } from '../src/core/paths.ts';
 
 const REPO = join(import.meta.dirname, '..');
 const TEMPLATES = join(REPO, 'test/fixtures/gitignore/templates.gitignore');
@@ -23,6 +24,13 @@ describe('source layout', () => {
       if ((error as { status?: number }).status !== 1) throw error;
     }
     expect(ignored.split('\n').filter(Boolean)).toEqual([]);
+  });
+
+  it('no path in the repository is a Windows device name, which would break a Windows checkout of Skilldex itself', () => {
+    // Fixtures that need one (name/windows-device, files/path) create it in the test's temporary copy.
+    const files = execFileSync('git', ['ls-files', '-z'], { cwd: REPO, encoding: 'utf8' }).split('\0').filter(Boolean);
+    expect(files.length).toBeGreaterThan(100);
+    expect(files.filter((path) => path.split('/').some(isWindowsDeviceName))).toEqual([]);
   });
 
   it("the README's layout section names every source folder, and only folders that exist", () => {

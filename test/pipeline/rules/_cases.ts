@@ -501,8 +501,14 @@ export const INVALID: RuleCase[] = [
     checks: { 'says how long the name is': (ctx) => expect(message(ctx, 'name/length')[0]).toMatch(/exceeds 64 character limit \(65 chars\)$/) },
   },
   {
+    // Only nul_ (installed as nul) is committed: a folder named con, lpt9 or com1 in this repository would break its own Windows checkout.
     fixture: 'name-windows-device',
     covers: ['name/windows-device'],
+    setup: async (root) => {
+      for (const name of ['con', 'lpt9']) await write(root, `skills/${name}/SKILL.md`, `---\nname: ${name}\ndescription: A skill named after a Windows device.\n---\n\n# Skill\n\nFollow these steps when the user asks for it.\n`);
+      await write(root, 'skills/text/com1/skill.json', (await readFile(join(root, 'skills/text/nul_/skill.json'), 'utf8')).replaceAll('nul_', 'com1'));
+      await write(root, 'skills/text/com1/prompt.md', 'You are a careful assistant. Answer from the input only.\n');
+    },
     expect: [E('name/windows-device', 'con/SKILL.md', 2), E('name/windows-device', 'lpt9/SKILL.md', 2), E('name/windows-device', 'text/com1/skill.json', 2), E('name/windows-device', 'text/nul_/skill.json', 2)],
     accepted: [],
     checks: {
