@@ -3,7 +3,7 @@ import { readdir, lstat, stat } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import type { Limits } from '../core/schemas/config.ts';
 import { visibleControls } from '../core/control-chars.ts';
-import { pathProblem } from '../core/paths.ts';
+import { isWindowsDeviceName, pathProblem } from '../core/paths.ts';
 import { DiagnosticSink, START } from './diagnostics.ts';
 import { stampOf, type BuildCache, type SourceStamps, type Stamp } from './cache.ts';
 import { sha256HexSync } from './hash.ts';
@@ -300,6 +300,16 @@ export async function discoverSkills(
     // escape sequence. Any other name (a space, 代码) is fine: nothing is installed under it.
     if (/[\t\n]/.test(dir) || visibleControls(dir) !== dir) {
       reportExclusion(sink, filesPath, `${rel}/${declFile}`, START, `folder '${rel}' has a control or invisible character in its name`, { hint: 'rename the folder; letters, digits, spaces, `-`, `_` and `.` are safe' });
+      continue;
+    }
+    // Git for Windows cannot check out a folder named after a device, as it cannot a file (files/path).
+    // A SKILL.md skill's folder is its name, which name/windows-device reports (with the fix for both).
+    const segments = dir.split('/');
+    const device = segments.slice(0, declFile === 'SKILL.md' ? -1 : undefined).findIndex(isWindowsDeviceName);
+    if (device !== -1) {
+      const named = segments[device] as string;
+      const hint = device === segments.length - 1 ? "rename the folder; a skill.json's folder may be its name in kebab-case" : `rename the category folder, e.g. to '${named}-skills'`;
+      reportExclusion(sink, filesPath, `${rel}/${declFile}`, START, `folder '${rel}' uses '${named}', a device name on Windows, where no folder can have it: the registry could not be checked out there`, { hint });
       continue;
     }
     if (decl.size > 1) {

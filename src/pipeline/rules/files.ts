@@ -31,7 +31,7 @@ export const filesSpecial = reportedRule({
 export const filesPath = reportedRule({
   id: 'files/path',
   severity: 'error',
-  description: 'File paths must be relative, printable ASCII, without `..` or any of `\\ ? # [ ] % : " | * < >` (discovery RFC; URLs and Windows), with names every file system holds: at most 255 characters, not a Windows device name (`CON`, `aux.txt`), not ending in a dot or a space. A skill\'s folder and its category folder may hold no control or invisible character.',
+  description: 'File paths must be relative, printable ASCII, without `..` or any of `\\ ? # [ ] % : " | * < >` (discovery RFC; URLs and Windows), with names every file system holds: at most 255 characters, not a Windows device name (`CON`, `aux.txt`), not ending in a dot or a space. A skill\'s folder and its category folder may hold no control or invisible character, nor be a Windows device name (a SKILL.md skill\'s folder is its name: `name/windows-device`).',
   hint: 'rename the file using letters, digits, `-`, `_` and `.` only',
   reportedBy,
 });

@@ -276,8 +276,13 @@ export const INVALID: RuleCase[] = [
     covers: ['files/path'],
     setup: async (root) => {
       for (const name of ['what?.md', 'a#b.md', 'back\\slash.md', 'résumé.md', 'list[1].md', 'tab\tname.md', 'aux.txt', 'COM1', 'notes.', 'notes ', '%41.md', 'a:b.md', 'x|y.md']) await write(root, join('skills/target/references', name), 'x\n');
+      // A category folder and a skill.json's folder named after a Windows device.
+      await write(root, 'skills/Aux/tool/SKILL.md', '---\nname: tool\ndescription: In a category named Aux.\n---\n\n# Tool\n\nUse it when asked.\n');
+      await write(root, 'skills/text/prn/skill.json', JSON.stringify({ name: 'printer', description: 'Prints.', category: 'text', input: { type: 'object' }, output: { type: 'object' }, mode: 'llm' }));
+      await write(root, 'skills/text/prn/prompt.md', 'Answer.\n');
     },
     expect: [
+      E('files/path', 'Aux/tool/SKILL.md', 1),
       E('files/path', 'target/references/%41.md', 1),
       E('files/path', 'target/references/COM1', 1),
       E('files/path', 'target/references/a#b.md', 1),
@@ -291,6 +296,7 @@ export const INVALID: RuleCase[] = [
       E('files/path', 'target/references/tab\tname.md', 1),
       E('files/path', 'target/references/what?.md', 1),
       E('files/path', 'target/references/x|y.md', 1),
+      E('files/path', 'text/prn/skill.json', 1),
     ],
     accepted: [],
   },
@@ -501,15 +507,16 @@ export const INVALID: RuleCase[] = [
     checks: { 'says how long the name is': (ctx) => expect(message(ctx, 'name/length')[0]).toMatch(/exceeds 64 character limit \(65 chars\)$/) },
   },
   {
-    // Only nul_ (installed as nul) is committed: a folder named con, lpt9 or com1 in this repository would break its own Windows checkout.
+    // Only nul_ (installed as nul) is committed: a folder named con or lpt9 in this repository would break its own Windows checkout.
     fixture: 'name-windows-device',
     covers: ['name/windows-device'],
     setup: async (root) => {
       for (const name of ['con', 'lpt9']) await write(root, `skills/${name}/SKILL.md`, `---\nname: ${name}\ndescription: A skill named after a Windows device.\n---\n\n# Skill\n\nFollow these steps when the user asks for it.\n`);
-      await write(root, 'skills/text/com1/skill.json', (await readFile(join(root, 'skills/text/nul_/skill.json'), 'utf8')).replaceAll('nul_', 'com1'));
-      await write(root, 'skills/text/com1/prompt.md', 'You are a careful assistant. Answer from the input only.\n');
+      // A skill.json's folder need not be its name (a folder named com1 is files/path's).
+      await write(root, 'skills/text/serial/skill.json', (await readFile(join(root, 'skills/text/nul_/skill.json'), 'utf8')).replaceAll('nul_', 'com1'));
+      await write(root, 'skills/text/serial/prompt.md', 'You are a careful assistant. Answer from the input only.\n');
     },
-    expect: [E('name/windows-device', 'con/SKILL.md', 2), E('name/windows-device', 'lpt9/SKILL.md', 2), E('name/windows-device', 'text/com1/skill.json', 2), E('name/windows-device', 'text/nul_/skill.json', 2)],
+    expect: [E('name/windows-device', 'con/SKILL.md', 2), E('name/windows-device', 'lpt9/SKILL.md', 2), E('name/windows-device', 'text/nul_/skill.json', 2), E('name/windows-device', 'text/serial/skill.json', 2)],
     accepted: [],
     checks: {
       'names the device and, for a function, the folder it is installed into': (ctx) => {
