@@ -362,5 +362,9 @@ describe('a manifest listing more files than a client reads', () => {
     const result = await registry.install('full', project);
     expect(result.files).toBe(MAX_SKILL_FILES);
     expect((await readdir(join(project, 'full', 'references'))).length).toBe(MAX_SKILL_FILES - 1);
+    // Installing it again finds its own earlier install: it is not taken for a folder of the user's.
+    await writeFile(join(project, 'full', 'references', 'r0.md'), 'edited\n');
+    expect(await registry.install('full', project)).toMatchObject({ changed: true });
+    expect(await readFile(join(project, 'full', 'references', 'r0.md'), 'utf8')).toBe('0\n');
   });
 });

@@ -6,7 +6,7 @@ import { isWindowsDeviceName, WINDOWS_DEVICE_NAMES } from '../../core/paths.ts';
 import { RegistryConfig } from '../../core/schemas/config.ts';
 import type { SkillManifest } from '../../core/schemas/manifest.ts';
 import { RegistryError } from '../../core/errors/registry-error.ts';
-import { verifySkillFiles } from '../verify.ts';
+import { MAX_SKILL_FILES, verifySkillFiles } from '../verify.ts';
 import { containedPath } from './contained-path.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
 
@@ -142,8 +142,13 @@ export function installDestination(dir: string, folderName: string, to?: string)
 
 /** A declaration larger than this is not a skill this client installed (the build's limit is 64 KiB of frontmatter). */
 const MAX_DECLARATION_BYTES = 1024 * 1024;
-/** Entries looked at in a folder before deciding it is not an install: far more than a skill publishes, bounded for a large project folder. */
-const MAX_ENTRIES_SEEN = 10_000;
+/**
+ * Entries looked at in a folder before deciding it is not an install, bounded for a large project
+ * folder: room for a skill's files (at most MAX_SKILL_FILES, and one generated), as many folders,
+ * and as much again for tool litter and deep paths. At 10,000, an install of a skill of 10,000
+ * files (and its references/ folder) was refused as "not an installed copy" on its next update.
+ */
+const MAX_ENTRIES_SEEN = 4 * MAX_SKILL_FILES;
 
 /**
  * What one version of a skill puts in its install folder: the files it publishes, and the ones
