@@ -23,6 +23,7 @@ import type { LiveRegistry } from './live-registry.ts';
 import { mimeType, parseSkillUri, skillUri, textOrBlob } from './skill-uri.ts';
 import { type SkillTool, skillTools } from './skill-tools.ts';
 import { describeError, ProtocolError, RUN_OFF, structured, toolError } from './tool-results.ts';
+import { RunLimit } from './run-limit.ts';
 
 export interface McpServerOptions {
   /** Let clients run skills (`run_skill` and the skills' own tools). Off by default. */
@@ -31,6 +32,13 @@ export interface McpServerOptions {
   exposeSkills?: boolean;
   /** The only folder `install_skill` may write into; without it, installs are refused. */
   installRoot?: string;
+  /**
+   * The run slots this server draws from; share one between the servers of every HTTP session so
+   * the cap is server-wide. Without it, a limit of its own with the default cap.
+   */
+  runLimit?: RunLimit;
+  /** Hold this server's session to the limit's per-session share (HTTP), not its whole cap (stdio). */
+  runLimitPerSession?: boolean;
   /** The server version reported to clients. */
   version?: string;
   /** Problems that are not a client's fault (a skill whose manifest cannot be read, a failed refresh). */
@@ -73,6 +81,8 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     },
   );
 
+  // Taken before a run starts and given back once its processes are gone and its folder removed.
+  const runSlots = (options.runLimit ?? new RunLimit()).session(options.runLimitPerSession ?? false);
   const builtins = builtinTools(options);
   const builtinByName = new Map(builtins.map((tool) => [tool.name, tool]));
   const builtinList: Tool[] = builtins.map((tool) => ({
@@ -145,6 +155,10 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     if (!builtin && !skillTool) throw new ProtocolError(ErrorCode.InvalidParams, `unknown tool '${String(name).slice(0, 100)}'; list the tools with tools/list`);
     const tooBig = inputProblem(args);
     if (tooBig) return toolError(`${name}: ${tooBig} [INVALID_PARAM]`);
+    // Only a call that would start a run takes a slot: without --allow-run it is answered with how to allow it.
+    const runs = options.allowRun && (skillTool !== undefined || name === 'run_skill');
+    const slot = runs ? runSlots.acquire() : undefined;
+    if (slot && 'refused' in slot) return toolError(`${name}: ${slot.refused}`);
     try {
       if (skillTool) return await callSkillTool(skillTool, args, registry, extra.signal);
       const tool = builtin as BuiltinTool;
@@ -158,6 +172,8 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     } catch (error) {
       if (!(error instanceof SkilldexError)) onError(error);
       return toolError(describeError(error));
+    } finally {
+      slot?.release();
     }
   });
 

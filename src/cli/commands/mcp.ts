@@ -5,6 +5,7 @@ import { serveMcpHttp } from '../../mcp/http.ts';
 import { LiveRegistry } from '../../mcp/live-registry.ts';
 import { createMcpServer, type McpServerOptions } from '../../mcp/server.ts';
 import { LineLimit } from '../../mcp/stdio-line-limit.ts';
+import { RunLimit } from '../../mcp/run-limit.ts';
 import { invalidRequestMessage } from '../../mcp/request-checks.ts';
 import { describeFailure } from '../../core/errors/skilldex-error.ts';
 import { CliError } from '../_errors.ts';
@@ -25,12 +26,15 @@ const usage = (message: string): never => {
   throw new CliError('E_USAGE', message, { exitCode: 2, hint: "see 'skilldex mcp --help'" });
 };
 
-const positiveInt = (value: string | undefined, flag: string, max: number): number | undefined => {
+const positiveInt = (value: string | undefined, flag: string, max: number, min = 0): number | undefined => {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n > max) usage(`${flag} must be a whole number from 0 to ${max}, not '${value}'`);
+  if (!/^\d+$/.test(value) || n < min || n > max) usage(`${flag} must be a whole number from ${min} to ${max}, not '${value}'`);
   return n;
 };
+
+/** A count of runs, sessions or connections: a limit of 0 would turn the feature off, which its own flag does. */
+const atLeastOne = (value: string | undefined, flag: string, max = 1024): number | undefined => positiveInt(value, flag, max, 1);
 
 /**
  * Logs go to stderr: on stdio, stdout carries only protocol messages. One line per failure: a
@@ -50,6 +54,8 @@ export default defineCommand({
     'allow-run': { type: 'boolean', description: 'Let clients run skills (run_skill and, with --expose-skills, the skill tools)', default: false },
     'expose-skills': { type: 'boolean', description: 'Offer every typed skill (functions, protocol actions, ABP tools) as an MCP tool of its own', default: false },
     'install-root': { type: 'string', description: 'The only folder install_skill may write into (without it, installs are refused)', valueHint: 'dir' },
+    'max-runs': { type: 'string', description: 'With --allow-run: skill runs in flight at once, all clients together; a call past it is answered at once with an error saying so (default 8)', valueHint: 'n' },
+    'max-runs-per-session': { type: 'string', description: 'With --http and --allow-run: skill runs in flight at once for one session (default half of --max-runs, rounded up)', valueHint: 'n' },
     poll: { type: 'string', description: 'Revalidate the registry index every N seconds and notify clients of changes (0: only when a client lists)', default: '60' },
     ...registryOnly,
   },
@@ -57,6 +63,9 @@ export default defineCommand({
     const port = positiveInt(args.http, '--http', 65535);
     const poll = positiveInt(args.poll, '--poll', 86_400) ?? 60;
     if (args.http === undefined && args.host !== '127.0.0.1') usage('--host only applies with --http <port>');
+    const maxRuns = atLeastOne(args['max-runs'], '--max-runs');
+    const maxRunsPerSession = atLeastOne(args['max-runs-per-session'], '--max-runs-per-session');
+    if (args.http === undefined && maxRunsPerSession !== undefined) usage('--max-runs-per-session only applies with --http <port> (over stdio the one session may use all of --max-runs)');
     // Every index the server switches to is opened like this one: same keys, same checks.
     const live = await LiveRegistry.open(() => openRegistryFromArgs(args), { onError: logError });
     live.poll(poll);
@@ -64,6 +73,9 @@ export default defineCommand({
       allowRun: args['allow-run'],
       exposeSkills: args['expose-skills'],
       installRoot: args['install-root'],
+      // One limit for the whole process: over HTTP every session's server draws from it.
+      runLimit: new RunLimit({ ...(maxRuns === undefined ? {} : { maxRuns }), ...(maxRunsPerSession === undefined ? {} : { maxRunsPerSession }) }),
+      runLimitPerSession: port !== undefined,
       version: VERSION,
       onError: logError,
     };
