@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { type AddressInfo, BlockList, isIP } from 'node:net';
+import { type AddressInfo, BlockList, isIP, type Socket } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
@@ -17,6 +17,10 @@ export interface McpHttpOptions {
   maxBodyBytes?: number;
   /** Most sessions kept at once; past it, the one used longest ago is closed. */
   maxSessions?: number;
+  /** Most sessions one client (remote address) keeps; past it, that client's own session used longest ago is closed. */
+  maxSessionsPerClient?: number;
+  /** Most connections open at once (one address other than loopback: a quarter of them); a request on one past it is answered 503. */
+  maxConnections?: number;
 }
 
 /**
@@ -24,6 +28,33 @@ export interface McpHttpOptions {
  * session and server behind for good: 5,000 initialize requests grew the process by 325 MB.
  */
 export const MAX_SESSIONS = 64;
+
+/**
+ * Sessions one remote address keeps. Without a quota one client took all {@link MAX_SESSIONS}:
+ * 64 initialize requests closed every other client's session. Past it the client's own session
+ * used longest ago is closed, not the new one refused: nothing else ends a session a client
+ * forgot (no DELETE, or it crashed), so a refusal would lock a client that restarted 16 times
+ * out for good. Loopback clients are not held to it: every program on this machine arrives from
+ * 127.0.0.1 (so the quota would only shrink the cap they share), and any of them could pick
+ * another address of 127.0.0.0/8 to get round it anyway.
+ */
+export const MAX_SESSIONS_PER_CLIENT = 16;
+
+/**
+ * Connections open at once. Each holds a socket and its buffers, and an event stream holds one
+ * for a session's life: without a cap, a client could open connections until the process ran
+ * out of file descriptors (EMFILE), and then no client was served at all.
+ */
+export const MAX_CONNECTIONS = 256;
+
+/**
+ * The share of the connection cap one address other than loopback may hold: without it one
+ * client opening 1,000 idle connections held all 256, and every other client was answered 503.
+ */
+const CONNECTION_SHARE = 4;
+
+/** How long a connection past the cap may take to send the request it is refused on. */
+const REFUSED_CONNECTION_MS = 10_000;
 
 export interface McpHttpListener {
   /** The endpoint, e.g. `http://127.0.0.1:3333/mcp`. */
@@ -66,9 +97,12 @@ const hostnameOf = (url: string): string | undefined => {
   }
 };
 
-const jsonRpcError = (res: ServerResponse, status: number, code: number, message: string, id: string | number | null = null): void => {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
+const jsonRpcError = (res: ServerResponse, status: number, code: number, message: string, id: string | number | null = null, headers: Record<string, string> = {}): void => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 };
+
+/** A client's address as one key: an IPv4 client reached through a dual-stack socket is the same client. */
+const clientAddress = (socket: Socket): string => (socket.remoteAddress ?? 'unknown').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
 
 /**
  * A server bound to loopback only answers requests that name loopback in `Host` (and, from a
@@ -142,10 +176,21 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpList
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const loopbackOnly = isLoopbackHost(options.host);
   const maxSessions = options.maxSessions ?? MAX_SESSIONS;
+  const maxPerClient = options.maxSessionsPerClient ?? MAX_SESSIONS_PER_CLIENT;
+  const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   // In order of last use (a used session moves to the end), so the first is the one to close.
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  /** The remote address each session was initialized from. */
+  const clientOf = new Map<string, string>();
   const openRequests = new WeakMap<StreamableHTTPServerTransport, Set<string | number>>();
   const evicted = `the server closed this session: it keeps at most ${maxSessions} sessions and closes the one used longest ago; initialize again and repeat the request`;
+  const evictedOwn = `the server closed this session: it keeps at most ${maxPerClient} sessions per client address and closes that client's session used longest ago; initialize again and repeat the request`;
+  const evict = (id: string, why: string) => {
+    const stale = sessions.get(id);
+    sessions.delete(id);
+    clientOf.delete(id);
+    if (stale) void closeSession(stale, openRequests.get(stale) ?? new Set(), why);
+  };
   const used = (id: string, transport: StreamableHTTPServerTransport) => {
     sessions.delete(id);
     sessions.set(id, transport);
@@ -167,19 +212,28 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpList
       if (session) return session.handleRequest(req, res, body.value);
       if (sessionId !== undefined) return jsonRpcError(res, 404, -32001, 'unknown or expired session; initialize again');
       if (!isInitializeRequest(body.value)) return jsonRpcError(res, 400, -32000, 'no session: the first request must be initialize');
+      const client = clientAddress(req.socket);
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
           sessions.set(id, transport);
-          for (const [oldest, stale] of sessions) {
+          clientOf.set(id, client);
+          // This client's own sessions first, the one used longest ago first: another client's are not its to spend.
+          if (!isLoopbackHost(client)) {
+            const own = [...sessions.keys()].filter((sessionId) => clientOf.get(sessionId) === client);
+            for (const oldest of own.slice(0, Math.max(0, own.length - maxPerClient))) evict(oldest, evictedOwn);
+          }
+          for (const oldest of sessions.keys()) {
             if (sessions.size <= maxSessions) break;
-            sessions.delete(oldest);
-            void closeSession(stale, openRequests.get(stale) ?? new Set(), evicted);
+            evict(oldest, evicted);
           }
         },
       });
       transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
+        if (transport.sessionId) {
+          sessions.delete(transport.sessionId);
+          clientOf.delete(transport.sessionId);
+        }
       };
       const server = options.newServer();
       await server.connect(transport);
@@ -198,16 +252,48 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpList
     res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
   };
 
+  /** Connections past a cap, with why each is refused. */
+  const overCap = new WeakMap<Socket, string>();
+  const maxPerAddress = Math.max(1, Math.floor(maxConnections / CONNECTION_SHARE));
   const serve = (req: IncomingMessage, res: ServerResponse) => {
+    const refused = overCap.get(req.socket);
+    if (refused) return jsonRpcError(res, 503, -32000, refused, null, { connection: 'close', 'retry-after': '1' });
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) jsonRpcError(res, 500, -32603, `internal error: ${(error as Error).message}`);
       else res.end();
     });
   };
   const http = createServer(serve);
+  // Counted by hand rather than with http.maxConnections, which closes a connection past it
+  // without a word: the client saw a reset, not why. One past the cap is answered 503 on its
+  // first request and closed; one that sends nothing is closed after a short wait.
+  let connections = 0;
+  const perAddress = new Map<string, number>();
+  http.on('connection', (socket: Socket) => {
+    const address = clientAddress(socket);
+    connections += 1;
+    perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+    socket.once('close', () => {
+      connections -= 1;
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left === 0) perAddress.delete(address);
+      else perAddress.set(address, left);
+    });
+    // Loopback clients share one address (see MAX_SESSIONS_PER_CLIENT), so only the whole cap holds them.
+    const refused =
+      connections > maxConnections ? `the server has ${maxConnections} connections open, the most it keeps; close idle connections or retry in a moment`
+      : !isLoopbackHost(address) && (perAddress.get(address) ?? 0) > maxPerAddress ? `this client address has ${maxPerAddress} connections open, the most one address may hold (a quarter of the server's ${maxConnections}); close idle connections or retry in a moment`
+      : undefined;
+    if (refused) {
+      overCap.set(socket, refused);
+      socket.setTimeout(REFUSED_CONNECTION_MS, () => socket.destroy());
+    }
+  });
   // A client that waits for `100 Continue` (curl does, for a large body) and declares a body over
   // the limit gets its 413 at once, instead of an invitation to send 100 MB that is then cut off.
   http.on('checkContinue', (req, res) => {
+    // Refused without inviting the body.
+    if (overCap.has(req.socket)) return serve(req, res);
     if (Number(req.headers['content-length'] ?? 0) <= limit) {
       res.writeContinue();
       return serve(req, res);

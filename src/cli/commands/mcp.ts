@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { defineCommand } from 'citty';
-import { serveMcpHttp } from '../../mcp/http.ts';
+import { MAX_CONNECTIONS, MAX_SESSIONS, MAX_SESSIONS_PER_CLIENT, serveMcpHttp } from '../../mcp/http.ts';
 import { LiveRegistry } from '../../mcp/live-registry.ts';
 import { createMcpServer, type McpServerOptions } from '../../mcp/server.ts';
 import { LineLimit } from '../../mcp/stdio-line-limit.ts';
@@ -56,6 +56,8 @@ export default defineCommand({
     'install-root': { type: 'string', description: 'The only folder install_skill may write into (without it, installs are refused)', valueHint: 'dir' },
     'max-runs': { type: 'string', description: 'With --allow-run: skill runs in flight at once, all clients together; a call past it is answered at once with an error saying so (default 8)', valueHint: 'n' },
     'max-runs-per-session': { type: 'string', description: 'With --http and --allow-run: skill runs in flight at once for one session (default half of --max-runs, rounded up)', valueHint: 'n' },
+    'max-connections': { type: 'string', description: `With --http: connections open at once, one client address other than loopback a quarter of them; a request on one past it is answered 503 (default ${MAX_CONNECTIONS})`, valueHint: 'n' },
+    'max-sessions-per-client': { type: 'string', description: `With --http: sessions one client address keeps, of the ${MAX_SESSIONS} the server keeps; past it, that client's session used longest ago is closed (default ${MAX_SESSIONS_PER_CLIENT})`, valueHint: 'n' },
     poll: { type: 'string', description: 'Revalidate the registry index every N seconds and notify clients of changes (0: only when a client lists)', default: '60' },
     ...registryOnly,
   },
@@ -66,6 +68,9 @@ export default defineCommand({
     const maxRuns = atLeastOne(args['max-runs'], '--max-runs');
     const maxRunsPerSession = atLeastOne(args['max-runs-per-session'], '--max-runs-per-session');
     if (args.http === undefined && maxRunsPerSession !== undefined) usage('--max-runs-per-session only applies with --http <port> (over stdio the one session may use all of --max-runs)');
+    const maxConnections = atLeastOne(args['max-connections'], '--max-connections', 65_536);
+    const maxSessionsPerClient = atLeastOne(args['max-sessions-per-client'], '--max-sessions-per-client', MAX_SESSIONS);
+    if (args.http === undefined && (maxConnections !== undefined || maxSessionsPerClient !== undefined)) usage('--max-connections and --max-sessions-per-client only apply with --http <port>');
     // Every index the server switches to is opened like this one: same keys, same checks.
     const live = await LiveRegistry.open(() => openRegistryFromArgs(args), { onError: logError });
     live.poll(poll);
@@ -83,7 +88,7 @@ export default defineCommand({
     const what = `${count} ${count === 1 ? 'skill' : 'skills'} from ${live.current.root}${options.allowRun ? ', running allowed' : ''}${options.installRoot ? `, installs into ${options.installRoot}` : ''}`;
 
     if (port !== undefined) {
-      const listener = await serveMcpHttp({ host: args.host, port, newServer: () => createMcpServer(live, options), maxBodyBytes: MAX_MESSAGE_BYTES }).catch((error: NodeJS.ErrnoException) => {
+      const listener = await serveMcpHttp({ host: args.host, port, newServer: () => createMcpServer(live, options), maxBodyBytes: MAX_MESSAGE_BYTES, maxConnections, maxSessionsPerClient }).catch((error: NodeJS.ErrnoException) => {
         throw new CliError('E_LISTEN', `cannot listen on ${args.host}:${port}: ${error.code ?? error.message}`, { hint: listenHint(error.code) });
       });
       // The warning comes first: whoever waits for the "server on" line (a person, a supervisor, a
