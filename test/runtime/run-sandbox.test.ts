@@ -126,7 +126,8 @@ describe('a Python script under a strict declared policy', () => {
 
 describe('the sandbox process itself', () => {
   it('starts bwrap with none of the skill\'s variables: a declared variable applies inside only', async () => {
-    const sandbox = await createRunSandbox(await tempDir('skill'), { policy: { environment: { GREETING: 'hello' } }, language: 'shell' });
+    // Without the default limits, whose shell would stand before the script (test/runtime/run-default-limits.test.ts).
+    const sandbox = await createRunSandbox(await tempDir('skill'), { policy: { environment: { GREETING: 'hello' } }, language: 'shell', defaultMemoryMb: 0, maxProcesses: 0 });
     try {
       const plan = sandbox.plan('shell', '/skill/run.sh');
       expect(plan.env).toEqual({ PATH: '/usr/bin:/bin' });

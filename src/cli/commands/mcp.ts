@@ -9,6 +9,7 @@ import { RunLimit } from '../../mcp/run-limit.ts';
 import { invalidRequestMessage } from '../../mcp/request-checks.ts';
 import { describeFailure } from '../../core/errors/skilldex-error.ts';
 import { CliError } from '../_errors.ts';
+import { runLimitArgs, runLimitsFromArgs } from '../_run-limits.ts';
 import { err, printable } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 import { VERSION } from '../../core-node/package-version.ts';
@@ -58,6 +59,7 @@ export default defineCommand({
     'max-runs-per-session': { type: 'string', description: 'With --http and --allow-run: skill runs in flight at once for one session (default half of --max-runs, rounded up)', valueHint: 'n' },
     'max-connections': { type: 'string', description: `With --http: connections open at once, one client address other than loopback a quarter of them; a request on one past it is answered 503 (default ${MAX_CONNECTIONS})`, valueHint: 'n' },
     'max-sessions-per-client': { type: 'string', description: `With --http: sessions one client address keeps, of the ${MAX_SESSIONS} the server keeps; past it, that client's session used longest ago is closed (default ${MAX_SESSIONS_PER_CLIENT})`, valueHint: 'n' },
+    ...runLimitArgs,
     poll: { type: 'string', description: 'Revalidate the registry index every N seconds and notify clients of changes (0: only when a client lists)', default: '60' },
     ...registryOnly,
   },
@@ -81,6 +83,7 @@ export default defineCommand({
       // One limit for the whole process: over HTTP every session's server draws from it.
       runLimit: new RunLimit({ ...(maxRuns === undefined ? {} : { maxRuns }), ...(maxRunsPerSession === undefined ? {} : { maxRunsPerSession }) }),
       runLimitPerSession: port !== undefined,
+      runLimits: runLimitsFromArgs(args),
       version: VERSION,
       onError: logError,
     };

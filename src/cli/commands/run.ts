@@ -3,6 +3,7 @@ import { defineCommand } from 'citty';
 import { toProtocolEnvelope } from '../../runtime/protocol-envelope.ts';
 import { defaultAction } from '../../runtime/node/run.ts';
 import { MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
+import { runLimitArgs, runLimitsFromArgs } from '../_run-limits.ts';
 import { CliError, EXIT, systemReason } from '../_errors.ts';
 import { outJson, withLocalDocs } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
@@ -80,6 +81,7 @@ export default defineCommand({
     protocol: { type: 'boolean', description: 'Print the script-protocol envelope {success, action, data|error, metadata}', default: false },
     timeout: { type: 'string', description: `Milliseconds for the whole run, retries included (at most ${MAX_TIMEOUT_MS}); overrides the skill's timeout` },
     unsandboxed: { type: 'boolean', description: 'Run without the bubblewrap sandbox: the skill can then read your files and use the network (see docs/security.md)', default: false },
+    ...runLimitArgs,
     'allow-unsafe': { type: 'boolean', description: 'Run even if the registry scan failed the skill', default: false },
     debug: { type: 'boolean', description: 'Set SKILL_DEBUG=1 for the skill', default: false },
     quiet: { type: 'boolean', description: "Do not pass the skill's stderr (logs, progress) through", default: false },
@@ -94,6 +96,7 @@ export default defineCommand({
     if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMEOUT_MS)) {
       throw new CliError('E_USAGE', `--timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`, { exitCode: 2, hint: 'e.g. --timeout 60000 for one minute' });
     }
+    const runLimits = runLimitsFromArgs(args);
     const registry = await openRegistryFromArgs(args);
     const started = performance.now();
     // Ctrl-C or SIGTERM stops the skill (its processes are killed, its run folder removed) and
@@ -118,6 +121,7 @@ export default defineCommand({
       timeoutMs,
       allowUnsafe: args['allow-unsafe'],
       unsandboxed: args.unsandboxed,
+      ...runLimits,
       debug: args.debug,
       signal: controller.signal,
       onStderr: args.quiet ? undefined : (text: string) => process.stderr.write(text),

@@ -75,6 +75,12 @@ function terminalSafe(onText: (text: string) => void): { write(text: string): vo
   };
 }
 
+/** What to change when a run may have run out of memory: the skill's own limit, or the runner's default for a skill that declares none. */
+const memoryHint = (sandbox: RunSandbox): string =>
+  sandbox.memoryLimitFrom === 'default'
+    ? `the skill declares no security.memory_mb, so the runner's default of ${sandbox.memoryLimitMb} MB applied to the whole process; declare memory_mb in the skill, or raise the default (skilldex run and skilldex mcp: --default-memory-mb)`
+    : 'security.memory_mb limits the whole process, its interpreter included (Python needs about 16 MB to start); raise it if the skill needs more';
+
 /** The Python traceback in a stderr tail, when there is one: the part a reader needs first. */
 const traceback = (stderr: string): string | undefined => {
   const at = stderr.lastIndexOf('Traceback (most recent call last):');
@@ -111,7 +117,7 @@ async function execute(run: EntryRun, plan: SpawnPlan, stdin: string): Promise<A
       signal: result.signal,
       ...(trace ? { traceback: trace } : {}),
       stderr: tail(result.stderr, 4000),
-      ...(outOfMemory && !trace ? { hint: `security.memory_mb limits the whole process, its interpreter included (Python needs about 16 MB to start); raise it if the skill needs more` } : {}),
+      ...(outOfMemory && !trace ? { hint: memoryHint(run.sandbox) } : {}),
       ...extra,
     });
   };

@@ -1,10 +1,11 @@
 import { chmod, mkdir, mkdtemp, readdir, rename } from 'node:fs/promises';
 import { realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { release, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join, relative, sep } from 'node:path';
 import type { EntryLanguage } from '../../core/schemas/manifest.ts';
 import { reservedEnvironmentVariable, type SecurityPolicy } from '../../core/schemas/skill-md.ts';
+import { DEFAULT_MAX_PROCESSES, DEFAULT_MEMORY_MB } from '../../core/schemas/run-limits.ts';
 import { siblingModule } from '../../core/module-file.ts';
 import { removeTree } from './install.ts';
 import { bwrapArgs, EGRESS_PORT, EGRESS_SOCKET_MOUNT, ETC_ALWAYS, ETC_TLS, NODE_MOUNT, SKILL_MOUNT, skilldexMount, TMP_MOUNT, WORK_MOUNT } from './sandbox/bwrap-args.ts';
@@ -50,8 +51,10 @@ export interface RunSandbox {
   harness: string;
   /** The command line for an interpreter running `script` (a path as the process sees it). */
   plan(language: EntryLanguage, script: string): SpawnPlan;
-  /** The declared `memory_mb` the process runs under; only a bubblewrap run enforces it. */
+  /** The memory limit the process runs under (declared, or the default); only a bubblewrap run enforces it. */
   memoryLimitMb?: number;
+  /** Whether {@link memoryLimitMb} is the skill's own `memory_mb` or the runner's default for a skill that declares none. */
+  memoryLimitFrom?: 'declared' | 'default';
   /** Deletes the run's folders (and anything the script left there). */
   dispose(): Promise<void>;
 }
@@ -65,6 +68,10 @@ export interface RunSandboxOptions {
   language?: EntryLanguage;
   /** Run without bubblewrap. Only on an explicit request: the skill then sees the host. */
   unsandboxed?: boolean;
+  /** The memory limit in MB for a skill that declares no `memory_mb` (default {@link DEFAULT_MEMORY_MB}; 0: none). */
+  defaultMemoryMb?: number;
+  /** The most processes and threads the run may have at once (default {@link DEFAULT_MAX_PROCESSES}; 0: no limit). */
+  maxProcesses?: number;
 }
 
 /** Whether the run gets a writable work folder and /tmp, from `filesystem` and `requires_filesystem`. */
@@ -105,7 +112,10 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
   Object.assign(env, options.policy?.environment ?? {}, options.env ?? {});
   // The context-service channel (docs/context.md#the-channel): runBoundedProcess opens it as fd 3.
   env.SKILLDEX_SERVICES_FD = '3';
-  const memoryMb = options.policy?.memory_mb;
+  const declaredMemoryMb = options.policy?.memory_mb;
+  const fallbackMemoryMb = options.defaultMemoryMb ?? DEFAULT_MEMORY_MB;
+  const memoryMb = declaredMemoryMb ?? (fallbackMemoryMb > 0 ? fallbackMemoryMb : undefined);
+  const processes = countsProcessesPerNamespace(release()) ? (options.maxProcesses ?? DEFAULT_MAX_PROCESSES) || undefined : undefined;
   const dispose = () => removeRunFolder(root);
 
   if (!bwrap) {
@@ -156,14 +166,15 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
   return {
     skillDir: SKILL_MOUNT,
     harness: skilldexMount(HARNESS),
-    ...(memoryMb === undefined ? {} : { memoryLimitMb: memoryMb }),
+    ...(memoryMb === undefined ? {} : { memoryLimitMb: memoryMb, memoryLimitFrom: declaredMemoryMb === undefined ? 'default' : 'declared' }),
     dispose: async () => {
       await egress?.close();
       await dispose();
     },
     plan: (lang, script) => {
       const inner = interpreterCommand(lang, script, { node: NODE_MOUNT, python: python?.executable ?? 'python3', sh: '/bin/sh', skill: SKILL_MOUNT, work: WORK_MOUNT, harness: skilldexMount(HARNESS), memoryMb });
-      const limited = memoryMb === undefined ? [inner.command, ...inner.args] : withAddressSpaceLimit(lang === 'python' || lang === 'shell' ? memoryMb : memoryMb + NODE_ADDRESS_SPACE_RESERVE_MB, [inner.command, ...inner.args]);
+      const addressSpaceMb = memoryMb === undefined ? undefined : lang === 'python' || lang === 'shell' ? memoryMb : memoryMb + NODE_ADDRESS_SPACE_RESERVE_MB;
+      const limited = withLimits({ addressSpaceMb, processes }, [inner.command, ...inner.args]);
       // The bridge starts first and outside the memory limit (V8 alone would exceed a small one).
       const argv = egress ? [NODE_MOUNT, '--max-old-space-size=32', skilldexMount(EGRESS_BRIDGE), EGRESS_SOCKET_MOUNT, String(EGRESS_PORT), '--', ...limited] : limited;
       // bwrap runs on the host, so it gets none of the skill's variables: a declared LD_PRELOAD
@@ -233,11 +244,34 @@ export function skillPath(sandbox: RunSandbox, hostSkillDir: string, hostPath: s
 }
 
 /**
- * RLIMIT_AS through the shell's `ulimit -v` (KB), then `exec`: the limit covers the interpreter
- * and everything it starts. `ulimit` is a shell builtin everywhere, so no extra tool is needed.
+ * Whether the kernel counts RLIMIT_NPROC per user namespace (Linux 5.14 and later), so a limit
+ * set in the sandbox counts the run's processes only. Before that it counted every process of
+ * the user on the machine, and a desktop session's threads alone passed any sensible limit.
+ *
+ * @example
+ * countsProcessesPerNamespace('6.8.0-45-generic'); // true
+ * countsProcessesPerNamespace('5.4.0-200-generic'); // false
  */
-function withAddressSpaceLimit(mb: number, argv: string[]): string[] {
-  return ['/bin/sh', '-c', 'ulimit -v "$1" || exit 125; shift; exec "$@"', 'skilldex-memory-limit', String(Math.ceil(mb * 1024)), ...argv];
+export function countsProcessesPerNamespace(kernelRelease: string): boolean {
+  const [major = 0, minor = 0] = (/^(\d+)\.(\d+)/.exec(kernelRelease) ?? []).slice(1).map(Number);
+  return major > 5 || (major === 5 && minor >= 14);
+}
+
+/**
+ * RLIMIT_AS through the shell's `ulimit -v` (KB) and RLIMIT_NPROC through `ulimit -u` (bash) or
+ * `-p` (dash, busybox), then `exec`: the limits cover the interpreter and everything it starts.
+ * `ulimit` is a shell builtin everywhere, so no extra tool is needed. The process limit counts
+ * only the run's own processes: the sandbox has a user namespace of its own, and the kernel
+ * counts RLIMIT_NPROC per user namespace (Linux 5.14 and later).
+ */
+function withLimits(limits: { addressSpaceMb: number | undefined; processes: number | undefined }, argv: string[]): string[] {
+  if (limits.addressSpaceMb === undefined && limits.processes === undefined) return argv;
+  const script = [
+    ...(limits.addressSpaceMb === undefined ? [] : [`ulimit -v ${Math.ceil(limits.addressSpaceMb * 1024)} || exit 125`]),
+    ...(limits.processes === undefined ? [] : [`{ ulimit -u ${limits.processes} || ulimit -p ${limits.processes}; } 2>/dev/null || exit 125`]),
+    'exec "$@"',
+  ].join('; ');
+  return ['/bin/sh', '-c', script, 'skilldex-limits', ...argv];
 }
 
 interface InterpreterPaths {

@@ -5,7 +5,7 @@ import { RegistryError } from '../../core/errors/registry-error.ts';
 import { type Attempt, failed } from './attempt.ts';
 import { runPipeline } from './composite.ts';
 import { entryFile, runModuleEntry, runProtocolEntry } from './entry-process.ts';
-import { DEFAULT_TIMEOUT_MS, MAX_RETRY, MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
+import { DEFAULT_TIMEOUT_MS, MAX_MEMORY_MB, MAX_RETRY, MAX_TIMEOUT_MS } from '../../core/schemas/run-limits.ts';
 import { type ChatProvider, providerFromEnv, runLlm } from './llm.ts';
 import { createRunSandbox } from './run-sandbox.ts';
 import { manifestForScript } from './script-target.ts';
@@ -35,6 +35,13 @@ export interface RunOptions extends ContextRunOptions {
    * environment allowlist still apply. See docs/security.md#what-the-runner-guarantees.
    */
   unsandboxed?: boolean;
+  /**
+   * The memory limit in MB for a skill that declares no `security.memory_mb`: 2048 by default
+   * (DEFAULT_MEMORY_MB), 0 for none. A declared `memory_mb` always wins. Enforced in the sandbox only.
+   */
+  defaultMemoryMb?: number;
+  /** The most processes and threads one run may have at once: 256 by default (DEFAULT_MAX_PROCESSES), 0 for no limit. Not enforced for a runner started as root. */
+  maxProcesses?: number;
   /** Stops the run: its processes are killed, its run folder removed, and the outcome is CANCELLED. */
   signal?: AbortSignal;
   /** Run a skill the registry's scanner failed, and do not warn about `warn` verdicts. */
@@ -183,6 +190,12 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
   if (options.retry !== undefined && !(Number.isInteger(options.retry) && options.retry >= 0)) {
     return errorOutcome({ code: 'INVALID_PARAM', message: `retry must be a whole number of extra tries, 0 to ${MAX_RETRY}, not ${String(options.retry)}` }, { warnings });
   }
+  // Each goes onto a shell command line as a number: anything else would fail every run with exit code 125.
+  for (const [option, value, max] of [['defaultMemoryMb', options.defaultMemoryMb, MAX_MEMORY_MB], ['maxProcesses', options.maxProcesses, 65_536]] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0 && value <= max)) {
+      return errorOutcome({ code: 'INVALID_PARAM', message: `${option} must be a whole number from 0 (no limit) to ${max}, not ${String(value)}` }, { warnings });
+    }
+  }
   // The request the process reads is JSON text of these too, and JSON.stringify recurses per level.
   for (const [what, value] of [['context', options.context], ['config', options.config]] as const) {
     if (valueDepthExceeds(value, MAX_JSON_DEPTH)) return errorOutcome({ code: 'INVALID_PARAM', message: `the ${what} nests deeper than ${MAX_JSON_DEPTH} levels` }, { warnings });
@@ -243,7 +256,7 @@ export async function runSkill(host: RunHost, name: string, input: unknown, give
     if (typeof entry !== 'string') return entry;
     let sandbox;
     try {
-      sandbox = await createRunSandbox(skillDir, { debug: options.debug, env: options.env, policy: manifest.security, language: manifest.entry?.language, unsandboxed: options.unsandboxed });
+      sandbox = await createRunSandbox(skillDir, { debug: options.debug, env: options.env, policy: manifest.security, language: manifest.entry?.language, unsandboxed: options.unsandboxed, defaultMemoryMb: options.defaultMemoryMb, maxProcesses: options.maxProcesses });
     } catch (error) {
       if (error instanceof SandboxError) return failed(error.code, `${manifest.name}: ${error.message}`, { hint: error.hint });
       throw error;
