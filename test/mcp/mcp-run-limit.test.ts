@@ -30,6 +30,16 @@ beforeAll(async () => {
     ['---', 'name: sleeper', 'description: Test fixture. Sleeps for the seconds it is given, so calls stay in flight while the test counts them.', 'version: 1.0.0', 'actions:', '  - name: sleep', 'security:', '  timeout_ms: 60000', 'resources:', '  entry: ./scripts/sleep.sh', '---', '', '# Sleeper', '', 'Sleeps `s` seconds (a string of digits and one dot).', ''].join('\n'),
   );
   await writeFile(join(skill, 'scripts', 'sleep.sh'), ['#!/bin/sh', 'input=$(cat)', `s=$(printf '%s' "$input" | sed -n 's/.*"s" *: *"\\([0-9.]*\\)".*/\\1/p')`, 'sleep "${s:-0}"', `echo '{"success":true,"data":{}}'`, ''].join('\n'));
+  const mapper = join(root, 'skills', 'mapper');
+  await mkdir(join(mapper, 'scripts'), { recursive: true });
+  await writeFile(
+    join(mapper, 'SKILL.md'),
+    ['---', 'name: mapper', 'description: Test fixture. Maps the megabytes of address space it is given and says whether it could; it declares no memory limit.', 'version: 1.0.0', 'actions:', '  - name: map', 'security:', '  timeout_ms: 30000', 'resources:', '  entry: ./scripts/map.py', '---', '', '# Mapper', '', 'Maps `mb` MB.', ''].join('\n'),
+  );
+  await writeFile(
+    join(mapper, 'scripts', 'map.py'),
+    ['import json, mmap, sys', 'mb = json.load(sys.stdin)["params"]["mb"]', 'try:', '    mmap.mmap(-1, mb * 1024 * 1024)', '    print(json.dumps({"success": True, "data": {"map": "ok"}}))', 'except OSError as error:', '    print(json.dumps({"success": True, "data": {"map": "error: " + type(error).__name__}}))', ''].join('\n'),
+  );
   registryDir = await buildInto(root, 'mcp-run-limit');
 }, 120_000);
 
@@ -41,7 +51,7 @@ const settle = <T>(promise: Promise<T>): Promise<T | Error> => promise.catch((er
 describe('skilldex mcp --allow-run, many calls at once on stdio', () => {
   let server: Awaited<ReturnType<typeof connectStdio>>;
   beforeAll(async () => {
-    server = await connectStdio(['--registry', registryDir, '--cache-dir', await tempDir('mcp-run-limit-cache'), '--allow-run', '--expose-skills', '--poll', '0', '--max-runs', '3']);
+    server = await connectStdio(['--registry', registryDir, '--cache-dir', await tempDir('mcp-run-limit-cache'), '--allow-run', '--expose-skills', '--poll', '0', '--max-runs', '3', '--default-memory-mb', '512']);
   }, 60_000);
   afterAll(async () => {
     await server?.close();
@@ -68,9 +78,14 @@ describe('skilldex mcp --allow-run, many calls at once on stdio', () => {
     controller.abort('done counting');
     await Promise.all(calls);
     await expect.poll(() => processesWith(s).length, { timeout: 5_000 }).toBe(0);
-    // The slots came back with the cancelled runs.
-    const quick = (await server.client.callTool({ name: 'run_skill', arguments: { name: 'sleeper', action: 'sleep', input: { s: '0' } } })) as CallToolResult;
-    expect(quick.isError).toBeFalsy();
+    // The slots came back with the cancelled runs (each once its run folder is removed, just after its processes are gone).
+    await expect.poll(async () => ((await server.client.callTool({ name: 'run_skill', arguments: { name: 'sleeper', action: 'sleep', input: { s: '0' } } })) as CallToolResult).isError ?? false, { timeout: 5_000 }).toBe(false);
+  }, 60_000);
+
+  it('runs a skill that declares no memory_mb under --default-memory-mb', async () => {
+    const run = async (mb: number) => ((await server.client.callTool({ name: 'run_skill', arguments: { name: 'mapper', action: 'map', input: { mb } } })) as CallToolResult).structuredContent?.output;
+    expect(await run(1024)).toEqual({ map: 'error: OSError' });
+    expect(await run(256)).toEqual({ map: 'ok' });
   }, 60_000);
 
   it('takes no slot for calls that run nothing', async () => {
@@ -113,7 +128,7 @@ describe('skilldex mcp --http --allow-run, runs per session', () => {
       controller.abort('done counting');
       await Promise.all([...greedy, ...modest]);
       await expect.poll(() => processesWith(s).length, { timeout: 5_000 }).toBe(0);
-      expect(runLimit.inFlight).toBe(0);
+      await expect.poll(() => runLimit.inFlight, { timeout: 5_000 }).toBe(0);
     } finally {
       controller.abort('done');
       await a.close().catch(() => {});
