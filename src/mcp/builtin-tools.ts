@@ -64,7 +64,7 @@ const summary = (entry: IndexEntry): shapes.SkillSummary => ({
  * @example
  * builtinTools({ allowRun: false }).map((tool) => tool.name); // ['list_skills', 'search_skills', …]
  */
-export function builtinTools(options: { allowRun?: boolean; installRoot?: string; runLimits?: Pick<RunOptions, 'defaultMemoryMb' | 'maxProcesses'> }): BuiltinTool[] {
+export function builtinTools(options: { allowRun?: boolean; installRoot?: string; perRunLimits?: Pick<RunOptions, 'defaultMemoryMb' | 'maxProcesses'> }): BuiltinTool[] {
   return [
     tool({
       name: 'list_skills',
@@ -179,7 +179,7 @@ export function builtinTools(options: { allowRun?: boolean; installRoot?: string
       async run(args, registry, signal) {
         if (!options.allowRun) return toolError(RUN_OFF);
         // A call the client cancels stops the skill's processes at once, not at its timeout.
-        const outcome = await registry.run(args.name, args.input ?? {}, { ...options.runLimits, action: args.action, signal });
+        const outcome = await registry.run(args.name, args.input ?? {}, { ...options.perRunLimits, action: args.action, signal });
         return { ...structured(outcome as Record<string, unknown>), ...(outcome.status === 'error' ? { isError: true } : {}) };
       },
     }),

@@ -40,8 +40,8 @@ export interface McpServerOptions {
   runLimit?: RunLimit;
   /** Hold this server's session to the limit's per-session share (HTTP), not its whole cap (stdio). */
   runLimitPerSession?: boolean;
-  /** Limits for each run: the memory of a skill that declares none, and processes per run. */
-  runLimits?: Pick<RunOptions, 'defaultMemoryMb' | 'maxProcesses'>;
+  /** The limits of each run (not of how many run: that is `runLimit`): the memory of a skill that declares none, and processes per run. */
+  perRunLimits?: Pick<RunOptions, 'defaultMemoryMb' | 'maxProcesses'>;
   /** The server version reported to clients. */
   version?: string;
   /** Problems that are not a client's fault (a skill whose manifest cannot be read, a failed refresh). */
@@ -126,7 +126,7 @@ export function createMcpServer(live: LiveRegistry, options: McpServerOptions = 
     let input: unknown = call.wrapInput ? args.input : args;
     if (call.abpTool) input = { ...args, tool: call.abpTool };
     // A call the client cancels stops the skill's processes at once, not at its timeout.
-    const outcome = await registry.run(call.skill, input, { ...options.runLimits, ...(call.action ? { action: call.action } : {}), signal });
+    const outcome = await registry.run(call.skill, input, { ...options.perRunLimits, ...(call.action ? { action: call.action } : {}), signal });
     if (outcome.status === 'error') {
       // Text only, with the hint as every other failure has it: structured content would be checked against the skill's output schema.
       const hint = (outcome.error?.details as { hint?: unknown } | undefined)?.hint;

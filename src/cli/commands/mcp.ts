@@ -83,7 +83,7 @@ export default defineCommand({
       // One limit for the whole process: over HTTP every session's server draws from it.
       runLimit: new RunLimit({ ...(maxRuns === undefined ? {} : { maxRuns }), ...(maxRunsPerSession === undefined ? {} : { maxRunsPerSession }) }),
       runLimitPerSession: port !== undefined,
-      runLimits: runLimitsFromArgs(args),
+      perRunLimits: runLimitsFromArgs(args),
       version: VERSION,
       onError: logError,
     };
