@@ -58,7 +58,7 @@ export default defineCommand({
     'max-runs': { type: 'string', description: 'With --allow-run: skill runs in flight at once, all clients together; a call past it is answered at once with an error saying so (default 8)', valueHint: 'n' },
     'max-runs-per-session': { type: 'string', description: 'With --http and --allow-run: skill runs in flight at once for one session (default half of --max-runs, rounded up)', valueHint: 'n' },
     'max-connections': { type: 'string', description: `With --http: connections open at once, one client address other than loopback a quarter of them; a request on one past it is answered 503 (default ${MAX_CONNECTIONS})`, valueHint: 'n' },
-    'max-sessions-per-client': { type: 'string', description: `With --http: sessions one client address keeps, of the ${MAX_SESSIONS} the server keeps; past it, that client's session used longest ago is closed (default ${MAX_SESSIONS_PER_CLIENT})`, valueHint: 'n' },
+    'max-sessions-per-client': { type: 'string', description: `With --http: sessions one client address other than loopback keeps, of the ${MAX_SESSIONS} the server keeps; past it, that client's session used longest ago is closed (default ${MAX_SESSIONS_PER_CLIENT})`, valueHint: 'n' },
     ...runLimitArgs,
     poll: { type: 'string', description: 'Revalidate the registry index every N seconds and notify clients of changes (0: only when a client lists)', default: '60' },
     ...registryOnly,
