@@ -1,5 +1,5 @@
 import { FAILSAFE_SCHEMA, load as loadYaml, Type } from 'js-yaml';
-import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Alias, type Document, type Node } from 'yaml';
 import { bracketDepthExceeds } from '../json-depth.ts';
 import { nodeOffset } from './node-position.ts';
 import type { Limits } from '../schemas/config.ts';
@@ -136,13 +136,15 @@ export function parseFrontmatter(source: SourceText, limits: Pick<Limits, 'maxFr
   if (problems.length > before) return withBody(undefined, doc);
 
   let data: unknown;
+  const failing = aliasThatFails(doc);
   try {
     data = doc.toJS({ maxAliasCount: limits.maxAliases });
   } catch (error) {
     const message = firstLine((error as Error).message);
+    const offset = yamlStart + (failing.alias?.range?.[0] ?? 0);
     // An alias used before its anchor is defined (the ones with no anchor at all, walk reports where they are).
-    if (/^Unresolved alias/.test(message)) problems.push({ rule: 'frontmatter/yaml', offset: yamlStart, message: `YAML: ${message}`, hint: 'define the anchor (&name) before its alias (*name), or quote a value that starts with *' });
-    else problems.push({ rule: 'frontmatter/alias-limit', offset: yamlStart, message: `YAML aliases expand too far: ${message}`, hint: `use at most ${limits.maxAliases} alias expansions; write the values out instead` });
+    if (/^Unresolved alias/.test(message)) problems.push({ rule: 'frontmatter/yaml', offset, message: `YAML: ${message}`, hint: 'define the anchor (&name) before its alias (*name), or quote a value that starts with *' });
+    else problems.push({ rule: 'frontmatter/alias-limit', offset, message: `YAML aliases expand too far: ${message}`, hint: `use at most ${limits.maxAliases} alias expansions; write the values out instead` });
     return withBody(undefined, doc);
   }
   return withBody(data as Record<string, unknown>, doc);
@@ -404,6 +406,36 @@ function reportCycles(doc: Document, base: number, problems: ParseProblem<Frontm
       }
     },
   });
+}
+
+/**
+ * Records which alias of `doc` fails to resolve when it is converted (too many expansions, or no
+ * anchor before it), so the problem is reported where that alias is written rather than at the
+ * top of the frontmatter. The yaml library counts expansions as it converts, in an order its own
+ * bookkeeping decides (an alias inside an anchored value counts when that value is first built),
+ * and its error names no node: counting again here would have to copy that bookkeeping, so each
+ * alias of this document, which no one else holds, notes itself when its resolution throws. The
+ * innermost alias notes itself first, and it is the one that went past the cap.
+ */
+function aliasThatFails(doc: Document): { alias?: Alias } {
+  const failing: { alias?: Alias } = {};
+  const noting = <F extends (...args: never[]) => unknown>(node: Alias, method: F): F =>
+    function (this: Alias, ...args: Parameters<F>) {
+      try {
+        return method.apply(this, args);
+      } catch (error) {
+        failing.alias ??= node;
+        throw error;
+      }
+    } as F;
+  visit(doc, {
+    Alias: (_, node) => {
+      // resolve() throws past the cap; toJSON() throws for an alias with no anchor before it.
+      node.resolve = noting(node, node.resolve);
+      node.toJSON = noting(node, node.toJSON);
+    },
+  });
+  return failing;
 }
 
 /** The anchor names a document defines (`&name`). */

@@ -231,7 +231,10 @@ describe('refusals', () => {
     const started = performance.now();
     const { fm, source } = parse(bomb);
     expect(performance.now() - started).toBeLessThan(1000);
-    expect(problems(fm, source)).toEqual(['frontmatter/alias-limit 2:1']);
+    // At the alias that went past the cap (the ninth *b), not at the top of the frontmatter.
+    expect(problems(fm, source)).toEqual(['frontmatter/alias-limit 4:40']);
+    const early = parse('---\nname: a\ncopy: *later\nbase: &later 1\n---\n');
+    expect(problems(early.fm, early.source)).toEqual(['frontmatter/yaml 3:7']);
     expect(parse('---\nbase: &b {k: v}\ncopy: *b\n---\n').fm.data).toEqual({ base: { k: 'v' }, copy: { k: 'v' } });
   });
 

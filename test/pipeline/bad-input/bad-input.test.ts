@@ -95,7 +95,7 @@ const CASES: BadCase[] = [
     expect: [{ rule: 'frontmatter/language', file: 'skills/coffee-fm/SKILL.md', line: 1 }],
     markers: ['PWNED-coffee'],
   },
-  { id: 'yaml-alias-bomb', fixture: true, dir: 'skills/lol', expect: [{ rule: 'frontmatter/alias-limit', file: 'skills/lol/SKILL.md', line: 2 }] },
+  { id: 'yaml-alias-bomb', fixture: true, dir: 'skills/lol', expect: [{ rule: 'frontmatter/alias-limit', file: 'skills/lol/SKILL.md', line: 8 }] },
   {
     id: 'yaml-alias-cycle',
     dir: 'skills/loop',

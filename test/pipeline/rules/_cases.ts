@@ -448,7 +448,7 @@ export const INVALID: RuleCase[] = [
     accepted: [],
     checks: { 'a duplicate key is a YAML error at the second key': (ctx) => expect(message(ctx, 'frontmatter/yaml', 'skills/dupe/SKILL.md')).toEqual(['YAML: Map keys must be unique']) },
   },
-  { fixture: 'frontmatter-alias-limit', covers: ['frontmatter/alias-limit'], expect: [E('frontmatter/alias-limit', 'lol/SKILL.md', 2)], accepted: [] },
+  { fixture: 'frontmatter-alias-limit', covers: ['frontmatter/alias-limit'], expect: [E('frontmatter/alias-limit', 'lol/SKILL.md', 8)], accepted: [] },
   { fixture: 'frontmatter-too-deep', covers: ['frontmatter/too-deep'], expect: [E('frontmatter/too-deep', 'deep/SKILL.md', 7)], accepted: [] },
   {
     fixture: 'frontmatter-forbidden-key',
