@@ -94,6 +94,10 @@ export function planMigration(skill: LegacySkill, options: { backup?: boolean } 
     } else body = skillMdText; // legacy files sometimes had no frontmatter at all
   }
   const legacy = { ...metadata, ...frontmatter };
+  // The files the migration writes keep the line endings the skill was written with: an editor
+  // on Windows, or git with core.autocrlf, would otherwise meet a file half CRLF and half LF.
+  const eol = lineEndingOf(skillMdText ?? (metadataFile ? skill.read(metadataFile) : undefined) ?? '');
+  const inStyle = (content: string) => (eol === '\n' ? content.replace(/\r\n/g, '\n') : content.replace(/\r?\n/g, eol));
 
   const blocks = [...body.matchAll(TS_BLOCK)].filter((m) => /\bexecute\b/.test(m[2] ?? ''));
   const rootCode = skill.paths.filter((p) => !p.includes('/') && CODE_EXTENSIONS.has(extensionOf(p)));
@@ -117,7 +121,7 @@ export function planMigration(skill: LegacySkill, options: { backup?: boolean } 
     const exported = /^\s*export\s+(?:async\s+)?function\s+execute\b|^\s*export\s+(?:const|let)\s+execute\b/m.test(code) ? code : code.replace(/^(\s*)((?:async\s+)?function\s+execute\b)/m, '$1export $2');
     const target = has('scripts/execute.ts') ? 'scripts/execute.extracted.ts' : 'scripts/execute.ts';
     if (target !== 'scripts/execute.ts') notes.push('scripts/execute.ts already exists; the code blocks went to scripts/execute.extracted.ts — merge them by hand');
-    ops.push({ kind: 'write', path: target, content: `// Extracted from the legacy SKILL.md by skilldex migrate.\n${exported}\n` });
+    ops.push({ kind: 'write', path: target, content: inStyle(`// Extracted from the legacy SKILL.md by skilldex migrate.\n${exported}\n`) });
     after.add(target);
     entry ??= 'scripts/execute.ts';
     for (const m of blocks) newBody = newBody.replace(m[0], `The implementation lives in [${target}](${target}).`);
@@ -133,7 +137,7 @@ export function planMigration(skill: LegacySkill, options: { backup?: boolean } 
   }
   if (entry === undefined) {
     entry = 'scripts/execute.ts';
-    ops.push({ kind: 'write', path: entry, content: PLACEHOLDER_EXECUTE });
+    ops.push({ kind: 'write', path: entry, content: inStyle(PLACEHOLDER_EXECUTE) });
     after.add(entry);
     notes.push('no code found: wrote a placeholder scripts/execute.ts');
   }
@@ -206,7 +210,7 @@ export function planMigration(skill: LegacySkill, options: { backup?: boolean } 
   // 4. Files: back up (or drop) the legacy declarations, write the new SKILL.md, keep the folders.
   if (skillMdText !== undefined) ops.unshift(backup ? { kind: 'backup', from: 'SKILL.md', to: 'SKILL.md.legacy' } : { kind: 'delete', path: 'SKILL.md' });
   if (metadataFile) ops.unshift(backup ? { kind: 'backup', from: metadataFile, to: `${metadataFile}.legacy` } : { kind: 'delete', path: metadataFile });
-  ops.push({ kind: 'write', path: 'SKILL.md', content: `---\n${stringify(fields, { lineWidth: 0, aliasDuplicateObjects: false })}---\n\n${finalBody.endsWith('\n') ? finalBody : `${finalBody}\n`}` });
+  ops.push({ kind: 'write', path: 'SKILL.md', content: inStyle(`---\n${stringify(fields, { lineWidth: 0, aliasDuplicateObjects: false })}---\n\n${finalBody.endsWith('\n') ? finalBody : `${finalBody}\n`}`) });
   for (const folder of ['references', 'assets']) {
     if (![...after].some((p) => p.startsWith(`${folder}/`))) ops.push({ kind: 'write', path: `${folder}/.gitkeep`, content: '' });
   }
@@ -247,6 +251,23 @@ function readMetadata(file: string, text: string): Record<string, unknown> {
 }
 
 const firstLine = (text: string) => text.split('\n', 1)[0] ?? '';
+
+/**
+ * The line ending a text is written with: CRLF when most of its line breaks are CRLF, else LF
+ * (a text with no line break at all among them).
+ *
+ * @example
+ * lineEndingOf('---\r\nname: x\r\n') // '\r\n'
+ */
+export function lineEndingOf(text: string): '\n' | '\r\n' {
+  let crlf = 0;
+  let lf = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+    if (at > 0 && text.charCodeAt(at - 1) === 13) crlf++;
+    else lf++;
+  }
+  return crlf > lf ? '\r\n' : '\n';
+}
 
 /**
  * Legacy `permissions` (the package format's migration notes) → `security`: network true → allowlist (hosts to be

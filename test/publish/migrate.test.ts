@@ -100,6 +100,20 @@ describe('planMigration', () => {
     expect(() => planMigration({ folderName: 'x', paths: ['SKILL.md'], read: () => '---\nname: [\n---\n' })).toThrow(/frontmatter cannot be read/);
   });
 
+  it('writes every file in the line endings the legacy skill was written with, never a mix', () => {
+    const lf = '---\nname: x\ndescription: Legacy x. Use it when testing.\n---\n# X\n\nSome text.\n\n```typescript\nexport async function execute() {\n  return 1;\n}\n```\n';
+    const crlf = lf.replaceAll('\n', '\r\n');
+    const written = (text: string) => planMigration({ folderName: 'x', paths: ['SKILL.md'], read: () => text }).ops.flatMap((op) => (op.kind === 'write' && op.content !== '' ? [op] : []));
+    const endings = (content: string) => ({ crlf: content.split('\r\n').length - 1, lf: content.split(/(?<!\r)\n/).length - 1 });
+    for (const op of written(crlf)) expect(endings(op.content), op.path).toMatchObject({ lf: 0, crlf: expect.any(Number) });
+    for (const op of written(lf)) expect(endings(op.content), op.path).toMatchObject({ crlf: 0 });
+    expect(written(crlf).map((op) => op.path).sort()).toEqual(['SKILL.md', 'scripts/execute.ts']);
+    // The same skill either way, but for the line endings.
+    expect(written(crlf).map((op) => op.content.replaceAll('\r\n', '\n'))).toEqual(written(lf).map((op) => op.content));
+    const metadata = planMigration({ folderName: 'm', paths: ['METADATA.yml'], read: () => 'name: m\r\ndescription: Legacy m. Use it when testing.\r\n' });
+    for (const op of metadata.ops) if (op.kind === 'write' && op.content !== '') expect(op.content, op.path).not.toMatch(/(?<!\r)\n/);
+  });
+
   it('puts extracted code beside an existing scripts/execute.ts instead of overwriting it', () => {
     const md = '---\nname: x\ndescription: d\n---\n\n```typescript\nfunction execute() { return 1 }\n```\n';
     const plan = planMigration({ folderName: 'x', paths: ['SKILL.md', 'scripts/execute.ts'], read: () => md });
