@@ -221,3 +221,45 @@ describe('skilldex migrate and a pipe in a skill', () => {
     expect(await list(join(root, 'skills', 'other'))).toContain('scripts/execute.ts');
   });
 });
+
+describe('skilldex migrate killed with SIGKILL', () => {
+  const KILLER = join(import.meta.dirname, '..', 'helpers', 'kill-mid-write.ts');
+  /** Runs migrate in `root`, killed at the `at`-th change it makes below the skills folder (0: never). */
+  const migrateKilledAt = (root: string, at: number, args: readonly string[], hardLinks: boolean) =>
+    new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      const env = { ...process.env, NO_COLOR: '1', SKILLDEX_KILL_UNDER: join(root, 'skills'), SKILLDEX_KILL_AT: String(at), SKILLDEX_NO_HARD_LINKS: hardLinks ? '0' : '1' };
+      const child = execFile(process.execPath, ['--import', KILLER, CLI, 'migrate', ...args], { cwd: root, env, timeout: 60_000 });
+      child.on('exit', (code, signal) => resolve({ code, signal }));
+    });
+
+  // Each case runs the command about twenty times: two cover both ways of keeping the old file.
+  it.each([
+    { args: [], hardLinks: false },
+    { args: ['--no-backup'], hardLinks: true },
+  ])('never leaves SKILL.md missing or half written, whichever step it is killed at ($args, hard links: $hardLinks)', async ({ args, hardLinks }) => {
+    const old = CODE_SKILL('demo');
+    const done = await registry({ 'demo/SKILL.md': old });
+    expect((await migrateKilledAt(done.root, 0, args, hardLinks)).code).toBe(0);
+    const migrated = await readFile(join(done.root, 'skills/demo/SKILL.md'), 'utf8');
+    const script = await readFile(join(done.root, 'skills/demo/scripts/execute.ts'), 'utf8');
+    let steps = 0;
+    for (let at = 1; at < 50; at++) {
+      const { root } = await registry({ 'demo/SKILL.md': old });
+      const run = await migrateKilledAt(root, at, args, hardLinks);
+      if (run.signal !== 'SIGKILL') {
+        expect(run.code).toBe(0);
+        break;
+      }
+      steps = at;
+      const skill = join(root, 'skills/demo');
+      const state = await readFile(join(skill, 'SKILL.md'), 'utf8').catch(() => 'no SKILL.md');
+      expect([old, migrated], `killed at step ${at}: SKILL.md is the old one or the new one, whole`).toContain(state);
+      // Whatever else is in place is whole too; only hidden temporaries may be cut off.
+      if (state === migrated) expect(await readFile(join(skill, 'scripts/execute.ts'), 'utf8')).toBe(script);
+      const legacy = await readFile(join(skill, 'SKILL.md.legacy'), 'utf8').catch(() => undefined);
+      if (legacy !== undefined) expect(legacy, `killed at step ${at}: SKILL.md.legacy`).toBe(old);
+    }
+    // The command was stopped at each of its steps, and there were several.
+    expect(steps).toBeGreaterThan(3);
+  });
+});

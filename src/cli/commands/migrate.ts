@@ -1,4 +1,4 @@
-import { constants, copyFileSync, lstatSync, readFileSync, closeSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import { constants, copyFileSync, linkSync, lstatSync, readFileSync, closeSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
@@ -175,8 +175,12 @@ function refuseUnsafeOps(dir: string, ops: readonly MigrationOp[]): void {
  * process on a closed stdout among it) runs between two of its steps. New content is written
  * first, into temporaries beside its files; a failure there removes them and the folders made
  * for them, and the skill is as it was. Then the temporaries are renamed into place, the moves
- * done and the backups copied, and the old declaration is replaced or retired last: a rename
- * swaps the new SKILL.md in for the old one, so the skill never lacks one.
+ * done and the backups made, and the old declaration is replaced or retired last.
+ *
+ * A process killed at any point (kill -9, a power cut) leaves every file a reader sees whole:
+ * only hidden temporaries are ever written part way. SKILL.md in particular is replaced by one
+ * rename over it, so it is the old file or the new one, never missing and never cut short; the
+ * old one is kept for an undo under a second name made first. A backup appears whole too.
  */
 function applyPlan(dir: string, ops: readonly MigrationOp[]): void {
   const temporaries = new Map<string, string>();
@@ -213,9 +217,17 @@ function applyPlan(dir: string, ops: readonly MigrationOp[]): void {
   };
   const retire = (path: string) => {
     const aside = temporaryBeside(join(dir, path), 'retired');
-    renameSync(join(dir, path), aside);
+    const temporary = temporaries.get(path);
+    // A file that is replaced keeps its place until the new one is renamed over it, and stays
+    // reachable by a second name: renaming it away first left a moment with no SKILL.md at all.
+    if (temporary === undefined) renameSync(join(dir, path), aside);
+    else secondName(join(dir, path), aside);
     setAside.push(aside);
+    // Undone by renaming it back over the new file: an undo never leaves the skill without it either.
     undo.push(() => renameSync(aside, join(dir, path)));
+    if (temporary === undefined) return;
+    renameSync(temporary, join(dir, path));
+    temporaries.delete(path);
   };
   try {
     for (const path of temporaries.keys()) if (!retired.has(path)) place(path);
@@ -226,13 +238,10 @@ function applyPlan(dir: string, ops: readonly MigrationOp[]): void {
     }
     for (const op of ops) {
       if (op.kind !== 'backup') continue;
-      copyFileSync(join(dir, op.from), join(dir, op.to), constants.COPYFILE_EXCL);
+      secondName(join(dir, op.from), join(dir, op.to));
       undo.push(() => rmSync(join(dir, op.to), { force: true }));
     }
-    for (const path of retired) {
-      retire(path);
-      if (temporaries.has(path)) place(path);
-    }
+    for (const path of retired) retire(path);
   } catch (error) {
     for (const step of undo.reverse()) {
       try {
@@ -247,6 +256,32 @@ function applyPlan(dir: string, ops: readonly MigrationOp[]): void {
     for (const temporary of temporaries.values()) rmSync(temporary, { force: true });
   }
   for (const aside of setAside) rmSync(aside, { force: true });
+}
+
+/** Errors of a file system that cannot give a file a second name (FAT, some network shares). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV']);
+
+/**
+ * Gives the file at `from` the name `to` too, whole at once and never over a file that is there:
+ * a hard link, which neither copies the bytes nor can be seen half made. Where the file system has
+ * no hard links, a copy into a temporary renamed to `to`, which is as whole (refuseUnsafeOps has
+ * made sure nothing is at `to`). The later rename of a new file over `from` leaves `to` the old one.
+ */
+function secondName(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+    return;
+  } catch (error) {
+    if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  }
+  const temporary = temporaryBeside(to, 'copying');
+  try {
+    copyFileSync(from, temporary, constants.COPYFILE_EXCL);
+    renameSync(temporary, to);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 /**
