@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { release } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -101,5 +102,29 @@ describe('processes per run', () => {
     // bubblewrap's init, the shell that sets the limits (now Python) and its children: under 20 in all.
     expect((limited.output as { forked: number }).forked).toBeLessThan(20);
     expect((await registry.run('undeclared', { forks: 100 }, { maxProcesses: 0 })).output).toEqual({ forked: 100 });
+  }, 60_000);
+
+  // As root (CI runs so), the test runs what the sandbox puts before the interpreter as nobody,
+  // around the same fork bomb: the shell that sets the limits, exactly as the run gets it.
+  it.runIf(process.getuid?.() === 0 && countsProcessesPerNamespace(release()))('stop at maxProcesses for an ordinary user (checked as root through setpriv)', async () => {
+    const sandbox = await createRunSandbox(await tempDir('skill'), { language: 'python', maxProcesses: 20 });
+    try {
+      const argv = sandbox.plan('python', '/skill/probe.py').args;
+      const limits = argv.slice(argv.indexOf('--') + 1, argv.indexOf('skilldex-limits') + 1);
+      expect(limits[0]).toBe('/bin/sh');
+      const dir = await tempDir('fork-bomb');
+      await chmod(dir, 0o755);
+      await writeFile(join(dir, 'probe.py'), SCRIPT, { mode: 0o644 });
+      // The system's Python: a user's own (pyenv under /root) is not nobody's to run.
+      const forked = (prefix: string[]): number => {
+        const run = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', ...prefix, '/usr/bin/python3', join(dir, 'probe.py')], { input: JSON.stringify({ params: { forks: 100 } }), encoding: 'utf8', timeout: 30_000 });
+        expect(run.status, run.stderr).toBe(0);
+        return (JSON.parse(run.stdout) as { data: { forked: number } }).data.forked;
+      };
+      expect(forked(limits)).toBeLessThan(20);
+      expect(forked([])).toBe(100);
+    } finally {
+      await sandbox.dispose();
+    }
   }, 60_000);
 });
