@@ -5,8 +5,9 @@ import type { BuildCache } from './cache.ts';
 import { loadConfig } from './config.ts';
 import { discoverSkillFolder, discoverSkills, type FoundSkill } from './discover.ts';
 import { DiagnosticSink, sortDiagnostics } from './diagnostics.ts';
-import { checkRegistry, unreadableSkills } from './rules/check-registry.ts';
-import { blockedMembers, gateScans, partition, type RejectedSkill, type ValidatedSkill } from './phases/decide.ts';
+import { checkRegistry, registryFolder } from './rules/check-registry.ts';
+import type { RegistryFolder } from './rules/rule.ts';
+import { blockedMembers, gateScans, partition, skillDirOf, type RejectedSkill, type ValidatedSkill } from './phases/decide.ts';
 import { POOL_MIN_SKILLS, readSkills, startReadPool, type ReadOptions, type ReadPool } from './phases/read.ts';
 import { buildScanOptions, scanAll } from './phases/scan.ts';
 
@@ -57,9 +58,9 @@ export interface ValidateOptions {
   /**
    * Folders (relative to the root, `/`-separated) the caller reports on, as `skilldex validate
    * <folder>` inside a registry does: every skill is read and checked (registry-wide rules need
-   * them all), but only the skills in or around these folders and the skills they call, directly
-   * or not, are scanned. Their diagnostics are exactly those of a whole run; other skills' scans
-   * are skipped, so what the result says of them is incomplete.
+   * them all), but only the skills in or around these folders, the skills they call and the
+   * skills that call them, directly or not, are scanned. Their diagnostics are exactly those of a
+   * whole run; other skills' scans are skipped, so what the result says of them is incomplete.
    */
   only?: readonly string[];
   /** Called with each skill as soon as it is read, in discovery order (see {@link ReadOptions.onRead}). */
@@ -117,26 +118,71 @@ export const within = (inner: string, outer: string): boolean => outer === '' ||
 
 /**
  * The skills a report on `paths` depends on for its diagnostics: those in or around the paths,
- * and every skill they call, directly or not (a caller is rejected with its callee, and a call
- * cycle through a reported skill runs only through skills it calls). By name, every skill that
- * bears a called name, as the registry rules resolve calls by name.
+ * every skill they call, directly or not (a caller is rejected with its callee, and a call
+ * cycle through a reported skill runs only through skills it calls), and every skill that calls
+ * them or a reported folder whose declaration gave no skill, directly or not: the report shows the callers a reported skill breaks (see
+ * {@link causedBy}), and whether such a caller is told so depends on its own scan. By name, as
+ * the registry rules resolve calls by name.
  */
-function reportedAndCalled(members: readonly ValidatedSkill[], paths: readonly string[]): Set<ValidatedSkill> {
+function reportedAndCalled(members: readonly ValidatedSkill[], paths: readonly string[], folders: readonly RegistryFolder[]): Set<ValidatedSkill> {
   const byName = new Map<string, ValidatedSkill[]>();
-  for (const m of members) byName.set(m.draft.name, [...(byName.get(m.draft.name) ?? []), m]);
-  const out = new Set(members.filter((m) => paths.some((p) => within(m.source.dir, p) || within(p, m.source.dir))));
-  const queue = [...out];
-  for (let m = queue.pop(); m; m = queue.pop()) {
-    for (const callee of m.draft.calls) {
-      for (const c of (callee === undefined ? undefined : byName.get(callee)) ?? []) {
-        if (!out.has(c)) {
-          out.add(c);
+  const callersOf = new Map<string, ValidatedSkill[]>();
+  for (const m of members) {
+    byName.set(m.draft.name, [...(byName.get(m.draft.name) ?? []), m]);
+    for (const callee of new Set(m.draft.calls)) if (callee !== undefined) callersOf.set(callee, [...(callersOf.get(callee) ?? []), m]);
+  }
+  const near = (dir: string) => paths.some((p) => within(dir, p) || within(p, dir));
+  const reported = members.filter((m) => near(m.source.dir));
+  // A reported folder whose declaration gave no skill still breaks the skills that call it, by any name a call may give it.
+  const callingHeldBack = folders.filter((f) => !f.member && near(f.dir)).flatMap((f) => (f.names ?? []).flatMap((n) => callersOf.get(n) ?? []));
+  /** `start` and every skill `next` leads to from them, directly or not. */
+  const reach = (start: readonly ValidatedSkill[], next: (m: ValidatedSkill) => readonly ValidatedSkill[]): Set<ValidatedSkill> => {
+    const seen = new Set(start);
+    const queue = [...seen];
+    for (let m = queue.pop(); m; m = queue.pop()) {
+      for (const c of next(m)) {
+        if (!seen.has(c)) {
+          seen.add(c);
           queue.push(c);
         }
       }
     }
+    return seen;
+  };
+  const called = reach(reported, (m) => m.draft.calls.flatMap((callee) => (callee === undefined ? [] : (byName.get(callee) ?? []))));
+  const callers = reach([...reported, ...callingHeldBack], (m) => callersOf.get(m.draft.name) ?? []);
+  return new Set([...called, ...callers]);
+}
+
+/**
+ * The diagnostics in other skills' files that the skills in `dirs` cause, for a report on those
+ * folders: a problem that names a place in them as involved (`related`: another skill that has
+ * the same name, a caller they leave rejected or that calls a name they gave up), and, as such a
+ * caller is rejected in turn, the problems of the skills that call it. The other skills' own
+ * problems are not among them, so a publisher checking one folder learns what it breaks without
+ * reading the rest of the registry's.
+ *
+ * @example
+ * causedBy(result.diagnostics, ['skills/text/text-stats'], skillDirs) // text-report's "calls 'text_stats', which is rejected"
+ */
+export function causedBy(diagnostics: readonly ValidatorDiagnostic[], dirs: readonly string[], skillDirs: ReadonlySet<string>): ValidatorDiagnostic[] {
+  const involved = [...dirs];
+  const among = (file: string) => involved.some((dir) => within(file, dir));
+  const caused = new Set<ValidatorDiagnostic>();
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const d of diagnostics) {
+      if (caused.has(d) || among(d.file) || !d.related?.some((r) => among(r.file))) continue;
+      caused.add(d);
+      // The registry rejects a caller of a broken skill whatever the rule's severity.
+      const caller = d.rule === 'registry/unknown-call' ? skillDirOf(d.file, skillDirs) : undefined;
+      if (caller !== undefined && !among(caller)) {
+        involved.push(caller);
+        grew = true;
+      }
+    }
   }
-  return out;
+  return diagnostics.filter((d) => caused.has(d));
 }
 
 /**
@@ -166,22 +212,26 @@ async function validateFound(
     onProgress: (done, total) => onProgress?.({ phase: 'validating', done, total }),
   });
   const members: ValidatedSkill[] = [];
+  const folders: RegistryFolder[] = [];
   for (const skill of read) {
     for (const d of skill.diagnostics) sink.diagnostics.push(d);
-    if (!skill.draft) continue;
-    members.push({ draft: skill.draft, file: skill.file, locate: skill.locate, source: skill.source, scan: { verdict: 'pass', rulesVersion: '', findings: [] }, ...(skill.packed ? { packed: skill.packed } : {}), ...(skill.references ? { references: skill.references } : {}) });
+    const member: ValidatedSkill | undefined = skill.draft
+      ? { draft: skill.draft, file: skill.file, locate: skill.locate, source: skill.source, scan: { verdict: 'pass', rulesVersion: '', findings: [] }, ...(skill.packed ? { packed: skill.packed } : {}), ...(skill.references ? { references: skill.references } : {}) }
+      : undefined;
+    if (member) members.push(member);
+    folders.push(registryFolder(skill, member));
   }
   if (scanning) {
     const targets = read.flatMap((r) => (r.draft ? [{ name: r.draft.name, digest: r.draft.digest, source: r.source, ...(r.earlyScan ? { earlyScan: r.earlyScan } : {}) }] : []));
     // Typosquatting compares each scanned name with every skill's, scanned or not.
     const names = targets.map((t) => t.name);
-    const scanned = only ? reportedAndCalled(members, only) : undefined;
+    const scanned = only ? reportedAndCalled(members, only, folders) : undefined;
     const chosen = scanned ? members.flatMap((m, i) => (scanned.has(m) ? [i] : [])) : members.map((_, i) => i);
     const results = await scanAll(chosen.map((i) => targets[i] as (typeof targets)[number]), config, cache, (done, total) => onProgress?.({ phase: 'scanning', done, total }), names);
     gateScans(chosen.map((i) => members[i] as ValidatedSkill), results, config, sink);
   }
   const sources = read.map((r) => r.source);
-  const registryRejects = checkRegistry(members, sink, blockedMembers(members, sink.diagnostics, new Set(sources.map((s) => s.dir))), unreadableSkills(read));
+  const registryRejects = checkRegistry(members, sink, blockedMembers(members, sink.diagnostics, new Set(sources.map((s) => s.dir))), folders);
   const diagnostics = sortDiagnostics(sink.diagnostics);
   return { config, ...partition(sources, members, diagnostics, registryRejects), diagnostics };
 }

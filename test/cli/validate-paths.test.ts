@@ -171,6 +171,60 @@ describe('skilldex validate PATH (spawned)', () => {
     expect(report.rejected.map((r) => r.dir)).toEqual(['flow']);
   });
 
+  it('reports what a named skill breaks in other skills (a shared name, its callers), and none of their own problems', async () => {
+    const cwd = await tempDir();
+    const reg = join(cwd, 'reg');
+    execFileSync('git', ['init', '-q', reg]);
+    const skillJson = (name: string, calls: string[] = []) =>
+      JSON.stringify({ name, description: `Runs ${name} on a text.`, category: 'text', input: { type: 'object', properties: { text: { type: 'string' } } }, output: { type: 'object' }, mode: 'llm', ...(calls.length > 0 ? { calls } : {}) }, null, 2);
+    const prompt = 'Answer from the input only.\n';
+    const skill = (name: string, calls?: string[]) => ({ [`skills/${name}/skill.json`]: skillJson(name, calls), [`skills/${name}/prompt.md`]: prompt });
+    await writeTree(reg, {
+      'skilldex.config.json': '{}\n',
+      ...skill('leaf'),
+      ...skill('caller', ['leaf']),
+      ...skill('chain', ['caller']),
+      // Problems of their own, there before and not caused by 'leaf': never in a report on 'leaf'.
+      ...skill('bystander', ['nobody']),
+      'skills/pdf/SKILL.md': skillMd('pdf'),
+      'skills/tools/pdf/SKILL.md': skillMd('pdf'),
+    });
+    const report = async (path: string) => {
+      const result = await runSkilldex(reg, ['validate', '--no-scan', '--format', 'json', path]);
+      const parsed = JSON.parse(result.stdout) as { diagnostics: { file: string; line: number; rule: string; related?: { file: string; line: number }[] }[] };
+      return { status: result.status, lines: parsed.diagnostics.map((d) => `${d.file}:${d.line} ${d.rule}${(d.related ?? []).map((r) => ` <- ${r.file}:${r.line}`).join('')}`) };
+    };
+    expect(await report('skills/leaf')).toEqual({ status: 0, lines: [] });
+
+    // Renamed: its callers now call a name no skill has, and the report on it says so, pointing
+    // back at the name it gave up.
+    await writeTree(reg, { 'skills/leaf/skill.json': skillJson('leaf_v2') });
+    expect(await report('skills/leaf')).toEqual({
+      status: 1,
+      lines: ['skills/caller/skill.json:18 registry/unknown-call <- skills/leaf/skill.json:2', 'skills/chain/skill.json:18 registry/unknown-call <- skills/caller/skill.json:2'],
+    });
+
+    // Broken: its own error, and the callers it takes down with it.
+    await writeTree(reg, { 'skills/leaf/skill.json': skillJson('leaf').replace('"type": "object"', '"type": "objekt"') });
+    const broken = await report('skills/leaf');
+    expect(broken.status).toBe(1);
+    expect(broken.lines.filter((l) => !l.startsWith('skills/leaf/'))).toEqual(['skills/caller/skill.json:18 registry/unknown-call <- skills/leaf/skill.json:2', 'skills/chain/skill.json:18 registry/unknown-call <- skills/caller/skill.json:2']);
+    expect(broken.lines.some((l) => l.startsWith('skills/leaf/skill.json'))).toBe(true);
+    // Broken so that no skill is left to call (no description): the callers still point at it, at
+    // the error that keeps it out.
+    await writeTree(reg, { 'skills/leaf/skill.json': skillJson('leaf').replace('Runs leaf on a text.', '') });
+    expect((await report('skills/leaf')).lines.filter((l) => !l.startsWith('skills/leaf/'))).toEqual(['skills/caller/skill.json:18 registry/unknown-call <- skills/leaf/skill.json:3', 'skills/chain/skill.json:18 registry/unknown-call <- skills/caller/skill.json:2']);
+    await writeTree(reg, { 'skills/leaf/skill.json': skillJson('leaf') });
+
+    // A new skill that takes a name another skill has: that skill is the one reported (it comes
+    // later by path), and a report on the new one shows it.
+    await writeTree(reg, { 'skills/a-leaf/skill.json': skillJson('leaf'), 'skills/a-leaf/prompt.md': prompt });
+    expect(await report('skills/a-leaf')).toEqual({ status: 1, lines: ['skills/leaf/skill.json:2 registry/duplicate-name <- skills/a-leaf/skill.json:2'] });
+    expect((await report('skills/caller')).lines).toEqual([]);
+    // The bystander's own problem is still its own to report.
+    expect((await report('skills/bystander')).lines).toEqual(['skills/bystander/skill.json:18 registry/unknown-call']);
+  });
+
   it('looks for the registry no higher than the top of the git repository the path is in', async () => {
     const cwd = await tempDir();
     execFileSync('git', ['init', '-q', cwd]);

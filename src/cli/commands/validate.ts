@@ -4,7 +4,7 @@ import { defineCommand } from 'citty';
 import { RegistryConfig } from '../../core/schemas/config.ts';
 import type { ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
 import { BuildCache } from '../../pipeline/cache.ts';
-import { validateRegistry, validateSkillFolder, within, type ValidationResult } from '../../pipeline/validate.ts';
+import { causedBy, validateRegistry, validateSkillFolder, within, type ValidationResult } from '../../pipeline/validate.ts';
 import { DECLARATIONS, folderKind, foldersAbove, isRegistryRoot, linksSkillsFolder } from '../../pipeline/discover.ts';
 import { GitError } from '../../publish/git-error.ts';
 import type { PullRequestCheck } from '../../publish/pull-request.ts';
@@ -30,7 +30,7 @@ const PR_FLAGS = ['changed-since', 'against-index', 'summary'] as const;
 export default defineCommand({
   meta: { name: 'validate', description: 'Validate skill folders, folders of skills or a registry, and report every problem as file:line:col rule message (rules: docs/rules.md)' },
   args: {
-    paths: { type: 'positional', required: false, description: 'Skill folders, folders of skills or registry roots (default: the current folder); a path inside the skills folder of a registry above it is checked with that registry' },
+    paths: { type: 'positional', required: false, description: 'Skill folders, folders of skills or registry roots (default: the current folder); a path inside the skills folder of a registry above it is checked with that registry, and its report includes what it breaks in other skills (a name they share, callers it leaves rejected)' },
     root: { type: 'string', description: 'Registry root (holds skills/ and skilldex.config.json): paths inside its skills/ are checked with the whole registry, and files are shown relative to it' },
     format: formatArg,
     scan: { type: 'boolean', description: 'Run the security scanner too (--no-scan to skip)', default: true },
@@ -255,17 +255,20 @@ async function enclosingRegistry(abs: string): Promise<{ root: string; config: R
 
 /**
  * The report for the named folders of a registry: the diagnostics of every skill in or around
- * them, and the skills themselves. A named folder that holds no skill is a usage error, so a
- * mistyped folder never passes as "0 errors".
+ * them, those they cause in other skills (a name another skill has too, a caller they break),
+ * and the skills themselves. A named folder that holds no skill is a usage error, so a mistyped
+ * folder never passes as "0 errors".
  */
 function narrow(result: ValidationResult, diagnostics: readonly ValidatorDiagnostic[], target: Extract<Target, { kind: 'registry' }>, base: string) {
   if (!target.select) return { result, diagnostics };
   const selected = target.select.map((s) => s.path);
   const related = (dir: string, path: string) => within(dir, path) || within(path, dir);
-  const dirs = [...result.accepted.map((a) => a.source.dir), ...result.rejected.map((r) => r.dir)].filter((dir) => selected.some((s) => related(dir, s)));
+  const all = [...result.accepted.map((a) => a.source.dir), ...result.rejected.map((r) => r.dir)];
+  const dirs = all.filter((dir) => selected.some((s) => related(dir, s)));
+  const caused = new Set(causedBy(diagnostics, [...selected, ...dirs], new Set(all)));
   // A diagnostic on a folder that holds a named one concerns it too: a skills folder that is a
   // link, a category folder that could not be listed.
-  const kept = diagnostics.filter((d) => selected.some((s) => related(d.file, s)) || dirs.some((dir) => within(d.file, dir)));
+  const kept = diagnostics.filter((d) => selected.some((s) => related(d.file, s)) || dirs.some((dir) => within(d.file, dir)) || caused.has(d));
   for (const { path, asGiven } of target.select) {
     if (!dirs.some((dir) => related(dir, path)) && !kept.some((d) => related(d.file, path))) {
       throw new CliError('E_NO_SKILLS', `${printable(asGiven)} holds no skills, so there is nothing to validate`, {

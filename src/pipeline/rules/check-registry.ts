@@ -1,28 +1,30 @@
 import { nameKey } from '../../core/names.ts';
+import type { ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
 import type { DiagnosticSink } from '../diagnostics.ts';
+import type { SkillSource } from '../model.ts';
 import { REGISTRY_RULES } from './cross-skill.ts';
 import { reportExclusion } from './internal.ts';
-import type { ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
-import type { SkillSource } from '../model.ts';
-import type { CheckedRule, RegistryContext, RegistryMember, UnreadableSkill } from './rule.ts';
+import type { CheckedRule, RegistryContext, RegistryFolder, RegistryMember } from './rule.ts';
 
 /**
  * The registry engine: runs the rules across skills (unique names, unique published names,
  * `calls` that resolve, no call cycles) in their order (./cross-skill.ts), and returns the
  * members that should be rejected. Every member a rule reports is rejected; `blocked` are those
- * their own errors already keep out. In lenient mode the first of a duplicate pair, by path, is kept.
+ * their own errors already keep out. `folders` are every skill folder read, members or not (by
+ * default the members' own; see {@link registryFolder}). In lenient mode the first of a
+ * duplicate pair, by path, is kept.
  */
 export function checkRegistry(
   members: readonly RegistryMember[],
   sink: DiagnosticSink,
   blocked: ReadonlySet<RegistryMember> = new Set(),
-  unreadable: ReadonlyMap<string, UnreadableSkill> = new Map(),
+  folders: readonly RegistryFolder[] = members.map((m) => ({ dir: m.file.slice(0, m.file.lastIndexOf('/')), file: m.file, member: m })),
 ): Set<RegistryMember> {
   const rejected = new Set<RegistryMember>(blocked);
   const sorted = [...members].sort((a, b) => (a.file < b.file ? -1 : 1));
   const first = new Map<string, RegistryMember>();
   for (const m of sorted) if (!first.has(nameKey(m.draft.name))) first.set(nameKey(m.draft.name), m);
-  const ctx: RegistryContext = { members: sorted, unique: [...first.values()], rejected, unreadable };
+  const ctx: RegistryContext = { members: sorted, folders: [...folders].sort((a, b) => (a.dir < b.dir ? -1 : 1)), unique: [...first.values()], rejected, unreadable: unreadableByName(folders) };
   for (const rule of REGISTRY_RULES as readonly CheckedRule<string, 'registry'>[]) {
     rule.check(ctx, (m, path, message, options = {}) => {
       // The member is rejected whatever the rule's severity: say so if the config silenced it.
@@ -34,23 +36,33 @@ export function checkRegistry(
 }
 
 /**
- * The skills read without a draft, by every name a `calls` entry may give them: the names their
- * diagnostics carry (the declared name, once the declaration parsed far enough to have one) and
- * their folder's (for a skill.json, also in snake_case: `word-count/` holds `word_count`). Without
- * them, a call to a skill whose declaration is broken was reported as a call to no skill at all.
- * The first folder (by file) keeps a name.
+ * A skill folder as the registry rules see it, from what reading it gave: its member when it
+ * gave a draft; otherwise its first error and every name a `calls` entry may give it: the names
+ * its diagnostics carry (the declared name, once the declaration parsed far enough to have one)
+ * and its folder's (for a skill.json, also in snake_case: `word-count/` holds `word_count`).
+ * Without them, a call to a skill whose declaration is broken was reported as a call to no skill
+ * at all.
  *
  * @example
- * unreadableSkills([{ source, file: 'skills/leaf/skill.json', diagnostics: [syntaxError] }]); // Map { 'leaf' => { file, problem: syntaxError } }
+ * registryFolder({ source, file: 'skills/leaf/skill.json', diagnostics: [syntaxError] }); // { dir: 'skills/leaf', file, problem: syntaxError, names: ['leaf'] }
  */
-export function unreadableSkills(skills: readonly { source: Pick<SkillSource, 'folderName' | 'declaration'>; file: string; diagnostics: readonly ValidatorDiagnostic[]; draft?: unknown }[]): Map<string, UnreadableSkill> {
-  const out = new Map<string, UnreadableSkill>();
-  for (const skill of [...skills].sort((a, b) => (a.file < b.file ? -1 : 1))) {
-    if (skill.draft) continue;
-    const problem = skill.diagnostics.find((d) => d.severity === 'error') ?? skill.diagnostics[0];
-    const { folderName, declaration } = skill.source;
-    const names = new Set([...skill.diagnostics.flatMap((d) => (d.skill ? [d.skill] : [])), folderName, ...(declaration === 'skill.json' ? [folderName.replace(/-/g, '_')] : [])]);
-    for (const name of names) if (!out.has(name)) out.set(name, { file: skill.file, ...(problem ? { problem } : {}) });
+export function registryFolder(
+  skill: { source: Pick<SkillSource, 'dir' | 'folderName' | 'declaration'>; file: string; diagnostics: readonly ValidatorDiagnostic[] },
+  member?: RegistryMember,
+): RegistryFolder {
+  const { dir, folderName, declaration } = skill.source;
+  if (member) return { dir, file: skill.file, member };
+  const problem = skill.diagnostics.find((d) => d.severity === 'error') ?? skill.diagnostics[0];
+  const names = new Set([...skill.diagnostics.flatMap((d) => (d.skill ? [d.skill] : [])), folderName, ...(declaration === 'skill.json' ? [folderName.replace(/-/g, '_')] : [])]);
+  return { dir, file: skill.file, ...(problem ? { problem } : {}), names: [...names] };
+}
+
+/** The folders without a member, by each name a call may give them (by default their folder's); the first folder by file keeps a name. */
+function unreadableByName(folders: readonly RegistryFolder[]): Map<string, RegistryFolder> {
+  const out = new Map<string, RegistryFolder>();
+  for (const folder of [...folders].sort((a, b) => (a.file < b.file ? -1 : 1))) {
+    if (folder.member) continue;
+    for (const name of folder.names ?? [folder.dir.slice(folder.dir.lastIndexOf('/') + 1)]) if (!out.has(name)) out.set(name, folder);
   }
   return out;
 }

@@ -1,7 +1,7 @@
-import { discoveryName, nameKey } from '../../core/names.ts';
-import type { RelatedLocation, ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
+import { discoveryName, nameKey, toKebab } from '../../core/names.ts';
+import type { RelatedLocation } from '../../core/schemas/diagnostic.ts';
 import type { DraftManifest } from '../model.ts';
-import { defineRule, type RegistryMember, type UnreadableSkill } from './rule.ts';
+import { defineRule, type RegistryFolder, type RegistryMember } from './rule.ts';
 
 
 const declaredHere = (o: RegistryMember): RelatedLocation => ({ file: o.file, ...o.locate(['name']), message: `'${o.draft.name}' is declared here` });
@@ -60,26 +60,58 @@ export const registryCallCycle = defineRule({
   },
 });
 
+/** The folder a declaration is in, by its last name (`skills/text/text-stats/skill.json` → `text-stats`). */
+const folderNameOf = (file: string): string => file.split('/').at(-2) ?? '';
+
 // A caller of a missing or rejected skill cannot run, so it is rejected too — until nothing changes.
+// The skill that broke it is named as a related place: a publisher checking only that skill's
+// folder is then shown the callers it breaks.
 export const registryUnknownCall = defineRule({
   id: 'registry/unknown-call',
   severity: 'error',
   scope: 'registry',
   description: 'A `calls` entry names no skill in the registry, or one whose declaration has errors that keep it out (the message quotes its first).',
   hint: 'fix the name or add the skill',
-  check({ unique, rejected, unreadable }, report) {
+  check({ folders, unique, rejected, unreadable }, report) {
     const byName = new Map(unique.map((m) => [m.draft.name, m]));
+    // A called name that is no skill's but a folder's: most likely the skill in that folder was
+    // renamed and its callers were not, or its own errors leave no skill to call.
+    let byFolderName: Map<string, RegistryFolder[]> | undefined;
+    const namesake = (callee: string) => {
+      if (!byFolderName) {
+        byFolderName = new Map();
+        for (const f of folders) {
+          const key = nameKey(toKebab(folderNameOf(f.file)));
+          byFolderName.set(key, [...(byFolderName.get(key) ?? []), f]);
+        }
+      }
+      return byFolderName.get(nameKey(toKebab(callee))) ?? [];
+    };
     for (let changed = true; changed; ) {
       changed = false;
       for (const m of unique.filter((u) => !rejected.has(u))) {
         m.draft.calls.forEach((callee, i) => {
           const target = byName.get(callee);
           if (target && !rejected.has(target)) return;
-          const broken = target ? undefined : unreadable.get(callee);
-          if (target) report(m, ['calls', i], `'${m.draft.name}' calls '${callee}' (${target.file}), which is rejected; see its errors`, { hint: `fix ${target.file} first` });
-          else if (broken) report(m, ['calls', i], `'${m.draft.name}' calls '${callee}', which is not published: ${unreadableWhy(broken)}`, { hint: `fix ${broken.problem?.file ?? broken.file} first`, ...(broken.problem ? { related: [problemAt(callee, broken.problem)] } : {}) });
-          else report(m, ['calls', i], `'${m.draft.name}' calls '${callee}', which is not in the registry`);
           changed = true;
+          if (target) {
+            report(m, ['calls', i], `'${m.draft.name}' calls '${callee}' (${target.file}), which is rejected; see its errors`, { hint: `fix ${target.file} first`, related: [declaredHere(target)] });
+            return;
+          }
+          // A folder by that very name whose declaration has errors: its own first error says why.
+          const broken = unreadable.get(callee);
+          if (broken) {
+            report(m, ['calls', i], `'${m.draft.name}' calls '${callee}', which is not published: ${unreadableWhy(broken)}`, { hint: `fix ${broken.problem?.file ?? broken.file} first`, related: [problemAt(callee, broken)] });
+            return;
+          }
+          const [likely, ...others] = namesake(callee).filter((f) => f.member !== m);
+          const message = `'${m.draft.name}' calls '${callee}', which is not in the registry`;
+          if (!likely) return report(m, ['calls', i], message);
+          report(m, ['calls', i], message, {
+            hint: likely.member ? `call '${likely.member.draft.name}', or name the skill in ${likely.dir} '${callee}' again` : `fix ${likely.file} first: its errors leave no skill to call`,
+            related: [likely, ...others].map((f) =>
+              f.member ? { file: f.file, ...f.member.locate(['name']), message: `the skill in this folder is named '${f.member.draft.name}'` } : { ...placeOf(f), message: 'the skill in this folder is held back by its own errors' }),
+          });
         });
       }
     }
@@ -87,10 +119,15 @@ export const registryUnknownCall = defineRule({
 });
 
 /** What keeps an unreadable callee out, as its own first error says it: `skills/leaf/skill.json has errors (skill-json/syntax: invalid JSON: …)`. */
-const unreadableWhy = ({ file, problem }: UnreadableSkill): string =>
+const unreadableWhy = ({ file, problem }: RegistryFolder): string =>
   problem ? `${file} has errors (${problem.rule}: ${problem.message})` : `${file} yields no skill; see its diagnostics`;
 
-const problemAt = (callee: string, problem: ValidatorDiagnostic): RelatedLocation => ({ file: problem.file, line: problem.line, column: problem.column, message: `why '${callee}' is not published` });
+/** Where a folder without a member went wrong: its first error, or the top of its declaration. */
+const placeOf = ({ file, problem }: RegistryFolder): { file: string; line: number; column: number } =>
+  problem ? { file: problem.file, line: problem.line, column: problem.column } : { file, line: 1, column: 1 };
+
+/** The related place of a call to a folder without a member: what keeps it out, in that folder (so a report on the folder alone shows the call). */
+const problemAt = (callee: string, folder: RegistryFolder): RelatedLocation => ({ ...placeOf(folder), message: `why '${callee}' is not published` });
 
 /**
  * The rules across skills, in the order they run: later ones read what earlier ones rejected.

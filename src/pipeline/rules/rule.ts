@@ -102,25 +102,37 @@ export interface RegistryMember {
 }
 
 /**
- * A skill folder that takes no part in the registry rules: its declaration did not parse, or did
- * not yield a skill (a missing field, a name outside the published grammar).
+ * A skill folder the registry read, whether or not its declaration gave a skill. One without a
+ * member takes no part in the registry rules (its declaration did not parse, or did not yield a
+ * skill: a missing field, a name outside the published grammar), but a call may still name it.
  */
-export interface UnreadableSkill {
-  /** Its declaring file, relative to the registry root. */
+export interface RegistryFolder {
+  /** The folder from the registry root: `skills/text/text-stats`. */
+  dir: string;
+  /** Its declaration from the registry root: `skills/text/text-stats/skill.json`. */
   file: string;
-  /** Its first error (its first diagnostic, when every one was downgraded to a warning). */
+  /** The skill it holds; none when its own errors left nothing to check across skills. */
+  member?: RegistryMember;
+  /** Without a member: its first error (its first diagnostic, when every one was downgraded to a warning). */
   problem?: ValidatorDiagnostic;
+  /**
+   * Without a member: every name a `calls` entry may give it (those its diagnostics carry, its
+   * folder's, for a skill.json that in snake_case); by default its folder's.
+   */
+  names?: readonly string[];
 }
 
 /** The `registry` scope: every member, sorted by file, and what earlier rules rejected. */
 export interface RegistryContext {
   members: readonly RegistryMember[];
+  /** Every skill folder read, sorted by folder, a member or not. */
+  folders: readonly RegistryFolder[];
   /** The first member (by file) of each case-folded, NFC-normalised name. */
   unique: readonly RegistryMember[];
   /** Members rejected so far; a rule reads it (a caller of a rejected skill), and each report adds to it. */
   rejected: ReadonlySet<RegistryMember>;
-  /** Skills that are there but could not be read, by each name a call may give them. */
-  unreadable: ReadonlyMap<string, UnreadableSkill>;
+  /** The folders without a member, by each name a call may give them (the first folder by file keeps a name). */
+  unreadable: ReadonlyMap<string, RegistryFolder>;
 }
 
 /** How a registry-wide check reports a problem: at a field of one member's declaration. Every reported member is rejected. */

@@ -13,6 +13,23 @@ const member = (name: string, file: string, extra: { calls?: string[]; format?: 
   ({ draft: { name, calls: extra.calls ?? [], format: extra.format ?? 'skill-md' }, file, locate: () => ({ line: 2, column: 7 }) }) as unknown as RegistryMember;
 
 describe('checkRegistry', () => {
+  it('names the skill a call was meant for, when the called name is its folder\'s: renamed, or held back by its own errors', () => {
+    const sink = new DiagnosticSink();
+    const renamed = member('word_count_v2', 'skills/word-count/skill.json', { format: 'skill-json' });
+    const caller = member('report', 'skills/report/skill.json', { calls: ['word_count', 'summarize', 'Summarize', 'missing'], format: 'skill-json' });
+    const problem = { rule: 'frontmatter/yaml', severity: 'error', file: 'skills/summarize/SKILL.md', line: 4, column: 1, message: 'YAML: bad', skill: 'summarize' } as const;
+    const held = { dir: 'skills/summarize', file: 'skills/summarize/SKILL.md', problem, names: ['summarize'] };
+    checkRegistry([renamed, caller], sink, new Set(), [{ dir: 'skills/word-count', file: renamed.file, member: renamed }, { dir: 'skills/report', file: caller.file, member: caller }, held]);
+    expect(sink.diagnostics.map((d) => [d.message, d.hint, d.related])).toEqual([
+      ["'report' calls 'word_count', which is not in the registry", "call 'word_count_v2', or name the skill in skills/word-count 'word_count' again", [{ file: renamed.file, line: 2, column: 7, message: "the skill in this folder is named 'word_count_v2'" }]],
+      // Called by a name it may have: its own first error says why it is not there.
+      ["'report' calls 'summarize', which is not published: skills/summarize/SKILL.md has errors (frontmatter/yaml: YAML: bad)", 'fix skills/summarize/SKILL.md first', [{ file: held.file, line: 4, column: 1, message: "why 'summarize' is not published" }]],
+      // Called by its folder's name in another case: still the folder meant, pointed at where it went wrong.
+      ["'report' calls 'Summarize', which is not in the registry", 'fix skills/summarize/SKILL.md first: its errors leave no skill to call', [{ file: held.file, line: 4, column: 1, message: 'the skill in this folder is held back by its own errors' }]],
+      ["'report' calls 'missing', which is not in the registry", 'fix the name or add the skill', undefined],
+    ]);
+  });
+
   it('runs every registry/* rule of the one list as a rule module, each with its hint', () => {
     expect(rulesOfScope('registry').map((r) => r.meta.id).sort()).toEqual(ALL_RULES.filter((r) => r.meta.id.startsWith('registry/')).map((r) => r.meta.id).sort());
     for (const r of rulesOfScope('registry')) expect(r.meta.hint.length, r.meta.id).toBeGreaterThan(10);
