@@ -32,7 +32,7 @@ import type { DraftManifest, SkillSource, SkillSourceFile } from './model.ts';
 import { sha256HexSync } from './hash.ts';
 import type { Position } from '../core/parse/source-text.ts';
 import type { EncodedWalk } from './history/version-walk.ts';
-import type { TextReferences } from './references.ts';
+import type { OutwardLink, TextReferences } from './references.ts';
 import { SkillOutput, SkillOutputsFile } from './emit/skill-output.ts';
 import { writeFileAtomically } from '../core-node/write-atomically.ts';
 import { defaultCacheFile, RACY_WINDOW_MS } from './cache-file.ts';
@@ -41,7 +41,7 @@ import { mayBeInGitCheckout } from './git-checkout.ts';
 import { runGit } from './history/git-reader.ts';
 
 /** Bump when the shape of a cache entry, or of the file, changes. */
-const FORMAT = 3;
+const FORMAT = 4;
 
 /** Larger than any cache a registry writes (56 MB at 10,000 skills), and than a string V8 can hold. */
 const MAX_CACHE_BYTES = 512 * 1024 * 1024;
@@ -78,6 +78,8 @@ export interface CachedSkill {
   positions?: Record<string, Position>;
   /** The tool ids and links its Markdown holds (references.ts), when it parsed. */
   references?: TextReferences;
+  /** Its Markdown's links into other skills' folders (references.ts), when it parsed. */
+  outwardLinks?: OutwardLink[];
   scan?: { key: string; result: ScanResult };
 }
 
@@ -568,7 +570,15 @@ export function positionsOf(draft: DraftManifest, locate: (path: readonly (strin
 }
 
 /** The cache entry for a skill just read and checked. */
-export function cacheEntryOf(source: SkillSource, stamps: SourceStamps, diagnostics: ValidatorDiagnostic[], draft: DraftManifest | undefined, positions: Record<string, Position> | undefined, references?: TextReferences): CachedSkill {
+export function cacheEntryOf(
+  source: SkillSource,
+  stamps: SourceStamps,
+  diagnostics: ValidatorDiagnostic[],
+  draft: DraftManifest | undefined,
+  positions: Record<string, Position> | undefined,
+  references?: TextReferences,
+  outwardLinks?: OutwardLink[],
+): CachedSkill {
   const hexOf = new Map(source.files.map((f) => [f.path, f.hex]));
   return {
     dir: source.dir,
@@ -579,6 +589,7 @@ export function cacheEntryOf(source: SkillSource, stamps: SourceStamps, diagnost
     ...(draft ? { draft } : {}),
     ...(positions ? { positions } : {}),
     ...(references ? { references } : {}),
+    ...(outwardLinks ? { outwardLinks } : {}),
   };
 }
 

@@ -71,6 +71,61 @@ export function textReferences(source: SkillSource, name: string, skillsDir: str
   return { toolIds: [...toolIds].sort(), links: [...links].sort() };
 }
 
+/** A link in a skill's Markdown to a place below the skills folder outside the skill's own folder. */
+export interface OutwardLink {
+  /** The Markdown file, inside the skill (`SKILL.md`, `references/guide.md`). */
+  file: string;
+  line: number;
+  column: number;
+  /** The destination as written (`../semver-tool/SKILL.md`). */
+  destination: string;
+  /** Where it resolves, from the registry root (`skills/dev/semver-tool/SKILL.md`). */
+  target: string;
+}
+
+/**
+ * Every link in a skill's Markdown files that leaves the skill's folder for another place below
+ * the skills folder, with where it is written, in path order: what the registry-wide link rule
+ * checks against the other skills. Read with the bounds of {@link textReferences}. Only `..` (or
+ * a percent-encoded dot) can take a relative link out of the folder, so a file with neither is
+ * passed over without being decoded: most are, and `skilldex validate` reads every skill.
+ *
+ * @example
+ * outwardLinks(source, 'skills') // [{ file: 'SKILL.md', line: 17, column: 22, destination: '../semver-tool/SKILL.md', target: 'skills/dev/semver-tool/SKILL.md' }]
+ */
+export function outwardLinks(source: SkillSource, skillsDir: string): OutwardLink[] {
+  const out: OutwardLink[] = [];
+  const root = skillsDir.replace(/\/+$/, '');
+  const own = `${source.dir}/`;
+  let budget = MAX_SKILL_MARKDOWN_CHARS;
+  const decoder = new TextDecoder();
+  for (const file of [...source.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    if (budget <= 0 || out.length >= MAX_REFERENCES) break;
+    if (!MARKDOWN.has(extensionOf(file.path))) continue;
+    const take = Math.min(budget, MAX_MARKDOWN_CHARS);
+    const bytes = file.bytes.subarray(0, take * 4);
+    // A file passed over counts its bytes against the budget, at least what decoding it would have.
+    if (!mayLeaveFolder(bytes)) {
+      budget -= Math.min(take, bytes.length);
+      continue;
+    }
+    const text = decoder.decode(bytes).slice(0, take);
+    budget -= text.length;
+    const base = [...source.dir.split('/'), ...file.path.split('/').slice(0, -1)];
+    for (const { destination, line, column } of linksIn(file.path, text)) {
+      const target = resolveLink(destination, base, root);
+      if (target && !target.startsWith(own) && target !== source.dir && out.length < MAX_REFERENCES) out.push({ file: file.path, line, column, destination, target });
+    }
+  }
+  return out;
+}
+
+/** Whether bytes hold `..` or a percent-encoded dot (`%2e`, `%2E`), which a link out of a folder needs. */
+function mayLeaveFolder(bytes: Uint8Array): boolean {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return view.includes('..') || view.includes('%2e') || view.includes('%2E');
+}
+
 const isNameChar = (c: number): boolean =>
   (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 /* - */ || c === 95; /* _ */
 const isToolChar = (c: number): boolean => isNameChar(c) || c === 46; /* . */

@@ -32,6 +32,9 @@ beforeAll(async () => {
   // folder of mistakes: errors and warnings of several rules.
   cpSync(join(REPO, 'skills'), join(root, 'skills'), { recursive: true });
   cpSync(join(REPO, 'test', 'fixtures', 'rules', 'cli-mistakes', 'skills'), join(root, 'skills'), { recursive: true });
+  // A link to a skill that is not there: the registry-wide link rule reads each skill's links
+  // from the cache as well.
+  writeFileSync(join(root, 'skills', 'good', 'SKILL.md'), `${readFileSync(join(root, 'skills', 'good', 'SKILL.md'), 'utf8')}\nSee [the old guide](../gone/SKILL.md).\n`);
   dateBack(join(root, 'skills'));
   uncached = {};
   for (const [name, args] of Object.entries(REPORTS)) {
@@ -40,6 +43,7 @@ beforeAll(async () => {
     expect(status, stderr).toBe(name === 'oneSkill' ? 0 : 1);
     uncached[name] = { status, stdout };
   }
+  expect(uncached.human?.stdout).toMatch(/^skills\/good\/SKILL\.md:\d+:\d+ {2}registry\/broken-link {2}warning/m);
   // The build refuses to publish with these errors, and records every skill in its cache.
   const build = await runSkilldex(root, ['build', '--out', join(dir, 'out')]);
   expect(build.status).toBe(1);

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkillManifest } from '../../src/core/schemas/manifest.ts';
 import { buildRegistry, validateRegistry } from '../../src/pipeline/index.ts';
-import { linkDestinations, MAX_MARKDOWN_CHARS, resolveLink, textReferences, toolIdNames, usersOf, withoutCodeSpans } from '../../src/pipeline/references.ts';
+import { linkDestinations, MAX_MARKDOWN_CHARS, outwardLinks, resolveLink, textReferences, toolIdNames, usersOf, withoutCodeSpans } from '../../src/pipeline/references.ts';
 import type { SkillSource } from '../../src/pipeline/model.ts';
 
 const fixture = join(import.meta.dirname, '..', 'fixtures', 'used-by');
@@ -112,6 +112,26 @@ describe('reading hostile Markdown', () => {
       files: [{ path: 'SKILL.md', bytes: new TextEncoder().encode(`skill:early:x\n${text}`), size: text.length, hex: '' }],
     };
     expect(textReferences(source, 'big', 'skills')).toEqual({ toolIds: ['early'], links: [] });
+  });
+
+  it('finds the links out of a skill into the skills folder, where each is written', () => {
+    const file = (path: string, text: string) => ({ path, bytes: new TextEncoder().encode(text), size: text.length, hex: '' });
+    const source: SkillSource = {
+      dir: 'skills/dev/linker',
+      absDir: '/nonexistent',
+      folderName: 'linker',
+      declaration: 'SKILL.md',
+      files: [
+        file('SKILL.md', '---\nname: linker\ndescription: see ../x\n---\n[a](../semver-tool/SKILL.md) [own](../linker/references/r.md) `[code](../nope/)`\n[out](../../../etc/passwd) [site](https://x.org/../y)\n'),
+        file('references/r.md', '# R\n\n[b](../../%2e%2e/text/summarize/)\n'),
+        // No `..` at all: never decoded, and it has no way out of the folder.
+        file('references/plain.md', '[c](guide.md) [d](/abs)\n'),
+      ],
+    };
+    expect(outwardLinks(source, 'skills')).toEqual([
+      { file: 'SKILL.md', line: 5, column: 5, destination: '../semver-tool/SKILL.md', target: 'skills/dev/semver-tool/SKILL.md' },
+      { file: 'references/r.md', line: 3, column: 5, destination: '../../%2e%2e/text/summarize/', target: 'skills/text/summarize' },
+    ]);
   });
 });
 

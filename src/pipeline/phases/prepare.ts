@@ -9,7 +9,7 @@ import { listingFrom, readSkillSource, type Listing, type PlainListing } from '.
 import { DiagnosticSink } from '../diagnostics.ts';
 import type { PackedSkill } from '../emit/archive.ts';
 import type { DraftManifest, SkillSource, SkillSourceFile } from '../model.ts';
-import { textReferences, type TextReferences } from '../references.ts';
+import { outwardLinks, textReferences, type OutwardLink, type TextReferences } from '../references.ts';
 import { checkFailed, heldBack } from '../rules/internal.ts';
 import { parseSkill } from './parse.ts';
 
@@ -55,6 +55,8 @@ export interface PreparedSkill {
   packed?: PackedSkill;
   /** The tool ids and links its Markdown holds, for "Used by" (../references.ts). */
   references?: TextReferences;
+  /** Its Markdown's links into other skills' folders, for the registry-wide link rule (../references.ts). */
+  outwardLinks?: OutwardLink[];
 }
 
 // Loaded at the first skill that needs them: `validate --no-scan` never loads the scanner, and
@@ -92,6 +94,8 @@ export async function prepareSkill(request: PrepareRequest, listing: Listing | u
     prepared.draft = request.reportOnly ? withoutInstructions(draft) : draft;
     prepared.positions = positionsOf(draft, locate);
     if (!request.reportOnly) prepared.references = textReferences(source, draft.name, config.skillsDir);
+    const outward = outwardLinks(source, config.skillsDir);
+    if (outward.length > 0) prepared.outwardLinks = outward;
     if (request.scan) {
       const { scanSkill } = await (scanner ??= import('../../scanner/scan.ts'));
       prepared.scan = scanSkill({ name: draft.name, files: source.files }, request.scan);

@@ -11,7 +11,7 @@ import type { SkillSource } from '../model.ts';
 import type { ParsedSkill } from './parse.ts';
 import { checkFailed } from '../rules/internal.ts';
 import type { PrepareRequest, PreparedSkill } from './prepare.ts';
-import type { TextReferences } from '../references.ts';
+import type { OutwardLink, TextReferences } from '../references.ts';
 
 /** A found skill folder, read and parsed. */
 export interface ReadSkill extends ParsedSkill {
@@ -26,6 +26,8 @@ export interface ReadSkill extends ParsedSkill {
   packed?: PackedSkill;
   /** The tool ids and links its Markdown holds, when it parsed (for "Used by"). */
   references?: TextReferences;
+  /** Its Markdown's links into other skills' folders, when it parsed. */
+  outwardLinks?: OutwardLink[];
 }
 
 type Found = readonly FoundSkill[];
@@ -156,11 +158,11 @@ export async function readSkills(
       let read: ReadSkill;
       if (hit) {
         cache?.record(hit);
-        read = { source: sourceFromCache(root, hit), file, cached: true, diagnostics: hit.diagnostics, ...(hit.draft ? { draft: hit.draft } : {}), locate: locateFrom(hit.positions), ...(hit.references ? { references: hit.references } : {}) };
+        read = { source: sourceFromCache(root, hit), file, cached: true, diagnostics: hit.diagnostics, ...(hit.draft ? { draft: hit.draft } : {}), locate: locateFrom(hit.positions), ...(hit.references ? { references: hit.references } : {}), ...(hit.outwardLinks ? { outwardLinks: hit.outwardLinks } : {}) };
       } else {
         const prepared = await (slots.get(i) as Promise<PreparedSkill>);
         read = readSkillOf(root, prepared, file);
-        if (cache && prepared.stamps) cache.record(cacheEntryOf(read.source, prepared.stamps, prepared.diagnostics, prepared.draft, prepared.positions, prepared.references));
+        if (cache && prepared.stamps) cache.record(cacheEntryOf(read.source, prepared.stamps, prepared.diagnostics, prepared.draft, prepared.positions, prepared.references, prepared.outwardLinks));
       }
       onRead?.(read);
       out.push(read);
@@ -176,7 +178,7 @@ export async function readSkills(
 
 /** What the per-skill phase prepared, as the rest of validation takes it. */
 function readSkillOf(root: string, prepared: PreparedSkill, file: string): ReadSkill {
-  const { source, diagnostics, draft, positions, scan, packed, references } = prepared;
+  const { source, diagnostics, draft, positions, scan, packed, references, outwardLinks } = prepared;
   // Bytes not handed back stay on disk until someone asks (a rescan), checked against their digest.
   const files = source.files.every((f) => f.bytes) ? (source.files as SkillSource['files']) : filesReadOnDemand(root, source.dir, source.files);
   return {
@@ -189,6 +191,7 @@ function readSkillOf(root: string, prepared: PreparedSkill, file: string): ReadS
     ...(scan ? { earlyScan: scan } : {}),
     ...(packed ? { packed } : {}),
     ...(references ? { references } : {}),
+    ...(outwardLinks ? { outwardLinks } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import { SCANNER_RULES } from '../../scanner/catalog.ts';
 import type { ScannerRule } from '../../scanner/rule.ts';
 import { REGISTRY_RULES } from './cross-skill.ts';
+import { LINK_RULES } from './links.ts';
 import { discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill, discoveryNoDeclaration, discoveryTooDeep } from './discovery.ts';
 import {
   filesBidi, filesCaseCollision, filesEncoding, filesExecutableBinary, filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany,
@@ -62,7 +63,8 @@ export const ALL_RULES = [
   // A skill whose checks could not run to the end
   internalCheckFailed,
   internalHeldBack,
-  // Across the registry, in the order they run (their engine runs them from this family list)
+  // Across the registry, in the order they run (their engine runs them from these family lists)
+  ...LINK_RULES,
   ...REGISTRY_RULES,
   // Earlier versions, from git history (docs/registry-format.md#versions)
   versionsHistoryIncomplete, versionsVersionRejected,

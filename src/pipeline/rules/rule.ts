@@ -9,6 +9,7 @@ import type { SkillJson } from '../../core/schemas/skill-json.ts';
 import type { ScannerRuleId } from '../../scanner/catalog.ts';
 import type { HiddenRun } from '../../scanner/rules/hidden-unicode.ts';
 import type { DraftManifest, SkillSource, SkillSourceFile } from '../model.ts';
+import type { OutwardLink } from '../references.ts';
 
 /**
  * The validator's rule modules, in the one rule shape (src/core/rule.ts): `meta` plus a `check`
@@ -120,6 +121,10 @@ export interface RegistryFolder {
    * folder's, for a skill.json that in snake_case); by default its folder's.
    */
   names?: readonly string[];
+  /** Its files, inside the folder (`references/guide.md`); absent when not known, and then any file may be there. */
+  files?: readonly string[];
+  /** Links in its Markdown into other skills' folders. */
+  links?: readonly OutwardLink[];
 }
 
 /** The `registry` scope: every member, sorted by file, and what earlier rules rejected. */
@@ -138,6 +143,18 @@ export interface RegistryContext {
 /** How a registry-wide check reports a problem: at a field of one member's declaration. Every reported member is rejected. */
 export type RegistryReport = (member: RegistryMember, path: FieldPath, message: string, options?: ReportOptions) => void;
 
+/** The `registry-links` scope: every skill folder read, with its files and its links into the other folders. */
+export interface RegistryLinksContext {
+  folders: readonly RegistryFolder[];
+}
+
+/**
+ * How a check of the links between skills reports a problem: at a place in one folder's files.
+ * Unlike {@link RegistryReport} it rejects nothing by itself: the problem keeps the skill out
+ * only at the severity `error`, as a skill's own rules do.
+ */
+export type RegistryLinksReport = (folder: RegistryFolder, at: FilePlace, message: string, options?: ReportOptions) => void;
+
 interface Scopes {
   files: { ctx: FilesContext; report: Report };
   declaration: { ctx: DeclarationContext; report: Report };
@@ -145,6 +162,7 @@ interface Scopes {
   'skill-json': { ctx: SkillJsonContext; report: Report };
   'function-skill': { ctx: FunctionSkillContext; report: Report };
   registry: { ctx: RegistryContext; report: RegistryReport };
+  'registry-links': { ctx: RegistryLinksContext; report: RegistryLinksReport };
 }
 
 /** What a check is given, which decides when its engine runs it. */

@@ -159,7 +159,7 @@ export const VALID: RuleCase[] = [
       },
     },
   },
-  { fixture: 'body-links-valid', covers: ['body/broken-link'], expect: [], accepted: ['linker', 'other'] },
+  { fixture: 'body-links-valid', covers: ['body/broken-link', 'registry/broken-link'], expect: [], accepted: ['linker', 'other'] },
   {
     fixture: 'typescript-valid',
     covers: ['files/typescript-syntax'],
@@ -850,6 +850,21 @@ export const INVALID: RuleCase[] = [
         const dup = ctx.result.diagnostics.find((d) => d.rule === 'registry/duplicate-name' && d.file === 'skills/tools/pdf/SKILL.md');
         expect(dup?.related).toEqual([{ file: 'skills/docs/pdf/SKILL.md', line: 2, column: 7, message: "'pdf' is declared here" }]);
         expect(formatHuman({ diagnostics: [dup!] })).toContain('\n    skills/docs/pdf/SKILL.md:2:7  \'pdf\' is declared here\n');
+      },
+    },
+  },
+  {
+    fixture: 'registry-broken-link',
+    covers: ['registry/broken-link'],
+    expect: [W('registry/broken-link', 'linker/SKILL.md', 10), W('registry/broken-link', 'linker/SKILL.md', 10), W('registry/broken-link', 'linker/SKILL.md', 12), W('registry/broken-link', 'linker/references/more.md', 3)],
+    // A warning: the linking skill is published all the same.
+    accepted: ['linker', 'other'],
+    checks: {
+      'names what is missing, and the skill a misspelt link meant': (ctx) => {
+        const found = ctx.result.diagnostics.map((d) => `${d.message} | ${d.hint}`);
+        expect(found).toContain("the link '../gone/SKILL.md' points to skills/gone/SKILL.md, but no skill of the registry is there | fix the link to name another skill's folder or one of its files (relative to the file the link is in, and case-sensitive), or remove it");
+        expect(found).toContain("the link '../tools/otter/SKILL.md' points to skills/tools/otter/SKILL.md, but no skill of the registry is there | did you mean '../tools/other/SKILL.md'? A link is relative to the file it is in");
+        expect(found).toContain("the link '../tools/other/SETUP.md' points to skills/tools/other/SETUP.md, which skill 'other' does not have | link to a file the skill has, such as ../tools/other/SKILL.md (paths are case-sensitive)");
       },
     },
   },

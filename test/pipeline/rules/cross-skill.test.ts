@@ -31,8 +31,31 @@ describe('checkRegistry', () => {
   });
 
   it('runs every registry/* rule of the one list as a rule module, each with its hint', () => {
-    expect(rulesOfScope('registry').map((r) => r.meta.id).sort()).toEqual(ALL_RULES.filter((r) => r.meta.id.startsWith('registry/')).map((r) => r.meta.id).sort());
-    for (const r of rulesOfScope('registry')) expect(r.meta.hint.length, r.meta.id).toBeGreaterThan(10);
+    const across = [...rulesOfScope('registry-links'), ...rulesOfScope('registry')];
+    expect(across.map((r) => r.meta.id).sort()).toEqual(ALL_RULES.filter((r) => r.meta.id.startsWith('registry/')).map((r) => r.meta.id).sort());
+    for (const r of across) expect(r.meta.hint.length, r.meta.id).toBeGreaterThan(10);
+  });
+
+  it('keeps a skill with a broken link to another skill, unless the registry makes that an error', () => {
+    const linker = member('linker', 'skills/linker/SKILL.md');
+    const caller = member('caller', 'skills/caller/SKILL.md', { calls: ['linker'] });
+    const folders = (m: RegistryMember) => ({
+      dir: m.file.slice(0, m.file.lastIndexOf('/')),
+      file: m.file,
+      member: m,
+      files: ['SKILL.md'],
+      links: m === linker ? [{ file: 'SKILL.md', line: 8, column: 9, destination: '../gone/SKILL.md', target: 'skills/gone/SKILL.md' }] : [],
+    });
+    const warned = new DiagnosticSink();
+    expect([...checkRegistry([linker, caller], warned, new Set(), [linker, caller].map(folders))]).toEqual([]);
+    expect(warned.diagnostics.map((d) => [d.rule, d.severity, d.file, d.line, d.column, d.skill])).toEqual([['registry/broken-link', 'warning', 'skills/linker/SKILL.md', 8, 9, 'linker']]);
+    const strict = new DiagnosticSink({ 'registry/broken-link': 'error' });
+    // As an error it keeps the skill out, and with it the skill that calls it.
+    expect(new Set(checkRegistry([linker, caller], strict, new Set(), [linker, caller].map(folders)))).toEqual(new Set([linker, caller]));
+    expect(strict.diagnostics.map((d) => [d.rule, d.severity, d.file])).toEqual([
+      ['registry/broken-link', 'error', 'skills/linker/SKILL.md'],
+      ['registry/unknown-call', 'error', 'skills/caller/SKILL.md'],
+    ]);
   });
 
   it('treats names that differ only by case as duplicates, and keeps the first by path', () => {
