@@ -296,7 +296,7 @@ describe('a skill.json field written with the wrong case or a typo', () => {
 });
 
 describe('a link to a file on the author\'s own computer', () => {
-  it('is reported, where a plain absolute path or a link out of the skill is left alone', async () => {
+  it('is reported, where a plain absolute path is left alone and a link out of the skill is the registry\'s to check', async () => {
     const cwd = await tempDir();
     await writeTree(cwd, {
       'skills/local-links/SKILL.md': '---\nname: local-links\ndescription: Explains the house style; use it when writing docs.\n---\n\n# Local links\n\n- [style](C:\\Users\\me\\style.md)\n- [also](file:///C:/Users/me/style.md)\n- [hosts](/etc/hosts)\n- [sibling](../other/SKILL.md)\n',
@@ -305,7 +305,10 @@ describe('a link to a file on the author\'s own computer', () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain("skills/local-links/SKILL.md:8:11  body/broken-link  warning  the link 'C:\\Users\\me\\style.md' points to a file on your own computer, which no one else has\n    hint: copy the file into the skill (references/ or assets/) and link to it relative to SKILL.md");
     expect(result.stdout).toContain("skills/local-links/SKILL.md:9:10  body/broken-link  warning  the link 'file:///C:/Users/me/style.md' points to a file on your own computer");
-    expect(result.stdout).toContain('0 errors, 2 warnings');
+    // No skill 'other' beside it: registry/broken-link says so, body/broken-link does not.
+    expect(result.stdout).toContain("skills/local-links/SKILL.md:11:13  registry/broken-link  warning  the link '../other/SKILL.md' points to skills/other/SKILL.md, but no skill of the registry is there");
+    expect(result.stdout).not.toMatch(/:11:\d+ {2}body\/broken-link/);
+    expect(result.stdout).toContain('0 errors, 3 warnings');
   });
 });
 
