@@ -85,10 +85,11 @@ export interface OutwardLink {
 
 /**
  * Every link in a skill's Markdown files that leaves the skill's folder for another place below
- * the skills folder, with where it is written, in path order: what the registry-wide link rule
- * checks against the other skills. Read with the bounds of {@link textReferences}. Only `..` (or
- * a percent-encoded dot) can take a relative link out of the folder, so a file with neither is
- * passed over without being decoded: most are, and `skilldex validate` reads every skill.
+ * the skills folder, other than a folder the skill itself is in (`..`, which is always there),
+ * with where it is written, in path order: what the registry-wide link rule checks against the
+ * other skills. Read with the bounds of {@link textReferences}. Such a link needs `../` followed
+ * by a name (or percent-encoded dots or slashes), so a file with neither is passed over without
+ * being decoded: most are, a prose `...` included, and `skilldex validate` reads every skill.
  *
  * @example
  * outwardLinks(source, 'skills') // [{ file: 'SKILL.md', line: 17, column: 22, destination: '../semver-tool/SKILL.md', target: 'skills/dev/semver-tool/SKILL.md' }]
@@ -114,16 +115,16 @@ export function outwardLinks(source: SkillSource, skillsDir: string): OutwardLin
     const base = [...source.dir.split('/'), ...file.path.split('/').slice(0, -1)];
     for (const { destination, line, column } of linksIn(file.path, text)) {
       const target = resolveLink(destination, base, root);
-      if (target && !target.startsWith(own) && target !== source.dir && out.length < MAX_REFERENCES) out.push({ file: file.path, line, column, destination, target });
+      if (target && !target.startsWith(own) && !own.startsWith(`${target}/`) && out.length < MAX_REFERENCES) out.push({ file: file.path, line, column, destination, target });
     }
   }
   return out;
 }
 
-/** Whether bytes hold `..` or a percent-encoded dot (`%2e`, `%2E`), which a link out of a folder needs. */
+/** Whether bytes hold `../` or percent-encoding that may stand for it (`%2e`, `..%2f`), which a link into another folder needs. */
 function mayLeaveFolder(bytes: Uint8Array): boolean {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return view.includes('..') || view.includes('%2e') || view.includes('%2E');
+  return view.includes('../') || view.includes('..%2') || view.includes('%2e') || view.includes('%2E');
 }
 
 const isNameChar = (c: number): boolean =>

@@ -122,10 +122,10 @@ describe('reading hostile Markdown', () => {
       folderName: 'linker',
       declaration: 'SKILL.md',
       files: [
-        file('SKILL.md', '---\nname: linker\ndescription: see ../x\n---\n[a](../semver-tool/SKILL.md) [own](../linker/references/r.md) `[code](../nope/)`\n[out](../../../etc/passwd) [site](https://x.org/../y)\n'),
+        file('SKILL.md', '---\nname: linker\ndescription: see ../x\n---\n[a](../semver-tool/SKILL.md) [own](../linker/references/r.md) `[code](../nope/)`\n[out](../../../etc/passwd) [site](https://x.org/../y) [up](..) [top](../../)\n'),
         file('references/r.md', '# R\n\n[b](../../%2e%2e/text/summarize/)\n'),
-        // No `..` at all: never decoded, and it has no way out of the folder.
-        file('references/plain.md', '[c](guide.md) [d](/abs)\n'),
+        // No `../`: never decoded, and it has no way into another folder.
+        file('references/plain.md', '[c](guide.md) [d](/abs) and so on... [e](..)\n'),
       ],
     };
     expect(outwardLinks(source, 'skills')).toEqual([
