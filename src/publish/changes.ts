@@ -129,16 +129,18 @@ export function mixedChangeDiagnostic(changedFiles: readonly string[], skillsDir
 
 /**
  * Keeps the diagnostics a change is responsible for: those in a touched skill's folder or in a
- * changed file, and registry-wide ones (duplicate names, unknown `calls`, cycles) that involve a
- * changed skill by name or folder — those may sit in an untouched skill's file, e.g. the caller
- * of a skill this change removed.
+ * changed file, those that name a place in one as involved (`related`: the caller a changed skill
+ * breaks, a link into it), and registry-wide ones (duplicate names, unknown `calls`, cycles)
+ * that involve a changed skill by name or folder — those may sit in an untouched skill's file,
+ * e.g. the caller of a skill this change removed.
  */
 export function diagnosticsForChange(diagnostics: readonly ValidatorDiagnostic[], changes: readonly SkillChange[], changedFiles: readonly string[]): ValidatorDiagnostic[] {
   const dirs = changes.flatMap((c) => [c.dir, ...(c.before ? [c.before.dir] : [])]);
   const names = new Set(changes.map((c) => c.name).filter((n): n is string => n !== undefined));
   const files = new Set(changedFiles);
   return diagnostics.filter((d) => {
-    if (files.has(d.file) || dirs.some((dir) => under(d.file, dir))) return true;
+    const touched = (file: string) => files.has(file) || dirs.some((dir) => under(file, dir));
+    if (touched(d.file) || d.related?.some((r) => touched(r.file))) return true;
     if (!d.rule.startsWith('registry/')) return false;
     if ((d.skill !== undefined && names.has(d.skill)) || dirs.some((dir) => d.message.includes(`${dir}/`))) return true;
     return d.message.split(/[\s'"`→:,()]+/).some((token) => names.has(token));
