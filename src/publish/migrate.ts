@@ -3,7 +3,7 @@ import { parseDocument, stringify } from 'yaml';
 import { titleFromName } from '../core/names.ts';
 import { Limits } from '../core/schemas/config.ts';
 import { KNOWN_FRONTMATTER_FIELDS, PACKAGE_TYPES } from '../core/schemas/skill-md.ts';
-import { parseFrontmatter, stackExhaustedAt } from '../core/parse/frontmatter.ts';
+import { aliasThatFails, parseFrontmatter, stackExhaustedAt } from '../core/parse/frontmatter.ts';
 import { positionAt, sourceFromString, withoutBom } from '../core/parse/source-text.ts';
 import { CODE_EXTENSIONS } from '../pipeline/model.ts';
 import { extensionOf } from '../scanner/magic.ts';
@@ -239,10 +239,11 @@ function readMetadata(file: string, text: string): Record<string, unknown> {
     });
   }
   let parsed: unknown;
+  const failing = aliasThatFails(doc);
   try {
     parsed = doc.toJS({ maxAliasCount: LIMITS.maxAliases });
   } catch (cause) {
-    throw new MigrationError(file, `${file} cannot be read: ${firstLine((cause as Error).message)}`, { position: at(0), hint: 'write the values out instead of referring to them with aliases (*name)', cause });
+    throw new MigrationError(file, `${file} cannot be read: ${firstLine((cause as Error).message)}`, { position: at(failing.alias?.range?.[0] ?? 0), hint: 'write the values out instead of referring to them with aliases (*name)', cause });
   }
   if (parsed !== null && !isRecord(parsed)) {
     throw new MigrationError(file, `${file} is not a YAML mapping`, { position: at(doc.contents?.range?.[0] ?? 0), hint: 'write one `field: value` per line, starting with name: and description:' });

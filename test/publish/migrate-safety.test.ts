@@ -142,6 +142,11 @@ describe('skilldex migrate and a broken METADATA.yml', () => {
     expect.assertions(5);
   });
 
+  it('points at the alias that expands a METADATA.yml too far', () => {
+    const bomb = ['name: x', 'a: &a [x, x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]', ''].join('\n');
+    expect(() => planMigration({ folderName: 'x', paths: ['METADATA.yml'], read: () => bomb })).toThrow(expect.objectContaining({ file: 'METADATA.yml', position: { line: 4, column: 40 } }));
+  });
+
   it('says a METADATA.yml nested deep enough to exhaust the parser is too deep, at the same place every time', () => {
     const plan = () => planMigration({ folderName: 'x', paths: ['METADATA.yml'], read: () => `name: x\ndescription: It's deep.\ntags: ${'['.repeat(20_000)}\n` });
     const failures = [0, 1].map(() => {

@@ -416,8 +416,12 @@ function reportCycles(doc: Document, base: number, problems: ParseProblem<Frontm
  * and its error names no node: counting again here would have to copy that bookkeeping, so each
  * alias of this document, which no one else holds, notes itself when its resolution throws. The
  * innermost alias notes itself first, and it is the one that went past the cap.
+ *
+ * @example
+ * const failing = aliasThatFails(doc);
+ * try { doc.toJS({ maxAliasCount: 100 }); } catch { failing.alias?.range?.[0]; } // where the alias is written
  */
-function aliasThatFails(doc: Document): { alias?: Alias } {
+export function aliasThatFails(doc: Document): { alias?: Alias } {
   const failing: { alias?: Alias } = {};
   const noting = <F extends (...args: never[]) => unknown>(node: Alias, method: F): F =>
     function (this: Alias, ...args: Parameters<F>) {
