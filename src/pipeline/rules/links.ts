@@ -51,6 +51,8 @@ export const registryBrokenLink = defineRule({
         if (places.has(link.target)) continue;
         const at = { file: link.file, line: link.line, column: link.column };
         const owner = folderOf(link.target, byDir);
+        // A folder whose files are not known may have any file.
+        if (owner && owner.files === undefined) continue;
         if (owner) {
           report(folder, at, `the link '${link.destination}' points to ${link.target}, which ${owner.member ? `skill '${owner.member.draft.name}'` : `the skill in ${owner.dir}`} does not have`, {
             hint: `link to a file the skill has, such as ${relativeTo(`${folder.dir}/${link.file}`, owner.file)} (paths are case-sensitive)`,
