@@ -80,6 +80,29 @@ describe('a run whose skill declares no memory_mb', () => {
   }, 60_000);
 });
 
+describe('a JavaScript or TypeScript entry', () => {
+  // An address-space limit leaves WebAssembly no room to reserve its memory, and Node 22 strips
+  // TypeScript with a WebAssembly module: under the default, every TypeScript skill failed there
+  // (the installed package's test on Node 22.18 runs one).
+  it('gets the default as a heap limit only, and a declared memory_mb as both', async () => {
+    const planned = async (policy?: { memory_mb: number }) => {
+      const sandbox = await createRunSandbox(await tempDir('skill'), { language: 'typescript', ...(policy ? { policy } : {}), maxProcesses: 0 });
+      try {
+        const argv = sandbox.plan('typescript', '/skill/main.ts').args;
+        return argv.slice(argv.indexOf('--') + 1).join(' ');
+      } finally {
+        await sandbox.dispose();
+      }
+    };
+    const byDefault = await planned();
+    expect(byDefault).toContain('--max-old-space-size=2048');
+    expect(byDefault).not.toContain('ulimit');
+    const declared = await planned({ memory_mb: 512 });
+    expect(declared).toContain('--max-old-space-size=512');
+    expect(declared).toContain(`ulimit -v ${(512 + 1536) * 1024}`);
+  });
+});
+
 describe('processes per run', () => {
   it('are counted per user namespace only on Linux 5.14 and later, so the limit is set only there', () => {
     expect(['6.18.44-fc', '5.14.0-427.el9.x86_64', '6.8.0-45-generic'].map(countsProcessesPerNamespace)).toEqual([true, true, true]);

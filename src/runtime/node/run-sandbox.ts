@@ -173,7 +173,14 @@ export async function createRunSandbox(skillDir: string, options: RunSandboxOpti
     },
     plan: (lang, script) => {
       const inner = interpreterCommand(lang, script, { node: NODE_MOUNT, python: python?.executable ?? 'python3', sh: '/bin/sh', skill: SKILL_MOUNT, work: WORK_MOUNT, harness: skilldexMount(HARNESS), memoryMb });
-      const addressSpaceMb = memoryMb === undefined ? undefined : lang === 'python' || lang === 'shell' ? memoryMb : memoryMb + NODE_ADDRESS_SPACE_RESERVE_MB;
+      // The default bounds a JavaScript or TypeScript entry's heap only (--max-old-space-size): under
+      // an address-space limit WebAssembly cannot reserve its memory, and Node 22 strips TypeScript
+      // with a WebAssembly module, so every TypeScript skill failed there without declaring anything.
+      const addressSpaceMb =
+        memoryMb === undefined ? undefined
+        : lang === 'python' || lang === 'shell' ? memoryMb
+        : declaredMemoryMb === undefined ? undefined
+        : memoryMb + NODE_ADDRESS_SPACE_RESERVE_MB;
       const limited = withLimits({ addressSpaceMb, processes }, [inner.command, ...inner.args]);
       // The bridge starts first and outside the memory limit (V8 alone would exceed a small one).
       const argv = egress ? [NODE_MOUNT, '--max-old-space-size=32', skilldexMount(EGRESS_BRIDGE), EGRESS_SOCKET_MOUNT, String(EGRESS_PORT), '--', ...limited] : limited;
