@@ -11,11 +11,17 @@ export const runLimitArgs = {
   'max-processes': { type: 'string', description: `Processes and threads one run may have at once (default ${DEFAULT_MAX_PROCESSES}; 0: no limit; not enforced when running as root)`, valueHint: 'n' },
 } as const;
 
-const wholeNumber = (value: string | undefined, flag: string, max: number): number | undefined => {
+/**
+ * A flag's whole number from `min` to `max`, or undefined when the flag is not given; anything
+ * else is a usage error naming the flag and the range, with `hint`. Shared by every numeric flag
+ * of `skilldex run` and `skilldex mcp`.
+ */
+export function wholeNumber(value: string | undefined, flag: string, max: number, { min = 0, hint = `e.g. ${flag} 1024; 0 turns the limit off` }: { min?: number; hint?: string } = {}): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) > max) throw new CliError('E_USAGE', `${flag} must be a whole number from 0 to ${max}, not '${value}'`, { exitCode: EXIT.usage, hint: `e.g. ${flag} 1024; 0 turns the limit off` });
-  return Number(value);
-};
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new CliError('E_USAGE', `${flag} must be a whole number from ${min} to ${max}, not '${value}'`, { exitCode: EXIT.usage, hint });
+  return n;
+}
 
 /**
  * The run options the flags set; a flag not given leaves the runtime's default.

@@ -9,7 +9,7 @@ import { RunLimit } from '../../mcp/run-limit.ts';
 import { invalidRequestMessage } from '../../mcp/request-checks.ts';
 import { describeFailure } from '../../core/errors/skilldex-error.ts';
 import { CliError } from '../_errors.ts';
-import { runLimitArgs, runLimitsFromArgs } from '../_run-limits.ts';
+import { runLimitArgs, runLimitsFromArgs, wholeNumber } from '../_run-limits.ts';
 import { err, printable } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 import { VERSION } from '../../core-node/package-version.ts';
@@ -23,16 +23,12 @@ const MAX_REQUESTS_IN_FLIGHT = 256;
 
 const { json: _json, ...registryOnly } = registryArgs;
 
+const USAGE_HINT = "see 'skilldex mcp --help'";
 const usage = (message: string): never => {
-  throw new CliError('E_USAGE', message, { exitCode: 2, hint: "see 'skilldex mcp --help'" });
+  throw new CliError('E_USAGE', message, { exitCode: 2, hint: USAGE_HINT });
 };
 
-const positiveInt = (value: string | undefined, flag: string, max: number, min = 0): number | undefined => {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) usage(`${flag} must be a whole number from ${min} to ${max}, not '${value}'`);
-  return n;
-};
+const positiveInt = (value: string | undefined, flag: string, max: number, min = 0): number | undefined => wholeNumber(value, flag, max, { min, hint: USAGE_HINT });
 
 /** A count of runs, sessions or connections: a limit of 0 would turn the feature off, which its own flag does. */
 const atLeastOne = (value: string | undefined, flag: string, max = 1024): number | undefined => positiveInt(value, flag, max, 1);
