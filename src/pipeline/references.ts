@@ -8,7 +8,7 @@ import type { DraftManifest, SkillSource } from './model.ts';
  * "Used by": every way one skill of the registry refers to another. Two steps, so the build
  * cache can stand in for the first:
  *
- * - {@link textReferences}, per skill while it is parsed: the tool ids and relative links its
+ * - {@link markdownReferences}, per skill while it is parsed: the tool ids and relative links its
  *   Markdown holds. Skill text is hostile, so this only reads bounded prefixes of the Markdown
  *   files, scans each line once with no backtracking pattern, and resolves links as strings:
  *   nothing is read from disk, followed or run.
@@ -16,7 +16,7 @@ import type { DraftManifest, SkillSource } from './model.ts';
  *   dependency fields, kept only when they name another skill that is in the registry.
  */
 
-/** The tool ids and links a skill's Markdown holds (see {@link textReferences}). */
+/** The tool ids and links a skill's Markdown holds (see {@link markdownReferences}). */
 export interface TextReferences {
   /** Skill names from `skill:<name>:<tool>` ids, sorted, without the skill's own. */
   toolIds: string[];
@@ -38,39 +38,6 @@ const MAX_DESTINATION = 1024;
 
 const MARKDOWN = new Set(['md', 'markdown']);
 
-/**
- * Tool ids and links in a skill's Markdown files (SKILL.md, prompt.md, references/…), in path
- * order. A tool id counts anywhere, code blocks included: that is where an instruction to run
- * `skill:<name>:<tool>` is usually written. A link counts only where Markdown makes it a link,
- * so not inside a code block or a code span.
- *
- * @example
- * textReferences(source, 'conventional-commits', 'skills') // { toolIds: ['semver-tool'], links: ['skills/dev/semver-tool/SKILL.md'] }
- */
-export function textReferences(source: SkillSource, name: string, skillsDir: string): TextReferences {
-  const toolIds = new Set<string>();
-  const links = new Set<string>();
-  const root = skillsDir.replace(/\/+$/, '');
-  const own = `${source.dir}/`;
-  let budget = MAX_SKILL_MARKDOWN_CHARS;
-  const decoder = new TextDecoder();
-  for (const file of [...source.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    if (budget <= 0) break;
-    if (!MARKDOWN.has(extensionOf(file.path))) continue;
-    // Decoding only the prefix keeps a huge file from costing its whole size.
-    const take = Math.min(budget, MAX_MARKDOWN_CHARS);
-    const text = decoder.decode(file.bytes.subarray(0, take * 4)).slice(0, take);
-    budget -= text.length;
-    for (const n of toolIdNames(text)) if (n !== name && toolIds.size < MAX_REFERENCES) toolIds.add(n);
-    const base = [...source.dir.split('/'), ...file.path.split('/').slice(0, -1)];
-    for (const destination of linkDestinations(file.path, text)) {
-      const target = resolveLink(destination, base, root);
-      if (target && !target.startsWith(own) && target !== source.dir && links.size < MAX_REFERENCES) links.add(target);
-    }
-  }
-  return { toolIds: [...toolIds].sort(), links: [...links].sort() };
-}
-
 /** A link in a skill's Markdown to a place below the skills folder outside the skill's own folder. */
 export interface OutwardLink {
   /** The Markdown file, inside the skill (`SKILL.md`, `references/guide.md`). */
@@ -83,47 +50,73 @@ export interface OutwardLink {
   target: string;
 }
 
+/** What a skill's Markdown says about other skills, read in one pass (see {@link markdownReferences}). */
+export interface MarkdownReferences {
+  /** For "Used by". */
+  references: TextReferences;
+  /**
+   * Every link that leaves the skill's folder for another place below the skills folder, other
+   * than a folder the skill itself is in (`..`, which is always there), with where it is written,
+   * in path order: what the registry-wide link rule checks against the other skills. At most
+   * {@link MAX_REFERENCES}.
+   */
+  outwardLinks: OutwardLink[];
+}
+
 /**
- * Every link in a skill's Markdown files that leaves the skill's folder for another place below
- * the skills folder, other than a folder the skill itself is in (`..`, which is always there),
- * with where it is written, in path order: what the registry-wide link rule checks against the
- * other skills. Read with the bounds of {@link textReferences}. Such a link needs `../` followed
- * by a name (or percent-encoded dots or slashes), so a file with neither is passed over without
- * being decoded: most are, a prose `...` included, and `skilldex validate` reads every skill.
+ * Tool ids and links in a skill's Markdown files (SKILL.md, prompt.md, references/…), in path
+ * order. A tool id counts anywhere, code blocks included: that is where an instruction to run
+ * `skill:<name>:<tool>` is usually written. A link counts only where Markdown makes it a link,
+ * so not inside a code block or a code span.
+ *
+ * A link out of the skill's folder needs `../` (or percent-encoded dots or slashes) and a tool id
+ * needs `skill:`, so a file with neither is passed over without being decoded: most are, and
+ * `skilldex validate` reads every skill.
  *
  * @example
- * outwardLinks(source, 'skills') // [{ file: 'SKILL.md', line: 17, column: 22, destination: '../semver-tool/SKILL.md', target: 'skills/dev/semver-tool/SKILL.md' }]
+ * markdownReferences(source, 'conventional-commits', 'skills')
+ * // { references: { toolIds: ['semver-tool'], links: ['skills/dev/semver-tool/SKILL.md'] },
+ * //   outwardLinks: [{ file: 'SKILL.md', line: 17, column: 22, destination: '../semver-tool/SKILL.md', target: 'skills/dev/semver-tool/SKILL.md' }] }
  */
-export function outwardLinks(source: SkillSource, skillsDir: string): OutwardLink[] {
-  const out: OutwardLink[] = [];
+export function markdownReferences(source: SkillSource, name: string, skillsDir: string): MarkdownReferences {
+  const toolIds = new Set<string>();
+  const links = new Set<string>();
+  const outward: OutwardLink[] = [];
   const root = skillsDir.replace(/\/+$/, '');
   const own = `${source.dir}/`;
   let budget = MAX_SKILL_MARKDOWN_CHARS;
   const decoder = new TextDecoder();
   for (const file of [...source.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    if (budget <= 0 || out.length >= MAX_REFERENCES) break;
+    if (budget <= 0) break;
     if (!MARKDOWN.has(extensionOf(file.path))) continue;
     const take = Math.min(budget, MAX_MARKDOWN_CHARS);
+    // Decoding only the prefix keeps a huge file from costing its whole size.
     const bytes = file.bytes.subarray(0, take * 4);
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const mayLeave = mayLeaveFolder(view);
+    const mayName = view.includes('skill:');
     // A file passed over counts its bytes against the budget, at least what decoding it would have.
-    if (!mayLeaveFolder(bytes)) {
+    if (!mayLeave && !mayName) {
       budget -= Math.min(take, bytes.length);
       continue;
     }
     const text = decoder.decode(bytes).slice(0, take);
     budget -= text.length;
+    if (mayName) for (const n of toolIdNames(text)) if (n !== name && toolIds.size < MAX_REFERENCES) toolIds.add(n);
+    if (!mayLeave) continue;
     const base = [...source.dir.split('/'), ...file.path.split('/').slice(0, -1)];
     for (const { destination, line, column } of linksIn(file.path, text)) {
       const target = resolveLink(destination, base, root);
-      if (target && !target.startsWith(own) && !own.startsWith(`${target}/`) && out.length < MAX_REFERENCES) out.push({ file: file.path, line, column, destination, target });
+      if (!target || target.startsWith(own) || target === source.dir) continue;
+      if (links.size < MAX_REFERENCES) links.add(target);
+      if (!own.startsWith(`${target}/`) && outward.length < MAX_REFERENCES) outward.push({ file: file.path, line, column, destination, target });
     }
   }
-  return out;
+  return { references: { toolIds: [...toolIds].sort(), links: [...links].sort() }, outwardLinks: outward };
 }
 
 /** Whether bytes hold `../` or percent-encoding that may stand for it (`%2e`, `..%2f`), which a link into another folder needs. */
-function mayLeaveFolder(bytes: Uint8Array): boolean {
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+function mayLeaveFolder(view: Buffer): boolean {
   return view.includes('../') || view.includes('..%2') || view.includes('%2e') || view.includes('%2E');
 }
 

@@ -15,7 +15,7 @@ import { RegistryConfig } from '../../src/core/schemas/config.ts';
 import type { SkillSource } from '../../src/pipeline/model.ts';
 import { sha256HexSync } from '../../src/pipeline/hash.ts';
 import { parseSkill } from '../../src/pipeline/phases/parse.ts';
-import { textReferences } from '../../src/pipeline/references.ts';
+import { markdownReferences } from '../../src/pipeline/references.ts';
 import { ALL_RULES } from '../../src/pipeline/rules/all-rules.ts';
 import { scanSkill } from '../../src/scanner/scan.ts';
 import { REPO } from '../helpers/cli.ts';
@@ -135,7 +135,7 @@ describe('the per-skill checks and the scan on broken skills', () => {
       let scanned;
       try {
         parsed = parseSkill(source, config);
-        if (parsed.draft) textReferences(source, parsed.draft.name, 'skills');
+        if (parsed.draft) markdownReferences(source, parsed.draft.name, 'skills');
         scanned = scanSkill({ name: parsed.draft?.name ?? skill.folderName, files: source.files });
       } catch (error) {
         const declaration = source.files.find((f) => f.path === skill.declaration) as { bytes: Uint8Array };

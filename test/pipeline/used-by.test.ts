@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkillManifest } from '../../src/core/schemas/manifest.ts';
 import { buildRegistry, validateRegistry } from '../../src/pipeline/index.ts';
-import { linkDestinations, MAX_MARKDOWN_CHARS, outwardLinks, resolveLink, textReferences, toolIdNames, usersOf, withoutCodeSpans } from '../../src/pipeline/references.ts';
+import { linkDestinations, markdownReferences, MAX_MARKDOWN_CHARS, resolveLink, toolIdNames, usersOf, withoutCodeSpans } from '../../src/pipeline/references.ts';
 import type { SkillSource } from '../../src/pipeline/model.ts';
 
 const fixture = join(import.meta.dirname, '..', 'fixtures', 'used-by');
@@ -111,7 +111,7 @@ describe('reading hostile Markdown', () => {
       declaration: 'SKILL.md',
       files: [{ path: 'SKILL.md', bytes: new TextEncoder().encode(`skill:early:x\n${text}`), size: text.length, hex: '' }],
     };
-    expect(textReferences(source, 'big', 'skills')).toEqual({ toolIds: ['early'], links: [] });
+    expect(markdownReferences(source, 'big', 'skills')).toEqual({ references: { toolIds: ['early'], links: [] }, outwardLinks: [] });
   });
 
   it('finds the links out of a skill into the skills folder, where each is written', () => {
@@ -128,10 +128,13 @@ describe('reading hostile Markdown', () => {
         file('references/plain.md', '[c](guide.md) [d](/abs) and so on... [e](..)\n'),
       ],
     };
-    expect(outwardLinks(source, 'skills')).toEqual([
+    const { references, outwardLinks } = markdownReferences(source, 'linker', 'skills');
+    expect(outwardLinks).toEqual([
       { file: 'SKILL.md', line: 5, column: 5, destination: '../semver-tool/SKILL.md', target: 'skills/dev/semver-tool/SKILL.md' },
       { file: 'references/r.md', line: 3, column: 5, destination: '../../%2e%2e/text/summarize/', target: 'skills/text/summarize' },
     ]);
+    // "Used by" counts the same links, once each; a folder the skill is in is no skill it uses, and usersOf drops it.
+    expect(references).toEqual({ toolIds: [], links: ['skills/dev', 'skills/dev/semver-tool/SKILL.md', 'skills/text/summarize'] });
   });
 });
 

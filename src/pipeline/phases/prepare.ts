@@ -9,7 +9,7 @@ import { listingFrom, readSkillSource, type Listing, type PlainListing } from '.
 import { DiagnosticSink } from '../diagnostics.ts';
 import type { PackedSkill } from '../emit/archive.ts';
 import type { DraftManifest, SkillSource, SkillSourceFile } from '../model.ts';
-import { outwardLinks, textReferences, type OutwardLink, type TextReferences } from '../references.ts';
+import { markdownReferences, type OutwardLink, type TextReferences } from '../references.ts';
 import { checkFailed, heldBack } from '../rules/internal.ts';
 import { parseSkill } from './parse.ts';
 
@@ -93,9 +93,9 @@ export async function prepareSkill(request: PrepareRequest, listing: Listing | u
     }
     prepared.draft = request.reportOnly ? withoutInstructions(draft) : draft;
     prepared.positions = positionsOf(draft, locate);
-    if (!request.reportOnly) prepared.references = textReferences(source, draft.name, config.skillsDir);
-    const outward = outwardLinks(source, config.skillsDir);
-    if (outward.length > 0) prepared.outwardLinks = outward;
+    const { references, outwardLinks } = markdownReferences(source, draft.name, config.skillsDir);
+    if (!request.reportOnly) prepared.references = references;
+    if (outwardLinks.length > 0) prepared.outwardLinks = outwardLinks;
     if (request.scan) {
       const { scanSkill } = await (scanner ??= import('../../scanner/scan.ts'));
       prepared.scan = scanSkill({ name: draft.name, files: source.files }, request.scan);
