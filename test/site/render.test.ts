@@ -4,7 +4,7 @@
  * unsanitised HTML on a page.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -134,6 +134,22 @@ describe('the render pool and its cache', () => {
     const fingerprint = rendererFingerprint();
     expect(readEntry(cacheDir, documentKey(fingerprint, a!))).toBe(renderMarkdown(a!.markdown, a!.options));
     expect(readEntry(cacheDir, documentKey(fingerprint, b!))).toBeUndefined();
+  });
+});
+
+describe("the project's own documents on the render pool", () => {
+  it('render exactly as on the main thread, with heading ids, and are neither cached nor counted', async () => {
+    const cacheDir = path.join(work, 'trusted');
+    // What projectDocOptions gives a site at the root (it reads the site's config, which only a build has).
+    const options = { filesBase: '/docs/', siteBase: '/', markdownPages: true, headingIds: true, projectLinks: { from: 'docs', published: { schemas: '/schemas/' } } };
+    const docs = readdirSync(path.join(repoRoot, 'docs')).filter((name) => name.endsWith('.md'));
+    const texts = docs.map((name) => readFileSync(path.join(repoRoot, 'docs', name), 'utf8'));
+    const pool = createRenderPool({ cacheDir, size: 2 });
+    const html = await Promise.all(texts.map((text) => pool.renderTrusted(text, options)));
+    expect(html).toEqual(texts.map((text) => renderMarkdown(text, options)));
+    expect(html.some((h) => /<h2 id="[^"]+"/.test(h))).toBe(true);
+    expect(await pool.close({ prune: true })).toEqual({ documents: 0, hits: 0, pruned: 0 });
+    expect(existsSync(cacheDir)).toBe(false); // nothing was written to the cache
   });
 });
 

@@ -8,6 +8,7 @@
 import { createWorkerPool, defaultPoolSize, PoolUnavailableError, WorkerStoppedError } from '../../core-node/worker-pool.ts';
 import { siblingModule } from '../../core/module-file.ts';
 import { pruneEntries } from './cache.ts';
+import type { RenderOptions } from '../catalog/markdown.ts';
 import type { SkillDocument } from './document.ts';
 import { rendererFingerprint } from './fingerprint.ts';
 
@@ -17,9 +18,12 @@ export interface RenderWorkerData {
   cacheDir?: string;
   fingerprint: string;
 }
-export interface RenderRequest {
-  document: SkillDocument;
-}
+/**
+ * A skill document, rendered through the render cache; or one of the project's own documents
+ * (`trusted`), rendered with every option and never cached: its HTML has what the cache's check
+ * refuses (heading ids, links to docs pages), and there are a few dozen of them.
+ */
+export type RenderRequest = { document: SkillDocument } | { trusted: { markdown: string; options: RenderOptions } };
 export interface RenderReply {
   key: string;
   html: string;
@@ -36,6 +40,8 @@ export interface RenderStats {
 
 export interface RenderPool {
   render(document: SkillDocument): Promise<string>;
+  /** One of the project's own documents (see {@link RenderRequest}): not cached, not counted. */
+  renderTrusted(markdown: string, options: RenderOptions): Promise<string>;
   /**
    * Stops the workers. With `prune` (after a build that rendered every page), cache entries this
    * build did not use are removed.
@@ -53,22 +59,28 @@ export function createRenderPool(options: { cacheDir?: string; size?: number } =
   const stats: RenderStats = { documents: 0, hits: 0, pruned: 0 };
   let closed = false;
 
+  const run = async (request: RenderRequest): Promise<RenderReply> => {
+    if (closed) throw new Error('the render pool is closed');
+    try {
+      return await pool.run(request);
+    } catch (error) {
+      // A worker that dies fails only its own document; the others take the queue.
+      if (error instanceof WorkerStoppedError) throw new Error('a render worker stopped');
+      if (error instanceof PoolUnavailableError) throw new Error(closed ? 'the render pool is closed' : 'every render worker stopped');
+      throw new Error(`rendering a ${'trusted' in request ? 'documentation page' : 'skill document'} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
   return {
     async render(document) {
-      if (closed) throw new Error('the render pool is closed');
-      let reply: RenderReply;
-      try {
-        reply = await pool.run({ document });
-      } catch (error) {
-        // A worker that dies fails only its own document; the others take the queue.
-        if (error instanceof WorkerStoppedError) throw new Error('a render worker stopped');
-        if (error instanceof PoolUnavailableError) throw new Error(closed ? 'the render pool is closed' : 'every render worker stopped');
-        throw new Error(`rendering a skill document failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
+      const reply = await run({ document });
       used.add(reply.key);
       stats.documents++;
       if (reply.hit) stats.hits++;
       return reply.html;
+    },
+    async renderTrusted(markdown, options) {
+      return (await run({ trusted: { markdown, options } })).html;
     },
     async close({ prune = false } = {}) {
       closed = true;

@@ -5,7 +5,7 @@
  * under a registered symbol. Without a pool (a page rendered outside the integration's build) the
  * document is rendered here, to the same HTML.
  */
-import { renderMarkdown } from '../catalog/markdown.ts';
+import { renderMarkdown, type RenderOptions } from '../catalog/markdown.ts';
 import type { SkillDocumentOptions } from './document.ts';
 import type { RenderPool } from './pool.ts';
 
@@ -24,4 +24,14 @@ export function provideRenderPool(pool: RenderPool | undefined): void {
 export function renderSkillDocument(markdown: string, options: SkillDocumentOptions): Promise<string> {
   const pool = (globalThis as Slot)[SLOT];
   return pool ? pool.render({ markdown, options }) : Promise.resolve(renderMarkdown(markdown, options));
+}
+
+/**
+ * One of the project's own documents (a docs/*.md page, the security page) as HTML: exactly
+ * `renderMarkdown(markdown, options)`, on the render workers during a build. They are few, but
+ * their highlighted code made them ~0.4 s of the main thread, which assembles every page.
+ */
+export function renderProjectDocument(markdown: string, options: RenderOptions): Promise<string> {
+  const pool = (globalThis as Slot)[SLOT];
+  return pool ? pool.renderTrusted(markdown, options) : Promise.resolve(renderMarkdown(markdown, options));
 }
