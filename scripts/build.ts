@@ -65,6 +65,8 @@ export interface SiteBuildResult {
   documents?: RenderStats;
   /** Skills whose pages the last build wrote from the same inputs, left as they were (src/site/catalog/kept-pages.ts). */
   skillPagesKept: number;
+  /** True when no skill page changed and the last build's search index was kept as it was (src/site/integration/search-record.ts). */
+  searchKept: boolean;
   timings: Record<string, number>;
   peakRssMb: Record<string, number>;
 }
@@ -123,6 +125,8 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   let documents: RenderStats | undefined;
   /** Skill pages the last build wrote and this one left as they were (src/site/catalog/kept-pages.ts). */
   let keptPages: ReadonlySet<string> = new Set();
+  /** Whether the last build's search index was kept as it was (src/site/integration/search-record.ts). */
+  let searchKept = false;
   // The registry is built while Vite bundles the pages, which need it only once they are
   // generated (the integration holds generation until `registryReady` settles): Vite's
   // bundling is mostly one thread, and the registry build leaves its main thread idle while its
@@ -161,7 +165,13 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
         sweepStale(outDir, output, log, { beforeIndexing: true, keptPages });
         record('stale pages and search index removed', performance.now() - start);
       },
-      onSearchIndexed: ({ pages, ms }) => ((pagesIndexed = pages), (pagefindMs = ms)),
+      onSearchIndexed: ({ pages, ms, kept }) => {
+        pagesIndexed = pages;
+        pagefindMs = ms;
+        searchKept = kept.length > 0;
+        // A search index kept as it was counts as written, as kept pages do.
+        if (searchKept) keptPages = new Set([...keptPages, ...kept]);
+      },
       onDocumentsRendered: (stats) => (documents = stats),
     },
   );
@@ -194,7 +204,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
   // From the index: skills/ also holds versions documents and earlier versions' manifests.
   const skills = (JSON.parse(readFileSync(path.join(outDir, 'index.json'), 'utf8')) as { totalSkills: number }).totalSkills;
   const skillPagesKept = [...keptPages].filter((file) => /^skills\/[^/]+\/index\.html$/.test(file)).length;
-  return { skills, pagesIndexed, documents, skillPagesKept, timings, peakRssMb };
+  return { skills, pagesIndexed, documents, skillPagesKept, searchKept, timings, peakRssMb };
 }
 
 /**
@@ -320,9 +330,8 @@ function prepareOutDir(outDir: string, registryBuiltHere: boolean): OutputFolder
  * empty go too, so the tree is the one a build into an empty folder writes.
  *
  * Runs twice. Once Astro has written the pages (`beforeIndexing`), over the skill pages, because
- * Pagefind indexes every `skills/<name>/index.html` in the folder, and over Pagefind's own folder,
- * because Pagefind does not write a file whose name is there already (its names are content
- * hashes), so an old file it needs would keep its old time and look stale. Then over everything,
+ * Pagefind indexes every `skills/<name>/index.html` in the folder (the integration then removes
+ * Pagefind's own folder before indexing, or keeps the last index whole). Then over everything,
  * once the last file is written. Sweeping everything before Pagefind also deleted the 20,000
  * badges at 10,000 skills (4.3 s in all), only for them to be written again right after.
  *
@@ -342,7 +351,6 @@ export function sweepStale(outDir: string, plan: OutputFolderPlan, log: (line: s
       const page = `skills/${entry.name}/index.html`;
       if (entry.isDirectory() && existsSync(path.join(outDir, page)) && !written(page)) rmSync(path.join(outDir, page), { force: true });
     }
-    rmSync(path.join(outDir, 'pagefind'), { recursive: true, force: true });
     return;
   }
   let kept: Set<string>;
@@ -563,7 +571,7 @@ async function main(argv: string[]): Promise<number> {
     const result = await buildSite({ root: values.root, outDir: values.out, registryDir: values.registry, lenient: values.lenient, siteUrl: values['site-url'], pageSize: values.pageSize });
     const seconds = ((performance.now() - start) / 1000).toFixed(1);
     const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-    console.log(`built ${result.skills} skills into ${path.resolve(values.out)} in ${seconds}s (peak RSS ${rssMb} MB; ${Object.entries(result.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s/${result.peakRssMb[k]} MB`).join(', ')}; ${result.pagesIndexed} pages searchable${result.documents ? `; ${result.documents.documents} skill documents, ${result.documents.hits} from the render cache` : ''}; ${result.skillPagesKept} skill pages kept as they were)`);
+    console.log(`built ${result.skills} skills into ${path.resolve(values.out)} in ${seconds}s (peak RSS ${rssMb} MB; ${Object.entries(result.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}s/${result.peakRssMb[k]} MB`).join(', ')}; ${result.pagesIndexed} pages searchable${result.searchKept ? ' (search index kept as it was)' : ''}${result.documents ? `; ${result.documents.documents} skill documents, ${result.documents.hits} from the render cache` : ''}; ${result.skillPagesKept} skill pages kept as they were)`);
     return 0;
   } catch (error) {
     if (error instanceof SiteBuildError) {

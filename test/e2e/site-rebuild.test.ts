@@ -4,7 +4,8 @@
  * (src/site/render/) between them. The changed skill's pages show the new text; every other
  * skill's pages are kept as the first build wrote them (src/site/catalog/kept-pages.ts) and its
  * files are byte for byte the same. A build into another folder, which keeps nothing, takes every
- * document from the cache but one that was tampered with.
+ * document from the cache but one that was tampered with. A rebuild in which no skill page changed
+ * keeps the search index as it was, unless a file of it was touched.
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,19 @@ function build(out: string) {
   const counts = /(\d+) skill documents, (\d+) from the render cache; (\d+) skill pages kept/.exec(run.stdout);
   expect(counts, run.stdout).not.toBeNull();
   return { documents: Number(counts![1]), hits: Number(counts![2]), kept: Number(counts![3]) };
+}
+
+/** `node scripts/build.ts` into `out`: how many pages are searchable, and whether the last search index was kept. */
+function buildSearch(out: string) {
+  const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.ts'), '--root', registry.root, '--out', out], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600' },
+  });
+  expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+  const searchable = /(\d+) pages searchable( \(search index kept as it was\))?/.exec(run.stdout);
+  expect(searchable, run.stdout).not.toBeNull();
+  return { searchable: Number(searchable![1]), searchKept: searchable![2] !== undefined };
 }
 
 /** Every file under `dir`, path → sha256. */
@@ -110,5 +124,43 @@ describe('a site rebuilt after one skill changed', () => {
       if (file.endsWith('.html')) expect(readFileSync(path.join(elsewhere, file), 'utf8'), file).not.toContain('__owned');
     }
     expect(snapshot(elsewhere).get(`skills/${other.name}/index.html`)).toBe(after.get(`skills/${other.name}/index.html`));
+  });
+});
+
+describe('a site rebuilt with no skill page changed', () => {
+  // Four site builds of a dozen skills.
+  it('keeps its search index as it was, and indexes again once a file of it or a skill page is not', { timeout: 600_000 }, () => {
+    const out = path.join(work, 'site-search');
+    expect(buildSearch(out)).toEqual({ searchable: registry.count, searchKept: false });
+    const first = snapshot(out);
+    const searchFiles = [...first.keys()].filter((f) => f.startsWith('pagefind/'));
+    expect(searchFiles.length).toBeGreaterThan(registry.count);
+    const stamps = () => searchFiles.map((f) => [statSync(path.join(out, f)).mtimeMs, statSync(path.join(out, f)).ino]);
+    const stampsBefore = stamps();
+
+    // Nothing changed: the index is not rebuilt (its files keep their times and inodes), the
+    // final sweep leaves it, and the folder is byte for byte what the first build wrote.
+    expect(buildSearch(out)).toEqual({ searchable: registry.count, searchKept: true });
+    expect(stamps()).toEqual(stampsBefore);
+    expect(snapshot(out)).toEqual(first);
+
+    // A file of the index damaged since: the pages are indexed again, to the same bytes.
+    const fragment = searchFiles.find((f) => f.includes('fragment'))!;
+    appendFileSync(path.join(out, fragment), 'x');
+    expect(buildSearch(out)).toEqual({ searchable: registry.count, searchKept: false });
+    expect(snapshot(out)).toEqual(first);
+
+    // A skill gone: its page goes, and so does it from the index.
+    const textOf = (dir: string) =>
+      readdirSync(path.join(registry.root, dir), { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => readFileSync(path.join(e.parentPath, e.name), 'utf8'))
+        .join('\n');
+    const gone = registry.skills.find((s) => s.kind === 'skill-md' && !registry.skills.some((o) => o !== s && textOf(o.dir).includes(s.name)))!;
+    expect(gone, 'a skill no other skill names').toBeDefined();
+    rmSync(path.join(registry.root, gone.dir), { recursive: true, force: true });
+    expect(buildSearch(out)).toEqual({ searchable: registry.count - 1, searchKept: false });
+    const entry = JSON.parse(readFileSync(path.join(out, 'pagefind/pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
+    expect(Object.values(entry.languages).reduce((n, l) => n + l.page_count, 0)).toBe(registry.count - 1);
   });
 });

@@ -13,6 +13,7 @@
  * Astro with it.
  */
 import type { AstroIntegration } from 'astro';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRenderPool, defaultRenderPoolSize, type RenderPool, type RenderStats } from '../render/pool.ts';
@@ -23,6 +24,7 @@ import { basePathOf, SiteBuildConfig, type SiteBuildConfigInput } from './config
 import { writeBadges } from './badges.ts';
 import { copyDocAssets } from './doc-assets.ts';
 import { indexSkillPages } from './pagefind.ts';
+import { keptSearchIndex, saveSearchRecord, SEARCH_FOLDER, searchInputKey } from './search-record.ts';
 import { writeSearchWords } from './search-words.ts';
 import { SiteBuildError } from './site-build-error.ts';
 import { virtualConfigPlugin, type VitePlugin } from './virtual-config.ts';
@@ -34,6 +36,12 @@ export interface SearchIndexed {
   /** Skill pages in the search index. */
   pages: number;
   ms: number;
+  /**
+   * The files of the search index, relative to the output folder, when the last build's index was
+   * kept as it was (./search-record.ts): written, as far as a sweep of stale files is concerned.
+   * Empty when the pages were indexed again.
+   */
+  kept: readonly string[];
 }
 
 /** Pages in flight per render worker. */
@@ -78,7 +86,7 @@ export function skilldexSite(options: SiteBuildConfigInput, events: SiteBuildEve
   const config = parsed.data;
   let renderCacheDir = config.renderCacheDir;
   let pool: RenderPool | undefined;
-  let pageRecord = { file: '', outDir: '', astroRoot: '' };
+  let pageRecord = { file: '', searchFile: '', outDir: '', astroRoot: '' };
   let keptPages: KeptPagesSlot | undefined;
   return {
     name: 'skilldex-site',
@@ -95,7 +103,7 @@ export function skilldexSite(options: SiteBuildConfigInput, events: SiteBuildEve
       },
       'astro:config:done': ({ config: astroConfig }) => {
         renderCacheDir ??= path.join(fileURLToPath(astroConfig.cacheDir), 'skilldex-render');
-        pageRecord = { file: path.join(fileURLToPath(astroConfig.cacheDir), 'skilldex-pages.json'), outDir: path.resolve(fileURLToPath(astroConfig.outDir)), astroRoot: fileURLToPath(astroConfig.root) };
+        pageRecord = { file: path.join(fileURLToPath(astroConfig.cacheDir), 'skilldex-pages.json'), searchFile: path.join(fileURLToPath(astroConfig.cacheDir), 'skilldex-search.json'), outDir: path.resolve(fileURLToPath(astroConfig.outDir)), astroRoot: fileURLToPath(astroConfig.root) };
       },
       // The workers load the renderer while Vite bundles the pages.
       'astro:build:start': async () => {
@@ -119,16 +127,28 @@ export function skilldexSite(options: SiteBuildConfigInput, events: SiteBuildEve
         provideKeptPages(undefined);
         events.onPagesWritten?.(outDir, keptPages ? keptPageFiles(keptPages) : new Set());
         if (keptPages) savePageRecord(pageRecord.file, keptPages);
-        keptPages = undefined;
         const start = performance.now();
-        // The other files are written while Pagefind indexes (20k badges at 10k skills took
-        // seconds): none of them is a page it takes.
-        const pages = await indexSkillPages(outDir, () => {
+        const writeOthers = () => {
           copyDocAssets(config.docsDir, path.join(outDir, 'docs'));
           writeBadges(config.registryDir, outDir);
           writeSearchWords(config.registryDir, outDir);
-        });
-        events.onSearchIndexed?.({ pages, ms: Math.round(performance.now() - start) });
+        };
+        // Taken after onPagesWritten, which removes the pages of skills that are gone.
+        const searchKey = keptPages && searchInputKey(keptPages.codeKey, outDir);
+        keptPages = undefined;
+        const kept = searchKey === undefined ? undefined : keptSearchIndex(pageRecord.searchFile, searchKey, outDir);
+        if (kept) {
+          writeOthers();
+          events.onSearchIndexed?.({ pages: kept.pages, ms: Math.round(performance.now() - start), kept: kept.files });
+          return;
+        }
+        // Pagefind leaves files it did not write where they are: the last index's go first.
+        rmSync(path.join(outDir, SEARCH_FOLDER), { recursive: true, force: true });
+        // The other files are written while Pagefind indexes (20k badges at 10k skills took
+        // seconds): none of them is a page it takes.
+        const pages = await indexSkillPages(outDir, writeOthers);
+        if (searchKey !== undefined) saveSearchRecord(pageRecord.searchFile, searchKey, outDir, pages);
+        events.onSearchIndexed?.({ pages, ms: Math.round(performance.now() - start), kept: [] });
       },
     },
   };
