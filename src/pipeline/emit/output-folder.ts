@@ -189,6 +189,9 @@ export class OutputFolder {
         this.#dropLink(dirname(rel));
         continue;
       }
+      // The record lists files; a folder at a recorded path now holds this build's files (or was
+      // never the build's: the record is in the folder, which others may write).
+      if (lstatSync(join(this.dir, rel), { throwIfNoEntry: false })?.isDirectory()) continue;
       rmSync(join(this.dir, rel), { force: true });
       emptied.add(dirname(rel));
     }
@@ -222,6 +225,8 @@ export class OutputFolder {
    */
   #realDir(relDir: string): boolean {
     if (this.#real.has(relDir)) return true;
+    // Only a path outside the folder is its own parent (`/`); the record's paths are never one.
+    if (dirname(relDir) === relDir) return false;
     if (!this.#realDir(dirname(relDir)) || !lstatSync(join(this.dir, relDir), { throwIfNoEntry: false })?.isDirectory()) return false;
     this.#real.add(relDir);
     return true;
@@ -314,6 +319,17 @@ function holds(path: string, data: string | Uint8Array): Stats | undefined {
   }
 }
 
+/**
+ * Whether a path from the record is one a build writes: relative and in normal form (no empty,
+ * `.` or `..` segment, no backslash or NUL). A build compares the record's paths with its own, and
+ * removes those it did not write again: `./index.json` would name the index it has just written
+ * under another spelling, and `/x` or `a/../b` a file out of its place. A name with two dots in a
+ * row (`notes..v2.md`) is a file like any other, and is removed like one once it is gone.
+ */
+function isRecordedPath(rel: unknown): rel is string {
+  return typeof rel === 'string' && rel.length > 0 && !/[\\\0]/.test(rel) && !rel.startsWith('/') && rel.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+}
+
 function readState(dir: string): Set<string> {
   const record = join(dir, REGISTRY_RECORD);
   try {
@@ -321,7 +337,7 @@ function readState(dir: string): Set<string> {
     // fifo or a device would never end.
     if (!statSync(record).isFile()) return new Set();
     const list = JSON.parse(readFileSync(record, 'utf8')) as unknown;
-    return new Set(Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string' && !x.includes('..')) : []);
+    return new Set(Array.isArray(list) ? list.filter(isRecordedPath) : []);
   } catch {
     return new Set();
   }

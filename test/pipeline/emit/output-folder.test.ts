@@ -153,6 +153,42 @@ describe('a rebuild into the same folder', () => {
     expect(tree(out)).toEqual(tree(fresh));
   });
 
+  it('removes a file with two dots in its name once it is gone from the skill', async () => {
+    const out = join(work, 'dots');
+    const fresh = join(work, 'dots-fresh');
+    skill('dotted', { 'SKILL.md': skillMd('dotted', 'See the notes.'), 'references/notes..v2.md': '# Notes\n' });
+    try {
+      await build(out, false, true);
+      expect([...tree(out).keys()].filter((f) => f.endsWith('notes..v2.md'))).toHaveLength(2);
+      rmSync(join(root, 'skills', 'dotted', 'references', 'notes..v2.md'));
+      await build(out, false, true);
+      await build(fresh, false, true);
+    } finally {
+      rmSync(join(root, 'skills', 'dotted'), { recursive: true, force: true });
+    }
+    expect([...tree(out).keys()].filter((f) => f.includes('..'))).toEqual([]);
+    expect(tree(out)).toEqual(tree(fresh));
+  });
+
+  it('takes from a forged record of the last build only paths in normal form, and deletes no folder and nothing outside', async () => {
+    const out = join(work, 'forged-record');
+    const fresh = join(work, 'forged-record-fresh');
+    const first = await build(out, false, true);
+    const outside = join(work, 'outside.txt');
+    writeFileSync(outside, 'not the build\'s');
+    const record = join(out, '.skilldex-build.json');
+    const listed = JSON.parse(readFileSync(record, 'utf8')) as string[];
+    const manifest = first.manifests[0]!.urls.manifest;
+    writeFileSync(record, JSON.stringify([...listed, './index.json', manifest.replace('/', '/./'), outside, 'skills', first.manifests[0]!.urls.files.replace(/\/$/, ''), 'a//b', 'skills\\x']));
+    const again = await build(out, false, true);
+    expect(again.index?.skills.length).toBe(first.index?.skills.length);
+    await build(fresh, false, true);
+    expect(readFileSync(outside, 'utf8')).toBe("not the build's");
+    expect(existsSync(join(out, 'index.json'))).toBe(true);
+    expect(existsSync(join(out, manifest))).toBe(true);
+    expect(tree(out)).toEqual(tree(fresh));
+  });
+
   it('leaves a file that holds the same bytes as it was, and writes one that changed', async () => {
     const out = join(work, 'rewrite');
     const first = await build(out, false, true);
