@@ -17,14 +17,20 @@ const skillMd = (name: string) => `---\nname: ${name}\ndescription: Says hello. 
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'skilldex-unreadable-'));
-  for (const name of ['good-one', 'locked']) {
+  for (const name of ['good-one', 'locked', 'private-file', 'private-sub']) {
     await mkdir(join(root, 'skills', name), { recursive: true });
     await writeFile(join(root, 'skills', name, 'SKILL.md'), skillMd(name));
   }
   await chmod(join(root, 'skills', 'locked'), 0o000);
+  await writeFile(join(root, 'skills', 'private-file', 'notes.md'), '# Notes\n');
+  await chmod(join(root, 'skills', 'private-file', 'notes.md'), 0o000);
+  await mkdir(join(root, 'skills', 'private-sub', 'references'));
+  await writeFile(join(root, 'skills', 'private-sub', 'references', 'a.md'), '# A\n');
+  await chmod(join(root, 'skills', 'private-sub', 'references'), 0o000);
 });
 afterAll(async () => {
   await chmod(join(root, 'skills', 'locked'), 0o755);
+  await chmod(join(root, 'skills', 'private-sub', 'references'), 0o755);
   await rm(root, { recursive: true, force: true });
 });
 
@@ -36,8 +42,15 @@ describe('a skill folder that cannot be listed', () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(REPORTED);
     expect(result.stdout).toContain('hint: make the folder readable (chmod a+rX skills/locked)');
-    expect(result.stdout).toContain('1 error, 0 warnings');
+    expect(result.stdout).toContain('3 errors, 0 warnings');
     expect(result.stderr).toBe('');
+  });
+
+  it('has a file or a folder inside a skill that cannot be read named where it is, with the fix, not as a bug', async () => {
+    const result = await runSkilldexUnprivileged(root, ['validate']);
+    expect(result.stdout).toMatch(/skills\/private-file\/notes\.md:1:1 +internal\/check-failed +error +the skill could not be checked: 'skills\/private-file\/notes\.md' cannot be read \(permission denied, EACCES\)\n +hint: make it readable \(chmod a\+rX skills\/private-file\/notes\.md\), or remove it/);
+    expect(result.stdout).toMatch(/skills\/private-sub\/references:1:1 +internal\/check-failed +error +the skill could not be checked: 'skills\/private-sub\/references' cannot be read \(permission denied, EACCES\)\n +hint: make it readable \(chmod a\+rX skills\/private-sub\/references\)/);
+    expect(result.stdout).not.toContain('Skilldex bug');
   });
 
   it('is reported when it is the folder named', async () => {
@@ -51,6 +64,7 @@ describe('a skill folder that cannot be listed', () => {
     expect(result.status).toBe(0);
     expect(result.stderr).toContain('rejected skills/locked: internal/check-failed');
     expect((await readdir(join(root, 'out', 'skills'))).filter((f) => f.endsWith('.json') && !f.endsWith('.versions.json'))).toEqual(['good-one.json']);
+    expect(result.stderr).toContain('rejected skills/private-file: internal/check-failed');
   });
 
   it('validate goes without a build cache it cannot look into', async () => {
@@ -69,7 +83,10 @@ describe('a skill folder that cannot be listed', () => {
   it('makes scan fail, saying it was not scanned', async () => {
     const result = await runSkilldexUnprivileged(root, ['scan']);
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain('1 skill scanned');
+    // The skills with a file or a folder that cannot be read are scanned but for it, which is named.
+    expect(result.stdout).toContain('3 skills scanned');
+    expect(result.stderr).toMatch(/not scanned skills\/private-file\/notes\.md: could not be opened/);
+    expect(result.stderr).toMatch(/not scanned skills\/private-sub\/references: the folder cannot be listed \(permission denied\), so nothing in it was scanned/);
     expect(result.stderr).toMatch(/not scanned skills\/locked: the folder cannot be listed/);
   });
 });

@@ -84,7 +84,7 @@ export default defineCommand({
     const unscanned = [
       // A folder that could not be listed may hold skills: saying nothing would pass them unseen.
       ...[...new Set(unlisted)].sort().map((dir) => ({ path: displayDir(cwd, dir), reason: 'the folder cannot be listed (no permission?), so no skill in it was scanned' })),
-      ...skills.flatMap((skill) => skill.unscanned.map((u) => ({ ...u, path: `${displayDir(cwd, skill.dir)}/${u.path}` }))),
+      ...skills.flatMap((skill) => skill.unscanned.map((u) => ({ ...u, path: u.path ? `${displayDir(cwd, skill.dir)}/${u.path}` : displayDir(cwd, skill.dir) }))),
     ];
     for (const u of unscanned) err(`${style.yellow('not scanned', process.stderr)} ${printable(u.path)}: ${u.reason}`);
     if (unscanned.length > 0) err(`hint: 'skilldex validate' reports these files with their rules; a skill that holds them is not published`);
@@ -115,7 +115,15 @@ async function readSkillFolder(dir: string, limits: Limits): Promise<SkillFolder
   const unscanned: SkillFolder['unscanned'] = [];
   const walk = async (abs: string, rel: string, depth: number): Promise<void> => {
     if (depth > MAX_DEPTH) return;
-    const entries = await readdir(abs, { withFileTypes: true });
+    let entries;
+    try {
+      entries = await readdir(abs, { withFileTypes: true });
+    } catch (error) {
+      // One folder that cannot be listed is reported; the rest of the skill, and the other skills, are scanned.
+      const code = (error as NodeJS.ErrnoException).code;
+      unscanned.push({ path: rel, reason: `the folder cannot be listed (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? 'error')}), so nothing in it was scanned` });
+      return;
+    }
     entries.sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const e of entries) {
       if (files.length >= MAX_FILES_PER_SKILL) return;

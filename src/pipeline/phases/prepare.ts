@@ -10,7 +10,7 @@ import { DiagnosticSink } from '../diagnostics.ts';
 import type { PackedSkill } from '../emit/archive.ts';
 import type { DraftManifest, SkillSource, SkillSourceFile } from '../model.ts';
 import { markdownReferences, type OutwardLink, type TextReferences } from '../references.ts';
-import { checkFailed, heldBack } from '../rules/internal.ts';
+import { checkFailed, heldBack, readFailure } from '../rules/internal.ts';
 import { parseSkill } from './parse.ts';
 
 /** Everything the per-skill phase needs to know about one found skill folder: plain data, so it can go to a worker thread. */
@@ -107,7 +107,8 @@ export async function prepareSkill(request: PrepareRequest, listing: Listing | u
     return prepared;
   } catch (error) {
     const read = source ?? { dir, absDir: join(root, dir), folderName: posix.basename(dir), declaration, files: [] };
-    return { source: withoutBytes(read), diagnostics: [...sink.diagnostics, ...checkFailed(config, read, error instanceof Error ? error.message : String(error))] };
+    const { reason, place } = readFailure(error, root);
+    return { source: withoutBytes(read), diagnostics: [...sink.diagnostics, ...checkFailed(config, read, reason, place)] };
   }
 }
 

@@ -1,3 +1,4 @@
+import { isAbsolute, relative, sep } from 'node:path';
 import type { RegistryConfig } from '../../core/schemas/config.ts';
 import type { ValidatorDiagnostic } from '../../core/schemas/diagnostic.ts';
 import { type DiagnosticOptions, DiagnosticSink, resolveDiagnostic, START } from '../diagnostics.ts';
@@ -66,8 +67,22 @@ export function reportExclusion(sink: DiagnosticSink, rule: ValidatorRule, file:
  * The config loader refuses to change the rule's severity; a config built in code that turns it
  * off gets none, and the skill, with no draft, is held back all the same.
  */
-export function checkFailed(config: RegistryConfig, source: Pick<SkillSource, 'dir' | 'declaration' | 'folderName'>, reason: string): ValidatorDiagnostic[] {
+export function checkFailed(config: RegistryConfig, source: Pick<SkillSource, 'dir' | 'declaration' | 'folderName'>, reason: string, place?: { file: string; hint: string }): ValidatorDiagnostic[] {
   const sink = new DiagnosticSink(config.rules);
-  sink.report(internalCheckFailed, `${source.dir}/${source.declaration}`, START, `the skill could not be checked: ${reason}`, { skill: source.folderName });
+  sink.report(internalCheckFailed, place?.file ?? `${source.dir}/${source.declaration}`, START, `the skill could not be checked: ${reason}`, { skill: source.folderName, ...(place ? { hint: place.hint } : {}) });
   return sink.diagnostics;
+}
+
+/**
+ * {@link checkFailed}'s reason and place for an error the file system gave while a skill was read:
+ * a file or folder of the registry this user may not read is named (from the registry root), with
+ * how to make it readable, instead of the system's message and a hint to report a bug.
+ */
+export function readFailure(error: unknown, root: string): { reason: string; place?: { file: string; hint: string } } {
+  const { code, path } = (error ?? {}) as NodeJS.ErrnoException;
+  if ((code === 'EACCES' || code === 'EPERM') && typeof path === 'string') {
+    const rel = relative(root, path).split(sep).join('/');
+    if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return { reason: `'${rel}' cannot be read (permission denied, ${code})`, place: { file: rel, hint: `make it readable (chmod a+rX ${rel}), or remove it` } };
+  }
+  return { reason: error instanceof Error ? error.message : String(error) };
 }
