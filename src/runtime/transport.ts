@@ -91,7 +91,7 @@ export function registryBaseUrl(url: string): string {
 const tooLarge = (target: string, maxBytes: number): RegistryError =>
   /\.json(?:[?#]|$)/.test(target)
     ? new RegistryError('RESPONSE_TOO_LARGE', `GET ${target} sent more than ${maxBytes} bytes, more than this client reads of a JSON document`, {
-        hint: 'for a very large index.json, raise the limit: SKILLDEX_MAX_INDEX_BYTES; otherwise the registry serves something else there, so report it to the registry maintainers',
+        hint: 'for a very large index.json or manifest, raise SKILLDEX_MAX_INDEX_BYTES; otherwise the registry serves something else there, so report it to the registry maintainers',
       })
     : new RegistryError('RESPONSE_TOO_LARGE', `GET ${target} sent more than ${maxBytes} bytes, more than the registry declares`, {
         hint: 'the registry serves something other than what its index declares; report it to the registry maintainers',
@@ -212,11 +212,13 @@ function brokeOff(target: string, error: unknown): unknown {
  */
 export function readBody(response: Response, onProgress?: TransportReadOptions['onProgress'], maxBytes = Number.POSITIVE_INFINITY, target = response.url, stallMs = DEFAULT_STALL_MS): Promise<Uint8Array> {
   const started = Date.now();
+  let arrived = 0;
   return readBoundedBody(response, {
     maxBytes,
     tooLarge: () => tooLarge(target, maxBytes),
-    next: (read) => within(read, stallMs, () => stalled(target, `sent nothing for ${Math.round(stallMs / 1000)} s`)),
+    next: (read) => within(read, stallMs, () => stalled(target, `sent ${arrived} B, then nothing for ${Math.round(stallMs / 1000)} s`)),
     onChunk: (received, total) => {
+      arrived = received;
       const elapsed = Date.now() - started;
       if (elapsed > stallMs && (received * 1000) / elapsed < MIN_BYTES_PER_SECOND) {
         throw stalled(target, `is arriving at ${Math.round((received * 1000) / elapsed)} bytes/s after ${Math.round(elapsed / 1000)} s`);

@@ -39,8 +39,10 @@ describe('browser runtime bundle', () => {
     expect(code).not.toMatch(/from\s*["'](fs|path|child_process|os|crypto|http|zlib)["']/);
     // Everything is inlined: no bare imports left for a browser to resolve.
     expect(code).not.toMatch(/^import\s|[;}]import\s*[{*\w]/m);
-    expect(bytes).toBeLessThan(60_000);
-    // What a page downloads: 21.3 kB gzipped when measured (59,974 bytes raw), of which 5.7 kB is the
+    // The raw budget catches a library slipping in (zod alone would add ~95 kB), with room for
+    // wording; what a page downloads is held by the gzip budget below.
+    expect(bytes).toBeLessThan(62_000);
+    // What a page downloads: 21.3 kB gzipped when measured (59,998 bytes raw), of which 5.7 kB is the
     // Ed25519 fallback for browsers without it in WebCrypto and 2.0 kB the index, manifest and
     // versions shapes (generated JSON Schemas and their checker); zod stays out of it (it would
     // add ~95 kB), and so does semver (6.8 kB, in the module loaded for name@range).

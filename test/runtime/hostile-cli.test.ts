@@ -246,6 +246,17 @@ describe('stalled and dripping servers', () => {
     expect(dripping.timedOut).toBe(false);
     expectRefusal(dripping, 'FETCH_FAILED');
     expect(dripping.stderr).toMatch(/is arriving at \d+ bytes\/s after 2 s/);
+
+    // Headers and one byte, then nothing: the message says what did arrive.
+    server.set(`${prefix}index.json`, (_req, res) => {
+      open.push(res);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{');
+    });
+    const stalled = await skilldex(['search', 'slow', '--registry', url], { env: PATIENCE, timeoutMs: 20_000 });
+    expect(stalled.timedOut).toBe(false);
+    expectRefusal(stalled, 'FETCH_FAILED');
+    expect(stalled.stderr).toContain('sent 1 B, then nothing for 2 s');
     for (const res of open) res.destroy();
   });
 });

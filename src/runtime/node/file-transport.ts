@@ -33,7 +33,7 @@ export function fileTransport(dir: string): RegistryTransport {
   const tooLarge = (target: string, size: string, maxBytes: number) =>
     /\.json$/.test(target)
       ? new RegistryError('RESPONSE_TOO_LARGE', `${target} has ${size} bytes, more than the ${maxBytes} this client reads of a JSON document`, {
-          hint: 'for a very large index.json, raise the limit: SKILLDEX_MAX_INDEX_BYTES; otherwise the build folder holds something else there: rebuild it',
+          hint: 'for a very large index.json or manifest, raise SKILLDEX_MAX_INDEX_BYTES; otherwise the build folder holds something else there: rebuild it',
         })
       : new RegistryError('RESPONSE_TOO_LARGE', `${target} has ${size} bytes, more than the ${maxBytes} the registry declares`, { hint: 'the build folder does not match its index; rebuild it' });
   return {
