@@ -89,7 +89,7 @@ export const outContent = (content: Uint8Array | string): void => {
 };
 
 /** A mention of one of Skilldex's own documents or schemas, as help and hints write them. */
-const OWN_FILE = /(?<![\w./-])(?:docs\/[a-z0-9-]+\.md|schemas\/[a-z0-9.-]+\.json)/g;
+const OWN_FILE = /(?<![\w./-])(?:docs\/[A-Za-z0-9-]+\.md|schemas\/[a-z0-9.-]+\.json)/g;
 
 /**
  * Help and hints name Skilldex's documents as `docs/rules.md#…` and its schemas as

@@ -15,6 +15,8 @@ export const displayPath = (base: string, abs: string): string => relative(base,
 export function notUsable(kind: FolderKind, shown: string, wanted = 'the folder that holds SKILL.md or skill.json'): CliError | undefined {
   const name = printable(shown);
   if (kind === 'missing') return new CliError('E_NOT_FOUND', `${name} does not exist`, { hint: 'check the path; it is taken relative to the current folder', exitCode: EXIT.usage });
+  if (kind === 'loop') return new CliError('E_NOT_FOUND', `${name} is a symbolic link that leads round a loop, never to a folder`, { hint: 'point the link at the folder, or pass the folder itself', exitCode: EXIT.usage });
+  if (kind === 'denied') return new CliError('E_NOT_FOUND', `${name} cannot be reached: a folder on the way may not be searched (permission denied)`, { hint: 'check the permissions of the folders on the way (chmod a+x), or run as a user who may read them', exitCode: EXIT.usage });
   if (kind === 'file') return new CliError('E_NOT_A_FOLDER', `${name} is not a folder`, { hint: `pass ${wanted}, not a file`, exitCode: EXIT.usage });
   return undefined;
 }

@@ -381,9 +381,10 @@ export async function discoverSkillFolder(root: string, dir: string, sink: Diagn
  * What a folder holds, judged by its own entries (nothing is parsed): a skill folder (SKILL.md
  * or skill.json), a registry root (skilldex.config.json or a skills/ folder), a folder of skills
  * (skill folders one or two levels down, like skills/), or none of these. `missing` and `file`
- * say the path is not a folder at all. Symlinked folders are not walked into.
+ * say the path is not a folder at all; `loop` that it is a symbolic link that never ends, and
+ * `denied` that a folder on the way may not be searched. Symlinked folders are not walked into.
  */
-export type FolderKind = 'skill' | 'registry' | 'skills' | 'none' | 'missing' | 'file';
+export type FolderKind = 'skill' | 'registry' | 'skills' | 'none' | 'missing' | 'file' | 'loop' | 'denied';
 
 export async function folderKind(absPath: string): Promise<FolderKind> {
   const kind = await ownKind(absPath);
@@ -426,8 +427,13 @@ export async function foldersAbove(absPath: string): Promise<string[]> {
 
 /** What {@link folderKind} can tell from the folder's own entries; undefined when only its subfolders can. */
 async function ownKind(absPath: string): Promise<Exclude<FolderKind, 'skills' | 'none'> | undefined> {
-  const info = await stat(absPath).catch(() => undefined);
-  if (!info) return 'missing';
+  let info;
+  try {
+    info = await stat(absPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ELOOP' ? 'loop' : code === 'EACCES' || code === 'EPERM' ? 'denied' : 'missing';
+  }
   if (!info.isDirectory()) return 'file';
   if (await isSkillFolder(absPath)) return 'skill';
   const config = await entryOf(absPath, 'skilldex.config.json');

@@ -17,6 +17,8 @@ describe('withLocalDocs', () => {
     expect(withLocalDocs('Reference: docs/cli.md', REPO, join(REPO, '..'))).toBe(`Reference: ${join(REPO.split('/').at(-1)!, 'docs', 'cli.md')}`);
     expect(withLocalDocs('(docs/security.md#the-chain-of-trust)', REPO, join(REPO, 'skills'))).toBe(`(${join(REPO, 'docs', 'security.md')}#the-chain-of-trust)`);
     expect(withLocalDocs('Reference: docs/cli.md', REPO, join(REPO, 'skills'))).toBe(`Reference: ${join(REPO, 'docs', 'cli.md')}`);
+    // The index of the docs too (skilldex new --help names it for the formats).
+    expect(withLocalDocs('(formats: docs/README.md)', REPO, join(REPO, 'skills'))).toBe(`(formats: ${join(REPO, 'docs', 'README.md')})`);
   });
 
   it('does not touch a path it does not hold, or one inside another path', () => {

@@ -6,12 +6,12 @@
  * root or skills folder the same way, and builds an empty registry from an empty skills folder.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RegistryIndex } from '../../src/core/schemas/registry-index.ts';
-import { REPO, runSkilldex } from '../helpers/cli.ts';
+import { REPO, runSkilldex, runSkilldexUnprivileged } from '../helpers/cli.ts';
 
 const FIXTURES = join(REPO, 'test', 'fixtures', 'rules');
 const temps: string[] = [];
@@ -291,6 +291,23 @@ describe('skilldex validate PATH (spawned)', () => {
     // Inside a registry, a folder that holds none of its skills.
     expectUsageError(await runSkilldex(join(cwd, 'reg'), ['validate', '--no-scan', 'skills/empty-category']), 'skills/empty-category holds no skills');
     expectUsageError(await runSkilldex(cwd, ['validate', '--no-scan', '--root', 'reg', 'reg/skills/empty-category']), 'reg/skills/empty-category holds no skills');
+  });
+
+  it('a symbolic link round a loop, or a path through a folder that may not be searched, is a usage error that says which', async () => {
+    const cwd = await tempDir();
+    await writeTree(cwd, { 'locked/reg/skills/alpha/SKILL.md': skillMd('alpha') });
+    await symlink('loop', join(cwd, 'loop'));
+    for (const command of [['validate', 'loop'], ['scan', 'loop'], ['build', '--root', 'loop'], ['convert', 'loop']]) {
+      expectUsageError(await runSkilldex(cwd, command), 'loop is a symbolic link that leads round a loop, never to a folder');
+    }
+    await chmod(join(cwd, 'locked'), 0o600);
+    try {
+      const denied = await runSkilldexUnprivileged(cwd, ['validate', 'locked/reg']);
+      expect(denied.status).toBe(2);
+      expect(denied.stderr).toContain('locked/reg cannot be reached: a folder on the way may not be searched (permission denied)');
+    } finally {
+      await chmod(join(cwd, 'locked'), 0o755);
+    }
   });
 
   it('--root without skills/, a missing --root, or an empty skills/ folder is a usage error with a hint', async () => {
