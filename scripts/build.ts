@@ -163,7 +163,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildRes
         if (!output.inPlace) return;
         const start = performance.now();
         sweepStale(outDir, output, log, { beforeIndexing: true, keptPages });
-        record('stale pages and search index removed', performance.now() - start);
+        record('stale skill pages removed', performance.now() - start);
       },
       onSearchIndexed: ({ pages, ms, kept }) => {
         pagesIndexed = pages;
