@@ -9,7 +9,7 @@ import { prerequisiteLure } from './rules/lure.ts';
 import { exfiltrationEndpoint, pasteSiteUrl, rawIpUrl, urlShortener } from './rules/network.ts';
 import { base64ToShell, encodedBlob, encodedCommand, evalDecoded } from './rules/obfuscation.ts';
 import { secretLiteral } from './rules/secret-literal.ts';
-import { htmlActiveContent, svgActiveContent } from './rules/active-markup.ts';
+import { htmlActiveContent, htmlOffSite, svgActiveContent } from './rules/active-markup.ts';
 import { tlsDisabled } from './rules/tls-verification.ts';
 import { typosquat } from './rules/typosquat.ts';
 
@@ -35,7 +35,7 @@ export const SCANNER_RULES = [
   instructionOverride, concealment, directiveTag,
   credentialStoreNetwork, dotenvNetwork, secretLiteral, tlsDisabled, destructiveCommand,
   tagCharacters, bidiControl, zeroWidth, variationSelectorRun,
-  disguisedExecutable, executableBinary, magicMismatch, undecodableFile, symlinkEntry, svgActiveContent, htmlActiveContent,
+  disguisedExecutable, executableBinary, magicMismatch, undecodableFile, symlinkEntry, svgActiveContent, htmlActiveContent, htmlOffSite,
   typosquat, findingsTruncated,
 ] as const satisfies readonly ScannerRule[];
 

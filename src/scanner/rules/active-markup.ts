@@ -35,6 +35,48 @@ export const htmlActiveContent = defineRule({
   },
 });
 
+// Critical for the same reason as script: on GitHub Pages the file is a page of the registry's own
+// site, so a redirect from it is an open redirect on the registry's name and a sign-in form on it
+// a phishing page there.
+export const htmlOffSite = defineRule({
+  id: 'html/off-site',
+  severity: 'critical',
+  description: 'HTML file sends the reader, or what they type, to another site',
+  explanation:
+    'Without any script, an HTML file opened directly can send the reader elsewhere (`<meta http-equiv="refresh" ' +
+    'content="0;url=…">`), point every relative link of the page at another site (`<base href="https://…">`), or ' +
+    'collect what they type: a form that submits to another site, or any password field. A registry serves every ' +
+    'file of a skill from its own origin, so on a host that does not sandbox raw files such a page is a redirect ' +
+    'or a sign-in page under the registry\'s name.',
+  hint: 'Remove the refresh, the `<base>` element and the form (or its password field) from the file, or ship it as plain ' +
+    'text or Markdown. If an agent needs the page as a template, keep the form without an action and have the agent add it.',
+  check(file, report) {
+    if (markupOf(file) !== 'html') return;
+    forEachMatch(OFF_SITE_TAG, file.text, (m) => {
+      // Attribute values as the browser reads them: `http-equiv="&#114;efresh"` is a refresh too.
+      const tag = decodeReferences(m[0]).replace(/[\t\n\r]/g, ' ');
+      const name = m[1]!.toLowerCase();
+      const off =
+        (name === 'meta' && /\bhttp-equiv\s*=\s*["']?\s*refresh\b/i.test(tag) && /\burl\s*=/i.test(tag)) ||
+        (name === 'base' && ELSEWHERE.test(attribute(tag, 'href'))) ||
+        (name === 'form' && ELSEWHERE.test(attribute(tag, 'action'))) ||
+        (name === 'input' && /^password$/i.test(attribute(tag, 'type').trim()));
+      if (off) report({ offset: m.index, evidence: file.text.slice(m.index, m.index + 120).split('\n')[0]! });
+    });
+  },
+});
+
+/** The start tags {@link htmlOffSite} reads, whole (bounded, so a tag that never closes costs linear time). */
+const OFF_SITE_TAG = /<(meta|base|form|input)\b[^<>]{0,4000}>?/gi;
+/** A URL on another site: with a scheme, or protocol-relative (`//evil.example`, which a browser also reads from `\\`). */
+const ELSEWHERE = /^[\x00-\x20]*(?:[a-z][a-z0-9+.-]*:|[/\\]{2})/i;
+
+/** The value of attribute `name` in a start tag, or '' when it has none. */
+function attribute(tag: string, name: string): string {
+  const m = new RegExp(`[\\s/]${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'=<>\`]+))`, 'i').exec(tag);
+  return m ? (m[1] ?? m[2] ?? m[3] ?? '') : '';
+}
+
 /** Extensions a browser renders as a document (and so runs script in) when served with their usual type. */
 const HTML_EXTENSIONS = new Set(['html', 'htm', 'xhtml', 'xht', 'xml', 'xsl', 'xslt', 'mht', 'mhtml', 'shtml']);
 
