@@ -21,6 +21,8 @@ export interface McpHttpOptions {
   maxSessionsPerClient?: number;
   /** Most connections open at once (one address other than loopback: a quarter of them); a request on one past it is answered 503. */
   maxConnections?: number;
+  /** How long a client may take to send a whole request, headers and body ({@link REQUEST_TIMEOUT_MS}). */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -55,6 +57,15 @@ const CONNECTION_SHARE = 4;
 
 /** How long a connection past the cap may take to send the request it is refused on. */
 const REFUSED_CONNECTION_MS = 10_000;
+
+/**
+ * How long a connection may take to send one whole request, headers and body; its headers get a
+ * third of it. Node's own defaults (five minutes, and a minute for the headers) let 256 connections
+ * that each sent headers and then a byte of body every few seconds hold the whole connection cap for
+ * five minutes, and every other client was answered 503. A request is JSON of at most a few
+ * megabytes; an event stream or a long answer is a response, which this does not bound.
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface McpHttpListener {
   /** The endpoint, e.g. `http://127.0.0.1:3333/mcp`. */
@@ -263,7 +274,9 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpList
       else res.end();
     });
   };
-  const http = createServer(serve);
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  // Node looks for connections past their time every `connectionsCheckingInterval` (30 s by default).
+  const http = createServer({ requestTimeout, headersTimeout: Math.ceil(requestTimeout / 3), connectionsCheckingInterval: Math.min(2_000, Math.ceil(requestTimeout / 4)) }, serve);
   // Counted by hand rather than with http.maxConnections, which closes a connection past it
   // without a word: the client saw a reset, not why. One past the cap is answered 503 on its
   // first request and closed; one that sends nothing is closed after a short wait.

@@ -64,6 +64,42 @@ describe('skilldex mcp --http, open connections', () => {
   }, 30_000);
 });
 
+describe('skilldex mcp --http, slow requests', () => {
+  it('closes a connection that does not finish sending its request in time, so trickling clients cannot hold the connection cap', async () => {
+    const listener = await serveMcpHttp({ host: '127.0.0.1', port: 0, maxConnections: 3, requestTimeoutMs: 1_500, newServer: () => createMcpServer(live) });
+    const port = Number(new URL(listener.url).port);
+    const trickling: Socket[] = [];
+    const closed: Promise<number>[] = [];
+    const started = Date.now();
+    try {
+      // Headers and the first byte of a 1,000-byte body, then a byte every 200 ms; and one that sends half its headers.
+      for (let i = 0; i < 3; i++) {
+        const socket = connect(port, '127.0.0.1');
+        socket.on('error', () => {});
+        closed.push(new Promise((resolve) => socket.once('close', () => resolve(Date.now() - started))));
+        await new Promise((resolve) => socket.once('connect', resolve));
+        socket.write(i < 2 ? 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{' : 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+        trickling.push(socket);
+      }
+      const drip = setInterval(() => {
+        for (const socket of trickling.slice(0, 2)) if (!socket.destroyed) socket.write(' ');
+      }, 200);
+      try {
+        // Each is closed within its time and the checking interval, well before Node's five minutes.
+        for (const ms of await Promise.all(closed)) expect(ms).toBeLessThan(6_000);
+      } finally {
+        clearInterval(drip);
+      }
+      const client = await clientOf(listener.url);
+      expect(await alive(client)).toBe(true);
+      await client.close();
+    } finally {
+      for (const socket of trickling) socket.destroy();
+      await listener.close();
+    }
+  }, 30_000);
+});
+
 /** Addresses of this machine that are not loopback, when it has them: what remote clients arrive from. */
 const outward = (family: 'IPv4' | 'IPv6'): string | undefined =>
   Object.values(networkInterfaces())
