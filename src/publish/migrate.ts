@@ -42,7 +42,6 @@ export interface MigrationPlan {
 
 const LIMITS = Limits.parse({});
 const METADATA_FILES = ['METADATA.yml', 'METADATA.yaml'];
-const TS_BLOCK = /^(`{3,})[ \t]*(?:typescript|ts)[ \t]*\r?\n([\s\S]*?)^\1[ \t]*$/gm;
 const DEFAULT_SECURITY = { timeout_ms: 30000, memory_mb: 128, network: 'none', filesystem: 'none' };
 
 /** The placeholder entry when a legacy skill had no code at all. */
@@ -93,13 +92,16 @@ export function planMigration(skill: LegacySkill, options: { backup?: boolean } 
       body = fm.body;
     } else body = skillMdText; // legacy files sometimes had no frontmatter at all
   }
-  const legacy = { ...metadata, ...frontmatter };
+  // YAML 1.1 merge keys (`<<: *defaults`), which legacy frontmatter used to share values: the
+  // security values they carry must reach the manifest, not be dropped as an unknown key.
+  const legacy = withMergeKeysResolved({ ...metadata, ...frontmatter }) as Record<string, unknown>;
   // The files the migration writes keep the line endings the skill was written with: an editor
   // on Windows, or git with core.autocrlf, would otherwise meet a file half CRLF and half LF.
   const eol = lineEndingOf(skillMdText ?? (metadataFile ? skill.read(metadataFile) : undefined) ?? '');
   const inStyle = (content: string) => (eol === '\n' ? content.replace(/\r\n/g, '\n') : content.replace(/\r?\n/g, eol));
 
-  const blocks = [...body.matchAll(TS_BLOCK)].filter((m) => /\bexecute\b/.test(m[2] ?? ''));
+  // Only the blocks that define `execute`: an example that calls it stays in the instructions.
+  const blocks = typescriptBlocks(body).filter((b) => DEFINES_EXECUTE.test(b.code));
   const rootCode = skill.paths.filter((p) => !p.includes('/') && CODE_EXTENSIONS.has(extensionOf(p)));
   const resources = isRecord(legacy.resources) ? legacy.resources : undefined;
   const isLegacy = metadataFile !== undefined || blocks.length > 0 || legacy.permissions !== undefined || rootCode.length > 0 || (has('scripts/main.ts') && typeof resources?.entry !== 'string');
@@ -117,14 +119,15 @@ export function planMigration(skill: LegacySkill, options: { backup?: boolean } 
   let entry: string | undefined = typeof resources?.entry === 'string' ? resources.entry.replace(/^\.\//, '') : undefined;
   let newBody = body;
   if (blocks.length > 0) {
-    const code = blocks.map((m) => (m[2] ?? '').replace(/\s+$/, '')).join('\n\n');
+    const code = blocks.map((b) => b.code.replace(/\s+$/, '')).join('\n\n');
     const exported = /^\s*export\s+(?:async\s+)?function\s+execute\b|^\s*export\s+(?:const|let)\s+execute\b/m.test(code) ? code : code.replace(/^(\s*)((?:async\s+)?function\s+execute\b)/m, '$1export $2');
     const target = has('scripts/execute.ts') ? 'scripts/execute.extracted.ts' : 'scripts/execute.ts';
     if (target !== 'scripts/execute.ts') notes.push('scripts/execute.ts already exists; the code blocks went to scripts/execute.extracted.ts — merge them by hand');
     ops.push({ kind: 'write', path: target, content: inStyle(`// Extracted from the legacy SKILL.md by skilldex migrate.\n${exported}\n`) });
     after.add(target);
     entry ??= 'scripts/execute.ts';
-    for (const m of blocks) newBody = newBody.replace(m[0], `The implementation lives in [${target}](${target}).`);
+    // From the last, so the earlier blocks' offsets still hold.
+    for (const b of [...blocks].reverse()) newBody = `${newBody.slice(0, b.start)}The implementation lives in [${target}](${target}).${newBody.slice(b.end)}`;
     notes.push(`${blocks.length} TypeScript code block${blocks.length === 1 ? '' : 's'} moved to ${target}`);
   }
   for (const file of rootCode) {
@@ -349,6 +352,63 @@ function firstParagraph(markdown: string): string | undefined {
 
 function pickKnown(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((k) => record[k] !== undefined).map((k) => [k, record[k]]));
+}
+
+/** A definition of `execute`: a function, a variable bound to one, or a name in an export list. */
+const DEFINES_EXECUTE = /\bfunction\s*\*?\s*execute\s*[(<]|\b(?:const|let|var)\s+execute\s*[:=]|\bexport\s*\{[^}]*\bexecute\b/;
+
+/** A fenced block of a Markdown body: the fences included (`start`, `end`: offsets, the last line break left out) and its code. */
+interface CodeBlock {
+  start: number;
+  end: number;
+  code: string;
+}
+
+/**
+ * The closed top-level fenced blocks of `body` marked `ts` or `typescript`, by CommonMark's rules:
+ * a fence is up to three spaces, then three or more backticks or tildes; it is closed by a line of
+ * the same character, at least as long, and nothing else. A fence inside a longer one (a Markdown
+ * example that shows a TypeScript block) is text of that block.
+ */
+function typescriptBlocks(body: string): CodeBlock[] {
+  const blocks: CodeBlock[] = [];
+  let open: { char: string; length: number; start: number; codeStart: number; typescript: boolean } | undefined;
+  for (let at = 0; at < body.length; ) {
+    const eol = body.indexOf('\n', at);
+    const next = eol === -1 ? body.length : eol + 1;
+    const line = body.slice(at, eol === -1 ? body.length : eol).replace(/\r$/, '');
+    const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (open) {
+      if (fence && fence[1]![0] === open.char && fence[1]!.length >= open.length && fence[2]!.trim() === '') {
+        if (open.typescript) blocks.push({ start: open.start, end: at + line.length, code: body.slice(open.codeStart, at) });
+        open = undefined;
+      }
+    } else if (fence && !(fence[1]![0] === '`' && fence[2]!.includes('`'))) {
+      const info = fence[2]!.trim().split(/\s+/)[0]!.toLowerCase();
+      open = { char: fence[1]![0]!, length: fence[1]!.length, start: at, codeStart: next, typescript: info === 'ts' || info === 'typescript' };
+    }
+    at = next;
+  }
+  return blocks;
+}
+
+/**
+ * `value` with each YAML merge key (`<<: *base`, `<<: [*a, *b]`) folded into its mapping as YAML 1.1
+ * defines it: the mapping's own keys win, then the merged mappings in their order. The frontmatter
+ * parser reads YAML 1.2, where `<<` is an ordinary key holding the aliased mapping.
+ */
+function withMergeKeysResolved(value: unknown, depth = 0): unknown {
+  if (depth > 64) return value;
+  if (Array.isArray(value)) return value.map((v) => withMergeKeysResolved(v, depth + 1));
+  if (!isRecord(value)) return value;
+  const merged = Object.hasOwn(value, '<<') ? value['<<'] : undefined;
+  const bases = (Array.isArray(merged) ? merged : [merged]).filter(isRecord).map((b) => withMergeKeysResolved(b, depth + 1) as Record<string, unknown>);
+  // Defined, not assigned: a key such as `__proto__` stays a key.
+  const out: Record<string, unknown> = {};
+  const put = (key: string, v: unknown) => Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const base of [...bases].reverse()) for (const [key, v] of Object.entries(base)) put(key, v);
+  for (const [key, v] of Object.entries(value)) if (key !== '<<' || bases.length === 0) put(key, withMergeKeysResolved(v, depth + 1));
+  return out;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -114,6 +114,39 @@ describe('planMigration', () => {
     for (const op of metadata.ops) if (op.kind === 'write' && op.content !== '') expect(op.content, op.path).not.toMatch(/(?<!\r)\n/);
   });
 
+  it('moves only the blocks that define execute, at the top level, in backtick or tilde fences', () => {
+    const md = [
+      '---', 'name: demo', 'description: Counts characters in a text. Use it when asked how long a text is.', '---', '',
+      'Call it like this:', '', '```ts', 'const out = await execute({ text: "hi" }, context);', '```', '',
+      'A block that documents one:', '', '````markdown', '```typescript', 'export async function execute() { return "example" }', '```', '````', '',
+      'Implementation:', '', '~~~ts', 'export async function execute(parameters: { text: string }) {', '  return { length: parameters.text.length };', '}', '~~~', '',
+    ].join('\n');
+    const plan = planMigration({ folderName: 'demo', paths: ['SKILL.md'], read: () => md });
+    const written = (path: string) => plan.ops.flatMap((op) => (op.kind === 'write' && op.path === path ? [op.content] : []))[0] ?? '';
+    expect(written('scripts/execute.ts')).toBe('// Extracted from the legacy SKILL.md by skilldex migrate.\nexport async function execute(parameters: { text: string }) {\n  return { length: parameters.text.length };\n}\n');
+    const body = written('SKILL.md');
+    // The example that calls it and the documented block stay as they were; the implementation is replaced by a link.
+    expect(body).toContain('```ts\nconst out = await execute({ text: "hi" }, context);\n```');
+    expect(body).toContain('````markdown\n```typescript\nexport async function execute() { return "example" }\n```\n````');
+    expect(body).toContain('Implementation:\n\nThe implementation lives in [scripts/execute.ts](scripts/execute.ts).\n');
+    expect(body.match(/The implementation lives in/g)).toHaveLength(1);
+    expect(plan.notes).toContain('1 TypeScript code block moved to scripts/execute.ts');
+  });
+
+  it('reads YAML merge keys in legacy permissions, so the values they carry are kept', () => {
+    const md = [
+      '---', 'name: anchors', 'description: Legacy skill whose frontmatter uses YAML anchors. Use it to test.', 'version: 1.0.0',
+      'defaults: &defaults', '  timeout: 1000', '  network: false', 'permissions:', '  <<: *defaults', '  filesystem: read', '---', '',
+      '```typescript', 'export async function execute() { return 1 }', '```', '',
+    ].join('\n');
+    const plan = planMigration({ folderName: 'anchors', paths: ['SKILL.md'], read: () => md });
+    const skillMd = plan.ops.flatMap((op) => (op.kind === 'write' && op.path === 'SKILL.md' ? [op.content] : []))[0] ?? '';
+    expect(skillMd).toMatch(/timeout_ms: 1000\b/);
+    expect(skillMd).toMatch(/network: none\b/);
+    expect(skillMd).toMatch(/filesystem: read-only\b/);
+    expect(plan.notes.join('\n')).not.toContain('<<');
+  });
+
   it('puts extracted code beside an existing scripts/execute.ts instead of overwriting it', () => {
     const md = '---\nname: x\ndescription: d\n---\n\n```typescript\nfunction execute() { return 1 }\n```\n';
     const plan = planMigration({ folderName: 'x', paths: ['SKILL.md', 'scripts/execute.ts'], read: () => md });
