@@ -222,7 +222,11 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpList
       if (problem) return jsonRpcError(res, 400, -32600, invalidRequestMessage(problem), requestIdOf(body.value) ?? null);
       if (session) return session.handleRequest(req, res, body.value);
       if (sessionId !== undefined) return jsonRpcError(res, 404, -32001, 'unknown or expired session; initialize again');
-      if (!isInitializeRequest(body.value)) return jsonRpcError(res, 400, -32000, 'no session: the first request must be initialize');
+      if (!isInitializeRequest(body.value)) {
+        // MCP forbids batching initialize; a batch that holds it was answered as if it had none.
+        const batched = Array.isArray(body.value) && body.value.some((message) => isInitializeRequest(message));
+        return jsonRpcError(res, 400, -32000, batched ? 'no session: initialize must be sent alone, not in a batch' : 'no session: the first request must be initialize');
+      }
       const client = clientAddress(req.socket);
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),

@@ -94,7 +94,11 @@ describe('skilldex mcp --http (Streamable HTTP, SDK client)', () => {
     expect(foreignOrigin.status).toBe(403);
     const noSession = await raw(server.url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
     expect(noSession.status).toBe(400);
-    expect(JSON.parse(noSession.body).error.message).toMatch(/initialize/);
+    expect(JSON.parse(noSession.body).error.message).toBe('no session: the first request must be initialize');
+    // MCP forbids batching initialize: the refusal says so rather than that initialize is missing.
+    const batched = await raw(server.url, { method: 'POST', body: `[${initialize},${initialize.replace('"id":1', '"id":2')}]` });
+    expect(batched.status).toBe(400);
+    expect(JSON.parse(batched.body).error.message).toBe('no session: initialize must be sent alone, not in a batch');
     const huge = await raw(server.url, { method: 'POST', body: `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"x":"${'z'.repeat(5 * 1024 * 1024)}"}}` });
     expect(huge.status).toBe(413);
     const notJson = await raw(server.url, { method: 'POST', body: '{not json' });
