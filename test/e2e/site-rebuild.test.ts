@@ -25,28 +25,29 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function build(out: string) {
+/** `node scripts/build.ts` into `out`, as a deploy runs it; its report line. */
+function runBuild(out: string): string {
   const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.ts'), '--root', registry.root, '--out', out], {
     cwd: repoRoot,
     encoding: 'utf8',
     env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600' },
   });
   expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-  const counts = /(\d+) skill documents, (\d+) from the render cache; (\d+) skill pages kept/.exec(run.stdout);
-  expect(counts, run.stdout).not.toBeNull();
+  return run.stdout;
+}
+
+function build(out: string) {
+  const stdout = runBuild(out);
+  const counts = /(\d+) skill documents, (\d+) from the render cache; (\d+) skill pages kept/.exec(stdout);
+  expect(counts, stdout).not.toBeNull();
   return { documents: Number(counts![1]), hits: Number(counts![2]), kept: Number(counts![3]) };
 }
 
-/** `node scripts/build.ts` into `out`: how many pages are searchable, and whether the last search index was kept. */
+/** How many pages a build into `out` made searchable, and whether it kept the last search index. */
 function buildSearch(out: string) {
-  const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.ts'), '--root', registry.root, '--out', out], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600' },
-  });
-  expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-  const searchable = /(\d+) pages searchable( \(search index kept as it was\))?/.exec(run.stdout);
-  expect(searchable, run.stdout).not.toBeNull();
+  const stdout = runBuild(out);
+  const searchable = /(\d+) pages searchable( \(search index kept as it was\))?/.exec(stdout);
+  expect(searchable, stdout).not.toBeNull();
   return { searchable: Number(searchable![1]), searchKept: searchable![2] !== undefined };
 }
 
