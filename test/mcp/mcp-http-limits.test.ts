@@ -76,6 +76,8 @@ describe('skilldex mcp --http, slow requests', () => {
       for (let i = 0; i < 3; i++) {
         const socket = connect(port, '127.0.0.1');
         socket.on('error', () => {});
+        // Read what comes (the 408): a paused socket never sees the server close it.
+        socket.resume();
         closed.push(new Promise((resolve) => socket.once('close', () => resolve(Date.now() - started))));
         await new Promise((resolve) => socket.once('connect', resolve));
         socket.write(i < 2 ? 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{' : 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
