@@ -17,6 +17,12 @@ export function regularFile(path: string, size?: number): Stats | undefined {
 
 export const stampOf = (rel: string, info: Pick<Stats, 'size' | 'mtimeMs' | 'ino'>): FileStamp => [rel, info.size, info.mtimeMs, info.ino];
 
+/** The stamp of `rel` in `dir` as it is now, or undefined when it is not a regular file there. */
+export function stampAt(dir: string, rel: string): FileStamp | undefined {
+  const info = regularFile(join(dir, rel));
+  return info && stampOf(rel, info);
+}
+
 /** The file `stamp` names is still a regular file in `dir` with the size, mtime and inode it records. */
 export function unchanged(dir: string, [rel, size, mtimeMs, ino]: FileStamp): boolean {
   const info = regularFile(join(dir, rel), size);

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { moduleExtension } from '../../core/module-file.ts';
 import { writeFileAtomically } from '../../core-node/write-atomically.ts';
 import { FileStamp } from '../../core/schemas/file-stamp.ts';
-import { regularFile, stampOf } from '../../core-node/file-stamp.ts';
+import { stampAt } from '../../core-node/file-stamp.ts';
 import type { KeptPagesSlot, ListingPageRecord, SkillPagesRecord } from '../catalog/kept-pages.ts';
 import { computeFingerprint } from '../render/fingerprint.ts';
 import type { SiteBuildConfig } from './config.ts';
@@ -42,12 +42,12 @@ export function pagesCodeKey(config: SiteBuildConfig, astroRoot: string): string
   return hash.digest('hex');
 }
 
-/** Files under `dir` (or in it alone), relative, in byte order (none when it does not exist). */
-function listFiles(dir: string, recursive = true): string[] {
+/** Files under `dir` (or in it alone), relative and `/`-separated, in byte order (none when it does not exist). */
+export function listFiles(dir: string, recursive = true): string[] {
   try {
     return readdirSync(dir, { recursive, withFileTypes: true })
       .filter((e) => e.isFile())
-      .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+      .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   } catch {
     return [];
@@ -81,7 +81,7 @@ export function savePageRecord(file: string, slot: KeptPagesSlot): void {
     if (last) skills[name] = last;
   }
   for (const [name, { key, links, files }] of slot.rendered) {
-    const stamped = files.map((rel) => pageStamp(slot.outDir, rel));
+    const stamped = files.map((rel) => stampAt(slot.outDir, rel));
     if (stamped.every((f) => f !== undefined)) skills[name] = { key, links, files: stamped };
   }
   const listings: ListingPageRecord[] = [];
@@ -90,7 +90,7 @@ export function savePageRecord(file: string, slot: KeptPagesSlot): void {
     if (last) listings.push(last);
   }
   for (const [rel, key] of slot.renderedListings) {
-    const stamped = pageStamp(slot.outDir, rel);
+    const stamped = stampAt(slot.outDir, rel);
     if (stamped) listings.push({ key, file: stamped });
   }
   const text = JSON.stringify({ format: FORMAT, codeKey: slot.codeKey, outDir: slot.outDir, skills, listings });
@@ -99,12 +99,6 @@ export function savePageRecord(file: string, slot: KeptPagesSlot): void {
   } catch {
     // Not writable: the next build generates every page.
   }
-}
-
-/** A page file as it is now, or undefined when it is not a regular file there. */
-function pageStamp(outDir: string, rel: string): FileStamp | undefined {
-  const info = regularFile(path.join(outDir, rel));
-  return info && stampOf(rel, info);
 }
 
 /** The page files kept, relative to the output folder: written, as far as a sweep of stale files is concerned. */

@@ -1,5 +1,6 @@
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { SEARCH_FOLDER } from './search-record.ts';
 import { SiteBuildError } from './site-build-error.ts';
 
 /**
@@ -48,11 +49,11 @@ export async function indexSkillPages(outDir: string, meanwhile: () => void = ()
     }
     const added = await adding;
     if (added.errors.length) fail('addDirectory', added.errors);
-    const written = await answer(index.writeFiles({ outputPath: path.join(outDir, 'pagefind') }));
+    const written = await answer(index.writeFiles({ outputPath: path.join(outDir, SEARCH_FOLDER) }));
     if (written.errors.length) fail('writeFiles', written.errors);
     // Only the search runtime is used; the prebuilt UIs would be dead weight in every deploy.
-    for (const name of readdirSync(path.join(outDir, 'pagefind'))) {
-      if (/^pagefind-(component-ui|modular-ui|ui|highlight)\./.test(name)) rmSync(path.join(outDir, 'pagefind', name));
+    for (const name of readdirSync(path.join(outDir, SEARCH_FOLDER))) {
+      if (/^pagefind-(component-ui|modular-ui|ui|highlight)\./.test(name)) rmSync(path.join(outDir, SEARCH_FOLDER, name));
     }
     return added.page_count;
   } finally {

@@ -17,7 +17,8 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomically } from '../../core-node/write-atomically.ts';
-import { regularFile, stampOf, unchanged } from '../../core-node/file-stamp.ts';
+import { stampAt, unchanged } from '../../core-node/file-stamp.ts';
+import { listFiles } from './page-record.ts';
 import { FileStamp } from '../../core/schemas/file-stamp.ts';
 
 const FORMAT = 1;
@@ -48,9 +49,8 @@ export function searchInputKey(codeKey: string, outDir: string): string {
     names = [];
   }
   for (const name of names) {
-    const rel = `skills/${name}/index.html`;
-    const info = regularFile(path.join(outDir, rel));
-    if (info) hash.update(`${JSON.stringify(stampOf(rel, info))}\n`);
+    const stamp = stampAt(outDir, `skills/${name}/index.html`);
+    if (stamp) hash.update(`${JSON.stringify(stamp)}\n`);
   }
   return hash.digest('hex');
 }
@@ -73,17 +73,12 @@ export function keptSearchIndex(file: string, key: string, outDir: string): { pa
 
 /** Records the search index just written into `outDir` (every file under its folder, with its stat facts). */
 export function saveSearchRecord(file: string, key: string, outDir: string, pages: number): void {
-  const files: FileStamp[] = [];
+  const files = listFiles(path.join(outDir, SEARCH_FOLDER))
+    .map((rel) => stampAt(outDir, `${SEARCH_FOLDER}/${rel}`))
+    .filter((stamp) => stamp !== undefined);
   try {
-    for (const entry of readdirSync(path.join(outDir, SEARCH_FOLDER), { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile()) continue;
-      const rel = path.relative(outDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
-      const info = regularFile(path.join(outDir, rel));
-      if (info) files.push(stampOf(rel, info));
-    }
-    files.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     writeFileAtomically(file, JSON.stringify({ format: FORMAT, key, pages, files }));
   } catch {
-    // Not writable, or the index is not there: the next build indexes the pages again.
+    // Not writable: the next build indexes the pages again.
   }
 }
