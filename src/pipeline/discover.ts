@@ -12,6 +12,7 @@ import { discoveryAmbiguous, discoveryMisnamedDeclaration, discoveryNestedSkill,
 import { filesPath, filesSkillTooLarge, filesSpecial, filesSymlink, filesTooLarge, filesTooMany } from './rules/files.ts';
 import { internalCheckFailed, reportExclusion } from './rules/internal.ts';
 import { openNoFollow } from '../core-node/read-own-file.ts';
+import { isPermissionDenied } from '../core-node/permission-denied.ts';
 
 /** The files that make a folder a skill. */
 export const DECLARATIONS = ['SKILL.md', 'skill.json'] as const;
@@ -237,7 +238,7 @@ export async function discoverSkills(
   const entries = listCandidates(base, listings, unlisted, stamps, onDeclaration);
   for (const { path, error } of unlisted) {
     const rel = `${skillsDir}/${path}`;
-    const denied = error.code === 'EACCES' || error.code === 'EPERM';
+    const denied = isPermissionDenied(error.code);
     reportExclusion(sink, internalCheckFailed, rel, START, `'${rel}' could not be listed (${denied ? 'permission denied' : 'the system refused'}, ${error.code ?? error.message}), so no skill in it was checked`, {
       hint: denied ? `make the folder readable (chmod a+rX ${rel}), or remove it` : 'check the folder on disk, or remove it',
     });
@@ -432,7 +433,7 @@ async function ownKind(absPath: string): Promise<Exclude<FolderKind, 'skills' | 
     info = await stat(absPath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ELOOP' ? 'loop' : code === 'EACCES' || code === 'EPERM' ? 'denied' : 'missing';
+    return code === 'ELOOP' ? 'loop' : isPermissionDenied(code) ? 'denied' : 'missing';
   }
   if (!info.isDirectory()) return 'file';
   if (await isSkillFolder(absPath)) return 'skill';

@@ -13,6 +13,7 @@ import { runLimitArgs, runLimitsFromArgs, wholeNumber } from '../_run-limits.ts'
 import { err, printable } from '../_output.ts';
 import { openRegistryFromArgs, registryArgs } from '../_registry.ts';
 import { VERSION } from '../../core-node/package-version.ts';
+import { isPermissionDenied } from '../../core-node/permission-denied.ts';
 
 /** Largest single MCP message accepted, on stdio and over HTTP. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -162,6 +163,6 @@ export default defineCommand({
 /** What to change when the HTTP server cannot listen: the port, the host or the privileges. */
 function listenHint(code: string | undefined): string {
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return "the host is not an address of this machine: pass --host 127.0.0.1 (or another of this machine's addresses)";
-  if (code === 'EACCES' || code === 'EPERM') return 'ports below 1024 need privileges: pick a port above 1024 with --http, or 0 for any free one';
+  if (isPermissionDenied(code)) return 'ports below 1024 need privileges: pick a port above 1024 with --http, or 0 for any free one';
   return 'pick another port with --http, or 0 for any free one';
 }

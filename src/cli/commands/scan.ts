@@ -16,6 +16,7 @@ import { progressLine } from '../_progress.ts';
 import { siteUrlOption } from '../_site-url.ts';
 import { notUsable } from '../_registry-root.ts';
 import { formatArg, printReport, type OutputFormat } from '../_report.ts';
+import { isPermissionDenied } from '../../core-node/permission-denied.ts';
 
 const FAIL_ON = ['fail', 'warn', 'review'] as const;
 /** Guards against a skill folder that is really a whole disk or a runaway tree. */
@@ -121,7 +122,7 @@ async function readSkillFolder(dir: string, limits: Limits): Promise<SkillFolder
     } catch (error) {
       // One folder that cannot be listed is reported; the rest of the skill, and the other skills, are scanned.
       const code = (error as NodeJS.ErrnoException).code;
-      unscanned.push({ path: rel, reason: `the folder cannot be listed (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? 'error')}), so nothing in it was scanned` });
+      unscanned.push({ path: rel, reason: `the folder cannot be listed (${isPermissionDenied(code) ? 'permission denied' : (code ?? 'error')}), so nothing in it was scanned` });
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : 1));

@@ -5,6 +5,7 @@ import { type DiagnosticOptions, DiagnosticSink, resolveDiagnostic, START } from
 import type { Position } from '../../core/parse/source-text.ts';
 import type { SkillSource } from '../model.ts';
 import { reportedRule, type ValidatorRule } from './rule.ts';
+import { isPermissionDenied } from '../../core-node/permission-denied.ts';
 
 /**
  * A skill whose checks could not run to the end: a file vanished or could not be read while it
@@ -80,7 +81,7 @@ export function checkFailed(config: RegistryConfig, source: Pick<SkillSource, 'd
  */
 export function readFailure(error: unknown, root: string): { reason: string; place?: { file: string; hint: string } } {
   const { code, path } = (error ?? {}) as NodeJS.ErrnoException;
-  if ((code === 'EACCES' || code === 'EPERM') && typeof path === 'string') {
+  if (isPermissionDenied(code) && typeof path === 'string') {
     const rel = relative(root, path).split(sep).join('/');
     if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return { reason: `'${rel}' cannot be read (permission denied, ${code})`, place: { file: rel, hint: `make it readable (chmod a+rX ${rel}), or remove it` } };
   }
