@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, rmdirSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { jsonText } from './json-text.ts';
-import type { FileStamp } from '../../core/schemas/file-stamp.ts';
+import { isPathInFolder, type FileStamp } from '../../core/schemas/file-stamp.ts';
 import { regularFile, stampOf, unchanged } from '../../core-node/file-stamp.ts';
 import { makeFolder } from '../../core-node/make-folder.ts';
 
@@ -319,17 +319,6 @@ function holds(path: string, data: string | Uint8Array): Stats | undefined {
   }
 }
 
-/**
- * Whether a path from the record is one a build writes: relative and in normal form (no empty,
- * `.` or `..` segment, no backslash or NUL). A build compares the record's paths with its own, and
- * removes those it did not write again: `./index.json` would name the index it has just written
- * under another spelling, and `/x` or `a/../b` a file out of its place. A name with two dots in a
- * row (`notes..v2.md`) is a file like any other, and is removed like one once it is gone.
- */
-function isRecordedPath(rel: unknown): rel is string {
-  return typeof rel === 'string' && rel.length > 0 && !/[\\\0]/.test(rel) && !rel.startsWith('/') && rel.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
-}
-
 function readState(dir: string): Set<string> {
   const record = join(dir, REGISTRY_RECORD);
   try {
@@ -337,7 +326,7 @@ function readState(dir: string): Set<string> {
     // fifo or a device would never end.
     if (!statSync(record).isFile()) return new Set();
     const list = JSON.parse(readFileSync(record, 'utf8')) as unknown;
-    return new Set(Array.isArray(list) ? list.filter(isRecordedPath) : []);
+    return new Set(Array.isArray(list) ? list.filter(isPathInFolder) : []);
   } catch {
     return new Set();
   }
